@@ -1,0 +1,57 @@
+# Two commands do everything on a fresh machine (README):
+#   make dev   - the whole console with local stand-ins at http://127.0.0.1:8000 (PORT overrides)
+#   make test  - every check and test, installing what it needs first
+SHELL := /bin/bash
+PY := .venv/bin/python
+VENV_STAMP := .venv/.installed
+WEB_STAMP := web/node_modules/.package-lock.json
+
+.PHONY: dev test lint test-api test-web test-e2e contract bench chromium deps
+
+deps: $(VENV_STAMP) $(WEB_STAMP)
+
+$(VENV_STAMP): requirements.lock requirements-dev.lock
+	test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.lock -r requirements-dev.lock
+	touch $@
+
+$(WEB_STAMP): web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+
+chromium:
+	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+
+dev: deps
+	$(PY) -m api.devstack
+
+lint: $(VENV_STAMP)
+	$(PY) -m ruff check api tests bench migrations
+	$(PY) -m ruff format --check api tests bench migrations
+	$(PY) -m mypy
+
+test-api: $(VENV_STAMP)
+	$(PY) -m pytest tests/api
+
+test-web: $(WEB_STAMP)
+	cd web && npm run check:api && npm run typecheck && npm run lint && npm test
+	cd web && npm run build
+	node bench/bundle/measure.mjs
+
+test-e2e: deps chromium
+	$(PY) -m pytest tests/e2e
+
+test: deps chromium
+	$(MAKE) lint
+	$(MAKE) test-api
+	$(MAKE) test-web
+	$(MAKE) test-e2e
+
+# Regenerate the contract and the web client types after changing a /web route or schema.
+contract: deps
+	$(PY) -m api.openapi
+	cd web && npm run gen:api
+
+bench: deps
+	$(PY) -m bench.api
+	cd web && npm run build && cd .. && node bench/bundle/measure.mjs

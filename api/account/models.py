@@ -1,0 +1,47 @@
+"""The ``account`` table: an organization, its API key, plan, SSO and billing state (SPEC 3)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import ARRAY, Boolean, CheckConstraint, DateTime, Integer, String, Text, func
+from sqlalchemy.orm import Mapped, mapped_column
+
+from api.db import Base, TimestampMixin, new_id
+
+
+class Account(TimestampMixin, Base):
+    """One customer organization. Every user belongs to exactly one account.
+
+    ``subscription_units`` is the Stripe subscription quantity (0 = free plan);
+    ``unit_plan_requests`` / ``free_plan_requests`` are requests per billing cycle per unit and
+    at zero units (SPEC 9). ``billing_cycle_anchor`` starts the monthly billing cycles. Card
+    fields mirror the Stripe default card (kept in step by writes and webhooks) so reads never
+    call Stripe.
+    """
+
+    __tablename__ = "account"
+    __table_args__ = (
+        CheckConstraint("subscription_units >= 0 AND subscription_units <= 20", name="units_range"),
+        CheckConstraint("length(trim(name)) > 0", name="name_not_blank"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=new_id)
+    name: Mapped[str] = mapped_column(String(200))
+    api_key: Mapped[str] = mapped_column(String(80), unique=True)
+    subscription_units: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    unit_plan_requests: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    free_plan_requests: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    require_google_sso: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
+    sso_domains: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list, server_default="{}")
+    billing_cycle_anchor: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    stripe_customer_id: Mapped[str | None] = mapped_column(String(255), unique=True)
+    stripe_subscription_id: Mapped[str | None] = mapped_column(String(255))
+    card_brand: Mapped[str | None] = mapped_column(String(40))
+    card_last4: Mapped[str | None] = mapped_column(String(4))
+    card_exp_month: Mapped[int | None] = mapped_column(Integer)
+    card_exp_year: Mapped[int | None] = mapped_column(Integer)
+    payment_failed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

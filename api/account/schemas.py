@@ -1,0 +1,81 @@
+"""Wire shapes of the account call (SPEC 3 "Account")."""
+
+from __future__ import annotations
+
+import uuid
+
+from pydantic import Field
+
+from api.schemas import ApiModel
+
+
+class PlatformUsage(ApiModel):
+    """One platform's totals in a billing cycle: test runs and metered ``ai()`` requests."""
+
+    runs: int
+    credits: int
+
+
+class UsageEntry(ApiModel):
+    """One billing cycle. ``start_ms`` is the cycle start in epoch milliseconds; ``requests``
+    is the number of metered requests of all platforms (what the plan allowance limits)."""
+
+    start_ms: int
+    requests: int
+    web: PlatformUsage
+    native_mobile: PlatformUsage
+    api: PlatformUsage
+
+
+class Subscription(ApiModel):
+    """The plan: ``units`` bought, requests per unit, and requests at zero units (SPEC 3)."""
+
+    units: int = 0
+    unit_plan_requests: int = 0
+    free_plan_requests: int = 0
+
+
+class Billing(ApiModel):
+    """The card on file (SPEC 3 "Billing")."""
+
+    brand: str
+    last4: str
+    exp_month: int
+    exp_year: int
+
+
+class AccountUser(ApiModel):
+    """A user of the account as listed on User Management."""
+
+    id: uuid.UUID
+    first_name: str
+    last_name: str
+    email: str
+    auth_type: str
+
+
+class Sso(ApiModel):
+    """Google single sign-on state: whether it is required, and for which email domains."""
+
+    is_google_sso: bool = Field(alias="isGoogleSSO")
+    domains: list[str]
+
+
+class AccountOut(ApiModel):
+    """The caller's account. ``usage`` lists up to 12 billing cycles, oldest first, always
+    ending with the current cycle."""
+
+    id: uuid.UUID
+    name: str
+    api_key: str
+    usage: list[UsageEntry]
+    subscription: Subscription
+    billing: Billing | None
+    users: list[AccountUser]
+    sso: Sso
+
+
+class AccountResponse(ApiModel):
+    """``GET /web/account`` body."""
+
+    account: AccountOut

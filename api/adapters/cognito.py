@@ -1,0 +1,392 @@
+"""Amazon Cognito user pool adapter (AWS JSON 1.1 over httpx).
+
+Implements the Cognito Identity Provider API as documented in the "Amazon Cognito user pools
+API reference" (https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/):
+``POST /`` with ``X-Amz-Target: AWSCognitoIdentityProviderService.<Operation>`` and a JSON body.
+Public operations (InitiateAuth, GlobalSignOut...) are unsigned; admin operations carry an AWS
+Signature Version 4 from botocore's signer. The JWKS comes from
+``<endpoint>/<pool id>/.well-known/jwks.json``.
+
+Every method has an explicit timeout, returns a typed result and raises :class:`CognitoError`
+(a subclass named after the provider's ``__type``) or :class:`CognitoUnavailable`.
+Nothing outside ``api/adapters`` talks to Cognito.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.credentials import Credentials
+from botocore.session import Session as BotocoreSession
+
+_TARGET_PREFIX = "AWSCognitoIdentityProviderService."
+_CONTENT_TYPE = "application/x-amz-json-1.1"
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors
+
+
+class CognitoError(Exception):
+    """The provider refused the request. ``code`` is Cognito's ``__type``; ``message`` its text."""
+
+    def __init__(self, code: str, message: str, status_code: int = 400) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.status_code = status_code
+
+
+class NotAuthorizedError(CognitoError):
+    """NotAuthorizedException: wrong password, revoked token, disabled user..."""
+
+
+class UserNotFoundError(CognitoError):
+    """UserNotFoundException."""
+
+
+class UserNotConfirmedError(CognitoError):
+    """UserNotConfirmedException."""
+
+
+class UsernameExistsError(CognitoError):
+    """UsernameExistsException."""
+
+
+class InvalidPasswordError(CognitoError):
+    """InvalidPasswordException: the pool's password policy refused the password."""
+
+
+class CodeMismatchError(CognitoError):
+    """CodeMismatchException / ExpiredCodeException: a wrong or stale verification code."""
+
+
+class TooManyRequestsError(CognitoError):
+    """TooManyRequestsException / LimitExceededException."""
+
+
+class ResourceNotFoundError(CognitoError):
+    """ResourceNotFoundException: unknown pool or client."""
+
+
+class CognitoUnavailable(Exception):
+    """Cognito could not be reached, timed out or answered 5xx; nothing is known to have changed."""
+
+
+_ERRORS: dict[str, type[CognitoError]] = {
+    "NotAuthorizedException": NotAuthorizedError,
+    "UserNotFoundException": UserNotFoundError,
+    "UserNotConfirmedException": UserNotConfirmedError,
+    "UsernameExistsException": UsernameExistsError,
+    "InvalidPasswordException": InvalidPasswordError,
+    "CodeMismatchException": CodeMismatchError,
+    "ExpiredCodeException": CodeMismatchError,
+    "TooManyRequestsException": TooManyRequestsError,
+    "LimitExceededException": TooManyRequestsError,
+    "ResourceNotFoundException": ResourceNotFoundError,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """Tokens of a successful authentication. ``expires_in`` is in seconds.
+
+    ``refresh_token`` is None on a refresh (Cognito does not rotate it by default).
+    """
+
+    access_token: str
+    id_token: str
+    refresh_token: str | None
+    expires_in: int
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """An authentication challenge (e.g. NEW_PASSWORD_REQUIRED) and its opaque session."""
+
+    name: str
+    session: str
+    parameters: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class AuthResult:
+    """InitiateAuth / RespondToAuthChallenge outcome: exactly one of tokens or challenge."""
+
+    tokens: Tokens | None
+    challenge: Challenge | None
+
+
+@dataclass(frozen=True, slots=True)
+class CognitoUser:
+    """A pool user: its immutable username, ``sub`` and attributes."""
+
+    username: str
+    sub: str
+    attributes: dict[str, str]
+    status: str
+
+
+def _tokens(result: dict[str, Any]) -> Tokens:
+    return Tokens(
+        access_token=result["AccessToken"],
+        id_token=result["IdToken"],
+        refresh_token=result.get("RefreshToken"),
+        expires_in=int(result.get("ExpiresIn", 3600)),
+    )
+
+
+def _auth_result(body: dict[str, Any]) -> AuthResult:
+    if "AuthenticationResult" in body:
+        return AuthResult(tokens=_tokens(body["AuthenticationResult"]), challenge=None)
+    return AuthResult(
+        tokens=None,
+        challenge=Challenge(
+            name=body.get("ChallengeName", ""),
+            session=body.get("Session", ""),
+            parameters=dict(body.get("ChallengeParameters") or {}),
+        ),
+    )
+
+
+def _attributes(items: list[dict[str, str]] | None) -> dict[str, str]:
+    return {a["Name"]: a["Value"] for a in items or []}
+
+
+def _attribute_list(attributes: dict[str, str]) -> list[dict[str, str]]:
+    return [{"Name": k, "Value": v} for k, v in attributes.items()]
+
+
+# ---------------------------------------------------------------------------------------------
+# Client
+
+
+class CognitoClient:
+    """Async client for one user pool and app client.
+
+    Build once in the app lifespan and :meth:`aclose` on shutdown.
+
+    Args:
+        base_url: API endpoint, e.g. ``https://cognito-idp.us-east-1.amazonaws.com``.
+        region: AWS region used for SigV4.
+        user_pool_id / client_id: the pool and its public app client (no secret).
+        access_key_id / secret_access_key: credentials for admin calls; empty uses botocore's
+            default chain (environment, instance role...).
+        timeout_s: connect/read/write timeout of every call, in seconds.
+        event_hooks: httpx event hooks (the dev stack's mailbox records messages this way).
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        region: str,
+        user_pool_id: str,
+        client_id: str,
+        access_key_id: str = "",
+        secret_access_key: str = "",
+        timeout_s: float = 5.0,
+        event_hooks: dict[str, list[Any]] | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.region = region
+        self.user_pool_id = user_pool_id
+        self.client_id = client_id
+        self._credentials = Credentials(access_key_id, secret_access_key) if access_key_id else None
+        self._http = httpx.AsyncClient(
+            timeout=httpx.Timeout(timeout_s),
+            event_hooks=event_hooks or {},
+            transport=transport,
+        )
+
+    async def aclose(self) -> None:
+        """Close the connection pool."""
+        await self._http.aclose()
+
+    def _signed_headers(self, body: bytes, headers: dict[str, str]) -> dict[str, str]:
+        credentials = self._credentials or BotocoreSession().get_credentials()
+        if credentials is None:
+            raise CognitoUnavailable("No AWS credentials for Cognito admin calls")
+        request = AWSRequest(method="POST", url=self.base_url + "/", data=body, headers=headers)
+        SigV4Auth(credentials, "cognito-idp", self.region).add_auth(request)
+        return dict(request.headers.items())
+
+    async def call(self, operation: str, payload: dict[str, Any], *, signed: bool) -> Any:
+        """Call one Cognito operation and return its decoded JSON body.
+
+        Raises:
+            CognitoError: the provider answered 4xx (subclass by ``__type``).
+            CognitoUnavailable: network failure, timeout or 5xx.
+        """
+        body = json.dumps(payload).encode()
+        headers = {"Content-Type": _CONTENT_TYPE, "X-Amz-Target": _TARGET_PREFIX + operation}
+        if signed:
+            headers = self._signed_headers(body, headers)
+        try:
+            response = await self._http.post(self.base_url + "/", content=body, headers=headers)
+        except httpx.HTTPError as exc:
+            raise CognitoUnavailable(f"{operation}: {exc!r}") from exc
+        if response.status_code >= 500:
+            raise CognitoUnavailable(f"{operation}: HTTP {response.status_code}")
+        data = response.json() if response.content else {}
+        if response.status_code >= 400:
+            raw_type = str(data.get("__type", "UnknownError"))
+            code = raw_type.rsplit("#", 1)[-1]
+            message = str(data.get("message") or data.get("Message") or code)
+            raise _ERRORS.get(code, CognitoError)(code, message, response.status_code)
+        return data
+
+    # --- public operations ---------------------------------------------------------------
+
+    async def initiate_password_auth(self, username: str, password: str) -> AuthResult:
+        """InitiateAuth with USER_PASSWORD_AUTH.
+
+        Returns tokens, or a challenge such as NEW_PASSWORD_REQUIRED.
+        Raises: NotAuthorizedError, UserNotFoundError, UserNotConfirmedError, CognitoUnavailable.
+        """
+        body = await self.call(
+            "InitiateAuth",
+            {
+                "AuthFlow": "USER_PASSWORD_AUTH",
+                "ClientId": self.client_id,
+                "AuthParameters": {"USERNAME": username, "PASSWORD": password},
+            },
+            signed=False,
+        )
+        return _auth_result(body)
+
+    async def refresh(self, refresh_token: str) -> Tokens:
+        """InitiateAuth with REFRESH_TOKEN_AUTH; the result has no new refresh token.
+
+        Raises: NotAuthorizedError (revoked or expired refresh token), CognitoUnavailable.
+        """
+        body = await self.call(
+            "InitiateAuth",
+            {
+                "AuthFlow": "REFRESH_TOKEN_AUTH",
+                "ClientId": self.client_id,
+                "AuthParameters": {"REFRESH_TOKEN": refresh_token},
+            },
+            signed=False,
+        )
+        result = _auth_result(body)
+        if result.tokens is None:
+            raise CognitoError("UnexpectedChallenge", "Refresh returned a challenge")
+        return result.tokens
+
+    async def global_sign_out(self, access_token: str) -> None:
+        """GlobalSignOut: revoke every refresh token of the access token's user."""
+        await self.call("GlobalSignOut", {"AccessToken": access_token}, signed=False)
+
+    async def fetch_jwks(self) -> dict[str, Any]:
+        """GET the pool's JSON Web Key Set (``{"keys": [...]}``).
+
+        Raises: CognitoUnavailable.
+        """
+        url = f"{self.base_url}/{self.user_pool_id}/.well-known/jwks.json"
+        try:
+            response = await self._http.get(url)
+            response.raise_for_status()
+        except httpx.HTTPError as exc:
+            raise CognitoUnavailable(f"JWKS: {exc!r}") from exc
+        jwks: dict[str, Any] = response.json()
+        return jwks
+
+    # --- admin operations (SigV4) --------------------------------------------------------
+
+    async def admin_create_user(
+        self,
+        username: str,
+        attributes: dict[str, str],
+        *,
+        temporary_password: str | None = None,
+        suppress_message: bool = False,
+    ) -> CognitoUser:
+        """AdminCreateUser. Cognito emails the temporary password unless suppressed.
+
+        Raises: UsernameExistsError, InvalidPasswordError, CognitoUnavailable.
+        """
+        payload: dict[str, Any] = {
+            "UserPoolId": self.user_pool_id,
+            "Username": username,
+            "UserAttributes": _attribute_list(attributes),
+            "DesiredDeliveryMediums": ["EMAIL"],
+        }
+        if temporary_password is not None:
+            payload["TemporaryPassword"] = temporary_password
+        if suppress_message:
+            payload["MessageAction"] = "SUPPRESS"
+        user = (await self.call("AdminCreateUser", payload, signed=True))["User"]
+        attrs = _attributes(user.get("Attributes"))
+        return CognitoUser(
+            username=user["Username"],
+            sub=attrs.get("sub", ""),
+            attributes=attrs,
+            status=user.get("UserStatus", ""),
+        )
+
+    async def admin_set_user_password(
+        self, username: str, password: str, *, permanent: bool
+    ) -> None:
+        """AdminSetUserPassword. Raises: UserNotFoundError, InvalidPasswordError."""
+        await self.call(
+            "AdminSetUserPassword",
+            {
+                "UserPoolId": self.user_pool_id,
+                "Username": username,
+                "Password": password,
+                "Permanent": permanent,
+            },
+            signed=True,
+        )
+
+    async def admin_get_user(self, username: str) -> CognitoUser:
+        """AdminGetUser. Raises: UserNotFoundError."""
+        body = await self.call(
+            "AdminGetUser", {"UserPoolId": self.user_pool_id, "Username": username}, signed=True
+        )
+        attrs = _attributes(body.get("UserAttributes"))
+        return CognitoUser(
+            username=body["Username"],
+            sub=attrs.get("sub", ""),
+            attributes=attrs,
+            status=body.get("UserStatus", ""),
+        )
+
+    async def admin_delete_user(self, username: str) -> None:
+        """AdminDeleteUser. Raises: UserNotFoundError."""
+        await self.call(
+            "AdminDeleteUser",
+            {"UserPoolId": self.user_pool_id, "Username": username},
+            signed=True,
+        )
+
+    async def admin_password_auth(self, username: str, password: str) -> Tokens:
+        """AdminInitiateAuth with ADMIN_USER_PASSWORD_AUTH (server-side sign-in).
+
+        Raises: NotAuthorizedError, CognitoError on a challenge.
+        """
+        body = await self.call(
+            "AdminInitiateAuth",
+            {
+                "UserPoolId": self.user_pool_id,
+                "ClientId": self.client_id,
+                "AuthFlow": "ADMIN_USER_PASSWORD_AUTH",
+                "AuthParameters": {"USERNAME": username, "PASSWORD": password},
+            },
+            signed=True,
+        )
+        result = _auth_result(body)
+        if result.tokens is None:
+            raise CognitoError("UnexpectedChallenge", f"Challenge {result.challenge}")
+        return result.tokens

@@ -1,0 +1,108 @@
+"""Service configuration, read once from the environment (pydantic-settings).
+
+Every setting is an environment variable of the same name in upper case (``DATABASE_URL``,
+``COGNITO_USER_POOL_ID``...). Secrets have no working default outside development: the dev
+stack (``python -m api.devstack``) fills them in for the local stand-ins, and production must
+set them. The README lists every setting.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """All settings of the API process.
+
+    Units: timeouts in seconds, request counts in requests, money in whole US dollars.
+    """
+
+    model_config = SettingsConfigDict(env_file=None, extra="ignore", frozen=True)
+
+    environment: str = Field(
+        default="production",
+        description="'production' or 'development'; only development may mount stand-ins.",
+    )
+    dev_stand_ins: bool = Field(
+        default=False,
+        description=(
+            "Mount the development stand-ins (hosted-UI sign-in page, /dev/mailbox). "
+            "Only `make dev` and the tests turn this on; it is refused in production."
+        ),
+    )
+    database_url: str = Field(
+        default="",
+        description="SQLAlchemy URL, e.g. postgresql+asyncpg://user@127.0.0.1:5432/console.",
+    )
+    db_pool_size: int = Field(default=20, description="Connections per process (no overflow).")
+    log_format: str = Field(default="json", description="'json' or 'console'.")
+    log_level: str = "INFO"
+    web_dist: str = Field(
+        default="",
+        description="Folder of the built SPA to serve at /; empty serves none (CDN deploys).",
+    )
+    public_url: str = Field(
+        default="http://127.0.0.1:8000",
+        description="Origin the browser uses for this API and the SPA.",
+    )
+
+    # Identity provider: Amazon Cognito user pool (ARCHITECTURE "Identity").
+    aws_region: str = "us-east-1"
+    aws_access_key_id: str = ""
+    aws_secret_access_key: SecretStr = SecretStr("")
+    cognito_endpoint: str = Field(
+        default="",
+        description="Cognito API base URL; empty means https://cognito-idp.<region>.amazonaws.com.",
+    )
+    cognito_user_pool_id: str = ""
+    cognito_client_id: str = ""
+    cognito_hosted_ui_url: str = Field(
+        default="",
+        description="Hosted UI domain, e.g. https://auth.example.com (serves /oauth2/authorize).",
+    )
+    cognito_timeout_s: float = 5.0
+    jwks_refetch_interval_s: float = Field(
+        default=30.0, description="Minimum gap between two JWKS fetches for unknown key ids."
+    )
+
+    # Payments: Stripe (ARCHITECTURE "Payments").
+    stripe_api_base: str = "https://api.stripe.com"
+    stripe_secret_key: SecretStr = SecretStr("")
+    stripe_publishable_key: str = ""
+    stripe_js_url: str = "https://js.stripe.com/v3/"
+    stripe_webhook_secret: SecretStr = SecretStr("")
+    stripe_plan_id: str = Field(default="", description="The $20/unit monthly Plan's id.")
+    stripe_timeout_s: float = 10.0
+
+    # Plan constants (SPEC 9): new accounts get these; the account row keeps its own copy.
+    unit_plan_requests: int = Field(default=1000, description="Requests per unit per cycle.")
+    free_plan_requests: int = Field(default=100, description="Requests per cycle at 0 units.")
+
+    @property
+    def cognito_base_url(self) -> str:
+        """Cognito JSON API base URL (no trailing slash)."""
+        return (
+            self.cognito_endpoint or f"https://cognito-idp.{self.aws_region}.amazonaws.com"
+        ).rstrip("/")
+
+    @property
+    def cognito_issuer(self) -> str:
+        """The ``iss`` claim Cognito puts in this pool's tokens (moto uses the same form)."""
+        return f"https://cognito-idp.{self.aws_region}.amazonaws.com/{self.cognito_user_pool_id}"
+
+    @property
+    def cognito_jwks_url(self) -> str:
+        """Where the pool publishes its signing keys."""
+        return f"{self.cognito_base_url}/{self.cognito_user_pool_id}/.well-known/jwks.json"
+
+    def check(self) -> None:
+        """Refuse unsafe combinations at start-up.
+
+        Raises:
+            ValueError: stand-ins requested outside development, or no database configured.
+        """
+        if self.dev_stand_ins and self.environment != "development":
+            raise ValueError("DEV_STAND_INS may only be set when ENVIRONMENT=development")
+        if not self.database_url:
+            raise ValueError("DATABASE_URL is not set")

@@ -1,0 +1,85 @@
+"""Database engine, declarative base and the per-request transaction.
+
+One transaction per request (STYLE: polar): the ``get_db`` dependency opens an
+``AsyncSession``; the route's service only ``flush()``es; the dependency commits when the
+request succeeds and rolls back on any exception, so a failed request never half-writes.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from datetime import datetime
+
+from fastapi import Request
+from sqlalchemy import DateTime, MetaData, func
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table; constraint names follow ``NAMING_CONVENTION``."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def new_id() -> uuid.UUID:
+    """Primary keys are random UUIDs (no enumerable ids in URLs)."""
+    return uuid.uuid4()
+
+
+class TimestampMixin:
+    """``created_at`` set by the database."""
+
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), nullable=False
+    )
+
+
+def create_engine(database_url: str, pool_size: int = 20) -> AsyncEngine:
+    """Create the asyncpg engine.
+
+    Args:
+        database_url: ``postgresql+asyncpg://...`` URL.
+        pool_size: connections kept open per process. There is no overflow: connections
+            opened and closed under load cost more than waiting for a pooled one.
+    """
+    return create_async_engine(
+        database_url, pool_size=pool_size, max_overflow=0, pool_pre_ping=False
+    )
+
+
+def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions that keep loaded objects usable after commit."""
+    return async_sessionmaker(engine, expire_on_commit=False, autoflush=False)
+
+
+async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
+    """FastAPI dependency: one transaction for the whole request.
+
+    Commits when the route returns, rolls back when it raises. Nothing is opened on the
+    connection until the first statement (SQLAlchemy autobegin).
+    """
+    sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+    async with sessionmaker() as db:
+        try:
+            yield db
+        except BaseException:
+            await db.rollback()
+            raise
+        else:
+            if db.in_transaction():
+                await db.commit()

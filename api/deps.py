@@ -1,0 +1,89 @@
+"""Annotated dependency aliases shared by the routers (STYLE: full-stack-fastapi-template).
+
+``DbSession`` is the request's database transaction; ``Claims`` a verified access token;
+``CurrentUser`` the caller's user and account, the root of every tenant-scoped query.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.adapters.cognito import CognitoClient
+from api.adapters.stripe import StripeGateway
+from api.config import Settings
+from api.db import get_db
+from api.errors import AccountRequired, NotAuthenticated
+from api.session.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
+from api.users import repository as users_repository
+from api.users.repository import Caller
+
+DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]
+
+_bearer = HTTPBearer(auto_error=False, description="Cognito access token")
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def _cognito(request: Request) -> CognitoClient:
+    cognito: CognitoClient = request.app.state.cognito
+    return cognito
+
+
+def _stripe(request: Request) -> StripeGateway:
+    gateway: StripeGateway = request.app.state.stripe
+    return gateway
+
+
+SettingsDep = Annotated[Settings, Depends(_settings)]
+Cognito = Annotated[CognitoClient, Depends(_cognito)]
+Stripe = Annotated[StripeGateway, Depends(_stripe)]
+
+
+async def get_access_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str:
+    """The raw bearer token. Raises NotAuthenticated when there is none."""
+    if credentials is None:
+        raise NotAuthenticated("Authentication required")
+    return credentials.credentials
+
+
+AccessToken = Annotated[str, Depends(get_access_token)]
+
+
+async def get_claims(request: Request, token: AccessToken) -> AccessClaims:
+    """Verify the bearer access token.
+
+    Raises:
+        NotAuthenticated: no ``Authorization: Bearer`` header, or an invalid/expired token.
+    """
+    verifier: AccessTokenVerifier = request.app.state.token_verifier
+    try:
+        return await verifier.verify(token)
+    except InvalidToken as exc:
+        raise NotAuthenticated("Your session has expired. Please sign in again.") from exc
+
+
+Claims = Annotated[AccessClaims, Depends(get_claims)]
+
+
+async def get_caller(claims: Claims, db: DbSession) -> Caller:
+    """Load the caller's user and account.
+
+    Raises:
+        AccountRequired: the identity is valid but belongs to no account yet (SPEC 4).
+    """
+    caller = await users_repository.get_caller(db, claims.username)
+    if caller is None:
+        raise AccountRequired()
+    return caller
+
+
+CurrentUser = Annotated[Caller, Depends(get_caller)]

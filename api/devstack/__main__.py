@@ -1,0 +1,106 @@
+"""``make dev``: the whole console on one port, with local stand-ins for every vendor.
+
+    python -m api.devstack [--port 8000] [--data-dir .devdata] [--throwaway-db]
+
+1. builds the SPA when its sources changed (``npm ci`` first when packages changed);
+2. PostgreSQL from ``DATABASE_URL`` or an embedded server under ``--data-dir`` (data survives
+   restarts), then ``alembic upgrade head``;
+3. moto (Cognito) and localstripe (Stripe) on free loopback ports, bootstrapped idempotently;
+4. the demo account, printed with its sign-in at start;
+5. the API, serving the SPA, the hosted-UI stand-in and the dev mailbox, on 127.0.0.1:PORT.
+
+Ctrl-C stops everything. ``--throwaway-db`` uses a fresh database dropped on exit (tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+from pathlib import Path
+
+import uvicorn
+
+from api.devstack import bootstrap, services, webbuild
+from api.devstack.seed import DEMO_EMAIL, DEMO_PASSWORD, seed
+
+
+def _say(message: str) -> None:
+    print(f"[dev] {message}", flush=True)
+
+
+async def _serve(port: int) -> None:
+    from api.config import Settings
+    from api.main import create_app
+
+    config = uvicorn.Config(
+        create_app(Settings()), host="127.0.0.1", port=port, log_level="warning", access_log=False
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started and not task.done():  # noqa: ASYNC110 - uvicorn has no event
+        await asyncio.sleep(0.05)
+    if server.started:
+        url = f"http://127.0.0.1:{port}"
+        _say(f"Console ready at {url}")
+        _say(f"Sign in as {DEMO_EMAIL} / {DEMO_PASSWORD}  (mailbox: {url}/dev/mailbox)")
+    await task
+
+
+def main() -> None:
+    """Parse arguments, start everything, serve until interrupted, then stop it all."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    parser.add_argument("--data-dir", type=Path, default=services.ROOT / ".devdata")
+    parser.add_argument("--throwaway-db", action="store_true")
+    parser.add_argument("--skip-build", action="store_true", help="serve web/dist as it is")
+    args = parser.parse_args()
+    data_dir: Path = args.data_dir.resolve()
+    public_url = f"http://127.0.0.1:{args.port}"
+
+    if not args.skip_build:
+        webbuild.build_if_changed(_say)
+
+    postgres = services.start_postgres(data_dir / "pg")
+    children: list[services.ChildProcess] = []
+    throwaway = f"console_tmp_{services.random_suffix()}" if args.throwaway_db else None
+    try:
+        if throwaway:
+            database_url = postgres.create_database(throwaway)
+        else:
+            database_url = postgres.default_url or postgres.create_database("console")
+        services.migrate(database_url)
+        _say("database migrated")
+        children.append(services.start_moto(data_dir / "logs"))
+        children.append(services.start_localstripe(data_dir))
+        stand_ins = asyncio.run(bootstrap.bootstrap(children[0].url, children[1].url, public_url))
+        os.environ.update(
+            bootstrap.api_environment(
+                stand_ins,
+                database_url=database_url,
+                public_url=public_url,
+                web_dist=str(services.ROOT / "web" / "dist"),
+            )
+        )
+        from api.config import Settings
+
+        created, provisioned = asyncio.run(seed(Settings()))
+        _say(
+            f"moto Cognito at {stand_ins.moto_url}, localstripe at {stand_ins.localstripe_url}; "
+            f"demo account {'created' if created else 'kept'}, "
+            f"{provisioned} user(s) created in the stand-in pool"
+        )
+        asyncio.run(_serve(args.port))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for child in reversed(children):
+            child.stop()
+        if throwaway:
+            postgres.drop_database(throwaway)
+        postgres.stop()
+        _say("stopped")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""Create, idempotently, what the stand-ins need: the user pool, its app client, the Stripe
+product and $20/unit monthly plan. Returns the settings (as environment variables) that point
+the API at them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from api.adapters.cognito import CognitoClient
+from api.adapters.stripe import StripeGateway
+
+REGION = "us-east-1"
+POOL_NAME = "console-dev"
+CLIENT_NAME = "console-web"
+PLAN_ID = "console-unit-monthly"
+PLAN_AMOUNT_CENTS = 2000  # SPEC 9: 20 USD per unit
+STRIPE_SECRET_KEY = "sk_test_devstack"
+STRIPE_PUBLISHABLE_KEY = "pk_test_devstack"
+STRIPE_WEBHOOK_SECRET = "whsec_devstack"
+AWS_KEY = "testing"
+
+
+@dataclass(frozen=True)
+class StandIns:
+    """Where the stand-ins listen and the ids bootstrap found or created."""
+
+    moto_url: str
+    localstripe_url: str
+    user_pool_id: str
+    client_id: str
+
+
+def _pool_settings() -> dict[str, Any]:
+    return {
+        "PoolName": POOL_NAME,
+        # SPEC 9: 12 characters minimum; SPEC 5: a digit and a special character.
+        "Policies": {
+            "PasswordPolicy": {
+                "MinimumLength": 12,
+                "RequireNumbers": True,
+                "RequireSymbols": True,
+                "RequireUppercase": False,
+                "RequireLowercase": False,
+            }
+        },
+        "AutoVerifiedAttributes": ["email"],
+        "AccountRecoverySetting": {
+            "RecoveryMechanisms": [{"Priority": 1, "Name": "verified_email"}]
+        },
+        "AdminCreateUserConfig": {"AllowAdminCreateUserOnly": False},
+    }
+
+
+async def ensure_user_pool(moto_url: str, public_url: str) -> tuple[str, str]:
+    """Find or create the pool and its public app client; returns (pool id, client id)."""
+    admin = CognitoClient(
+        base_url=moto_url,
+        region=REGION,
+        user_pool_id="",
+        client_id="",
+        access_key_id=AWS_KEY,
+        secret_access_key=AWS_KEY,
+    )
+    try:
+        pools = (await admin.call("ListUserPools", {"MaxResults": 60}, signed=True))["UserPools"]
+        pool_id = next((p["Id"] for p in pools if p["Name"] == POOL_NAME), None)
+        if pool_id is None:
+            created = await admin.call("CreateUserPool", _pool_settings(), signed=True)
+            pool_id = created["UserPool"]["Id"]
+        clients = (
+            await admin.call(
+                "ListUserPoolClients", {"UserPoolId": pool_id, "MaxResults": 60}, signed=True
+            )
+        )["UserPoolClients"]
+        client_id = next((c["ClientId"] for c in clients if c["ClientName"] == CLIENT_NAME), None)
+        if client_id is None:
+            created = await admin.call(
+                "CreateUserPoolClient",
+                {
+                    "UserPoolId": pool_id,
+                    "ClientName": CLIENT_NAME,
+                    "GenerateSecret": False,
+                    "ExplicitAuthFlows": [
+                        "ALLOW_USER_PASSWORD_AUTH",
+                        "ALLOW_REFRESH_TOKEN_AUTH",
+                        "ALLOW_ADMIN_USER_PASSWORD_AUTH",
+                    ],
+                    "ReadAttributes": ["email", "given_name", "family_name"],
+                    "AllowedOAuthFlows": ["code"],
+                    "AllowedOAuthScopes": ["openid", "email", "profile"],
+                    "CallbackURLs": [public_url.rstrip("/") + "/oauth/sso"],
+                    "SupportedIdentityProviders": ["Google", "Github", "COGNITO"],
+                },
+                signed=True,
+            )
+            client_id = created["UserPoolClient"]["ClientId"]
+    finally:
+        await admin.aclose()
+    return str(pool_id), str(client_id)
+
+
+async def ensure_stripe_plan(localstripe_url: str) -> None:
+    """Find or create the product and the $20/unit monthly plan."""
+    gateway = StripeGateway(api_key=STRIPE_SECRET_KEY, api_base=localstripe_url, timeout_s=10)
+    try:
+        await gateway.ensure_plan(
+            product_name="Console plan", plan_id=PLAN_ID, amount_cents=PLAN_AMOUNT_CENTS
+        )
+    finally:
+        await gateway.aclose()
+
+
+async def bootstrap(moto_url: str, localstripe_url: str, public_url: str) -> StandIns:
+    """Everything above; safe to run at every start."""
+    pool_id, client_id = await ensure_user_pool(moto_url, public_url)
+    await ensure_stripe_plan(localstripe_url)
+    return StandIns(
+        moto_url=moto_url,
+        localstripe_url=localstripe_url,
+        user_pool_id=pool_id,
+        client_id=client_id,
+    )
+
+
+def api_environment(
+    stand_ins: StandIns, *, database_url: str, public_url: str, web_dist: str = ""
+) -> dict[str, str]:
+    """Environment variables that configure the API for the stand-ins (see api/config.py)."""
+    return {
+        "ENVIRONMENT": "development",
+        "DEV_STAND_INS": "true",
+        "DATABASE_URL": database_url,
+        "PUBLIC_URL": public_url,
+        "WEB_DIST": web_dist,
+        "LOG_FORMAT": "console",
+        "AWS_REGION": REGION,
+        "AWS_ACCESS_KEY_ID": AWS_KEY,
+        "AWS_SECRET_ACCESS_KEY": AWS_KEY,
+        "COGNITO_ENDPOINT": stand_ins.moto_url,
+        "COGNITO_USER_POOL_ID": stand_ins.user_pool_id,
+        "COGNITO_CLIENT_ID": stand_ins.client_id,
+        "COGNITO_HOSTED_UI_URL": public_url,
+        "STRIPE_API_BASE": stand_ins.localstripe_url,
+        "STRIPE_SECRET_KEY": STRIPE_SECRET_KEY,
+        "STRIPE_PUBLISHABLE_KEY": STRIPE_PUBLISHABLE_KEY,
+        "STRIPE_JS_URL": stand_ins.localstripe_url + "/js.stripe.com/v3/",
+        "STRIPE_WEBHOOK_SECRET": STRIPE_WEBHOOK_SECRET,
+        "STRIPE_PLAN_ID": PLAN_ID,
+    }

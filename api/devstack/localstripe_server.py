@@ -1,0 +1,43 @@
+"""Run localstripe bound to 127.0.0.1 with its store in a file of ours.
+
+``python -m api.devstack.localstripe_server --port 8420 --store .devdata/localstripe.pickle``.
+The stock ``localstripe`` command listens on every interface and pickles to /tmp; here its
+aiohttp app runs through ``web.run_app(host="127.0.0.1")`` (ARCHITECTURE verified recipe).
+"""
+
+import argparse
+import pickle
+from pathlib import Path
+
+from aiohttp import web
+from localstripe import resources, server
+
+
+def main() -> None:
+    """Parse arguments, point the store at ``--store`` and serve until terminated."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--store", type=Path, required=True)
+    args = parser.parse_args()
+    store_path: Path = args.store
+
+    def load(self: resources.Store) -> None:
+        if store_path.exists():
+            with store_path.open("rb") as f:
+                self.clear()
+                self.update(pickle.load(f))  # noqa: S301 - our own file
+
+    def dump(self: resources.Store) -> None:
+        tmp = store_path.with_suffix(".tmp")
+        with tmp.open("wb") as f:
+            pickle.dump(dict(self), f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(store_path)
+
+    resources.Store.try_load_from_disk = load
+    resources.Store.dump_to_disk = dump
+    resources.store.try_load_from_disk()
+    web.run_app(server.app, host="127.0.0.1", port=args.port, print=None)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""The demo account of the dev stack, created once, and its users in the stand-in Cognito.
+
+moto keeps nothing between runs, so at every start each user of the dev database is created
+again in the pool under the same username (our ``identity_id``). Password users get
+``DEMO_PASSWORD``; federated users are re-created by the hosted-UI stand-in at their next
+sign-in.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+from dateutil.relativedelta import relativedelta
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.account.models import Account
+from api.account.service import new_api_key
+from api.adapters.cognito import CognitoClient, UserNotFoundError
+from api.config import Settings
+from api.db import create_engine, create_sessionmaker
+from api.usage.cycles import recent_cycle_starts
+from api.usage.models import Platform, Usage
+from api.users.models import AuthType, User
+
+DEMO_ACCOUNT = "Acme Robotics"
+DEMO_EMAIL = "ada@acme-robotics.dev"
+DEMO_PASSWORD = "Console-demo-2026!"
+DEMO_USERS = [
+    (DEMO_EMAIL, "Ada", "Lovelace"),
+    ("grace@acme-robotics.dev", "Grace", "Hopper"),
+]
+SEEDED_MONTHS = 6
+
+
+async def _seed_database(db: AsyncSession, settings: Settings) -> bool:
+    """Create the demo account, users and usage unless the demo user exists. True if created."""
+    if await db.scalar(select(User.id).where(User.email == DEMO_EMAIL)) is not None:
+        return False
+    now = datetime.now(UTC)
+    anchor = (now - relativedelta(months=SEEDED_MONTHS)).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    account = Account(
+        name=DEMO_ACCOUNT,
+        api_key=new_api_key(),
+        subscription_units=0,
+        unit_plan_requests=settings.unit_plan_requests,
+        free_plan_requests=settings.free_plan_requests,
+        billing_cycle_anchor=anchor,
+    )
+    db.add(account)
+    await db.flush()
+    for email, first, last in DEMO_USERS:
+        db.add(
+            User(
+                account_id=account.id,
+                identity_id=email,
+                first_name=first,
+                last_name=last,
+                email=email,
+                auth_type=AuthType.EMAIL,
+            )
+        )
+    rng = random.Random(7)  # the same demo numbers every time
+    share = {Platform.WEB: 0.6, Platform.NATIVE_MOBILE: 0.25, Platform.API: 0.15}
+    starts = recent_cycle_starts(anchor, now, SEEDED_MONTHS + 1)
+    for i, start in enumerate(starts):
+        monthly = int(40 + 12 * i + rng.randint(0, 20))
+        if start == starts[-1]:
+            monthly //= 3  # the current cycle is partly used
+        for platform, fraction in share.items():
+            credits = round(monthly * fraction)
+            db.add(
+                Usage(
+                    account_id=account.id,
+                    cycle_start=start,
+                    platform=platform,
+                    credits=credits,
+                    runs=max(1, credits // 4),
+                )
+            )
+    await db.flush()
+    return True
+
+
+async def _ensure_cognito_users(db: AsyncSession, cognito: CognitoClient) -> int:
+    """Create every password user of the database in the pool if missing; returns how many."""
+    created = 0
+    users = await db.scalars(select(User).where(User.auth_type == AuthType.EMAIL))
+    for user in users:
+        try:
+            await cognito.admin_get_user(user.identity_id)
+            continue
+        except UserNotFoundError:
+            pass
+        await cognito.admin_create_user(
+            user.identity_id,
+            {
+                "email": user.email,
+                "email_verified": "true",
+                "given_name": user.first_name,
+                "family_name": user.last_name,
+            },
+            suppress_message=True,
+        )
+        await cognito.admin_set_user_password(user.identity_id, DEMO_PASSWORD, permanent=True)
+        created += 1
+    return created
+
+
+async def seed(settings: Settings) -> tuple[bool, int]:
+    """Seed the database and the pool. Returns (demo account created, pool users created)."""
+    engine = create_engine(settings.database_url, 2)
+    cognito = CognitoClient(
+        base_url=settings.cognito_base_url,
+        region=settings.aws_region,
+        user_pool_id=settings.cognito_user_pool_id,
+        client_id=settings.cognito_client_id,
+        access_key_id=settings.aws_access_key_id,
+        secret_access_key=settings.aws_secret_access_key.get_secret_value(),
+    )
+    try:
+        async with create_sessionmaker(engine)() as db, db.begin():
+            created = await _seed_database(db, settings)
+            provisioned = await _ensure_cognito_users(db, cognito)
+    finally:
+        await cognito.aclose()
+        await engine.dispose()
+    return created, provisioned

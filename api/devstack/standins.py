@@ -1,0 +1,276 @@
+"""Development-only stand-ins mounted into the API when ``DEV_STAND_INS`` is on.
+
+- The hosted-UI stand-in (ARCHITECTURE "Development and test stack"): ``GET /oauth2/authorize``
+  shows a page where a developer signs in as a test Google or GitHub identity; ``POST`` creates
+  (once) the federated user ``google_<id>`` / ``github_<id>`` in the moto user pool, signs it in
+  with AdminInitiateAuth and redirects to ``redirect_uri`` with a one-use code;
+  ``POST /oauth2/token`` exchanges that code for the real moto-signed tokens, which the API
+  verifies exactly as production tokens.
+- The dev mailbox: every message Cognito would email (forgot-password codes, temporary
+  passwords of invited users) is recorded from the adapter's traffic and served newest first
+  at ``GET /dev/mailbox``.
+
+``api.config.Settings.check`` refuses ``DEV_STAND_INS`` outside development, so production
+never mounts this module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import secrets
+import time
+from collections import deque
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+import httpx
+from fastapi import APIRouter, FastAPI, Form, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+
+from api.adapters.cognito import CognitoClient, UserNotFoundError
+
+router = APIRouter(include_in_schema=False)
+
+CODE_TTL_S = 300
+PROVIDERS = {"google": "Google", "github": "GitHub"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Mailbox
+
+
+@dataclass(slots=True)
+class MailMessage:
+    """One email Cognito would have sent."""
+
+    to: str
+    subject: str
+    body: str
+    code: str | None = None
+    temporary_password: str | None = None
+    sent_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
+
+    def as_json(self) -> dict[str, Any]:
+        """camelCase JSON like the rest of the API."""
+        data = asdict(self)
+        data["temporaryPassword"] = data.pop("temporary_password")
+        data["sentAt"] = data.pop("sent_at")
+        return data
+
+
+class Mailbox:
+    """Newest-first record of the last 500 messages."""
+
+    def __init__(self) -> None:
+        self.messages: deque[MailMessage] = deque(maxlen=500)
+
+    def record(self, message: MailMessage) -> None:
+        """Store a message."""
+        self.messages.appendleft(message)
+
+
+def cognito_event_hooks(app: FastAPI) -> dict[str, list[Any]]:
+    """httpx hooks for the Cognito adapter that record what Cognito would email.
+
+    ForgotPassword: moto returns the code in ``x-moto-forgot-password-confirmation-code``.
+    AdminCreateUser with a TemporaryPassword and no SUPPRESS: Cognito emails the invitation.
+    """
+    mailbox = Mailbox()
+    app.state.mailbox = mailbox
+
+    async def on_response(response: httpx.Response) -> None:
+        target = response.request.headers.get("x-amz-target", "").rsplit(".", 1)[-1]
+        if response.status_code != 200 or target not in ("ForgotPassword", "AdminCreateUser"):
+            return
+        payload = json.loads(response.request.content or b"{}")
+        if target == "ForgotPassword":
+            code = response.headers.get("x-moto-forgot-password-confirmation-code")
+            if code:
+                mailbox.record(
+                    MailMessage(
+                        to=payload.get("Username", ""),
+                        subject="Your verification code",
+                        body=f"Your password reset code is {code}",
+                        code=code,
+                    )
+                )
+        elif payload.get("TemporaryPassword") and payload.get("MessageAction") != "SUPPRESS":
+            attrs = {a["Name"]: a["Value"] for a in payload.get("UserAttributes", [])}
+            password = payload["TemporaryPassword"]
+            mailbox.record(
+                MailMessage(
+                    to=attrs.get("email", payload.get("Username", "")),
+                    subject="Your temporary password",
+                    body=f"Your username is {payload.get('Username')} and temporary password "
+                    f"is {password}",
+                    temporary_password=password,
+                )
+            )
+
+    return {"response": [on_response]}
+
+
+@router.get("/dev/mailbox")
+async def mailbox(
+    request: Request, to: Annotated[str | None, Query()] = None
+) -> list[dict[str, Any]]:
+    """Messages, newest first; ``?to=`` filters by recipient (case-insensitive)."""
+    box: Mailbox = request.app.state.mailbox
+    wanted = to.strip().lower() if to else None
+    return [m.as_json() for m in box.messages if wanted is None or m.to.lower() == wanted]
+
+
+# ---------------------------------------------------------------------------------------------
+# Hosted-UI stand-in
+
+_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sign in with {provider} (development)</title>
+<style>
+body{{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;display:grid;
+place-items:center;min-height:100vh;color:#1f2430}}
+form{{background:#fff;padding:32px;border-radius:12px;box-shadow:0 4px 24px #0001;width:360px}}
+h1{{font-size:20px;margin:0 0 4px}}p{{color:#5d6475;font-size:14px;margin:0 0 20px}}
+label{{display:block;font-size:13px;font-weight:600;margin:12px 0 4px}}
+input{{width:100%;box-sizing:border-box;padding:10px;border:1px solid #cfd3dc;border-radius:6px;
+font-size:14px}}
+button{{margin-top:20px;width:100%;padding:11px;border:0;border-radius:6px;background:#3b5bdb;
+color:#fff;font-size:15px;font-weight:600;cursor:pointer}}
+.err{{color:#c92a2a;font-size:13px}}
+</style></head><body>
+<form method="post" action="/oauth2/authorize">
+<h1>Sign in with {provider}</h1>
+<p>Development stand-in for the hosted sign-in page. Any identity works.</p>
+{error}
+<input type="hidden" name="identity_provider" value="{provider_param}">
+<input type="hidden" name="redirect_uri" value="{redirect_uri}">
+<input type="hidden" name="client_id" value="{client_id}">
+<input type="hidden" name="state" value="{state}">
+<label for="email">Email</label><input id="email" name="email" type="email" required
+ value="{email}">
+<label for="given_name">First name</label><input id="given_name" name="given_name" required>
+<label for="family_name">Last name</label><input id="family_name" name="family_name" required>
+<button type="submit">Continue</button>
+</form></body></html>"""
+
+
+@dataclass(slots=True)
+class _IssuedCode:
+    tokens: dict[str, Any]
+    redirect_uri: str
+    expires_at: float
+
+
+def _codes(request: Request) -> dict[str, _IssuedCode]:
+    if not hasattr(request.app.state, "oauth_codes"):
+        request.app.state.oauth_codes = {}
+    codes: dict[str, _IssuedCode] = request.app.state.oauth_codes
+    return codes
+
+
+def _provider_key(identity_provider: str) -> str:
+    key = identity_provider.strip().lower()
+    if key not in PROVIDERS:
+        raise ValueError(f"Unknown identity provider {identity_provider!r}")
+    return key
+
+
+@router.get("/oauth2/authorize", response_class=HTMLResponse)
+async def authorize_page(
+    request: Request,
+    redirect_uri: str,
+    client_id: str,
+    identity_provider: str = "Google",
+    response_type: str = "code",
+    state: str = "",
+) -> HTMLResponse:
+    """The sign-in page for a test Google or GitHub identity."""
+    if response_type != "code" or client_id != request.app.state.settings.cognito_client_id:
+        return HTMLResponse("<h1>invalid_request</h1>", status_code=400)
+    try:
+        provider = PROVIDERS[_provider_key(identity_provider)]
+    except ValueError:
+        return HTMLResponse("<h1>unsupported identity provider</h1>", status_code=400)
+    return HTMLResponse(
+        _PAGE.format(
+            provider=provider,
+            provider_param=html.escape(identity_provider),
+            redirect_uri=html.escape(redirect_uri),
+            client_id=html.escape(client_id),
+            state=html.escape(state),
+            email="",
+            error="",
+        )
+    )
+
+
+@router.post("/oauth2/authorize")
+async def authorize_submit(
+    request: Request,
+    identity_provider: Annotated[str, Form()],
+    redirect_uri: Annotated[str, Form()],
+    client_id: Annotated[str, Form()],
+    email: Annotated[str, Form()],
+    given_name: Annotated[str, Form()],
+    family_name: Annotated[str, Form()],
+    state: Annotated[str, Form()] = "",
+) -> RedirectResponse:
+    """Sign the identity in to the moto pool and redirect back with a one-use code."""
+    cognito: CognitoClient = request.app.state.cognito
+    provider = _provider_key(identity_provider)
+    email = email.strip().lower()
+    # A stable numeric id per email, like the provider's subject id.
+    stable_id = str(int(hashlib.sha256(email.encode()).hexdigest()[:15], 16))
+    username = f"{provider}_{stable_id}"
+    attributes = {
+        "email": email,
+        "email_verified": "true",
+        "given_name": given_name.strip(),
+        "family_name": family_name.strip(),
+    }
+    try:
+        await cognito.admin_get_user(username)
+    except UserNotFoundError:
+        await cognito.admin_create_user(username, attributes, suppress_message=True)
+    password = "Dev-" + secrets.token_urlsafe(24) + "1!"
+    await cognito.admin_set_user_password(username, password, permanent=True)
+    tokens = await cognito.admin_password_auth(username, password)
+    code = secrets.token_urlsafe(24)
+    _codes(request)[code] = _IssuedCode(
+        tokens={
+            "access_token": tokens.access_token,
+            "id_token": tokens.id_token,
+            "refresh_token": tokens.refresh_token,
+            "expires_in": tokens.expires_in,
+            "token_type": "Bearer",
+        },
+        redirect_uri=redirect_uri,
+        expires_at=time.monotonic() + CODE_TTL_S,
+    )
+    query = {"code": code, **({"state": state} if state else {})}
+    separator = "&" if "?" in redirect_uri else "?"
+    return RedirectResponse(f"{redirect_uri}{separator}{urlencode(query)}", status_code=302)
+
+
+@router.post("/oauth2/token")
+async def token(
+    request: Request,
+    grant_type: Annotated[str, Form()],
+    code: Annotated[str, Form()],
+    client_id: Annotated[str, Form()],
+    redirect_uri: Annotated[str, Form()],
+) -> JSONResponse:
+    """Exchange a code (once, within 5 minutes) as Cognito's token endpoint does."""
+    if grant_type != "authorization_code":
+        return JSONResponse({"error": "unsupported_grant_type"}, status_code=400)
+    if client_id != request.app.state.settings.cognito_client_id:
+        return JSONResponse({"error": "invalid_client"}, status_code=400)
+    issued = _codes(request).pop(code, None)
+    if issued is None or issued.expires_at < time.monotonic():
+        return JSONResponse({"error": "invalid_grant"}, status_code=400)
+    if issued.redirect_uri != redirect_uri:
+        return JSONResponse({"error": "invalid_grant"}, status_code=400)
+    return JSONResponse(issued.tokens)

@@ -1,0 +1,188 @@
+"""One error envelope for every error the API returns.
+
+Every non-2xx response body is ``{"code": "<StableCode>", "message": "<human message>"}``;
+request validation failures add ``fields: [{"field", "message"}]``. The code is the error
+class name, so the SPA switches on it instead of parsing prose (STYLE: polar's typed errors).
+Routers list the errors they can raise in ``responses=`` via :func:`error_responses`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import structlog
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+log = structlog.get_logger(__name__)
+
+
+class ErrorBody(BaseModel):
+    """The wire shape of every error."""
+
+    code: str
+    message: str
+
+
+class FieldError(BaseModel):
+    """One invalid field of a request."""
+
+    field: str
+    message: str
+
+
+class ValidationErrorBody(ErrorBody):
+    """422 body: the first problem in ``message``, all of them in ``fields``."""
+
+    fields: list[FieldError]
+
+
+class AppError(Exception):
+    """Base of all domain errors. Subclasses set ``status_code`` and a default message."""
+
+    status_code: ClassVar[int] = 400
+    default_message: ClassVar[str] = "Bad request"
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+
+    @property
+    def code(self) -> str:
+        """The stable wire code: the class name."""
+        return type(self).__name__
+
+
+class BadRequest(AppError):
+    """Generic 400 carrying a message meant for the user (SPEC 8: 400 with a message)."""
+
+
+class ProviderRefused(AppError):
+    """400: the identity or payment provider refused the request; ``message`` is its text.
+
+    The wire code is the provider's own (e.g. ``NotAuthorizedException``) so the SPA can
+    react to specific cases (SPEC 8).
+    """
+
+    def __init__(self, message: str, provider_code: str) -> None:
+        super().__init__(message)
+        self.provider_code = provider_code
+
+    @property
+    def code(self) -> str:
+        """The provider's error code."""
+        return self.provider_code
+
+
+class NotAuthenticated(AppError):
+    """401: no bearer token, or one that is invalid or expired."""
+
+    status_code = 401
+    default_message = "Authentication required"
+
+
+class AccountRequired(AppError):
+    """403: a valid identity that has no user record in any account yet (SPEC 4 needsAccount)."""
+
+    status_code = 403
+    default_message = "This identity has no account yet"
+
+
+class NotFound(AppError):
+    """404: the resource does not exist in the caller's account."""
+
+    status_code = 404
+    default_message = "Not found"
+
+
+class Conflict(AppError):
+    """409: the request conflicts with existing data."""
+
+    status_code = 409
+    default_message = "Conflict"
+
+
+class RateLimited(AppError):
+    """429: too many attempts; try again later."""
+
+    status_code = 429
+    default_message = "Too many attempts. Please wait a few minutes and try again."
+
+
+class VendorUnavailable(AppError):
+    """503: an identity or payment provider could not be reached; nothing was changed."""
+
+    status_code = 503
+    default_message = "A provider we depend on is unreachable. Please try again shortly."
+
+
+class RequestValidationFailed(AppError):
+    """Marker for the OpenAPI docs of 422 responses (rendered by the validation handler)."""
+
+    status_code = 422
+    default_message = "The request is not valid"
+
+
+def error_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
+    """Build a route's ``responses=`` mapping for the given error classes.
+
+    Returns:
+        ``{status_code: {"model": ErrorBody, "description": "CodeA | CodeB"}}``.
+    """
+    by_status: dict[int, list[str]] = {}
+    for err in errors:
+        by_status.setdefault(err.status_code, []).append(err.__name__)
+    return {
+        status: {
+            "model": ValidationErrorBody if status == 422 else ErrorBody,
+            "description": " | ".join(sorted(codes)),
+        }
+        for status, codes in sorted(by_status.items())
+    }
+
+
+def _envelope(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message, **extra}, status_code=status)
+
+
+async def _app_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AppError)
+    return _envelope(exc.status_code, exc.code, exc.message)
+
+
+async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    fields = [
+        {
+            "field": ".".join(str(p) for p in err["loc"] if p not in ("body", "query", "path")),
+            "message": str(err["msg"]).removeprefix("Value error, "),
+        }
+        for err in exc.errors()
+    ]
+    message = fields[0]["message"] if fields else "Invalid request"
+    return _envelope(422, "ValidationError", message, fields=fields)
+
+
+_HTTP_CODES = {404: "NotFound", 405: "MethodNotAllowed", 401: "NotAuthenticated"}
+
+
+async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "HttpError")
+    return _envelope(exc.status_code, code, str(exc.detail))
+
+
+async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+    log.exception("unhandled_error", exc_info=exc)
+    return _envelope(500, "InternalError", "Internal server error")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Render every error, expected or not, as the envelope."""
+    app.add_exception_handler(AppError, _app_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)

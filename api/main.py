@@ -1,0 +1,108 @@
+"""The FastAPI application factory.
+
+``uvicorn --factory api.main:create_app`` builds the app from the environment. Vendor clients
+and the database engine are created in the lifespan and closed on shutdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.routing import APIRoute
+
+from api.account.router import router as account_router
+from api.adapters.cognito import CognitoClient
+from api.adapters.stripe import StripeGateway
+from api.config import Settings
+from api.db import create_engine, create_sessionmaker
+from api.errors import install_error_handlers
+from api.health import router as health_router
+from api.logging import RequestContextMiddleware, configure_logging
+from api.session.router import router as session_router
+from api.session.tokens import AccessTokenVerifier
+from api.spa import mount_spa
+from api.webconfig import router as webconfig_router
+
+
+def _operation_id(route: APIRoute) -> str:
+    return f"{route.tags[0]}-{route.name}" if route.tags else route.name
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app.
+
+    Args:
+        settings: defaults to ``Settings()`` read from the environment.
+    """
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        settings.check()
+        configure_logging(settings.log_format, settings.log_level)
+        cognito_hooks: dict[str, list[Any]] | None = None
+        if settings.dev_stand_ins:
+            from api.devstack.standins import cognito_event_hooks
+
+            cognito_hooks = cognito_event_hooks(app)
+        engine = create_engine(settings.database_url, settings.db_pool_size)
+        cognito = CognitoClient(
+            base_url=settings.cognito_base_url,
+            region=settings.aws_region,
+            user_pool_id=settings.cognito_user_pool_id,
+            client_id=settings.cognito_client_id,
+            access_key_id=settings.aws_access_key_id,
+            secret_access_key=settings.aws_secret_access_key.get_secret_value(),
+            timeout_s=settings.cognito_timeout_s,
+            event_hooks=cognito_hooks,
+        )
+        stripe = StripeGateway(
+            api_key=settings.stripe_secret_key.get_secret_value(),
+            api_base=settings.stripe_api_base,
+            timeout_s=settings.stripe_timeout_s,
+            webhook_secret=settings.stripe_webhook_secret.get_secret_value(),
+        )
+        app.state.engine = engine
+        app.state.sessionmaker = create_sessionmaker(engine)
+        app.state.cognito = cognito
+        app.state.stripe = stripe
+        app.state.token_verifier = AccessTokenVerifier(
+            cognito=cognito,
+            issuer=settings.cognito_issuer,
+            client_id=settings.cognito_client_id,
+            refetch_interval_s=settings.jwks_refetch_interval_s,
+        )
+        try:
+            yield
+        finally:
+            await cognito.aclose()
+            await stripe.aclose()
+            await engine.dispose()
+
+    app = FastAPI(
+        title="Console API",
+        version="1",
+        summary="Account console of the AI browser-test service (SPEC 7).",
+        lifespan=lifespan,
+        generate_unique_id_function=_operation_id,
+        docs_url="/docs" if settings.environment == "development" else None,
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.add_middleware(RequestContextMiddleware)
+    install_error_handlers(app)
+    app.include_router(health_router)
+    app.include_router(session_router)
+    app.include_router(account_router)
+    app.include_router(webconfig_router)
+    if settings.dev_stand_ins:
+        from api.devstack.standins import router as standins_router
+
+        app.include_router(standins_router)
+    if settings.web_dist:
+        mount_spa(app, Path(settings.web_dist))
+    return app

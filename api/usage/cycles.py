@@ -1,0 +1,47 @@
+"""Monthly billing cycles counted from an account's anchor (SPEC 9 "Billing cycle is monthly").
+
+Cycle ``n`` starts at ``anchor + n months``; a day that a month lacks clamps to the month's
+last day (an anchor on Jan 31 gives Feb 28/29, then Mar 31), as Stripe's billing anchors do.
+Every start is computed from the anchor, never from the previous start, so there is no drift.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from dateutil.relativedelta import relativedelta
+
+
+def cycle_start(anchor: datetime, index: int) -> datetime:
+    """Start of cycle ``index`` (0 = the cycle that begins at the anchor)."""
+    return anchor + relativedelta(months=index)
+
+
+def cycle_index(anchor: datetime, at: datetime) -> int:
+    """Index of the cycle containing ``at``; negative before the anchor."""
+    months = (at.year - anchor.year) * 12 + (at.month - anchor.month)
+    if cycle_start(anchor, months) > at:
+        months -= 1
+    elif cycle_start(anchor, months + 1) <= at:
+        months += 1
+    return months
+
+
+def current_cycle_start(anchor: datetime, now: datetime) -> datetime:
+    """Start of the cycle containing ``now`` (the anchor itself if ``now`` is before it)."""
+    return cycle_start(anchor, max(cycle_index(anchor, now), 0))
+
+
+def recent_cycle_starts(anchor: datetime, now: datetime, count: int) -> list[datetime]:
+    """Starts of up to ``count`` cycles ending with the current one, oldest first.
+
+    Never earlier than the anchor.
+    """
+    last = max(cycle_index(anchor, now), 0)
+    first = max(last - count + 1, 0)
+    return [cycle_start(anchor, i) for i in range(first, last + 1)]
+
+
+def reset_date(latest_cycle_start: datetime) -> datetime:
+    """When the allowance resets: one month after the latest cycle start (SPEC 9)."""
+    return latest_cycle_start + relativedelta(months=1)

@@ -1,0 +1,42 @@
+"""Alembic environment (async). The database URL comes from ``DATABASE_URL``."""
+
+import asyncio
+import os
+
+from alembic import context
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from api.models import Base
+
+target_metadata = Base.metadata
+
+
+def _url() -> str:
+    url = context.config.attributes.get("database_url") or os.environ.get("DATABASE_URL", "")
+    if not url:
+        raise RuntimeError("DATABASE_URL is not set")
+    return str(url)
+
+
+def _run(connection: Connection) -> None:
+    context.configure(
+        connection=connection, target_metadata=target_metadata, compare_server_default=True
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+async def _run_async() -> None:
+    engine = create_async_engine(_url())
+    async with engine.connect() as connection:
+        await connection.run_sync(_run)
+    await engine.dispose()
+
+
+if context.is_offline_mode():
+    context.configure(url=_url(), target_metadata=target_metadata, literal_binds=True)
+    with context.begin_transaction():
+        context.run_migrations()
+else:
+    asyncio.run(_run_async())

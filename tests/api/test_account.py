@@ -1,0 +1,124 @@
+"""GET /web/account: shape, defaults, billing cycles and tenant scoping (SPEC 3, 9)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import httpx
+from dateutil.relativedelta import relativedelta
+from fastapi import FastAPI
+
+from api.usage.models import Platform, Usage
+from tests.api.conftest import MakeUser
+
+
+async def _set_anchor(app: FastAPI, account_id: object, anchor: datetime) -> None:
+    from api.account.models import Account
+
+    async with app.state.sessionmaker() as db, db.begin():
+        account = await db.get(Account, account_id)
+        assert account is not None
+        account.billing_cycle_anchor = anchor
+
+
+class TestGetAccount:
+    async def test_anonymous_is_401(self, client: httpx.AsyncClient) -> None:
+        response = await client.get("/web/account")
+        assert response.status_code == 401
+        assert response.json()["code"] == "NotAuthenticated"
+
+    async def test_new_account_shape_and_defaults(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user(account_name="Globex", first_name="Hank", last_name="Scorpio")
+        response = await client.get("/web/account", headers=me.headers)
+        assert response.status_code == 200
+        account = response.json()["account"]
+        assert account["name"] == "Globex"
+        assert account["apiKey"].startswith("ak_") and len(account["apiKey"]) == 43
+        assert account["subscription"] == {
+            "units": 0,
+            "unitPlanRequests": 1000,
+            "freePlanRequests": 100,
+        }
+        assert account["billing"] is None
+        assert account["sso"] == {"isGoogleSSO": False, "domains": []}
+        assert account["users"] == [
+            {
+                "id": str(me.user.id),
+                "firstName": "Hank",
+                "lastName": "Scorpio",
+                "email": me.user.email,
+                "authType": "Email",
+            }
+        ]
+        # A brand-new account has exactly its current cycle, with nothing used.
+        assert len(account["usage"]) == 1
+        assert account["usage"][0]["requests"] == 0
+        assert account["usage"][0]["web"] == {"runs": 0, "credits": 0}
+
+    async def test_usage_per_cycle_sums_platforms_and_fills_gaps(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        now = datetime.now(UTC)
+        anchor = (now - relativedelta(months=14)).replace(microsecond=0)
+        await _set_anchor(app, me.account.id, anchor)
+        two_cycles_ago = anchor + relativedelta(months=12)
+        async with app.state.sessionmaker() as db, db.begin():
+            db.add_all(
+                [
+                    Usage(
+                        account_id=me.account.id,
+                        cycle_start=two_cycles_ago,
+                        platform=Platform.WEB,
+                        runs=3,
+                        credits=30,
+                    ),
+                    Usage(
+                        account_id=me.account.id,
+                        cycle_start=two_cycles_ago,
+                        platform=Platform.API,
+                        runs=1,
+                        credits=12,
+                    ),
+                ]
+            )
+        usage = (await client.get("/web/account", headers=me.headers)).json()["account"]["usage"]
+        # Twelve cycles shown, oldest first, ending with the current one.
+        assert len(usage) == 12
+        starts = [entry["startMs"] for entry in usage]
+        assert starts == sorted(starts)
+        current = anchor + relativedelta(months=14)
+        assert starts[-1] == int(current.timestamp() * 1000)
+        entry = next(e for e in usage if e["startMs"] == int(two_cycles_ago.timestamp() * 1000))
+        assert entry["requests"] == 42
+        assert entry["web"] == {"runs": 3, "credits": 30}
+        assert entry["nativeMobile"] == {"runs": 0, "credits": 0}
+        assert entry["api"] == {"runs": 1, "credits": 12}
+        assert usage[-1]["requests"] == 0
+
+    async def test_other_accounts_data_never_shows(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        first = await make_user(account_name="First Co")
+        teammate = await make_user(account=first.account, first_name="Team", last_name="Mate")
+        second = await make_user(account_name="Second Co")
+        async with app.state.sessionmaker() as db, db.begin():
+            db.add(
+                Usage(
+                    account_id=first.account.id,
+                    cycle_start=first.account.billing_cycle_anchor,
+                    platform=Platform.WEB,
+                    runs=1,
+                    credits=99,
+                )
+            )
+        mine = (await client.get("/web/account", headers=first.headers)).json()["account"]
+        theirs = (await client.get("/web/account", headers=second.headers)).json()["account"]
+        assert {u["email"] for u in mine["users"]} == {first.user.email, teammate.user.email}
+        assert [u["email"] for u in theirs["users"]] == [second.user.email]
+        assert theirs["name"] == "Second Co"
+        assert theirs["apiKey"] != mine["apiKey"]
+        assert mine["usage"][-1]["requests"] == 99
+        assert theirs["usage"][-1]["requests"] == 0

@@ -1,0 +1,153 @@
+"""The dev stack's hosted-UI stand-in and mailbox; and that production never mounts them."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import httpx
+import pytest
+
+from api.adapters.cognito import CognitoClient
+from api.config import Settings
+from api.main import create_app
+from tests.api.conftest import unique_email
+from api.devstack.stack import Stack
+
+REDIRECT = "http://testserver/oauth/sso"
+
+
+async def _authorize(client: httpx.AsyncClient, stack: Stack, email: str) -> str:
+    response = await client.post(
+        "/oauth2/authorize",
+        data={
+            "identity_provider": "Google",
+            "redirect_uri": REDIRECT,
+            "client_id": stack.settings.cognito_client_id,
+            "email": email,
+            "given_name": "Gia",
+            "family_name": "Google",
+        },
+    )
+    assert response.status_code == 302
+    location = urlparse(response.headers["location"])
+    assert f"{location.scheme}://{location.netloc}{location.path}" == REDIRECT
+    return parse_qs(location.query)["code"][0]
+
+
+async def _exchange(client: httpx.AsyncClient, stack: Stack, code: str) -> httpx.Response:
+    return await client.post(
+        "/oauth2/token",
+        data={
+            "grant_type": "authorization_code",
+            "code": code,
+            "client_id": stack.settings.cognito_client_id,
+            "redirect_uri": REDIRECT,
+        },
+    )
+
+
+class TestHostedUiStandIn:
+    async def test_page_has_the_identity_fields(
+        self, client: httpx.AsyncClient, stack: Stack
+    ) -> None:
+        response = await client.get(
+            "/oauth2/authorize",
+            params={
+                "response_type": "code",
+                "client_id": stack.settings.cognito_client_id,
+                "redirect_uri": REDIRECT,
+                "identity_provider": "Github",
+            },
+        )
+        assert response.status_code == 200
+        for text in ("Sign in with GitHub", ">Email<", ">First name<", ">Last name<", "Continue"):
+            assert text in response.text
+
+    async def test_code_exchanges_once_for_tokens_the_api_accepts(
+        self, client: httpx.AsyncClient, stack: Stack
+    ) -> None:
+        email = unique_email("gia")
+        code = await _authorize(client, stack, email)
+        tokens = await _exchange(client, stack, code)
+        assert tokens.status_code == 200
+        body = tokens.json()
+        assert {"id_token", "access_token", "refresh_token"} <= body.keys()
+        # Verified exactly like a production token: valid, but this identity has no account.
+        session = await client.get(
+            "/web/session", headers={"Authorization": f"Bearer {body['access_token']}"}
+        )
+        assert session.status_code == 403
+        assert session.json()["code"] == "AccountRequired"
+        again = await _exchange(client, stack, code)
+        assert again.status_code == 400
+        assert again.json() == {"error": "invalid_grant"}
+
+    async def test_same_email_is_the_same_google_username(
+        self, client: httpx.AsyncClient, stack: Stack, cognito: CognitoClient
+    ) -> None:
+        email = unique_email("same")
+        first = (await _exchange(client, stack, await _authorize(client, stack, email))).json()
+        second = (await _exchange(client, stack, await _authorize(client, stack, email))).json()
+        import jwt
+
+        claims = [
+            jwt.decode(t["access_token"], options={"verify_signature": False})
+            for t in (first, second)
+        ]
+        assert claims[0]["username"] == claims[1]["username"]
+        assert claims[0]["username"].startswith("google_")
+
+    async def test_unknown_client_is_refused(self, client: httpx.AsyncClient) -> None:
+        response = await client.get(
+            "/oauth2/authorize",
+            params={"response_type": "code", "client_id": "nope", "redirect_uri": REDIRECT},
+        )
+        assert response.status_code == 400
+
+
+class TestMailbox:
+    async def test_records_temporary_passwords_newest_first(
+        self, client: httpx.AsyncClient, cognito: CognitoClient
+    ) -> None:
+        email = unique_email("invitee")
+        await cognito.admin_create_user(
+            email, {"email": email}, temporary_password="Temp-pass-9876!"
+        )
+        messages = (await client.get("/dev/mailbox", params={"to": email})).json()
+        assert len(messages) == 1
+        assert messages[0]["to"] == email
+        assert messages[0]["temporaryPassword"] == "Temp-pass-9876!"
+        assert "Temp-pass-9876!" in messages[0]["body"]
+        newest = (await client.get("/dev/mailbox")).json()[0]
+        assert newest["to"] == email
+
+    async def test_records_forgot_password_codes(
+        self, client: httpx.AsyncClient, cognito: CognitoClient
+    ) -> None:
+        email = unique_email("forgetful")
+        await cognito.admin_create_user(email, {"email": email}, suppress_message=True)
+        await cognito.admin_set_user_password(email, "Known-pass-123!", permanent=True)
+        await cognito.call(
+            "ForgotPassword", {"ClientId": cognito.client_id, "Username": email}, signed=False
+        )
+        messages = (await client.get("/dev/mailbox", params={"to": email})).json()
+        assert len(messages) == 1
+        assert messages[0]["code"]
+        assert messages[0]["temporaryPassword"] is None
+
+
+class TestProductionHasNoStandIns:
+    def test_production_refuses_stand_ins(self) -> None:
+        settings = Settings(environment="production", dev_stand_ins=True, database_url="x")
+        with pytest.raises(ValueError, match="DEV_STAND_INS"):
+            settings.check()
+
+    def test_stand_ins_default_to_off(self) -> None:
+        assert Settings().dev_stand_ins is False
+
+    async def test_production_app_has_no_mailbox_or_hosted_ui(self, stack: Stack) -> None:
+        app = create_app(stack.with_settings(environment="production", dev_stand_ins=False))
+        paths = {getattr(route, "path", "") for route in app.routes}
+        assert "/dev/mailbox" not in paths
+        assert "/oauth2/authorize" not in paths
+        assert "/oauth2/token" not in paths

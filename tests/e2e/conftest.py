@@ -1,0 +1,112 @@
+"""End-to-end fixtures: the whole dev stack (``python -m api.devstack``) on a free port with a
+throwaway database, and Debian's chromium driven by Playwright (no browser download)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+
+from api.devstack.seed import DEMO_EMAIL, DEMO_PASSWORD
+from api.devstack.services import ROOT, free_port
+
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def console_url() -> Iterator[str]:
+    """Start the dev stack and yield its URL; Ctrl-C (SIGINT) stops it and drops the database."""
+    port = free_port()
+    log_path = ROOT / ".testdata" / "e2e-devstack.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "api.devstack",
+                "--port",
+                str(port),
+                "--throwaway-db",
+                "--data-dir",
+                str(ROOT / ".testdata" / "e2e"),
+            ],
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 240
+        try:
+            while True:
+                if process.poll() is not None:
+                    raise RuntimeError(f"dev stack exited:\n{log_path.read_text()[-3000:]}")
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"dev stack not ready:\n{log_path.read_text()[-3000:]}")
+                try:
+                    if httpx.get(url + "/readyz", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.25)
+            yield url
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    executable = shutil.which("chromium") or "/usr/bin/chromium"
+    browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser, console_url: str, request: pytest.FixtureRequest) -> Iterator[Page]:
+    context = browser.new_context(base_url=console_url, viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    yield page
+    ARTIFACTS.mkdir(exist_ok=True)
+    name = re.sub(r"[^\w.-]+", "_", request.node.name)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    context.close()
+
+
+def sign_in(page: Page, email: str = DEMO_EMAIL, password: str = DEMO_PASSWORD) -> None:
+    """Sign in through the login screen and wait for Account Information."""
+    page.goto("/login")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in with Email").click()
+    expect(page).to_have_url(re.compile(r"/account$"))

@@ -1,0 +1,83 @@
+"""The walking skeleton in the browser: sign in as the demo user, see the shell, move between
+the menu items, sign out (issue 2 acceptance)."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from api.devstack.seed import DEMO_ACCOUNT, DEMO_EMAIL
+from tests.e2e.conftest import sign_in
+
+
+def test_protected_route_sends_to_login_with_next(page: Page) -> None:
+    page.goto("/users?extension=chrome")
+    expect(page).to_have_url(re.compile(r"/login\?next=%2Fusers&extension=chrome$"))
+    expect(page).to_have_title("Login")
+    expect(page.get_by_role("button", name="Sign in with Google")).to_be_visible()
+    expect(page.get_by_role("button", name="Sign in with GitHub")).to_be_visible()
+    expect(page.get_by_role("link", name="create your free account")).to_be_visible()
+
+
+def test_login_validation_messages(page: Page) -> None:
+    page.goto("/login")
+    page.get_by_role("button", name="Sign in with Email").click()
+    expect(page.get_by_text("Email address is required")).to_be_visible()
+    page.get_by_label("Email").fill("someone@example.com")
+    page.get_by_role("button", name="Sign in with Email").click()
+    expect(page.get_by_text("Password is required")).to_be_visible()
+
+
+def test_wrong_password_shows_the_providers_message(page: Page) -> None:
+    page.goto("/login")
+    page.get_by_label("Email").fill(DEMO_EMAIL)
+    page.get_by_label("Password").fill("not-the-password")
+    page.get_by_role("button", name="Sign in with Email").click()
+    expect(page.get_by_text("Incorrect username or password.")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/login"))
+
+
+def test_demo_user_signs_in_navigates_and_signs_out(page: Page) -> None:
+    sign_in(page)
+    expect(page.get_by_test_id("sidebar-account-name")).to_have_text(DEMO_ACCOUNT)
+    expect(page.get_by_role("heading", name="Account Information")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"ak_[0-9a-f]{40}"))).to_be_visible()
+    logout = page.get_by_role("link", name=re.compile("Logout"))
+    expect(logout).to_contain_text("Ada")
+    expect(logout).to_contain_text("Lovelace")
+    expect(logout).to_contain_text(DEMO_EMAIL)
+    expect(page.get_by_role("link", name="Documentation")).to_be_visible()
+    expect(page.get_by_role("link", name="Terms of Service")).to_be_visible()
+    expect(page.get_by_role("link", name="Privacy Policy")).to_be_visible()
+
+    page.get_by_role("link", name="User Management").click()
+    expect(page).to_have_url(re.compile(r"/users$"))
+    expect(page.get_by_role("heading", name="User Management")).to_be_visible()
+    expect(page.get_by_text("grace@acme-robotics.dev")).to_be_visible()
+
+    page.get_by_role("link", name="Billing & Subscription").click()
+    expect(page).to_have_url(re.compile(r"/billing$"))
+    expect(page.get_by_role("heading", name="Billing & Subscription")).to_be_visible()
+
+    page.get_by_role("link", name="Account Information").click()
+    expect(page).to_have_url(re.compile(r"/account$"))
+
+    logout.click()
+    expect(page).to_have_url(re.compile(r"/login"))
+    page.goto("/account")
+    expect(page).to_have_url(re.compile(r"/login\?next=%2Faccount"))
+
+
+def test_session_survives_a_reload_and_login_redirects_home(page: Page) -> None:
+    sign_in(page)
+    page.reload()
+    expect(page.get_by_test_id("sidebar-account-name")).to_have_text(DEMO_ACCOUNT)
+    page.goto("/login")
+    expect(page).to_have_url(re.compile(r"/account$"))
+
+
+def test_device_id_redirects_home(page: Page) -> None:
+    sign_in(page)
+    page.goto("/users?deviceId=abc")
+    expect(page).to_have_url(re.compile(r"/account$"))
