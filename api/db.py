@@ -3,6 +3,11 @@
 One transaction per request (STYLE: polar): the ``get_db`` dependency opens an
 ``AsyncSession``; the route's service only ``flush()``es; the dependency commits when the
 request succeeds and rolls back on any exception, so a failed request never half-writes.
+
+Safe requests (GET, HEAD) only read. They run on an autocommit connection: under PostgreSQL's
+READ COMMITTED every statement takes its own snapshot even inside a transaction, so BEGIN and
+COMMIT would add two round trips (measured in bench/api.py) and no guarantee. A flush on such
+a session raises, so a read route can never write.
 """
 
 from __future__ import annotations
@@ -12,14 +17,14 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 
 from fastapi import Request
-from sqlalchemy import DateTime, MetaData, func
+from sqlalchemy import DateTime, MetaData, event, func
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -67,12 +72,45 @@ def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]
     return async_sessionmaker(engine, expire_on_commit=False, autoflush=False)
 
 
+class ReadOnlySessionError(RuntimeError):
+    """A read-only (GET) request tried to write."""
+
+
+class ReadOnlySession(Session):
+    """ORM session of safe requests."""
+
+
+@event.listens_for(ReadOnlySession, "before_flush")
+def _refuse_flush(session: Session, *_: object) -> None:
+    raise ReadOnlySessionError("GET requests must not write to the database")
+
+
+def create_read_sessionmaker(read_engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions for safe requests on an autocommit engine; flushing one raises
+    ReadOnlySessionError."""
+    return async_sessionmaker(
+        read_engine,
+        sync_session_class=ReadOnlySession,
+        expire_on_commit=False,
+        autoflush=False,
+    )
+
+
+_SAFE_METHODS = frozenset({"GET", "HEAD"})
+
+
 async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
     """FastAPI dependency: one transaction for the whole request.
 
     Commits when the route returns, rolls back when it raises. Nothing is opened on the
-    connection until the first statement (SQLAlchemy autobegin).
+    connection until the first statement (SQLAlchemy autobegin). GET and HEAD get a
+    read-only autocommit session instead (see the module docstring).
     """
+    if request.method in _SAFE_METHODS:
+        read_sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.read_sessionmaker
+        async with read_sessionmaker() as db:
+            yield db
+        return
     sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
     async with sessionmaker() as db:
         try:

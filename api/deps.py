@@ -74,13 +74,15 @@ async def get_claims(request: Request, token: AccessToken) -> AccessClaims:
 Claims = Annotated[AccessClaims, Depends(get_claims)]
 
 
-async def get_caller(claims: Claims, db: DbSession) -> Caller:
-    """Load the caller's user and account.
+async def get_caller(request: Request, claims: Claims) -> Caller:
+    """Load the caller's user and account (one autocommit read, outside the request's
+    transaction, like the token check it completes).
 
     Raises:
         AccountRequired: the identity is valid but belongs to no account yet (SPEC 4).
     """
-    caller = await users_repository.get_caller(db, claims.username)
+    async with request.app.state.read_engine.connect() as connection:
+        caller = await users_repository.get_caller(connection, claims.username)
     if caller is None:
         raise AccountRequired()
     return caller
