@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+/**
+ * Bundle budget of the SPA: the gzip size of the JS and CSS a route loads initially.
+ *
+ *   npm --prefix web run build && node bench/bundle/measure.mjs
+ *
+ * Reads Vite's manifest (web/dist/.vite/manifest.json, `build.manifest: true`), takes the
+ * entry (index.html) plus each route's lazy chunks, follows their static imports
+ * (`imports`, never `dynamicImports`) and sums the gzip size (node:zlib, level 9) of every
+ * JS and CSS file once. Exits 1 when a route exceeds the budget, 2 when the build is missing.
+ * 1 KB = 1000 bytes (as Vite reports sizes).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const BUDGET_KB = 90;
+
+/** Route -> the source modules of its lazy route chunks (see web/src/app/router.tsx). */
+const ROUTES = {
+  "/login": ["src/features/session/routes/login.tsx"],
+  "/account": ["src/app/shell/Shell.tsx", "src/features/account/routes/account.tsx"],
+};
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, "..", "..", "web", "dist");
+const manifestPath = join(dist, ".vite", "manifest.json");
+if (!existsSync(manifestPath)) {
+  console.error(`No ${manifestPath}: run \`npm --prefix web run build\` first.`);
+  process.exit(2);
+}
+/** @type {Record<string, {file: string, src?: string, isEntry?: boolean, imports?: string[], css?: string[]}>} */
+const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+
+const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+if (!entryKey) {
+  console.error("The manifest has no entry chunk.");
+  process.exit(2);
+}
+
+function keyOfSource(src) {
+  const key = Object.keys(manifest).find((k) => k === src || manifest[k].src === src);
+  if (!key) {
+    console.error(`No chunk for ${src} in the manifest: update ROUTES in ${fileURLToPath(import.meta.url)}.`);
+    process.exit(2);
+  }
+  return key;
+}
+
+/** Every JS and CSS file a chunk loads before it runs: itself, its CSS, its static imports. */
+function closure(keys) {
+  const files = new Set();
+  const seen = new Set();
+  const visit = (key) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) return;
+    if (/\.(m?js|css)$/.test(chunk.file)) files.add(chunk.file);
+    for (const css of chunk.css ?? []) files.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  keys.forEach(visit);
+  return files;
+}
+
+const gzipCache = new Map();
+function gzipBytes(file) {
+  if (!gzipCache.has(file)) {
+    gzipCache.set(file, gzipSync(readFileSync(join(dist, file)), { level: 9 }).length);
+  }
+  return gzipCache.get(file);
+}
+
+const kb = (bytes) => (bytes / 1000).toFixed(2);
+let failed = false;
+
+for (const [route, sources] of Object.entries(ROUTES)) {
+  const files = [...closure([entryKey, ...sources.map(keyOfSource)])].sort(
+    (a, b) => gzipBytes(b) - gzipBytes(a),
+  );
+  const total = files.reduce((sum, file) => sum + gzipBytes(file), 0);
+  const over = total / 1000 > BUDGET_KB;
+  failed ||= over;
+  console.log(`${route}  ${kb(total)} KB gzip (budget ${BUDGET_KB} KB)${over ? "  OVER BUDGET" : ""}`);
+  for (const file of files) console.log(`  ${kb(gzipBytes(file)).padStart(7)} KB  ${file}`);
+  console.log("");
+}
+
+process.exit(failed ? 1 : 0);

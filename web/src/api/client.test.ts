@@ -1,0 +1,110 @@
+import { beforeEach, describe, expect, it } from "vitest";
+
+import { MemoryStorage } from "@/lib/memory-storage";
+import { REFRESH_HEADROOM_MS, type TokenStore, createTokenStore } from "@/lib/token-store";
+
+import { createApiClient } from "./client";
+import { ApiError } from "./errors";
+
+const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
+const BASE = "http://api.test";
+
+interface Call {
+  method: string;
+  path: string;
+  authorization: string | null;
+  body: unknown;
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+const SESSION = {
+  session: {
+    user: { id: "u1", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", elevationRole: null },
+    account: { name: "Analytical" },
+  },
+};
+
+describe("API client middleware", () => {
+  let now: number;
+  let tokens: TokenStore;
+  let calls: Call[];
+  let refreshResponse: () => Response;
+
+  beforeEach(() => {
+    now = T0;
+    const storage = new MemoryStorage();
+    tokens = createTokenStore(() => storage, () => now);
+    calls = [];
+    refreshResponse = () => json(200, { accessToken: "access-2", idToken: "id-2", refreshToken: null, expiresIn: 3600 });
+  });
+
+  const fakeFetch: typeof fetch = async (input) => {
+    const request = input as Request;
+    const path = new URL(request.url).pathname;
+    const text = await request.text();
+    calls.push({
+      method: request.method,
+      path,
+      authorization: request.headers.get("Authorization"),
+      body: text ? JSON.parse(text) : null,
+    });
+    if (path === "/web/session/refresh") return refreshResponse();
+    if (path === "/web/session") {
+      return request.headers.get("Authorization") === null
+        ? json(401, { code: "NotAuthenticated", message: "Not signed in" })
+        : json(200, SESSION);
+    }
+    if (path === "/web/session/sign-in") return json(400, { code: "NotAuthorized", message: "Incorrect username or password." });
+    return json(404, { code: "NotFound", message: "Not found" });
+  };
+
+  const client = () => createApiClient({ baseUrl: BASE, tokens, fetch: fakeFetch }).fetchClient;
+
+  it("sends the access token as a bearer token on protected calls", async () => {
+    tokens.save({ accessToken: "access-1", idToken: "id-1", refreshToken: "refresh-1", expiresIn: 3600 });
+    const { data } = await client().GET("/web/session");
+    expect(data?.session.account.name).toBe("Analytical");
+    expect(calls).toEqual([{ method: "GET", path: "/web/session", authorization: "Bearer access-1", body: null }]);
+  });
+
+  it("sends no token on public calls", async () => {
+    tokens.save({ accessToken: "access-1", idToken: "id-1", refreshToken: "refresh-1", expiresIn: 3600 });
+    await expect(client().POST("/web/session/sign-in", { body: { email: "a@b.co", password: "x" } })).rejects.toThrow(
+      "Incorrect username or password.",
+    );
+    expect(calls[0]?.authorization).toBeNull();
+  });
+
+  it("refreshes before expiry, keeps the refresh token and uses the new access token", async () => {
+    tokens.save({ accessToken: "access-1", idToken: "id-1", refreshToken: "refresh-1", expiresIn: 3600 });
+    now = T0 + 3_600_000 - REFRESH_HEADROOM_MS + 1;
+    const api = client();
+    await Promise.all([api.GET("/web/session"), api.GET("/web/session")]);
+    expect(calls.filter((c) => c.path === "/web/session/refresh")).toEqual([
+      { method: "POST", path: "/web/session/refresh", authorization: null, body: { refreshToken: "refresh-1" } },
+    ]);
+    expect(calls.filter((c) => c.path === "/web/session").map((c) => c.authorization)).toEqual([
+      "Bearer access-2",
+      "Bearer access-2",
+    ]);
+    expect(tokens.read()).toMatchObject({
+      value: { accessToken: "access-2", refreshToken: "refresh-1" },
+      createdAt: now,
+      expiresAt: now + 3_600_000,
+    });
+  });
+
+  it("signs out locally when the refresh fails, and the call fails as an auth error", async () => {
+    tokens.save({ accessToken: "access-1", idToken: "id-1", refreshToken: "refresh-1", expiresIn: 60 });
+    now = T0 + 120_000;
+    refreshResponse = () => json(401, { code: "NotAuthorized", message: "Refresh Token has expired" });
+    const error: unknown = await client().GET("/web/session").catch((e: unknown) => e);
+    expect(tokens.read()).toBeNull();
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).isAuthError).toBe(true);
+    expect((error as ApiError).message).toBe("Authorization error: Unauthorized");
+  });
+});

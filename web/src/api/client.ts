@@ -1,0 +1,93 @@
+/**
+ * The only HTTP path of the SPA: openapi-fetch typed by the generated `schema.d.ts`, wrapped
+ * by openapi-react-query (`$api.useQuery("get", "/web/account")`).
+ *
+ * The middleware
+ * - adds `Authorization: Bearer <access token>` to every protected call, refreshing the
+ *   tokens first (POST /web/session/refresh) when they expire within a minute; concurrent
+ *   calls share one refresh;
+ * - turns every non-2xx response into an `ApiError` (status, status text, parsed body).
+ *
+ * A refresh that fails clears the stored tokens (local sign-out); the call then goes out
+ * without a token, its 401 becomes an auth `ApiError`, and the query cache's error handler
+ * sends the user to /login (lib/query-client.ts, installed by app/routes.tsx).
+ */
+import createFetchClient, { type Middleware } from "openapi-fetch";
+import createQueryClient from "openapi-react-query";
+
+import { config } from "@/config";
+import { type TokenStore, tokenStore } from "@/lib/token-store";
+
+import { ApiError } from "./errors";
+import type { paths } from "./schema";
+
+/** Calls that need no sign-in: no bearer token, and a 401/403/406 there is not an auth error. */
+const PUBLIC_PATHS: ReadonlySet<string> = new Set([
+  "/web/config",
+  "/web/session/sign-in",
+  "/web/session/refresh",
+]);
+
+export function isProtectedPath(schemaPath: string): boolean {
+  return !PUBLIC_PATHS.has(schemaPath);
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  tokens: TokenStore;
+  /** The fetch to use; the global one by default (tests pass their own). */
+  fetch?: typeof globalThis.fetch;
+}
+
+export function createApiClient({ baseUrl, tokens, fetch }: ApiClientOptions) {
+  const fetchOption = fetch ? { fetch } : {};
+  /** Without middleware: used for the token refresh itself. */
+  const bareClient = createFetchClient<paths>({ baseUrl, ...fetchOption });
+  let refreshInFlight: Promise<string | null> | null = null;
+
+  async function refresh(refreshToken: string): Promise<string | null> {
+    try {
+      const { data } = await bareClient.POST("/web/session/refresh", { body: { refreshToken } });
+      const saved = data ? tokens.save(data) : null;
+      if (!saved) tokens.clear();
+      return saved?.value.accessToken ?? null;
+    } catch {
+      tokens.clear();
+      return null;
+    }
+  }
+
+  /** A usable access token, refreshed when needed; null when signed out. */
+  async function getAccessToken(): Promise<string | null> {
+    const entry = tokens.read();
+    if (!entry) return null;
+    if (!tokens.needsRefresh(entry)) return entry.value.accessToken;
+    refreshInFlight ??= refresh(entry.value.refreshToken).finally(() => {
+      refreshInFlight = null;
+    });
+    return refreshInFlight;
+  }
+
+  const middleware: Middleware = {
+    async onRequest({ request, schemaPath }) {
+      if (!isProtectedPath(schemaPath)) return undefined;
+      const token = await getAccessToken();
+      if (token) request.headers.set("Authorization", `Bearer ${token}`);
+      return request;
+    },
+    async onResponse({ response, schemaPath }) {
+      if (!response.ok) throw await ApiError.fromResponse(response, isProtectedPath(schemaPath));
+      return undefined;
+    },
+  };
+
+  const fetchClient = createFetchClient<paths>({ baseUrl, ...fetchOption });
+  fetchClient.use(middleware);
+  return { fetchClient, getAccessToken };
+}
+
+const client = createApiClient({ baseUrl: config.apiBaseUrl, tokens: tokenStore });
+
+export const fetchClient = client.fetchClient;
+export const getAccessToken = client.getAccessToken;
+export const $api = createQueryClient(fetchClient);

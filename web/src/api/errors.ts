@@ -1,0 +1,100 @@
+/**
+ * The one error every non-2xx API response becomes (SPEC 7: "A non-OK status raises an error
+ * carrying the status code and the parsed body, or the raw text when it is not JSON").
+ */
+
+/** The API's error envelope: `{ code, message, fields? }`. */
+export interface ErrorEnvelope {
+  code: string;
+  message: string;
+  fields?: { field: string; message: string }[];
+}
+
+/** Statuses that mean the caller's sign-in is missing or unusable (SPEC 8). */
+export const AUTH_ERROR_STATUSES: ReadonlySet<number> = new Set([401, 403, 406]);
+
+export const SERVER_ERROR_MESSAGE =
+  "Sorry - our server hit an error. Please try again or email support if the issue persists.";
+
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  readonly status: number;
+  readonly statusText: string;
+  /** The parsed JSON body, or the raw text when the body is not JSON. */
+  readonly body: unknown;
+  /** True when the call needed sign-in and the status is 401, 403 or 406. */
+  readonly isAuthError: boolean;
+
+  constructor(status: number, statusText: string, body: unknown, isProtected: boolean) {
+    const isAuthError = isProtected && AUTH_ERROR_STATUSES.has(status);
+    super(isAuthError ? `Authorization error: ${statusText}` : messageOf(body, statusText));
+    this.status = status;
+    this.statusText = statusText;
+    this.body = body;
+    this.isAuthError = isAuthError;
+  }
+
+  /** The stable error code of the envelope (e.g. "NotAuthorized"), if the body has one. */
+  get code(): string | undefined {
+    return isEnvelope(this.body) ? this.body.code : undefined;
+  }
+
+  static async fromResponse(response: Response, isProtected: boolean): Promise<ApiError> {
+    const text = await response.clone().text().catch(() => "");
+    let body: unknown = text;
+    try {
+      body = text === "" ? null : JSON.parse(text);
+    } catch {
+      // not JSON: keep the raw text
+    }
+    const statusText = response.statusText || defaultStatusText(response.status);
+    return new ApiError(response.status, statusText, body, isProtected);
+  }
+}
+
+export function isEnvelope(body: unknown): body is ErrorEnvelope {
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    typeof (body as Record<string, unknown>).code === "string" &&
+    typeof (body as Record<string, unknown>).message === "string"
+  );
+}
+
+function messageOf(body: unknown, statusText: string): string {
+  if (isEnvelope(body) && body.message) return body.message;
+  if (typeof body === "string" && body.trim() !== "" && body.length < 300) return body.trim();
+  return statusText;
+}
+
+/** HTTP/2 responses carry no reason phrase; name the common statuses ourselves. */
+function defaultStatusText(status: number): string {
+  const known: Record<number, string> = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    406: "Not Acceptable",
+    409: "Conflict",
+    422: "Unprocessable Content",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+  };
+  return known[status] ?? `HTTP ${status}`;
+}
+
+/** A message fit to show a user for any thrown value. */
+export function errorMessage(error: unknown, fallback = SERVER_ERROR_MESSAGE): string {
+  if (error instanceof ApiError) {
+    return error.status >= 500 && !isEnvelope(error.body) ? fallback : error.message;
+  }
+  if (error instanceof TypeError) return fallback; // network failure
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}

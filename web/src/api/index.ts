@@ -1,0 +1,11 @@
+export { $api, fetchClient, getAccessToken, isProtectedPath } from "./client";
+export {
+  ApiError,
+  SERVER_ERROR_MESSAGE,
+  errorMessage,
+  isApiError,
+  isEnvelope,
+  type ErrorEnvelope,
+} from "./errors";
+export type { paths } from "./schema";
+export type * from "./types";

@@ -1,0 +1,88 @@
+/**
+ * Every route of SPEC 2 (react-router, declarative mode: its data mode would cost ~15 KB gzip
+ * more, see bench/bundle). Pages are code-split with React.lazy, so /login loads none of the
+ * account pages and the account pages load none of the sign-in screens.
+ *
+ * Titles: where the spec shows one it is used as is ('Login', 'Auth', 'Sign Up', 'Payment');
+ * where it does not, the page's heading is ('Account Information', 'User Management',
+ * 'Billing & Subscription'; "/" has that of /account, where it redirects); /logout and the
+ * provider redirects have none.
+ */
+import { type ComponentType, Suspense, lazy, useEffect } from "react";
+import { Navigate, Route, Routes, useNavigate } from "react-router";
+
+import { RequireSession, loginHref } from "@/features/session";
+import { onAuthError } from "@/lib/query-client";
+
+import { FullPageSpinner, RootLayout, Titled } from "./root-layout";
+import { NotFound } from "./routes/not-found";
+
+function lazyRoute(load: () => Promise<{ Component: ComponentType }>) {
+  return lazy(() => load().then((module) => ({ default: module.Component })));
+}
+
+const Shell = lazyRoute(() => import("./shell/Shell"));
+const AccountPage = lazyRoute(() => import("@/features/account/routes/account"));
+const UsersPage = lazyRoute(() => import("@/features/users/routes/users"));
+const BillingPage = lazyRoute(() => import("@/features/billing/routes/billing"));
+const PaymentPage = lazyRoute(() => import("@/features/billing/routes/payment"));
+const LoginPage = lazyRoute(() => import("@/features/session/routes/login"));
+const LogoutPage = lazyRoute(() => import("@/features/session/routes/logout"));
+const OAuthSsoPage = lazyRoute(() => import("@/features/session/routes/oauth-sso"));
+const RegistrationPage = lazyRoute(() => import("@/features/session/routes/registration"));
+const GoogleLoginPage = lazy(() =>
+  import("@/features/session/routes/oauth-provider").then((m) => ({ default: m.GoogleLogin })),
+);
+const GithubLoginPage = lazy(() =>
+  import("@/features/session/routes/oauth-provider").then((m) => ({ default: m.GithubLogin })),
+);
+
+/** SPEC 8: a 401/403/406 on a protected call sends the user to /login, unless it opted out. */
+function useAuthErrorRedirect() {
+  const navigate = useNavigate();
+  useEffect(
+    () =>
+      onAuthError(() => {
+        if (window.location.pathname === "/login") return;
+        void navigate(loginHref(window.location), { replace: true });
+      }),
+    [navigate],
+  );
+}
+
+export function AppRoutes() {
+  useAuthErrorRedirect();
+  const spinner = <FullPageSpinner />;
+  return (
+    <Suspense fallback={spinner}>
+      <Routes>
+        <Route element={<RootLayout />}>
+          <Route element={<RequireSession fallback={spinner} />}>
+            <Route element={<Shell />}>
+              <Route
+                index
+                element={
+                  <Titled title="Account Information">
+                    <Navigate to="/account" replace />
+                  </Titled>
+                }
+              />
+              <Route path="account" element={<Titled title="Account Information"><AccountPage /></Titled>} />
+              <Route path="users" element={<Titled title="User Management"><UsersPage /></Titled>} />
+              <Route path="billing" element={<Titled title="Billing & Subscription"><BillingPage /></Titled>} />
+            </Route>
+            {/* Sign-in is "not shown" for /payment in the spec; changing a card needs an account. */}
+            <Route path="payment" element={<Titled title="Payment"><PaymentPage /></Titled>} />
+          </Route>
+          <Route path="login" element={<Titled title="Login"><LoginPage /></Titled>} />
+          <Route path="logout" element={<LogoutPage />} />
+          <Route path="oauth/sso" element={<Titled title="Auth"><OAuthSsoPage /></Titled>} />
+          <Route path="oauth/google/login" element={<GoogleLoginPage />} />
+          <Route path="oauth/github/login" element={<GithubLoginPage />} />
+          <Route path="registration" element={<Titled title="Sign Up"><RegistrationPage /></Titled>} />
+          <Route path="*" element={<Titled title="Page not found"><NotFound /></Titled>} />
+        </Route>
+      </Routes>
+    </Suspense>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * The signed-in layout (SPEC 2 "Shell", SPEC 9 layout): a 278px sidebar with the account
+ * name, the three menu items, Documentation and Logout; the content area renders only once
+ * both the session and the account have loaded; a footer with terms, privacy and copyright.
+ */
+import { Suspense } from "react";
+import { Link, NavLink, Outlet } from "react-router";
+
+import { errorMessage } from "@/api";
+import {
+  BookIcon,
+  BrandMark,
+  CardIcon,
+  ExternalIcon,
+  LogoutIcon,
+  UserIcon,
+  UsersIcon,
+} from "@/components/icons";
+import { InfoBox } from "@/components/ui/InfoBox";
+import { Spinner } from "@/components/ui/Spinner";
+import { config } from "@/config";
+import { useAccount } from "@/features/account";
+import { useSession } from "@/features/session";
+
+import styles from "./Shell.module.css";
+
+const MENU = [
+  { to: "/account", label: "Account Information", Icon: UserIcon },
+  { to: "/users", label: "User Management", Icon: UsersIcon },
+  { to: "/billing", label: "Billing & Subscription", Icon: CardIcon },
+] as const;
+
+export function Component() {
+  const session = useSession();
+  const account = useAccount();
+  const user = session.data?.session.user;
+  const accountName = session.data?.session.account.name ?? account.data?.account.name;
+  const ready = session.data !== undefined && account.data !== undefined;
+  const loadError = session.error ?? account.error;
+
+  return (
+    <div className={styles.layout}>
+      <aside className={styles.sidebar}>
+        <div className={styles.brand}>
+          <BrandMark />
+          <span>{config.productName}</span>
+        </div>
+
+        <div className={styles.account}>
+          <span className={styles.accountLabel}>Account</span>
+          <span className={styles.accountName} data-testid="sidebar-account-name">
+            {accountName ?? "\u00a0"}
+          </span>
+        </div>
+
+        <nav className={styles.nav} aria-label="Main">
+          {MENU.map(({ to, label, Icon }) => (
+            <NavLink
+              key={to}
+              to={to}
+              className={({ isActive }) => `${styles.navLink} ${isActive ? styles.active : ""}`}
+            >
+              <Icon width={18} height={18} />
+              {label}
+            </NavLink>
+          ))}
+        </nav>
+
+        <div className={styles.sidebarBottom}>
+          <a className={styles.navLink} href={config.docsUrl} target="_blank" rel="noreferrer">
+            <BookIcon width={18} height={18} />
+            Documentation
+            <ExternalIcon className={styles.external} />
+          </a>
+          {user ? (
+            <Link className={styles.logout} to="/logout" data-testid="logout-link">
+              <span className={styles.avatar} aria-hidden>
+                {initials(user.firstName, user.lastName, user.email)}
+              </span>
+              <span className={styles.who}>
+                <span className={styles.whoName}>
+                  {user.firstName} {user.lastName}
+                </span>
+                <span className={styles.whoEmail}>{user.email}</span>
+              </span>
+              <span className={styles.logoutAction}>
+                <LogoutIcon width={16} height={16} />
+                <span>Logout</span>
+              </span>
+            </Link>
+          ) : null}
+        </div>
+      </aside>
+
+      <div className={styles.main}>
+        <main className={styles.content}>
+          {ready ? (
+            <Suspense fallback={<ContentSpinner />}>
+              <Outlet />
+            </Suspense>
+          ) : loadError ? (
+            <InfoBox variant="error" title="Your account could not be loaded">
+              {errorMessage(loadError)}
+            </InfoBox>
+          ) : (
+            <ContentSpinner />
+          )}
+        </main>
+        <footer className={styles.footer}>
+          <a href={config.termsUrl}>Terms of Service</a>
+          <a href={config.privacyUrl}>Privacy Policy</a>
+          <span>
+            © {new Date().getFullYear()} {config.companyName}
+          </span>
+        </footer>
+      </div>
+    </div>
+  );
+}
+
+function ContentSpinner() {
+  return (
+    <div className={styles.loading}>
+      <Spinner size={20} label="Loading your account" />
+    </div>
+  );
+}
+
+function initials(firstName: string, lastName: string, email: string): string {
+  const letters = `${firstName.trim().charAt(0)}${lastName.trim().charAt(0)}`;
+  return (letters || email.charAt(0)).toUpperCase();
+}

@@ -1,0 +1,1 @@
+export { useAccount } from "./api/account";

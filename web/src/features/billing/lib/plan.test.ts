@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+
+import { allowedRequests, formatExpiry, formatRequests, monthlyPriceUsd } from "./plan";
+
+describe("plan arithmetic (SPEC 9)", () => {
+  it("charges 20 USD per unit", () => {
+    expect(monthlyPriceUsd(0)).toBe(0);
+    expect(monthlyPriceUsd(3)).toBe(60);
+  });
+
+  it("allows the free plan's requests at 0 units, else units times requests per unit", () => {
+    const terms = { unitPlanRequests: 1000, freePlanRequests: 250 };
+    expect(allowedRequests({ units: 0, ...terms })).toBe(250);
+    expect(allowedRequests({ units: 4, ...terms })).toBe(4000);
+    expect(formatRequests(4000)).toBe("4,000 requests");
+  });
+
+  it("shows the card year as two digits", () => {
+    expect(formatExpiry(4, 2031)).toBe("04/31");
+    expect(formatExpiry(12, 2009)).toBe("12/09");
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * Plan arithmetic of SPEC 9: 20 USD per unit (whole dollars); the allowance at 0 units is the
+ * free plan's request count, otherwise units times the requests per unit.
+ */
+
+export const PRICE_PER_UNIT_USD = 20;
+
+export interface PlanTerms {
+  units: number;
+  unitPlanRequests: number;
+  freePlanRequests: number;
+}
+
+export function monthlyPriceUsd(units: number): number {
+  return Math.max(0, Math.round(units)) * PRICE_PER_UNIT_USD;
+}
+
+export function allowedRequests({ units, unitPlanRequests, freePlanRequests }: PlanTerms): number {
+  return units === 0 ? freePlanRequests : units * unitPlanRequests;
+}
+
+/** 'N requests', N with thousands separators. */
+export function formatRequests(count: number): string {
+  return `${count.toLocaleString("en-US")} requests`;
+}
+
+/** The card's expiry as MM/YY (SPEC 9: "Card year is shown as two digits"). */
+export function formatExpiry(expMonth: number, expYear: number): string {
+  return `${String(expMonth).padStart(2, "0")}/${String(expYear % 100).padStart(2, "0")}`;
+}

@@ -1,0 +1,151 @@
+import { type FormEvent, useRef, useState } from "react";
+import { Link, useNavigate } from "react-router";
+
+import { ApiError, errorMessage } from "@/api";
+import { Button } from "@/components/ui/Button";
+import { InfoBox } from "@/components/ui/InfoBox";
+import { TextField } from "@/components/ui/TextField";
+import { GitHubIcon, GoogleIcon } from "@/components/icons";
+
+import { useSignIn } from "../api/sign-in";
+import { normalizeEmail, validateLogin } from "../lib/validation";
+
+import styles from "./forms.module.css";
+
+const NEW_PASSWORD_REQUIRED = "NEW_PASSWORD_REQUIRED";
+
+interface LoginFormProps {
+  initialEmail: string;
+  /** Where to go once signed in. */
+  next: string;
+  onForgotPassword: (email: string) => void;
+  onNewPasswordRequired: (challenge: { username: string; tempPassword: string; session: string }) => void;
+}
+
+/** SPEC 8 "Sign-in": the server names the provider's error in `code`. */
+function signInErrorMessage(error: unknown): string {
+  if (error instanceof ApiError && error.code === "UserNotConfirmed") {
+    return "This user must sign in with Google";
+  }
+  return errorMessage(error);
+}
+
+/** The login mode of the login screen (SPEC 2). */
+export function LoginForm({ initialEmail, next, onForgotPassword, onNewPasswordRequired }: LoginFormProps) {
+  const navigate = useNavigate();
+  const signIn = useSignIn();
+  const [email, setEmail] = useState(initialEmail);
+  const [password, setPassword] = useState("");
+  const [invalidField, setInvalidField] = useState<"email" | "password" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  const passwordExpired = error !== null && /expired/i.test(error);
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problem = validateLogin({ email, password });
+    setInvalidField(problem?.field ?? null);
+    if (problem) {
+      setError(problem.message);
+      (problem.field === "email" ? emailRef : passwordRef).current?.focus();
+      return;
+    }
+    setError(null);
+    const username = normalizeEmail(email);
+    signIn.mutate(
+      { body: { email: username, password } },
+      {
+        onSuccess: (result) => {
+          if (result.tokens) {
+            void navigate(next, { replace: true });
+          } else if (result.challenge?.name === NEW_PASSWORD_REQUIRED) {
+            onNewPasswordRequired({
+              username: result.challenge.username || username,
+              tempPassword: password,
+              session: result.challenge.session,
+            });
+          } else {
+            setError(`Unexpected sign-in challenge: ${result.challenge?.name ?? "none"}`);
+          }
+        },
+        onError: (err) => setError(signInErrorMessage(err)),
+      },
+    );
+  }
+
+  return (
+    <>
+      {error ? (
+        <InfoBox
+          variant="error"
+          action={
+            passwordExpired ? (
+              <button type="button" className={styles.linkButton} onClick={() => onForgotPassword(email)}>
+                Reset your password
+              </button>
+            ) : undefined
+          }
+        >
+          {error}
+        </InfoBox>
+      ) : null}
+
+      <div className={styles.providers}>
+        <Button variant="secondary" size="lg" block icon={<GoogleIcon />} onClick={() => void navigate("/oauth/google/login")}>
+          Sign in with Google
+        </Button>
+        <Button variant="secondary" size="lg" block icon={<GitHubIcon />} onClick={() => void navigate("/oauth/github/login")}>
+          Sign in with GitHub
+        </Button>
+      </div>
+
+      <div className={styles.divider}>or continue with email</div>
+
+      <form className={styles.form} onSubmit={handleSubmit} noValidate>
+        <TextField
+          ref={emailRef}
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          placeholder="you@company.com"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          aria-invalid={invalidField === "email" || undefined}
+          autoFocus
+        />
+        <TextField
+          ref={passwordRef}
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          aria-invalid={invalidField === "password" || undefined}
+          labelAside={
+            <a
+              href="#forgot-password"
+              className={styles.forgot}
+              onClick={(e) => {
+                e.preventDefault();
+                onForgotPassword(email);
+              }}
+            >
+              Forgot your password?
+            </a>
+          }
+        />
+        <Button type="submit" size="lg" block loading={signIn.isPending}>
+          Sign in with Email
+        </Button>
+      </form>
+
+      <p className={styles.footnote}>
+        New here? <Link to="/registration">create your free account</Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * The SPEC 2 route guard for protected routes: first load the session (a loaded or in-flight
+ * one is reused by the query cache); with no tokens, or when the call fails, go to
+ * /login?next=<attempted path>&extension=<extension>.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, type ReactNode } from "react";
+import { Navigate, Outlet, useLocation } from "react-router";
+
+import { tokenStore } from "@/lib/token-store";
+
+import { useSession } from "../api/session";
+import { signOutLocally } from "../api/sign-out";
+import { loginHref } from "../lib/login-redirect";
+
+interface RequireSessionProps {
+  /** Shown while the session loads. */
+  fallback: ReactNode;
+}
+
+export function RequireSession({ fallback }: RequireSessionProps) {
+  const location = useLocation();
+  const hasTokens = tokenStore.read() !== null;
+  if (!hasTokens) return <Navigate to={loginHref(location)} replace />;
+  return <SessionGate fallback={fallback} />;
+}
+
+function SessionGate({ fallback }: RequireSessionProps) {
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const session = useSession();
+
+  useEffect(() => {
+    if (session.isError) signOutLocally(queryClient);
+  }, [session.isError, queryClient]);
+
+  if (session.isError) return <Navigate to={loginHref(location)} replace />;
+  if (!session.data) return <>{fallback}</>;
+  return <Outlet />;
+}
