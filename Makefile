@@ -19,8 +19,10 @@ $(VENV_STAMP): requirements.lock requirements-dev.lock
 $(WEB_STAMP): web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
 
+# Debian's chromium drives the browser tests (no browser downloads); CHROMIUM=/path overrides.
 chromium:
-	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+	@test -n "$$CHROMIUM" || command -v chromium >/dev/null || \
+		{ apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
 dev: deps
 	$(PY) -m api.devstack

@@ -29,12 +29,12 @@ def _say(message: str) -> None:
     print(f"[dev] {message}", flush=True)
 
 
-async def _serve(port: int) -> None:
+async def _serve(host: str, port: int) -> None:
     from api.config import Settings
     from api.main import create_app
 
     config = uvicorn.Config(
-        create_app(Settings()), host="127.0.0.1", port=port, log_level="warning", access_log=False
+        create_app(Settings()), host=host, port=port, log_level="warning", access_log=False
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
@@ -54,6 +54,12 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=services.ROOT / ".devdata")
     parser.add_argument("--throwaway-db", action="store_true")
     parser.add_argument("--skip-build", action="store_true", help="serve web/dist as it is")
+    parser.add_argument("--host", default="127.0.0.1", help="interface to listen on")
+    parser.add_argument("--moto-url", help="use this moto server instead of starting one")
+    parser.add_argument("--localstripe-url", help="use this localstripe instead of starting one")
+    parser.add_argument(
+        "--stripe-js-url", help="Stripe.js URL as the browser reaches it (with --localstripe-url)"
+    )
     args = parser.parse_args()
     data_dir: Path = args.data_dir.resolve()
     public_url = f"http://127.0.0.1:{args.port}"
@@ -82,6 +88,8 @@ def main() -> None:
                 web_dist=str(services.ROOT / "web" / "dist"),
             )
         )
+        if args.stripe_js_url:
+            os.environ["STRIPE_JS_URL"] = args.stripe_js_url
         from api.config import Settings
 
         created, provisioned = asyncio.run(seed(Settings()))
@@ -90,7 +98,7 @@ def main() -> None:
             f"demo account {'created' if created else 'kept'}, "
             f"{provisioned} user(s) created in the stand-in pool"
         )
-        asyncio.run(_serve(args.port))
+        asyncio.run(_serve(args.host, args.port))
     except KeyboardInterrupt:
         pass
     finally:

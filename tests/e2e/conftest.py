@@ -85,7 +85,7 @@ def playwright() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="session")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    executable = shutil.which("chromium") or "/usr/bin/chromium"
+    executable = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
     yield browser
     browser.close()
