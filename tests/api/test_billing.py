@@ -4,6 +4,7 @@ POST/DELETE /web/subscription/payment (SPEC 2, 3, 5, 7, 8)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlparse
 
 import httpx
@@ -55,6 +56,13 @@ async def load_account(app: FastAPI, me: SignedIn) -> Account:
         return account
 
 
+async def account_json(client: httpx.AsyncClient, me: SignedIn) -> dict[str, Any]:
+    """GET /web/account as the user sees it."""
+    body: dict[str, Any] = (await client.get("/web/account", headers=me.headers)).json()
+    account: dict[str, Any] = body["account"]
+    return account
+
+
 async def add_card(
     client: httpx.AsyncClient, stack: Stack, me: SignedIn, number: str = VISA
 ) -> httpx.Response:
@@ -92,7 +100,7 @@ class TestUpdatePaymentMethod:
         assert response.json() == {
             "billing": {"brand": "Visa", "last4": "4242", "expMonth": 8, "expYear": 2031}
         }
-        account = (await client.get("/web/account", headers=me.headers)).json()["account"]
+        account = await account_json(client, me)
         assert account["billing"] == {
             "brand": "Visa",
             "last4": "4242",
@@ -131,7 +139,7 @@ class TestUpdatePaymentMethod:
         response = await add_card(client, stack, me, DECLINED)
         assert response.status_code == 402
         assert response.json() == {"code": "CardDeclined", "message": "Your card was declined."}
-        account = (await client.get("/web/account", headers=me.headers)).json()["account"]
+        account = await account_json(client, me)
         assert account["billing"]["last4"] == "4242"
 
     async def test_an_unknown_token_shows_stripes_message(
@@ -182,11 +190,11 @@ class TestUpdatePaymentMethod:
         owner = await make_user()
         other = await make_user()
         assert (await add_card(client, stack, owner)).status_code == 200
-        account = (await client.get("/web/account", headers=other.headers)).json()["account"]
+        account = await account_json(client, other)
         assert account["billing"] is None
         response = await client.delete("/web/subscription/payment", headers=other.headers)
         assert response.status_code == 404
-        mine = (await client.get("/web/account", headers=owner.headers)).json()["account"]
+        mine = await account_json(client, owner)
         assert mine["billing"]["last4"] == "4242"
 
 
@@ -213,7 +221,7 @@ class TestRemovePaymentMethod:
         assert (await add_card(client, stack, me)).status_code == 200
         response = await client.delete("/web/subscription/payment", headers=me.headers)
         assert response.status_code == 204
-        account = (await client.get("/web/account", headers=me.headers)).json()["account"]
+        account = await account_json(client, me)
         assert account["billing"] is None
         customer_id = (await load_account(app, me)).stripe_customer_id
         assert stripe_get(stack, f"customers/{customer_id}/sources")["data"] == []
@@ -230,7 +238,7 @@ class TestRemovePaymentMethod:
         request.getfixturevalue("stripe_down")
         response = await client.delete("/web/subscription/payment", headers=me.headers)
         assert response.status_code == 503
-        account = (await client.get("/web/account", headers=me.headers)).json()["account"]
+        account = await account_json(client, me)
         assert account["billing"]["last4"] == "4242"
 
 
@@ -249,7 +257,7 @@ class TestUpdateSubscription:
             "code": "PaymentMethodRequired",
             "message": "Add a payment method before changing your plan.",
         }
-        account = (await client.get("/web/account", headers=me.headers)).json()["account"]
+        account = await account_json(client, me)
         assert account["subscription"]["units"] == 0
 
     @pytest.mark.parametrize("units", [-1, 21, 2.5, "3", None])
@@ -270,7 +278,7 @@ class TestUpdateSubscription:
         response = await client.post("/web/subscription", json={"units": 3}, headers=me.headers)
         assert response.status_code == 200
         assert response.json()["subscription"]["units"] == 3
-        account = (await client.get("/web/account", headers=me.headers)).json()["account"]
+        account = await account_json(client, me)
         assert account["subscription"]["units"] == 3
         subscription_id = (await load_account(app, me)).stripe_subscription_id
         assert subscription_id is not None
@@ -324,7 +332,7 @@ class TestUpdateSubscription:
         response = await client.post("/web/subscription", json={"units": 5}, headers=me.headers)
         assert response.status_code == 503
         assert response.json()["code"] == "VendorUnavailable"
-        account = (await client.get("/web/account", headers=me.headers)).json()["account"]
+        account = await account_json(client, me)
         assert account["subscription"]["units"] == 2
 
     async def test_other_accounts_keep_their_plan(
@@ -336,7 +344,7 @@ class TestUpdateSubscription:
         assert (
             await client.post("/web/subscription", json={"units": 4}, headers=owner.headers)
         ).status_code == 200
-        account = (await client.get("/web/account", headers=other.headers)).json()["account"]
+        account = await account_json(client, other)
         assert account["subscription"]["units"] == 0
         # The other account has no card of its own: the owner's card does not count.
         response = await client.post("/web/subscription", json={"units": 1}, headers=other.headers)
