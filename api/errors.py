@@ -119,6 +119,32 @@ class VendorUnavailable(AppError):
     default_message = "A provider we depend on is unreachable. Please try again shortly."
 
 
+class PaymentMethodRequired(AppError):
+    """409: the plan can change only when a card is on file (SPEC 5 "Slider")."""
+
+    status_code = 409
+    default_message = "Add a payment method before changing your plan."
+
+
+class CardDeclined(AppError):
+    """402: Stripe declined or refused the card; ``message`` is Stripe's text (SPEC 8)."""
+
+    status_code = 402
+    default_message = "Your card was declined."
+
+
+class PaymentProviderRefused(AppError):
+    """400: Stripe refused the request for another reason; ``message`` is Stripe's text."""
+
+    default_message = "The payment provider refused the request."
+
+
+class InvalidWebhookSignature(AppError):
+    """400: a webhook without a valid ``Stripe-Signature``; nothing was processed."""
+
+    default_message = "Invalid webhook signature"
+
+
 class RequestValidationFailed(AppError):
     """Marker for the OpenAPI docs of 422 responses (rendered by the validation handler)."""
 

@@ -18,6 +18,8 @@ from fastapi.routing import APIRoute
 from api.account.router import router as account_router
 from api.adapters.cognito import CognitoClient
 from api.adapters.stripe import StripeGateway
+from api.billing.router import router as billing_router
+from api.billing.router import webhook_router as stripe_webhook_router
 from api.config import Settings
 from api.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from api.errors import install_error_handlers
@@ -108,6 +110,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health_router)
     app.include_router(session_router)
     app.include_router(account_router)
+    app.include_router(billing_router)
+    app.include_router(stripe_webhook_router)
     app.include_router(webconfig_router)
     if settings.dev_stand_ins:
         from api.devstack.standins import router as standins_router

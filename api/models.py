@@ -1,8 +1,9 @@
 """Every table, imported once so Alembic and the app see the whole metadata."""
 
 from api.account.models import Account
+from api.billing.models import StripeEvent
 from api.db import Base
 from api.usage.models import Platform, Usage
 from api.users.models import AuthType, User
 
-__all__ = ["Account", "AuthType", "Base", "Platform", "Usage", "User"]
+__all__ = ["Account", "AuthType", "Base", "Platform", "StripeEvent", "Usage", "User"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
 from pydantic import Field
 
@@ -28,11 +29,16 @@ class UsageEntry(ApiModel):
 
 
 class Subscription(ApiModel):
-    """The plan: ``units`` bought, requests per unit, and requests at zero units (SPEC 3)."""
+    """The plan: ``units`` bought, requests per unit, and requests at zero units (SPEC 3).
+
+    ``payment_failed_at``: when Stripe last reported a failed invoice payment, cleared by the
+    next successful one (webhooks); None when payments are in order.
+    """
 
     units: int = 0
     unit_plan_requests: int = 0
     free_plan_requests: int = 0
+    payment_failed_at: datetime | None = None
 
 
 class Billing(ApiModel):

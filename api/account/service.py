@@ -80,6 +80,7 @@ async def account_summary(
             units=account.subscription_units,
             unit_plan_requests=account.unit_plan_requests,
             free_plan_requests=account.free_plan_requests,
+            payment_failed_at=account.payment_failed_at,
         ),
         billing=_billing(account),
         users=[AccountUser.model_validate(u) for u in users],

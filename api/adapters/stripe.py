@@ -10,6 +10,7 @@ imports ``stripe``.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -55,11 +56,91 @@ class Plan:
 
 @dataclass(frozen=True, slots=True)
 class WebhookEvent:
-    """A verified webhook event: its id, type and ``data.object``."""
+    """A verified webhook event: its id, type, creation time (epoch seconds) and
+    ``data.object`` (https://docs.stripe.com/api/events/object)."""
 
     id: str
     type: str
     data_object: dict[str, Any]
+    created: int = 0
+
+
+# Card brands as SPEC 3 names them. Legacy Card objects already use these names (with
+# "MasterCard" spelled "Mastercard" by newer API versions); PaymentMethod cards use the codes.
+_BRANDS = {
+    "visa": "Visa",
+    "american express": "American Express",
+    "amex": "American Express",
+    "diners club": "Diners Club",
+    "diners": "Diners Club",
+    "discover": "Discover",
+    "jcb": "JCB",
+    "mastercard": "MasterCard",
+    "unionpay": "UnionPay",
+}
+
+
+def card_brand(raw: str | None) -> str:
+    """SPEC 3's name of a Stripe card brand (``"amex"`` or ``"American Express"`` ->
+    ``"American Express"``); an unknown brand keeps Stripe's text, ``None`` gives "Unknown"."""
+    if not raw:
+        return "Unknown"
+    return _BRANDS.get(raw.strip().lower(), raw)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A customer's card (https://docs.stripe.com/api/cards/object): ``id`` (``card_...``),
+    ``brand`` as SPEC 3 names it, last four digits, expiry month (1-12) and 4-digit year."""
+
+    id: str
+    brand: str
+    last4: str
+    exp_month: int
+    exp_year: int
+
+
+@dataclass(frozen=True, slots=True)
+class SubscriptionState:
+    """A subscription (https://docs.stripe.com/api/subscriptions/object): its id, status
+    (``active``, ``past_due``, ``canceled``...) and quantity of the plan (units)."""
+
+    id: str
+    status: str
+    quantity: int
+
+
+def _plain(obj: Any) -> dict[str, Any]:
+    """An SDK object (not a dict since stripe 13) or a parsed JSON object, as a plain dict."""
+    if hasattr(obj, "to_dict"):
+        plain: dict[str, Any] = obj.to_dict()
+        return plain
+    return dict(obj)
+
+
+def subscription_state(obj: Any) -> SubscriptionState:
+    """Read a subscription object (SDK object or webhook ``data.object`` dict).
+
+    The quantity is the sum of the items' quantities (the console's subscriptions have one
+    item, the per-unit plan).
+    """
+    obj = _plain(obj)
+    items = obj["items"]["data"] if obj.get("items") else []
+    quantity = sum(int(item.get("quantity") or 0) for item in items)
+    if not items:
+        quantity = int(obj.get("quantity") or 0)
+    return SubscriptionState(id=str(obj["id"]), status=str(obj["status"]), quantity=quantity)
+
+
+def _card(obj: Any) -> Card:
+    obj = _plain(obj)
+    return Card(
+        id=str(obj["id"]),
+        brand=card_brand(obj.get("brand")),
+        last4=str(obj["last4"]),
+        exp_month=int(obj["exp_month"]),
+        exp_year=int(obj["exp_year"]),
+    )
 
 
 def idempotency_key(*parts: str) -> str:
@@ -158,6 +239,133 @@ class StripeGateway:
             interval=str(plan.interval),
         )
 
+    async def default_card(self, customer_id: str) -> Card | None:
+        """The customer's default card, or None (``customers.retrieve`` with
+        ``expand=["default_source"]``).
+
+        Raises:
+            StripeError, StripeUnavailable.
+        """
+        customer = await self._call(
+            self._client.v1.customers.retrieve_async(
+                customer_id, params={"expand": ["default_source"]}
+            )
+        )
+        source: Any = customer.default_source
+        if not source or isinstance(source, str) or _plain(source).get("object") != "card":
+            return None
+        return _card(source)
+
+    async def replace_default_card(self, customer_id: str, card_token: str) -> Card:
+        """Attach the card of a Stripe.js token (``tok_...``) and make it the default for
+        invoices, then delete the previous default card (https://docs.stripe.com/api/cards/create,
+        /api/customers/update ``default_source``).
+
+        Returns the new card. Deleting the previous card is best effort once the new one is
+        the default (a failure there leaves an unused card, never a wrong default).
+
+        Raises:
+            CardError: the card was declined or is invalid (Stripe's message).
+            StripeError: another refusal (e.g. an unknown or used token).
+            StripeUnavailable: Stripe unreachable before the new card became the default.
+        """
+        previous = await self.default_card(customer_id)
+        created = await self._call(
+            self._client.v1.customers.payment_sources.create_async(
+                customer_id,
+                params={"source": card_token},
+                options={"idempotency_key": idempotency_key("card", customer_id)},
+            )
+        )
+        card = _card(created)
+        await self._call(
+            self._client.v1.customers.update_async(
+                customer_id,
+                params={"default_source": card.id},
+                options={"idempotency_key": idempotency_key("default-card", customer_id)},
+            )
+        )
+        if previous is not None and previous.id != card.id:
+            # An orphan card is harmless; the default is already the new one.
+            with contextlib.suppress(StripeError, StripeUnavailable):
+                await self.delete_card(customer_id, previous.id)
+        return card
+
+    async def delete_card(self, customer_id: str, card_id: str) -> None:
+        """Delete one card of the customer (https://docs.stripe.com/api/cards/delete).
+
+        Raises:
+            StripeError, StripeUnavailable.
+        """
+        await self._call(
+            self._client.v1.customers.payment_sources.delete_async(
+                customer_id,
+                card_id,
+                options={"idempotency_key": idempotency_key("delete-card", customer_id)},
+            )
+        )
+
+    async def create_subscription(
+        self, *, customer_id: str, plan_id: str, quantity: int, key: str
+    ) -> SubscriptionState:
+        """Subscribe the customer to ``quantity`` units of the per-unit plan, charged to the
+        default card (https://docs.stripe.com/api/subscriptions/create, legacy ``plan`` items).
+
+        Args:
+            key: the idempotency key of this change.
+
+        Raises:
+            CardError: the first invoice's payment was declined.
+            StripeError: refused (e.g. the customer has no card).
+            StripeUnavailable.
+        """
+        subscription = await self._call(
+            self._client.v1.subscriptions.create_async(
+                params={
+                    "customer": customer_id,
+                    "items": [{"plan": plan_id, "quantity": quantity}],
+                    # A declined first payment is a CardError now, not an "incomplete"
+                    # subscription left behind.
+                    "payment_behavior": "error_if_incomplete",
+                },
+                options={"idempotency_key": key},
+            )
+        )
+        return subscription_state(subscription)
+
+    async def update_subscription_quantity(
+        self, *, subscription_id: str, quantity: int, key: str
+    ) -> SubscriptionState:
+        """Set the quantity of the subscription's (single) item
+        (https://docs.stripe.com/api/subscriptions/update). No ``proration_behavior`` is sent:
+        Stripe's default (prorate) applies, and localstripe refuses the parameter.
+
+        Raises:
+            StripeError, StripeUnavailable.
+        """
+        current = await self._call(self._client.v1.subscriptions.retrieve_async(subscription_id))
+        item_id = str(_plain(current)["items"]["data"][0]["id"])
+        subscription = await self._call(
+            self._client.v1.subscriptions.update_async(
+                subscription_id,
+                params={"items": [{"id": item_id, "quantity": quantity}]},
+                options={"idempotency_key": key},
+            )
+        )
+        return subscription_state(subscription)
+
+    async def cancel_subscription(self, *, subscription_id: str, key: str) -> None:
+        """Cancel the subscription now (https://docs.stripe.com/api/subscriptions/cancel).
+
+        Raises:
+            StripeError, StripeUnavailable.
+        """
+        await self._call(
+            self._client.v1.subscriptions.cancel_async(
+                subscription_id, options={"idempotency_key": key}
+            )
+        )
+
     def verify_webhook(self, payload: bytes, signature: str | None) -> WebhookEvent:
         """Verify a webhook's ``Stripe-Signature`` and parse it.
 
@@ -171,5 +379,8 @@ class StripeGateway:
         except (stripe.SignatureVerificationError, ValueError) as exc:
             raise WebhookSignatureError(str(exc)) from exc
         return WebhookEvent(
-            id=str(event.id), type=str(event.type), data_object=dict(event.data.object)
+            id=str(event.id),
+            type=str(event.type),
+            data_object=event.data.object.to_dict(),
+            created=int(event.created or 0),
         )

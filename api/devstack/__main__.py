@@ -80,6 +80,7 @@ def main() -> None:
         children.append(services.start_moto(data_dir / "logs"))
         children.append(services.start_localstripe(data_dir))
         stand_ins = asyncio.run(bootstrap.bootstrap(children[0].url, children[1].url, public_url))
+        bootstrap.register_stripe_webhook(stand_ins.localstripe_url, public_url)
         os.environ.update(
             bootstrap.api_environment(
                 stand_ins,

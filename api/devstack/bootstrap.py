@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
+
 from api.adapters.cognito import CognitoClient
 from api.adapters.stripe import StripeGateway
 
@@ -110,6 +112,32 @@ async def ensure_stripe_plan(localstripe_url: str) -> None:
         )
     finally:
         await gateway.aclose()
+
+
+WEBHOOK_ID = "console"
+WEBHOOK_EVENTS = [
+    "customer.subscription.created",
+    "customer.subscription.updated",
+    "customer.subscription.deleted",
+    "invoice.payment_succeeded",
+    "invoice.payment_failed",
+]
+
+
+def register_stripe_webhook(localstripe_url: str, public_url: str) -> None:
+    """Point localstripe's webhooks at this API's ``/webhooks/stripe``, signed with
+    ``STRIPE_WEBHOOK_SECRET``. localstripe keeps registrations in memory only: call at every
+    start (ARCHITECTURE verified recipe)."""
+    response = httpx.post(
+        f"{localstripe_url}/_config/webhooks/{WEBHOOK_ID}",
+        json={
+            "url": public_url.rstrip("/") + "/webhooks/stripe",
+            "secret": STRIPE_WEBHOOK_SECRET,
+            "events": WEBHOOK_EVENTS,
+        },
+        timeout=10,
+    )
+    response.raise_for_status()
 
 
 async def bootstrap(moto_url: str, localstripe_url: str, public_url: str) -> StandIns:

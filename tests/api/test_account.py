@@ -40,6 +40,7 @@ class TestGetAccount:
             "units": 0,
             "unitPlanRequests": 1000,
             "freePlanRequests": 100,
+            "paymentFailedAt": None,
         }
         assert account["billing"] is None
         assert account["sso"] == {"isGoogleSSO": False, "domains": []}

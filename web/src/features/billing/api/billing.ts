@@ -1,8 +1,48 @@
+import { useQueryClient } from "@tanstack/react-query";
+
 import { $api } from "@/api";
 
 /** The plan and the card on file, read from GET /web/account. */
 export function useBillingSummary() {
   return $api.useQuery("get", "/web/account", undefined, {
     select: (data) => ({ subscription: data.account.subscription, card: data.account.billing }),
+  });
+}
+
+/** SPEC 7: "After updates the account and session are fetched again." Resolves once both
+ * refetched, so a mutation's success shows the new state. */
+function useRefetchAccountAndSession() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ["get", "/web/account"] }),
+      queryClient.invalidateQueries({ queryKey: ["get", "/web/session"] }),
+    ]);
+}
+
+/** POST /web/subscription: set the plan's units (0-20). */
+export function useUpdateSubscription() {
+  const refetch = useRefetchAccountAndSession();
+  return $api.useMutation("post", "/web/subscription", { onSuccess: refetch });
+}
+
+/** POST /web/subscription/payment: the card of a Stripe.js token becomes the card on file. */
+export function useUpdatePaymentMethod() {
+  const refetch = useRefetchAccountAndSession();
+  return $api.useMutation("post", "/web/subscription/payment", { onSuccess: refetch });
+}
+
+/** DELETE /web/subscription/payment: remove the card on file. */
+export function useRemovePaymentMethod() {
+  const refetch = useRefetchAccountAndSession();
+  return $api.useMutation("delete", "/web/subscription/payment", { onSuccess: refetch });
+}
+
+/** Stripe.js settings from GET /web/config (fixed per deploy). */
+export function useStripeConfig() {
+  return $api.useQuery("get", "/web/config", undefined, {
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+    select: (data) => data.stripe,
   });
 }

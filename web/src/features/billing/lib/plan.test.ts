@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 
-import { allowedRequests, formatExpiry, formatRequests, monthlyPriceUsd } from "./plan";
+import {
+  allowedRequests,
+  canUpdatePlan,
+  formatExpiry,
+  formatRequests,
+  monthlyPriceUsd,
+} from "./plan";
 
 describe("plan arithmetic (SPEC 9)", () => {
   it("charges 20 USD per unit", () => {
@@ -18,5 +24,12 @@ describe("plan arithmetic (SPEC 9)", () => {
   it("shows the card year as two digits", () => {
     expect(formatExpiry(4, 2031)).toBe("04/31");
     expect(formatExpiry(12, 2009)).toBe("12/09");
+  });
+
+  it("allows an update only for a changed value with a card on file", () => {
+    expect(canUpdatePlan(3, 0, true)).toBe(true);
+    expect(canUpdatePlan(0, 0, true)).toBe(false);
+    expect(canUpdatePlan(3, 0, false)).toBe(false);
+    expect(canUpdatePlan(0, 3, false)).toBe(false);
   });
 });

@@ -4,6 +4,8 @@
  */
 
 export const PRICE_PER_UNIT_USD = 20;
+/** SPEC 9: "Slider is 0 to 20 whole units". */
+export const MAX_UNITS = 20;
 
 export interface PlanTerms {
   units: number;
@@ -27,4 +29,12 @@ export function formatRequests(count: number): string {
 /** The card's expiry as MM/YY (SPEC 9: "Card year is shown as two digits"). */
 export function formatExpiry(expMonth: number, expYear: number): string {
   return `${String(expMonth).padStart(2, "0")}/${String(expYear % 100).padStart(2, "0")}`;
+}
+
+/**
+ * SPEC 4/5: Update is enabled only when the slider differs from the current units and a card
+ * is on file.
+ */
+export function canUpdatePlan(selected: number, current: number, hasCard: boolean): boolean {
+  return hasCard && selected !== current;
 }

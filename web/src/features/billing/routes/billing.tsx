@@ -1,67 +1,228 @@
 /**
- * /billing: Billing & Subscription (SPEC 2). Read-only for now.
- * TODO(issue 6): the error banner, the plan slider with Reset / Update ('Update Subscription'
- * confirm), card brand logos, and Edit / Add Card (to /payment) and Remove.
+ * /billing: Billing & Subscription (SPEC 2; SPEC 4 "Plan slider"; SPEC 5 "Slider"; SPEC 8
+ * "Billing"; SPEC 9 price and allowance).
+ *
+ * Decisions on the spec's wording:
+ * - "Remove is active only with a card. Without one, a disabled Edit button is shown": taken
+ *   as written. With a card the Payment Method panel has Edit (to /payment) and an active
+ *   Remove; without one it has Add Card (to /payment) and, where Remove sits, a disabled
+ *   button labelled Edit.
+ * - SPEC 8's card-panel text ('Sorry - we could not remove the payment method. ...') "is
+ *   never triggered, so it never appears": it is not rendered. A failed removal shows the
+ *   server's message in the banner at the top, as SPEC 8 says for "card removal errors".
+ * - The price and allowance follow the slider, so the user sees what a change means before
+ *   confirming; they equal the current plan until the slider moves.
+ * - The Update button's hover tooltip (its text is "not shown" in the spec) reads 'Add a
+ *   payment method to change your plan.'
  */
+import { useState } from "react";
+import { Link } from "react-router";
+
+import { errorMessage } from "@/api";
 import { PageHeader } from "@/components/layout/PageHeader";
 import page from "@/components/layout/page.module.css";
-import { CardIcon } from "@/components/icons";
+import { Button } from "@/components/ui/Button";
+import buttonStyles from "@/components/ui/Button.module.css";
+import { InfoBox } from "@/components/ui/InfoBox";
+import { Modal } from "@/components/ui/Modal";
 import { Panel } from "@/components/ui/Panel";
+import { RangeSlider } from "@/components/ui/RangeSlider";
+import { Tooltip } from "@/components/ui/Tooltip";
 
-import { useBillingSummary } from "../api/billing";
-import { allowedRequests, formatExpiry, formatRequests, monthlyPriceUsd } from "../lib/plan";
+import {
+  useBillingSummary,
+  useRemovePaymentMethod,
+  useUpdateSubscription,
+} from "../api/billing";
+import { CardBrandLogo } from "../components/CardBrandLogo";
+import {
+  MAX_UNITS,
+  allowedRequests,
+  canUpdatePlan,
+  formatExpiry,
+  formatRequests,
+  monthlyPriceUsd,
+} from "../lib/plan";
 
 import styles from "./billing.module.css";
 
+export const NO_CARD_TOOLTIP = "Add a payment method to change your plan.";
+
 export function Component() {
   const { data } = useBillingSummary();
+  const [error, setError] = useState<string | null>(null);
   if (!data) return null; // the shell renders pages only once the account has loaded
   const { subscription, card } = data;
   return (
     <>
       <PageHeader title="Billing & Subscription" />
       <div className={page.stack}>
-        <Panel title="Subscription Plan" description="View and edit your current plan">
-          <div className={styles.plan}>
-            <div>
-              <p className={page.muted}>Price</p>
-              <p className={page.figure} data-testid="plan-price">
-                ${monthlyPriceUsd(subscription.units)}
-                <span className={page.figureUnit}>/ month</span>
-              </p>
-            </div>
-            <div>
-              <p className={page.muted}>Allowance</p>
-              <p className={page.figure} data-testid="plan-allowance">
-                {formatRequests(allowedRequests(subscription))}
-              </p>
-            </div>
-            <div>
-              <p className={page.muted}>Units</p>
-              <p className={page.figure} data-testid="plan-units">
-                {subscription.units}
-              </p>
-            </div>
-          </div>
-        </Panel>
-        <Panel title="Payment Method" description="The current card on file for your account">
-          {card ? (
-            <div className={styles.card}>
-              <span className={styles.cardIcon}>
-                <CardIcon width={20} height={20} />
-              </span>
-              <div>
-                <p className={styles.cardLine}>
-                  {card.brand} · Card ending in {card.last4}
-                </p>
-                <p className={page.muted}>Expires {formatExpiry(card.expMonth, card.expYear)}</p>
-              </div>
-            </div>
-          ) : (
-            <p className={page.muted}>No payment method added</p>
-          )}
-        </Panel>
+        {error ? (
+          <InfoBox variant="error" title={error} />
+        ) : null}
+        {subscription.paymentFailedAt ? (
+          <InfoBox variant="warning" title="Your last payment failed">
+            We could not charge your card for your plan. Please update your payment method.
+          </InfoBox>
+        ) : null}
+        <PlanPanel
+          key={subscription.units}
+          subscription={subscription}
+          hasCard={card !== null}
+          onError={setError}
+        />
+        <PaymentMethodPanel card={card} onError={setError} />
       </div>
     </>
+  );
+}
+
+interface PlanPanelProps {
+  subscription: { units: number; unitPlanRequests: number; freePlanRequests: number };
+  hasCard: boolean;
+  onError: (message: string | null) => void;
+}
+
+/** Keyed by the current units: after a change the slider starts again at the new units. */
+function PlanPanel({ subscription, hasCard, onError }: PlanPanelProps) {
+  const [units, setUnits] = useState(subscription.units);
+  const [confirming, setConfirming] = useState(false);
+  const update = useUpdateSubscription();
+  const changed = units !== subscription.units;
+  const enabled = canUpdatePlan(units, subscription.units, hasCard);
+
+  const confirm = () => {
+    update.mutate(
+      { body: { units } },
+      {
+        onSuccess: () => {
+          setConfirming(false);
+          onError(null);
+        },
+        onError: (err) => {
+          setConfirming(false);
+          onError(errorMessage(err));
+        },
+      },
+    );
+  };
+
+  const updateButton = (
+    <Button disabled={!enabled} onClick={() => setConfirming(true)}>
+      Update
+    </Button>
+  );
+
+  return (
+    <Panel title="Subscription Plan" description="View and edit your current plan">
+      <div className={styles.planBox}>
+        <div className={styles.plan}>
+          <div>
+            <p className={page.muted}>Price</p>
+            <p className={page.figure} data-testid="plan-price">
+              ${monthlyPriceUsd(units)}
+              <span className={page.figureUnit}>/ month</span>
+            </p>
+          </div>
+          <div>
+            <p className={page.muted}>Allowance</p>
+            <p className={page.figure} data-testid="plan-allowance">
+              {formatRequests(allowedRequests({ ...subscription, units }))}
+            </p>
+          </div>
+          <div>
+            <p className={page.muted}>Units</p>
+            <p className={page.figure} data-testid="plan-units">
+              {units}
+            </p>
+          </div>
+        </div>
+        <RangeSlider
+          label="Units"
+          hideLabel
+          min={0}
+          max={MAX_UNITS}
+          value={units}
+          onChange={setUnits}
+          valueText={(n) => `${n} ${n === 1 ? "unit" : "units"}`}
+        />
+        <div className={styles.actions}>
+          <Button variant="secondary" disabled={!changed} onClick={() => setUnits(subscription.units)}>
+            Reset
+          </Button>
+          {hasCard ? updateButton : <Tooltip content={NO_CARD_TOOLTIP}>{updateButton}</Tooltip>}
+        </div>
+      </div>
+      <Modal
+        open={confirming}
+        onClose={() => !update.isPending && setConfirming(false)}
+        title="Update Subscription"
+        width="medium"
+        footer={
+          <>
+            <Button variant="secondary" disabled={update.isPending} onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <Button loading={update.isPending} onClick={confirm}>
+              Confirm
+            </Button>
+          </>
+        }
+      >
+        Change your plan from {subscription.units} to {units} {units === 1 ? "unit" : "units"}:{" "}
+        ${monthlyPriceUsd(units)} per month for{" "}
+        {formatRequests(allowedRequests({ ...subscription, units }))}.
+      </Modal>
+    </Panel>
+  );
+}
+
+interface PaymentMethodPanelProps {
+  card: { brand: string; last4: string; expMonth: number; expYear: number } | null;
+  onError: (message: string | null) => void;
+}
+
+function PaymentMethodPanel({ card, onError }: PaymentMethodPanelProps) {
+  const remove = useRemovePaymentMethod();
+  const linkClass = `${buttonStyles.button} ${buttonStyles.secondary}`;
+  return (
+    <Panel title="Payment Method" description="The current card on file for your account">
+      <div className={styles.cardRow}>
+        {card ? (
+          <div className={styles.card}>
+            <CardBrandLogo brand={card.brand} />
+            <div>
+              <p className={styles.cardLine}>Card ending in {card.last4}</p>
+              <p className={page.muted}>Expires {formatExpiry(card.expMonth, card.expYear)}</p>
+            </div>
+          </div>
+        ) : (
+          <p className={page.muted}>No payment method added</p>
+        )}
+        <div className={styles.actions}>
+          <Link to="/payment" className={linkClass}>
+            {card ? "Edit" : "Add Card"}
+          </Link>
+          {card ? (
+            <Button
+              variant="danger"
+              loading={remove.isPending}
+              onClick={() =>
+                remove.mutate(
+                  {},
+                  { onSuccess: () => onError(null), onError: (err) => onError(errorMessage(err)) },
+                )
+              }
+            >
+              Remove
+            </Button>
+          ) : (
+            <Button variant="secondary" disabled>
+              Edit
+            </Button>
+          )}
+        </div>
+      </div>
+    </Panel>
   );
 }

@@ -1,0 +1,115 @@
+"""Billing routes: the plan and the card on file (SPEC 7), and Stripe's webhook (outside /web,
+not in the contract)."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Request, status
+
+from api.billing import service, webhooks
+from api.billing.schemas import (
+    PaymentMethodResponse,
+    PaymentMethodUpdate,
+    SubscriptionResponse,
+    SubscriptionUpdate,
+    WebhookAck,
+)
+from api.deps import CurrentUser, DbSession, SettingsDep, Stripe
+from api.errors import (
+    AccountRequired,
+    CardDeclined,
+    InvalidWebhookSignature,
+    NotAuthenticated,
+    NotFound,
+    PaymentMethodRequired,
+    PaymentProviderRefused,
+    RequestValidationFailed,
+    VendorUnavailable,
+    error_responses,
+)
+
+router = APIRouter(prefix="/web", tags=["billing"])
+webhook_router = APIRouter(prefix="/webhooks", tags=["webhooks"], include_in_schema=False)
+
+
+@router.post(
+    "/subscription",
+    response_model=SubscriptionResponse,
+    status_code=status.HTTP_200_OK,
+    responses=error_responses(
+        NotAuthenticated,
+        AccountRequired,
+        PaymentMethodRequired,
+        CardDeclined,
+        PaymentProviderRefused,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def update_subscription(
+    body: SubscriptionUpdate,
+    caller: CurrentUser,
+    db: DbSession,
+    stripe: Stripe,
+    settings: SettingsDep,
+) -> SubscriptionResponse:
+    """Set the plan's units (0 = free plan); needs a card on file."""
+    return SubscriptionResponse(
+        subscription=await service.update_subscription(
+            db, stripe, caller, body.units, settings.stripe_plan_id
+        )
+    )
+
+
+@router.post(
+    "/subscription/payment",
+    response_model=PaymentMethodResponse,
+    status_code=status.HTTP_200_OK,
+    responses=error_responses(
+        NotAuthenticated,
+        AccountRequired,
+        CardDeclined,
+        PaymentProviderRefused,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def update_payment_method(
+    body: PaymentMethodUpdate, caller: CurrentUser, db: DbSession, stripe: Stripe
+) -> PaymentMethodResponse:
+    """Make the card of a Stripe.js token the account's card, replacing any previous one."""
+    return PaymentMethodResponse(
+        billing=await service.update_payment_method(db, stripe, caller, body.card_token)
+    )
+
+
+@router.delete(
+    "/subscription/payment",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=error_responses(
+        NotAuthenticated, AccountRequired, NotFound, PaymentProviderRefused, VendorUnavailable
+    ),
+)
+async def remove_payment_method(caller: CurrentUser, db: DbSession, stripe: Stripe) -> None:
+    """Remove the account's card."""
+    await service.remove_payment_method(db, stripe, caller)
+
+
+async def _raw_body(request: Request) -> bytes:
+    return await request.body()
+
+
+@webhook_router.post(
+    "/stripe",
+    response_model=WebhookAck,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses=error_responses(InvalidWebhookSignature),
+)
+async def stripe_webhook(
+    payload: Annotated[bytes, Depends(_raw_body)],
+    db: DbSession,
+    stripe: Stripe,
+    stripe_signature: Annotated[str | None, Header()] = None,
+) -> WebhookAck:
+    """Stripe's events, signature-verified and applied once each."""
+    await webhooks.process_webhook(db, stripe, payload, stripe_signature)
+    return WebhookAck()

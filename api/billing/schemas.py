@@ -1,0 +1,44 @@
+"""Wire shapes of the subscription and payment-method calls (SPEC 3, SPEC 7)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from api.account.schemas import Billing, Subscription
+from api.schemas import ApiModel
+
+MAX_UNITS = 20  # SPEC 9: "Slider is 0 to 20 whole units"
+
+
+class SubscriptionUpdate(ApiModel):
+    """``POST /web/subscription`` body (SPEC 3 "Subscription update payload: units").
+
+    ``units``: whole units of the $20/month plan, 0 (free plan) to 20.
+    """
+
+    units: int = Field(ge=0, le=MAX_UNITS, strict=True)
+
+
+class SubscriptionResponse(ApiModel):
+    """The plan after the change."""
+
+    subscription: Subscription
+
+
+class PaymentMethodUpdate(ApiModel):
+    """``POST /web/subscription/payment`` body (SPEC 3 "Payment payload: cardToken"): the id
+    of a Stripe.js card token (``tok_...``). Card numbers never reach the API."""
+
+    card_token: str = Field(min_length=1, max_length=255, pattern=r"^tok_[A-Za-z0-9_]+$")
+
+
+class PaymentMethodResponse(ApiModel):
+    """The card now on file."""
+
+    billing: Billing
+
+
+class WebhookAck(ApiModel):
+    """Reply to Stripe: the event was accepted (processed now, or already before)."""
+
+    received: bool = True

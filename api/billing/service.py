@@ -1,0 +1,180 @@
+"""Billing rules: the plan (units of the $20/unit monthly Stripe plan) and the card on file
+(SPEC 2 "Billing & Subscription", "Update payment page"; SPEC 4 "Plan slider"; SPEC 5
+"Slider"; SPEC 7 subscription and payment calls; SPEC 8 "Payment", "Billing").
+
+Stripe is written first and our database only after Stripe accepted the change, inside the
+request's transaction: when Stripe refuses or cannot be reached, the request fails and our
+state stays as it was. Every Stripe write carries an idempotency key (api/adapters/stripe.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.account.models import Account
+from api.account.schemas import Billing, Subscription
+from api.adapters.stripe import (
+    Card,
+    CardError,
+    StripeError,
+    StripeGateway,
+    StripeUnavailable,
+    idempotency_key,
+)
+from api.billing import repository
+from api.errors import (
+    CardDeclined,
+    NotFound,
+    PaymentMethodRequired,
+    PaymentProviderRefused,
+    VendorUnavailable,
+)
+from api.users.repository import Caller
+
+T = TypeVar("T")
+
+STRIPE_UNAVAILABLE = (
+    "Our payment provider could not be reached, so nothing was changed. Please try again shortly."
+)
+
+
+async def _stripe(call: Awaitable[T]) -> T:
+    """Await a gateway call, turning its errors into the API's (SPEC 8: Stripe's message)."""
+    try:
+        return await call
+    except CardError as exc:
+        raise CardDeclined(exc.message) from exc
+    except StripeError as exc:
+        raise PaymentProviderRefused(exc.message) from exc
+    except StripeUnavailable as exc:
+        raise VendorUnavailable(STRIPE_UNAVAILABLE) from exc
+
+
+def subscription_of(account: Account) -> Subscription:
+    """The plan as GET /web/account shows it (SPEC 3 "Subscription")."""
+    return Subscription(
+        units=account.subscription_units,
+        unit_plan_requests=account.unit_plan_requests,
+        free_plan_requests=account.free_plan_requests,
+        payment_failed_at=account.payment_failed_at,
+    )
+
+
+def _store_card(account: Account, card: Card | None) -> None:
+    account.card_brand = card.brand if card else None
+    account.card_last4 = card.last4 if card else None
+    account.card_exp_month = card.exp_month if card else None
+    account.card_exp_year = card.exp_year if card else None
+
+
+async def _ensure_customer(
+    db: AsyncSession, stripe: StripeGateway, account: Account, caller: Caller
+) -> str:
+    """The account's Stripe customer id, creating the customer on first use (idempotency key
+    derived from the account id, so a retried request finds the same customer)."""
+    if account.stripe_customer_id is None:
+        account.stripe_customer_id = await _stripe(
+            stripe.create_customer(
+                account_id=str(account.id), name=account.name, email=caller.email
+            )
+        )
+        await db.flush()
+    return account.stripe_customer_id
+
+
+async def update_payment_method(
+    db: AsyncSession, stripe: StripeGateway, caller: Caller, card_token: str
+) -> Billing:
+    """``POST /web/subscription/payment``: make the card of a Stripe.js token the account's
+    card for invoices, replacing the previous one.
+
+    Args:
+        card_token: a Stripe.js token id (``tok_...``); card data never reaches us.
+
+    Returns:
+        The card now on file (brand as SPEC 3 names it, last4, expiry month and 4-digit year).
+
+    Raises:
+        CardDeclined: Stripe declined the card (402, Stripe's message).
+        PaymentProviderRefused: Stripe refused the token (400, Stripe's message).
+        VendorUnavailable: Stripe unreachable (503); nothing changed here.
+    """
+    account = await repository.lock_account(db, caller.account_id)
+    customer_id = await _ensure_customer(db, stripe, account, caller)
+    card = await _stripe(stripe.replace_default_card(customer_id, card_token))
+    _store_card(account, card)
+    await db.flush()
+    return Billing(
+        brand=card.brand, last4=card.last4, exp_month=card.exp_month, exp_year=card.exp_year
+    )
+
+
+async def remove_payment_method(db: AsyncSession, stripe: StripeGateway, caller: Caller) -> None:
+    """``DELETE /web/subscription/payment``: delete the account's card in Stripe and here.
+
+    A paid subscription is left as it is (the spec puts no condition on Remove beyond a card
+    being on file); its next invoice then fails and the failure shows on the account.
+
+    Raises:
+        NotFound: there is no card on file.
+        PaymentProviderRefused, VendorUnavailable: as above; the card stays on file.
+    """
+    account = await repository.lock_account(db, caller.account_id)
+    if account.card_last4 is None or account.stripe_customer_id is None:
+        raise NotFound("There is no payment method on file.")
+    card = await _stripe(stripe.default_card(account.stripe_customer_id))
+    if card is not None:
+        await _stripe(stripe.delete_card(account.stripe_customer_id, card.id))
+    _store_card(account, None)
+    await db.flush()
+
+
+async def update_subscription(
+    db: AsyncSession, stripe: StripeGateway, caller: Caller, units: int, plan_id: str
+) -> Subscription:
+    """``POST /web/subscription``: set the plan to ``units`` (0-20) units of ``plan_id``.
+
+    0 units is the free plan: the paid subscription is cancelled. From 0 to N a subscription
+    of quantity N is created (its first invoice charged to the card on file); between paid
+    quantities the quantity is updated (Stripe prorates). The account's units change only after
+    Stripe accepted the change. Asking for the current units changes nothing and calls no one.
+
+    Raises:
+        PaymentMethodRequired: no card on file (SPEC 5: "The plan can change only when the
+            value differs from the current one and a card is on file").
+        CardDeclined: the first payment was declined (Stripe's message).
+        PaymentProviderRefused, VendorUnavailable: as above; units unchanged.
+    """
+    account = await repository.lock_account(db, caller.account_id)
+    if units == account.subscription_units:
+        return subscription_of(account)
+    if account.card_last4 is None or account.stripe_customer_id is None:
+        raise PaymentMethodRequired()
+    key = idempotency_key("subscription", str(account.id), str(units))
+    if units == 0:
+        if account.stripe_subscription_id is not None:
+            await _stripe(
+                stripe.cancel_subscription(subscription_id=account.stripe_subscription_id, key=key)
+            )
+        account.stripe_subscription_id = None
+        account.subscription_units = 0
+    elif account.stripe_subscription_id is None:
+        created = await _stripe(
+            stripe.create_subscription(
+                customer_id=account.stripe_customer_id, plan_id=plan_id, quantity=units, key=key
+            )
+        )
+        account.stripe_subscription_id = created.id
+        account.subscription_units = created.quantity
+    else:
+        updated = await _stripe(
+            stripe.update_subscription_quantity(
+                subscription_id=account.stripe_subscription_id, quantity=units, key=key
+            )
+        )
+        account.subscription_units = updated.quantity
+    await db.flush()
+    return subscription_of(account)

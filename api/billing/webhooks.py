@@ -1,0 +1,105 @@
+"""Stripe webhook events: keep the account's plan and payment state in step with Stripe
+(ARCHITECTURE "Payments"; https://docs.stripe.com/webhooks).
+
+Handled types (https://docs.stripe.com/api/events/types):
+- ``customer.subscription.created`` / ``.updated``: units := the subscription's quantity while
+  it is live (``active``, ``trialing``, ``past_due``); a subscription that ended
+  (``canceled``, ``incomplete_expired``, ``unpaid``) sets the free plan;
+- ``customer.subscription.deleted``: the free plan (0 units), if it is the account's
+  subscription;
+- ``invoice.payment_failed``: ``payment_failed_at`` := the event's time (shown on the account);
+- ``invoice.payment_succeeded``: clears ``payment_failed_at``.
+Other types are acknowledged and ignored. Each event id is recorded in the same transaction as
+its effect, so a redelivered event changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import structlog
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.account.models import Account
+from api.adapters.stripe import (
+    StripeGateway,
+    WebhookEvent,
+    WebhookSignatureError,
+    subscription_state,
+)
+from api.billing import repository
+from api.errors import InvalidWebhookSignature
+
+log = structlog.get_logger(__name__)
+
+LIVE_STATUSES = frozenset({"active", "trialing", "past_due"})
+MAX_UNITS = 20
+
+
+def _apply_subscription(account: Account, obj: dict[str, Any], deleted: bool) -> None:
+    state = subscription_state(obj)
+    if deleted or state.status not in LIVE_STATUSES:
+        # Only the account's own subscription ends its plan; an old one ending changes nothing.
+        if account.stripe_subscription_id in (None, state.id):
+            account.stripe_subscription_id = None
+            account.subscription_units = 0
+        return
+    account.stripe_subscription_id = state.id
+    account.subscription_units = max(0, min(MAX_UNITS, state.quantity))
+
+
+def _apply(account: Account, event: WebhookEvent) -> None:
+    obj = event.data_object
+    if event.type in ("customer.subscription.created", "customer.subscription.updated"):
+        _apply_subscription(account, obj, deleted=False)
+    elif event.type == "customer.subscription.deleted":
+        _apply_subscription(account, obj, deleted=True)
+    elif event.type == "invoice.payment_failed":
+        account.payment_failed_at = datetime.fromtimestamp(event.created, UTC)
+    elif event.type == "invoice.payment_succeeded":
+        account.payment_failed_at = None
+
+
+HANDLED_TYPES = frozenset(
+    {
+        "customer.subscription.created",
+        "customer.subscription.updated",
+        "customer.subscription.deleted",
+        "invoice.payment_failed",
+        "invoice.payment_succeeded",
+    }
+)
+
+
+async def process_webhook(
+    db: AsyncSession, stripe: StripeGateway, payload: bytes, signature: str | None
+) -> None:
+    """``POST /webhooks/stripe``: verify, then apply the event once.
+
+    Args:
+        payload: the raw request body (the signature covers these exact bytes).
+        signature: the ``Stripe-Signature`` header.
+
+    Raises:
+        InvalidWebhookSignature: no signature, a wrong one, or a body that is not an event.
+    """
+    try:
+        event = stripe.verify_webhook(payload, signature)
+    except WebhookSignatureError as exc:
+        raise InvalidWebhookSignature() from exc
+    if not await repository.record_event(db, event.id, event.type):
+        log.info("stripe_event_duplicate", event_id=event.id, type=event.type)
+        return
+    if event.type not in HANDLED_TYPES:
+        return
+    customer_id = event.data_object.get("customer")
+    account = (
+        await repository.lock_account_by_customer(db, str(customer_id)) if customer_id else None
+    )
+    if account is None:
+        log.warning("stripe_event_unknown_customer", event_id=event.id, customer=customer_id)
+        return
+    _apply(account, event)
+    await db.flush()
+    log.info("stripe_event_applied", event_id=event.id, type=event.type, account=str(account.id))
