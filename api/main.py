@@ -28,6 +28,8 @@ from api.logging import RequestContextMiddleware, configure_logging
 from api.session.router import router as session_router
 from api.session.tokens import AccessTokenVerifier
 from api.spa import mount_spa
+from api.sso.router import router as sso_router
+from api.users.router import router as users_router
 from api.webconfig import router as webconfig_router
 
 
@@ -110,6 +112,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health_router)
     app.include_router(session_router)
     app.include_router(account_router)
+    app.include_router(users_router)
+    app.include_router(sso_router)
     app.include_router(billing_router)
     app.include_router(stripe_webhook_router)
     app.include_router(webconfig_router)

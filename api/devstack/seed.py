@@ -1,5 +1,8 @@
 """The demo account of the dev stack, created once, and its users in the stand-in Cognito.
 
+Ada and Grace sign in with a password; Katherine signs in with "Sign in with Google" as
+``kat@acme-robotics.dev`` on the hosted-UI stand-in.
+
 moto keeps nothing between runs, so at every start each user of the dev database is created
 again in the pool under the same username (our ``identity_id``). Password users get
 ``DEMO_PASSWORD``; federated users are re-created by the hosted-UI stand-in at their next
@@ -20,6 +23,7 @@ from api.account.service import new_api_key
 from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
+from api.devstack.standins import federated_username
 from api.usage.cycles import recent_cycle_starts
 from api.usage.models import Platform, Usage
 from api.users.models import AuthType, User
@@ -31,6 +35,8 @@ DEMO_USERS = [
     (DEMO_EMAIL, "Ada", "Lovelace"),
     ("grace@acme-robotics.dev", "Grace", "Hopper"),
 ]
+# Signs in with "Sign in with Google" on the hosted-UI stand-in (any first and last name).
+DEMO_GOOGLE_EMAIL = "kat@acme-robotics.dev"
 SEEDED_MONTHS = 6
 
 
@@ -63,6 +69,16 @@ async def _seed_database(db: AsyncSession, settings: Settings) -> bool:
                 auth_type=AuthType.EMAIL,
             )
         )
+    db.add(
+        User(
+            account_id=account.id,
+            identity_id=federated_username("google", DEMO_GOOGLE_EMAIL),
+            first_name="Katherine",
+            last_name="Johnson",
+            email=DEMO_GOOGLE_EMAIL,
+            auth_type=AuthType.GOOGLE_SSO,
+        )
+    )
     rng = random.Random(7)  # the same demo numbers every time
     share = {Platform.WEB: 0.6, Platform.NATIVE_MOBILE: 0.25, Platform.API: 0.15}
     starts = recent_cycle_starts(anchor, now, SEEDED_MONTHS + 1)

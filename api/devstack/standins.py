@@ -171,6 +171,13 @@ def _codes(request: Request) -> dict[str, _IssuedCode]:
     return codes
 
 
+def federated_username(provider: str, email: str) -> str:
+    """The Cognito username of a test identity: ``google_<id>`` / ``github_<id>``, with a
+    stable numeric id per email like the provider's subject id."""
+    stable_id = int(hashlib.sha256(email.strip().lower().encode()).hexdigest()[:15], 16)
+    return f"{provider}_{stable_id}"
+
+
 def _provider_key(identity_provider: str) -> str:
     key = identity_provider.strip().lower()
     if key not in PROVIDERS:
@@ -220,11 +227,8 @@ async def authorize_submit(
 ) -> RedirectResponse:
     """Sign the identity in to the moto pool and redirect back with a one-use code."""
     cognito: CognitoClient = request.app.state.cognito
-    provider = _provider_key(identity_provider)
     email = email.strip().lower()
-    # A stable numeric id per email, like the provider's subject id.
-    stable_id = str(int(hashlib.sha256(email.encode()).hexdigest()[:15], 16))
-    username = f"{provider}_{stable_id}"
+    username = federated_username(_provider_key(identity_provider), email)
     attributes = {
         "email": email,
         "email_verified": "true",

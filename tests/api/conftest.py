@@ -80,8 +80,15 @@ def make_user(app: FastAPI, cognito: CognitoClient) -> MakeUser:
         first_name: str = "Test",
         last_name: str = "User",
         email: str | None = None,
+        auth_type: AuthType = AuthType.EMAIL,
     ) -> SignedIn:
         email = email or unique_email()
+        # Federated users' Cognito usernames are google_<id> / github_<id> (SPEC 4).
+        identity_id = {
+            AuthType.EMAIL: email,
+            AuthType.GOOGLE_SSO: f"google_{secrets.token_hex(8)}",
+            AuthType.GITHUB: f"github_{secrets.token_hex(8)}",
+        }[auth_type]
         async with app.state.sessionmaker() as db, db.begin():
             if account is None:
                 account = Account(
@@ -94,20 +101,20 @@ def make_user(app: FastAPI, cognito: CognitoClient) -> MakeUser:
                 await db.flush()
             user = User(
                 account_id=account.id,
-                identity_id=email,
+                identity_id=identity_id,
                 first_name=first_name,
                 last_name=last_name,
                 email=email,
-                auth_type=AuthType.EMAIL,
+                auth_type=auth_type,
             )
             db.add(user)
         await cognito.admin_create_user(
-            email,
+            identity_id,
             {"email": email, "given_name": first_name, "family_name": last_name},
             suppress_message=True,
         )
-        await cognito.admin_set_user_password(email, PASSWORD, permanent=True)
-        result = await cognito.initiate_password_auth(email, PASSWORD)
+        await cognito.admin_set_user_password(identity_id, PASSWORD, permanent=True)
+        result = await cognito.initiate_password_auth(identity_id, PASSWORD)
         assert result.tokens is not None and result.tokens.refresh_token
         return SignedIn(
             user, account, result.tokens.access_token, result.tokens.refresh_token, PASSWORD

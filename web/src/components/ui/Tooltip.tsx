@@ -28,9 +28,18 @@ interface TooltipProps {
   open?: boolean;
   /** Delay before showing on hover, ms. */
   delayMs?: number;
+  /** Let the trigger take its container's full width (e.g. a row of a list). */
+  block?: boolean;
 }
 
-export function Tooltip({ content, children, side = "top", open, delayMs = 150 }: TooltipProps) {
+export function Tooltip({
+  content,
+  children,
+  side = "top",
+  open,
+  delayMs = 150,
+  block = false,
+}: TooltipProps) {
   const id = useId();
   const [active, setActive] = useState(false);
   const timer = useRef<number | undefined>(undefined);
@@ -49,7 +58,7 @@ export function Tooltip({ content, children, side = "top", open, delayMs = 150 }
 
   return (
     <span
-      className={styles.anchor}
+      className={block ? `${styles.anchor} ${styles.block}` : styles.anchor}
       onMouseEnter={() => show(delayMs)}
       onMouseLeave={hide}
       onFocus={() => show(0)}

@@ -1,3 +1,10 @@
+/**
+ * User Management calls (SPEC 7): the users and SSO state come from GET /web/account; invite,
+ * rename, delete and the Google SSO setting are mutations that refetch the account and the
+ * session afterwards ("After updates the account and session are fetched again").
+ */
+import { useQueryClient } from "@tanstack/react-query";
+
 import { $api } from "@/api";
 
 /** The account's users, read from GET /web/account (the same cached query as the shell's). */
@@ -5,4 +12,51 @@ export function useAccountUsers() {
   return $api.useQuery("get", "/web/account", undefined, {
     select: (data) => data.account.users,
   });
+}
+
+/** The account's SSO state: { isGoogleSSO, domains }. */
+export function useSso() {
+  return $api.useQuery("get", "/web/account", undefined, {
+    select: (data) => data.account.sso,
+  });
+}
+
+/** The signed-in user's id and email (GET /web/session, already cached by the shell). */
+export function useSessionUser() {
+  return $api.useQuery("get", "/web/session", undefined, {
+    select: (data) => data.session.user,
+  });
+}
+
+function useRefetchAccountAndSession() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ["get", "/web/account"] }),
+      queryClient.invalidateQueries({ queryKey: ["get", "/web/session"] }),
+    ]);
+}
+
+/** POST /web/users: invite { firstName, lastName, email }. */
+export function useInviteUser() {
+  const refetch = useRefetchAccountAndSession();
+  return $api.useMutation("post", "/web/users", { onSuccess: refetch });
+}
+
+/** PUT /web/users/{user_id}: rename. */
+export function useUpdateUser() {
+  const refetch = useRefetchAccountAndSession();
+  return $api.useMutation("put", "/web/users/{user_id}", { onSuccess: refetch });
+}
+
+/** DELETE /web/users/{user_id}. */
+export function useDeleteUser() {
+  const refetch = useRefetchAccountAndSession();
+  return $api.useMutation("delete", "/web/users/{user_id}", { onSuccess: refetch });
+}
+
+/** POST /web/sso: { requireGoogleSSO }. */
+export function useSetGoogleSso() {
+  const refetch = useRefetchAccountAndSession();
+  return $api.useMutation("post", "/web/sso", { onSuccess: refetch });
 }

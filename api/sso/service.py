@@ -1,0 +1,46 @@
+"""Google single sign-on setting (SPEC 4 "SSO setting", 5 "Other").
+
+Enabling records the caller's email domain on the account: Google identities of that domain
+may then join the account by signing in with Google, invites are refused, and the account's
+users cannot sign in or reset a password with a password. Disabling clears the domains.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.account.models import Account
+from api.account.schemas import Sso
+from api.sso.errors import GoogleSsoAuthTypeRequired, PersonalGmailAccount
+from api.users.models import AuthType
+from api.users.repository import Caller
+
+GMAIL_DOMAINS = frozenset({"gmail.com", "googlemail.com"})
+
+
+def email_domain(email: str) -> str:
+    """The lowercased domain of an email address."""
+    return email.rsplit("@", 1)[-1].strip().lower()
+
+
+async def set_google_sso(db: AsyncSession, caller: Caller, required: bool) -> Sso:
+    """Turn "require Google SSO" on or off for the caller's account.
+
+    Raises:
+        PersonalGmailAccount: enabling from a Gmail address.
+        GoogleSsoAuthTypeRequired: enabling as a user who did not sign in with Google.
+    """
+    account = await db.get_one(Account, caller.account_id)
+    if required:
+        domain = email_domain(caller.email)
+        if domain in GMAIL_DOMAINS:
+            raise PersonalGmailAccount()
+        if caller.auth_type != AuthType.GOOGLE_SSO:
+            raise GoogleSsoAuthTypeRequired()
+        account.require_google_sso = True
+        account.sso_domains = [domain]
+    else:
+        account.require_google_sso = False
+        account.sso_domains = []
+    await db.flush()
+    return Sso(is_google_sso=account.require_google_sso, domains=list(account.sso_domains))

@@ -1,0 +1,30 @@
+"""Typed errors of User Management (SPEC 5 "Other", issue 5). Class names are wire codes."""
+
+from api.errors import AppError
+
+INVITE_REFUSED_WITH_SSO = "Instruct other users to sign in with SSO to join the account."
+
+
+class EmailInUse(AppError):
+    """409: the email already belongs to a user of some account."""
+
+    status_code = 409
+    default_message = "A user with this email address already exists."
+
+
+class InviteRefusedWithSso(AppError):
+    """400: the account requires Google SSO, so users join by signing in with Google."""
+
+    default_message = INVITE_REFUSED_WITH_SSO
+
+
+class CannotDeleteSelf(AppError):
+    """400: a user cannot delete themselves."""
+
+    default_message = "You cannot delete your own user."
+
+
+class LastUserRequired(AppError):
+    """400: an account keeps at least one user."""
+
+    default_message = "The last user of an account cannot be deleted."

@@ -1,0 +1,155 @@
+"""User Management rules (SPEC 2 "User Management", 5 "Other", 6; issue 5).
+
+Invite and delete span our database and Cognito; each either completes or is undone:
+- invite creates the Cognito user (Cognito emails the temporary password), then our row; if
+  our write fails the Cognito user is deleted again;
+- delete removes our row first (flushed, not committed), then the Cognito user; if Cognito
+  fails the request fails and the transaction rolls our delete back.
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+import uuid
+
+import structlog
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.account.models import Account
+from api.account.schemas import AccountUser
+from api.adapters.cognito import (
+    CognitoClient,
+    CognitoError,
+    CognitoUnavailable,
+    UsernameExistsError,
+    UserNotFoundError,
+)
+from api.errors import NotFound, ProviderRefused, VendorUnavailable
+from api.users.errors import CannotDeleteSelf, EmailInUse, InviteRefusedWithSso, LastUserRequired
+from api.users.models import AuthType, User
+from api.users.repository import Caller
+from api.users.schemas import UserInvite, UserUpdate
+
+log = structlog.get_logger(__name__)
+_SYMBOLS = "!#$%&*+-=?@^_"
+
+
+def temporary_password(length: int = 16) -> str:
+    """A random password meeting the pool policy: 12+ characters, a digit, a symbol (SPEC 9)."""
+    alphabet = string.ascii_letters + string.digits + _SYMBOLS
+    chars = [secrets.choice(alphabet) for _ in range(length - 3)]
+    chars += [secrets.choice(string.digits), secrets.choice(_SYMBOLS)]
+    chars += [secrets.choice(string.ascii_lowercase)]
+    secrets.SystemRandom().shuffle(chars)
+    return "".join(chars)
+
+
+async def _user_in_account(db: AsyncSession, caller: Caller, user_id: uuid.UUID) -> User:
+    user = await db.scalar(
+        select(User).where(User.id == user_id, User.account_id == caller.account_id)
+    )
+    if user is None:
+        raise NotFound("User not found")
+    return user
+
+
+async def invite(
+    db: AsyncSession, cognito: CognitoClient, caller: Caller, body: UserInvite
+) -> AccountUser:
+    """Invite a user into the caller's account.
+
+    Raises:
+        InviteRefusedWithSso: the account requires Google SSO (SPEC 5 tooltip text).
+        EmailInUse: the email belongs to a user of any account (409).
+        ProviderRefused / VendorUnavailable: Cognito refused or is unreachable.
+    """
+    account = await db.get_one(Account, caller.account_id)
+    if account.require_google_sso:
+        raise InviteRefusedWithSso()
+    taken = await db.scalar(select(User.id).where(func.lower(User.email) == body.email))
+    if taken is not None:
+        raise EmailInUse()
+    try:
+        await cognito.admin_create_user(
+            body.email,
+            {
+                "email": body.email,
+                "email_verified": "true",
+                "given_name": body.first_name,
+                "family_name": body.last_name,
+            },
+            temporary_password=temporary_password(),
+        )
+    except UsernameExistsError as exc:
+        raise EmailInUse() from exc
+    except CognitoError as exc:
+        raise ProviderRefused(exc.message, exc.code) from exc
+    except CognitoUnavailable as exc:
+        raise VendorUnavailable() from exc
+    user = User(
+        account_id=caller.account_id,
+        identity_id=body.email,
+        first_name=body.first_name,
+        last_name=body.last_name,
+        email=body.email,
+        auth_type=AuthType.EMAIL,
+    )
+    db.add(user)
+    try:
+        await db.flush()
+    except BaseException as exc:
+        # Undo the Cognito half so the same email can be invited again.
+        await _undo_cognito_user(cognito, body.email)
+        if isinstance(exc, IntegrityError):
+            raise EmailInUse() from exc  # lost a race with another invite of this email
+        raise
+    return AccountUser.model_validate(user)
+
+
+async def _undo_cognito_user(cognito: CognitoClient, username: str) -> None:
+    try:
+        await cognito.admin_delete_user(username)
+    except (CognitoError, CognitoUnavailable):
+        log.exception("cognito_undo_failed", username=username)
+
+
+async def update(
+    db: AsyncSession, caller: Caller, user_id: uuid.UUID, body: UserUpdate
+) -> AccountUser:
+    """Rename a user of the caller's account. Raises NotFound for any other user."""
+    user = await _user_in_account(db, caller, user_id)
+    user.first_name = body.first_name
+    user.last_name = body.last_name
+    await db.flush()
+    return AccountUser.model_validate(user)
+
+
+async def delete(
+    db: AsyncSession, cognito: CognitoClient, caller: Caller, user_id: uuid.UUID
+) -> None:
+    """Remove a user from the account and from Cognito.
+
+    Raises:
+        NotFound: not a user of the caller's account.
+        CannotDeleteSelf / LastUserRequired: the account would lose its caller or last user.
+        VendorUnavailable: Cognito is unreachable (nothing is deleted).
+    """
+    user = await _user_in_account(db, caller, user_id)
+    if user.id == caller.user_id:
+        raise CannotDeleteSelf()
+    remaining = await db.scalar(
+        select(func.count()).select_from(User).where(User.account_id == caller.account_id)
+    )
+    if (remaining or 0) <= 1:
+        raise LastUserRequired()
+    await db.delete(user)
+    await db.flush()
+    try:
+        await cognito.admin_delete_user(user.identity_id)
+    except UserNotFoundError:
+        pass  # already gone from the pool: our delete still stands
+    except CognitoUnavailable as exc:
+        raise VendorUnavailable() from exc

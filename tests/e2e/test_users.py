@@ -1,0 +1,116 @@
+"""User Management and Google SSO in the browser (issue 5 acceptance)."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+import httpx
+from playwright.sync_api import Browser, Page, expect
+
+from api.devstack.seed import DEMO_GOOGLE_EMAIL
+from tests.e2e.conftest import sign_in
+
+NEW_PASSWORD = "Invited-user-2026!"
+
+
+def _users_row(page: Page, text: str):  # type: ignore[no-untyped-def]
+    return page.get_by_role("row").filter(has_text=text)
+
+
+def test_invite_sign_in_edit_and_delete_a_user(
+    page: Page, browser: Browser, console_url: str
+) -> None:
+    email = f"alan-{secrets.token_hex(3)}@acme-robotics.dev"
+    sign_in(page)
+    page.get_by_role("link", name="User Management").click()
+    page.get_by_role("button", name="+ Invite User").click()
+    dialog = page.get_by_role("dialog", name="Invite User")
+    dialog.get_by_label("First name").fill("Alan")
+    dialog.get_by_label("Last name").fill("Turing")
+    dialog.get_by_label("Email").fill(email)
+    dialog.get_by_role("button", name="Invite User").click()
+    expect(dialog).to_be_hidden()
+    expect(_users_row(page, email)).to_contain_text("Alan Turing")
+
+    # The invited user signs in with the emailed temporary password in another browser.
+    mail = httpx.get(f"{console_url}/dev/mailbox", params={"to": email}).json()
+    temporary = mail[0]["temporaryPassword"]
+    other = browser.new_context(base_url=console_url)
+    try:
+        invited = other.new_page()
+        invited.goto("/login")
+        invited.get_by_label("Email").fill(email)
+        invited.get_by_label("Password").fill(temporary)
+        invited.get_by_role("button", name="Sign in with Email").click()
+        invited.get_by_placeholder("Password").fill(NEW_PASSWORD)
+        invited.get_by_role("button", name="Change Password").click()
+        expect(invited).to_have_url(re.compile(r"/account$"))
+        expect(invited.get_by_role("link", name=re.compile("Logout"))).to_contain_text(email)
+    finally:
+        other.close()
+
+    # Edit: the email is read-only.
+    page.get_by_role("button", name="Edit Alan Turing").click()
+    dialog = page.get_by_role("dialog", name="Edit User")
+    expect(dialog.get_by_label("Email")).to_have_attribute("readonly", "")
+    dialog.get_by_label("First name").fill("Alan M.")
+    dialog.get_by_role("button", name="Save").click()
+    expect(_users_row(page, email)).to_contain_text("Alan M. Turing")
+
+    # Delete after the confirmation.
+    page.get_by_role("button", name="Delete Alan M. Turing").click()
+    dialog = page.get_by_role("dialog", name="Delete User")
+    expect(dialog).to_contain_text("This will delete Alan M. Turing from your account.")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(_users_row(page, email)).to_be_visible()
+    page.get_by_role("button", name="Delete Alan M. Turing").click()
+    page.get_by_role("dialog", name="Delete User").get_by_role("button", name="Delete").click()
+    expect(_users_row(page, email)).to_have_count(0)
+
+
+def test_password_user_sees_why_google_sso_is_disabled(page: Page) -> None:
+    sign_in(page)
+    page.get_by_role("link", name="User Management").click()
+    google = page.get_by_role("radio", name=re.compile("^Google"))
+    expect(google).to_be_disabled()
+    google.locator("xpath=ancestor::span[@tabindex]").hover()
+    expect(page.get_by_role("tooltip")).to_have_text(
+        "You must have a Google SSO auth type to require Google SSO."
+    )
+    saml = page.get_by_role("radio", name=re.compile("^SAML"))
+    expect(saml).to_be_disabled()
+    saml.locator("xpath=ancestor::span[@tabindex]").hover()
+    expect(page.get_by_role("tooltip")).to_contain_text("email support")
+    expect(page.get_by_role("radio", name=re.compile("^Email and password"))).to_be_checked()
+
+
+def test_google_user_turns_google_sso_on_and_off(page: Page) -> None:
+    page.goto("/login")
+    page.get_by_role("button", name="Sign in with Google").click()
+    page.get_by_label("Email").fill(DEMO_GOOGLE_EMAIL)
+    page.get_by_label("First name").fill("Katherine")
+    page.get_by_label("Last name").fill("Johnson")
+    page.get_by_role("button", name="Continue").click()
+    expect(page).to_have_url(re.compile(r"/account$"))
+    page.get_by_role("link", name="User Management").click()
+
+    page.get_by_role("radio", name=re.compile("^Google")).check()
+    dialog = page.get_by_role("dialog", name="Enable Google Single Sign-on")
+    expect(dialog).to_contain_text("acme-robotics.dev")
+    dialog.get_by_role("button", name="Confirm").click()
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_role("radio", name=re.compile("^Google"))).to_be_checked()
+    invite = page.get_by_role("button", name="+ Invite User")
+    expect(invite).to_be_disabled()
+    invite.locator("xpath=..").hover()
+    expect(page.get_by_role("tooltip")).to_have_text(
+        "Instruct other users to sign in with SSO to join the account."
+    )
+
+    page.get_by_role("radio", name=re.compile("^Email and password")).check()
+    dialog = page.get_by_role("dialog", name="Disable Google Single Sign-on")
+    expect(dialog).to_contain_text("Sign In with Google")
+    dialog.get_by_role("button", name="Confirm").click()
+    expect(page.get_by_role("radio", name=re.compile("^Email and password"))).to_be_checked()
+    expect(page.get_by_role("button", name="+ Invite User")).to_be_enabled()

@@ -1,0 +1,138 @@
+/**
+ * Security: the single sign-on choice (SPEC 2, 4 "SSO setting", 5 "Other").
+ *
+ * - none (email and password) and google are backed by POST /web/sso; switching either way
+ *   asks for confirmation first ('Enable Google Single Sign-on' / 'Disable Google Single
+ *   Sign-on'), and confirming toggles the setting.
+ * - google is disabled, with the reason as a tooltip, for Gmail addresses and for users who
+ *   did not sign in with Google.
+ * - saml is not built: it is shown disabled with a tooltip saying how to get it.
+ */
+import { useState } from "react";
+
+import { errorMessage } from "@/api";
+import { Button } from "@/components/ui/Button";
+import { InfoBox } from "@/components/ui/InfoBox";
+import { Modal } from "@/components/ui/Modal";
+import { Panel } from "@/components/ui/Panel";
+import { Tooltip } from "@/components/ui/Tooltip";
+
+import { useSetGoogleSso } from "../api/users";
+import { type SsoChoice, emailDomain, googleSsoBlockedReason } from "../lib/sso";
+
+import styles from "./users.module.css";
+
+export const SAML_TOOLTIP =
+  "SAML single sign-on is available on request: email support to set it up for your account.";
+
+interface Props {
+  sso: { isGoogleSSO: boolean; domains: string[] };
+  currentUser: { email: string; authType: string };
+}
+
+export function SecuritySection({ sso, currentUser }: Props) {
+  const setGoogleSso = useSetGoogleSso();
+  const current: SsoChoice = sso.isGoogleSSO ? "google" : "none";
+  const [pending, setPending] = useState<SsoChoice | null>(null);
+  const blocked = googleSsoBlockedReason(currentUser);
+  const domain = sso.domains[0] ?? emailDomain(currentUser.email);
+
+  const close = () => {
+    setPending(null);
+    setGoogleSso.reset();
+  };
+  const confirm = () =>
+    setGoogleSso.mutate(
+      { body: { requireGoogleSSO: pending === "google" } },
+      { onSuccess: () => setPending(null) },
+    );
+
+  const option = (
+    value: SsoChoice,
+    label: string,
+    description: string,
+    disabledReason?: string | null,
+  ) => {
+    const input = (
+      <label className={`${styles.option} ${disabledReason ? styles.optionDisabled : ""}`}>
+        <input
+          type="radio"
+          name="sso"
+          value={value}
+          checked={current === value}
+          disabled={Boolean(disabledReason)}
+          onChange={() => value !== current && setPending(value)}
+        />
+        <span>
+          <span className={styles.optionLabel}>{label}</span>
+          <span className={styles.optionDescription}>{description}</span>
+        </span>
+      </label>
+    );
+    return disabledReason ? (
+      <Tooltip content={disabledReason} side="bottom" block>
+        <span className={styles.optionWrap} tabIndex={0}>
+          {input}
+        </span>
+      </Tooltip>
+    ) : (
+      input
+    );
+  };
+
+  return (
+    <Panel title="Security" description="Choose how the users of this account sign in.">
+      <fieldset className={styles.options}>
+        <legend className={styles.legend}>Single sign-on (SSO)</legend>
+        {option(
+          "none",
+          "Email and password",
+          "Users sign in with their email and password, Google or GitHub.",
+        )}
+        {option(
+          "google",
+          "Google",
+          sso.isGoogleSSO
+            ? `Required for ${sso.domains.join(", ")}: users sign in with Google.`
+            : "Require sign-in with Google; anyone at your domain can join.",
+          current === "google" ? null : blocked,
+        )}
+        {option(
+          "saml",
+          "SAML",
+          "Sign in through your identity provider (Okta, Azure AD...).",
+          SAML_TOOLTIP,
+        )}
+      </fieldset>
+      {pending ? (
+        <Modal
+          open
+          onClose={close}
+          width="medium"
+          title={
+            pending === "google" ? "Enable Google Single Sign-on" : "Disable Google Single Sign-on"
+          }
+          footer={
+            <>
+              <Button variant="secondary" onClick={close}>
+                Cancel
+              </Button>
+              <Button loading={setGoogleSso.isPending} onClick={confirm}>
+                Confirm
+              </Button>
+            </>
+          }
+        >
+          {setGoogleSso.error ? (
+            <InfoBox variant="error">{errorMessage(setGoogleSso.error)}</InfoBox>
+          ) : null}
+          <p className={styles.lead}>
+            {pending === "google"
+              ? `Anyone with an email address at ${domain} will be able to join this account automatically by signing in with Google. Invitations by email are turned off while this is on.`
+              : "Users will no longer be able to join this account using Sign In with Google. Existing users keep their access, and you can invite users by email again."}
+          </p>
+        </Modal>
+      ) : null}
+    </Panel>
+  );
+}

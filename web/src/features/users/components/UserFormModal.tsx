@@ -1,0 +1,100 @@
+/**
+ * Invite a user (firstName, lastName, email) or edit one (names only: "Edit user: email is
+ * read-only", SPEC 2). Errors from the API show above the fields.
+ */
+import { type FormEvent, useState } from "react";
+
+import { errorMessage } from "@/api";
+import type { components } from "@/api/schema";
+import { Button } from "@/components/ui/Button";
+import { InfoBox } from "@/components/ui/InfoBox";
+import { Modal } from "@/components/ui/Modal";
+import { TextField } from "@/components/ui/TextField";
+
+import { useInviteUser, useUpdateUser } from "../api/users";
+
+import styles from "./users.module.css";
+
+type AccountUser = components["schemas"]["AccountUser"];
+
+interface Props {
+  /** The user to edit; undefined invites a new one. */
+  user?: AccountUser;
+  onClose: () => void;
+}
+
+export function UserFormModal({ user, onClose }: Props) {
+  const invite = useInviteUser();
+  const update = useUpdateUser();
+  const mutation = user ? update : invite;
+  const [firstName, setFirstName] = useState(user?.firstName ?? "");
+  const [lastName, setLastName] = useState(user?.lastName ?? "");
+  const [email, setEmail] = useState(user?.email ?? "");
+  const [missing, setMissing] = useState<Set<string>>(new Set());
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const empty = new Set(
+      Object.entries({ firstName, lastName, email })
+        .filter(([, value]) => !value.trim())
+        .map(([name]) => name),
+    );
+    setMissing(empty);
+    if (empty.size > 0) return;
+    const names = { firstName: firstName.trim(), lastName: lastName.trim() };
+    if (user) {
+      update.mutate(
+        { params: { path: { user_id: user.id } }, body: names },
+        { onSuccess: onClose },
+      );
+    } else {
+      invite.mutate({ body: { ...names, email: email.trim().toLowerCase() } }, { onSuccess: onClose });
+    }
+  };
+
+  return (
+    <Modal open onClose={onClose} width="medium" title={user ? "Edit User" : "Invite User"}>
+      <form className={styles.form} onSubmit={submit} noValidate>
+        {mutation.error ? <InfoBox variant="error">{errorMessage(mutation.error)}</InfoBox> : null}
+        {user ? null : (
+          <p className={styles.lead}>
+            They will get an email with a temporary password and choose their own when they
+            first sign in.
+          </p>
+        )}
+        <div className={styles.row}>
+          <TextField
+            label="First name"
+            value={firstName}
+            onChange={(e) => setFirstName(e.target.value)}
+            error={missing.has("firstName") ? "Required" : null}
+            autoFocus
+          />
+          <TextField
+            label="Last name"
+            value={lastName}
+            onChange={(e) => setLastName(e.target.value)}
+            error={missing.has("lastName") ? "Required" : null}
+          />
+        </div>
+        <TextField
+          label="Email"
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          readOnly={Boolean(user)}
+          hint={user ? "The email address cannot be changed." : undefined}
+          error={missing.has("email") ? "Required" : null}
+        />
+        <div className={styles.actions}>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={mutation.isPending}>
+            {user ? "Save" : "Invite User"}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
