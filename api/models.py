@@ -2,7 +2,8 @@
 
 from api.account.models import Account
 from api.db import Base
+from api.ratelimit.models import RateLimitCounter
 from api.usage.models import Platform, Usage
 from api.users.models import AuthType, User
 
-__all__ = ["Account", "AuthType", "Base", "Platform", "Usage", "User"]
+__all__ = ["Account", "AuthType", "Base", "Platform", "RateLimitCounter", "Usage", "User"]
