@@ -92,6 +92,13 @@ class RefreshRequest(ApiModel):
     refresh_token: str = Field(min_length=1, max_length=8192)
 
 
+def _required_email(value: str) -> str:
+    value = rules.normalize_email(value)
+    if not value:
+        raise ValueError("Email address is required")
+    return value
+
+
 def _required(value: str) -> str:
     value = value.strip()
     if not value:
@@ -125,13 +132,7 @@ class ForgotPasswordRequest(ApiModel):
 
     email: str = Field(max_length=320)
 
-    @field_validator("email")
-    @classmethod
-    def _email(cls, value: str) -> str:
-        value = rules.normalize_email(value)
-        if not value:
-            raise ValueError("Email address is required")
-        return value
+    _email = field_validator("email")(_required_email)
 
 
 class CodeDeliveryOut(ApiModel):
@@ -156,13 +157,7 @@ class ConfirmForgotPasswordRequest(ApiModel):
     code: str = Field(max_length=64)
     new_password: str = Field(max_length=256)
 
-    @field_validator("email")
-    @classmethod
-    def _email(cls, value: str) -> str:
-        value = rules.normalize_email(value)
-        if not value:
-            raise ValueError("Email address is required")
-        return value
+    _email = field_validator("email")(_required_email)
 
     @field_validator("code")
     @classmethod

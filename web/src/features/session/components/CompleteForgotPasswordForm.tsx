@@ -8,6 +8,7 @@ import { TextField } from "@/components/ui/TextField";
 import { useConfirmForgotPassword } from "../api/password";
 import { validateCompleteForgotPassword } from "../lib/validation";
 
+import { BackToLogin } from "./BackToLogin";
 import styles from "./forms.module.css";
 
 interface CompleteForgotPasswordFormProps {
@@ -88,11 +89,7 @@ export function CompleteForgotPasswordForm({ email, onDone, onBackToLogin }: Com
           Change Password
         </Button>
       </form>
-      <p className={styles.footnote}>
-        <button type="button" className={styles.linkButton} onClick={onBackToLogin}>
-          Back to sign in
-        </button>
-      </p>
+      <BackToLogin onClick={onBackToLogin} />
     </>
   );
 }

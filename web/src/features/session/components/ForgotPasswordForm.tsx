@@ -8,6 +8,7 @@ import { TextField } from "@/components/ui/TextField";
 import { useForgotPassword } from "../api/password";
 import { normalizeEmail, validateForgotPassword } from "../lib/validation";
 
+import { BackToLogin } from "./BackToLogin";
 import styles from "./forms.module.css";
 
 const NO_DELIVERY =
@@ -73,11 +74,7 @@ export function ForgotPasswordForm({ initialEmail, onCodeSent, onBackToLogin }: 
           Reset Password
         </Button>
       </form>
-      <p className={styles.footnote}>
-        <button type="button" className={styles.linkButton} onClick={onBackToLogin}>
-          Back to sign in
-        </button>
-      </p>
+      <BackToLogin onClick={onBackToLogin} />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { TextField } from "@/components/ui/TextField";
 import { useCompleteNewPassword } from "../api/password";
 import { validateNewPassword } from "../lib/validation";
 
+import { BackToLogin } from "./BackToLogin";
 import styles from "./forms.module.css";
 
 interface NewPasswordFormProps {
@@ -70,11 +71,7 @@ export function NewPasswordForm({ username, challengeSession, onDone, onBackToLo
           Change Password
         </Button>
       </form>
-      <p className={styles.footnote}>
-        <button type="button" className={styles.linkButton} onClick={onBackToLogin}>
-          Back to sign in
-        </button>
-      </p>
+      <BackToLogin onClick={onBackToLogin} />
     </>
   );
 }
