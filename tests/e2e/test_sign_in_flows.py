@@ -98,6 +98,7 @@ def test_register_sign_out_sign_in_and_reset_the_password(page: Page, console_ur
     page.get_by_label("Confirm password").fill(NEW_PASSWORD + "x")
     page.get_by_role("button", name="Change Password").click()
     expect(page.get_by_text("New password and confirm password must match")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "complete_forgot_password.png"), full_page=True)
     page.get_by_label("Confirm password").fill(NEW_PASSWORD)
     page.get_by_role("button", name="Change Password").click()
     expect(page).to_have_url(re.compile(r"/account$"))
