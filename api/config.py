@@ -75,6 +75,16 @@ class Settings(BaseSettings):
     stripe_plan_id: str = Field(default="", description="The $20/unit monthly Plan's id.")
     stripe_timeout_s: float = 10.0
 
+    # Sign-in attempts (password sign-in, new-password answer, password reset), counted in
+    # PostgreSQL so the limits hold across replicas (api/ratelimit).
+    sign_in_limit_per_email: int = Field(
+        default=10, description="Attempts per email address per window."
+    )
+    sign_in_limit_per_address: int = Field(
+        default=100, description="Attempts per client IP address per window."
+    )
+    sign_in_limit_window_s: int = Field(default=900, description="Window length, seconds.")
+
     # Plan constants (SPEC 9): new accounts get these; the account row keeps its own copy.
     unit_plan_requests: int = Field(default=1000, description="Requests per unit per cycle.")
     free_plan_requests: int = Field(default=100, description="Requests per cycle at 0 units.")

@@ -13,7 +13,7 @@ a session raises, so a read route can never write.
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 
 from fastapi import Request
@@ -96,13 +96,29 @@ def create_read_sessionmaker(read_engine: AsyncEngine) -> async_sessionmaker[Asy
     )
 
 
+_UNDO_KEY = "undo_on_rollback"
+
+
+def undo_on_rollback(db: AsyncSession, undo: Callable[[], Awaitable[None]]) -> None:
+    """Register a compensating step for a change made outside the database (e.g. a user
+    created in Cognito): ``get_db`` awaits it if the request's transaction does not commit,
+    so nothing is left half-made. ``undo`` must not raise (log instead)."""
+    db.info.setdefault(_UNDO_KEY, []).append(undo)
+
+
+async def _run_undo(db: AsyncSession) -> None:
+    for undo in reversed(db.info.pop(_UNDO_KEY, [])):
+        await undo()
+
+
 _SAFE_METHODS = frozenset({"GET", "HEAD"})
 
 
 async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
     """FastAPI dependency: one transaction for the whole request.
 
-    Commits when the route returns, rolls back when it raises. Nothing is opened on the
+    Commits when the route returns, rolls back when it raises (then runs the steps
+    registered with :func:`undo_on_rollback`). Nothing is opened on the
     connection until the first statement (SQLAlchemy autobegin). GET and HEAD get a
     read-only autocommit session instead (see the module docstring).
     """
@@ -117,7 +133,13 @@ async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
             yield db
         except BaseException:
             await db.rollback()
+            await _run_undo(db)
             raise
         else:
-            if db.in_transaction():
-                await db.commit()
+            try:
+                if db.in_transaction():
+                    await db.commit()
+            except BaseException:
+                await _run_undo(db)
+                raise
+            db.info.pop(_UNDO_KEY, None)

@@ -17,6 +17,7 @@ from api.adapters.stripe import StripeGateway
 from api.config import Settings
 from api.db import get_db
 from api.errors import AccountRequired, NotAuthenticated
+from api.ratelimit.service import RateLimiter
 from api.session.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
 from api.users import repository as users_repository
 from api.users.repository import Caller
@@ -41,7 +42,26 @@ def _stripe(request: Request) -> StripeGateway:
     return gateway
 
 
+def _rate_limiter(request: Request) -> RateLimiter:
+    limiter: RateLimiter = request.app.state.rate_limiter
+    return limiter
+
+
+def _token_verifier(request: Request) -> AccessTokenVerifier:
+    verifier: AccessTokenVerifier = request.app.state.token_verifier
+    return verifier
+
+
+def _client_address(request: Request) -> str:
+    """The client's IP address (behind a proxy, run uvicorn with ``--proxy-headers`` and
+    ``--forwarded-allow-ips`` so this is the browser's, not the proxy's)."""
+    return request.client.host if request.client else "unknown"
+
+
 SettingsDep = Annotated[Settings, Depends(_settings)]
+Limiter = Annotated[RateLimiter, Depends(_rate_limiter)]
+TokenVerifier = Annotated[AccessTokenVerifier, Depends(_token_verifier)]
+ClientAddress = Annotated[str, Depends(_client_address)]
 Cognito = Annotated[CognitoClient, Depends(_cognito)]
 Stripe = Annotated[StripeGateway, Depends(_stripe)]
 

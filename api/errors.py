@@ -77,6 +77,45 @@ class ProviderRefused(AppError):
         return self.provider_code
 
 
+class MustSignInWithGoogle(AppError):
+    """400: the user's account requires Google sign-in, so passwords are refused (SPEC 6, 8)."""
+
+    default_message = "This user must sign in with Google"
+
+
+class PasswordResetUnavailable(AppError):
+    """400: the provider accepted a reset but reported no code delivery (SPEC 8)."""
+
+    default_message = (
+        "There was an error resetting your password. Please email support to reset your password."
+    )
+
+
+class ValidationCodeExpired(AppError):
+    """400: the hosted UI's code was used, expired or unknown (OAuth invalid_grant, SPEC 8)."""
+
+    default_message = "Validation code has expired"
+
+
+class UnableToAuthenticate(AppError):
+    """400: any other failure of the code exchange (SPEC 8)."""
+
+    default_message = "Unable to authenticate user"
+
+
+class InvalidEmailProvider(AppError):
+    """400: registration with a free or disposable email domain (SPEC 5, 8)."""
+
+    default_message = "Invalid email provider"
+
+
+class EmailInUse(AppError):
+    """409: a user with this email exists already (SPEC 8 "Registration")."""
+
+    status_code = 409
+    default_message = "This email address is already in use"
+
+
 class NotAuthenticated(AppError):
     """401: no bearer token, or one that is invalid or expired."""
 

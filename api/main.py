@@ -25,6 +25,7 @@ from api.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from api.errors import install_error_handlers
 from api.health import router as health_router
 from api.logging import RequestContextMiddleware, configure_logging
+from api.ratelimit.service import RateLimiter
 from api.session.router import router as session_router
 from api.session.tokens import AccessTokenVerifier
 from api.spa import mount_spa
@@ -62,6 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             client_id=settings.cognito_client_id,
             access_key_id=settings.aws_access_key_id,
             secret_access_key=settings.aws_secret_access_key.get_secret_value(),
+            hosted_ui_url=settings.cognito_hosted_ui_url,
             timeout_s=settings.cognito_timeout_s,
             event_hooks=cognito_hooks,
         )
@@ -75,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.sessionmaker = create_sessionmaker(engine)
         app.state.read_engine = engine.execution_options(isolation_level="AUTOCOMMIT")
         app.state.read_sessionmaker = create_read_sessionmaker(app.state.read_engine)
+        app.state.rate_limiter = RateLimiter(app.state.read_engine)
         app.state.cognito = cognito
         app.state.stripe = stripe
         app.state.token_verifier = AccessTokenVerifier(

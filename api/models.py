@@ -3,7 +3,17 @@
 from api.account.models import Account
 from api.billing.models import StripeEvent
 from api.db import Base
+from api.ratelimit.models import RateLimitCounter
 from api.usage.models import Platform, Usage
 from api.users.models import AuthType, User
 
-__all__ = ["Account", "AuthType", "Base", "Platform", "StripeEvent", "Usage", "User"]
+__all__ = [
+    "Account",
+    "AuthType",
+    "Base",
+    "Platform",
+    "RateLimitCounter",
+    "StripeEvent",
+    "Usage",
+    "User",
+]

@@ -74,6 +74,15 @@ class ResourceNotFoundError(CognitoError):
     """ResourceNotFoundException: unknown pool or client."""
 
 
+class OAuthError(Exception):
+    """The hosted UI's token endpoint refused a code; ``error`` is its OAuth error code
+    (``invalid_grant``, ``invalid_client``...)."""
+
+    def __init__(self, error: str) -> None:
+        super().__init__(error)
+        self.error = error
+
+
 class CognitoUnavailable(Exception):
     """Cognito could not be reached, timed out or answered 5xx; nothing is known to have changed."""
 
@@ -136,6 +145,15 @@ class CognitoUser:
     status: str
 
 
+@dataclass(frozen=True, slots=True)
+class CodeDelivery:
+    """Where a verification code was sent (ForgotPassword ``CodeDeliveryDetails``)."""
+
+    destination: str
+    delivery_medium: str
+    attribute_name: str
+
+
 def _tokens(result: dict[str, Any]) -> Tokens:
     return Tokens(
         access_token=result["AccessToken"],
@@ -181,6 +199,8 @@ class CognitoClient:
         user_pool_id / client_id: the pool and its public app client (no secret).
         access_key_id / secret_access_key: credentials for admin calls; empty uses botocore's
             default chain (environment, instance role...).
+        hosted_ui_url: the hosted UI domain (``https://auth.example.com``) whose
+            ``/oauth2/token`` endpoint exchanges authorization codes; empty disables it.
         timeout_s: connect/read/write timeout of every call, in seconds.
         event_hooks: httpx event hooks (the dev stack's mailbox records messages this way).
     """
@@ -194,6 +214,7 @@ class CognitoClient:
         client_id: str,
         access_key_id: str = "",
         secret_access_key: str = "",
+        hosted_ui_url: str = "",
         timeout_s: float = 5.0,
         event_hooks: dict[str, list[Any]] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
@@ -202,6 +223,7 @@ class CognitoClient:
         self.region = region
         self.user_pool_id = user_pool_id
         self.client_id = client_id
+        self.hosted_ui_url = hosted_ui_url.rstrip("/")
         self._credentials = Credentials(access_key_id, secret_access_key) if access_key_id else None
         self._http = httpx.AsyncClient(
             timeout=httpx.Timeout(timeout_s),
@@ -288,6 +310,119 @@ class CognitoClient:
         """GlobalSignOut: revoke every refresh token of the access token's user."""
         await self.call("GlobalSignOut", {"AccessToken": access_token}, signed=False)
 
+    async def sign_up(self, username: str, password: str, attributes: dict[str, str]) -> str:
+        """SignUp (SPEC 7 "Sign-up": username is the email, plus password and attributes).
+
+        Returns the new user's ``UserSub``. Raises: UsernameExistsError, InvalidPasswordError,
+        CognitoError (e.g. InvalidParameterException), CognitoUnavailable.
+        """
+        body = await self.call(
+            "SignUp",
+            {
+                "ClientId": self.client_id,
+                "Username": username,
+                "Password": password,
+                "UserAttributes": _attribute_list(attributes),
+            },
+            signed=False,
+        )
+        return str(body.get("UserSub", ""))
+
+    async def forgot_password(self, username: str) -> CodeDelivery | None:
+        """ForgotPassword: Cognito emails a verification code.
+
+        Returns where it went, or None when the answer has no ``CodeDeliveryDetails``.
+        Raises: UserNotFoundError, NotAuthorizedError, CognitoError, CognitoUnavailable.
+        """
+        body = await self.call(
+            "ForgotPassword", {"ClientId": self.client_id, "Username": username}, signed=False
+        )
+        details = body.get("CodeDeliveryDetails")
+        if not details:
+            return None
+        return CodeDelivery(
+            destination=str(details.get("Destination", "")),
+            delivery_medium=str(details.get("DeliveryMedium", "")),
+            attribute_name=str(details.get("AttributeName", "")),
+        )
+
+    async def confirm_forgot_password(self, username: str, code: str, password: str) -> None:
+        """ConfirmForgotPassword: set a new password with the emailed code.
+
+        Raises: CodeMismatchError, InvalidPasswordError, UserNotFoundError, CognitoError,
+        CognitoUnavailable.
+        """
+        await self.call(
+            "ConfirmForgotPassword",
+            {
+                "ClientId": self.client_id,
+                "Username": username,
+                "ConfirmationCode": code,
+                "Password": password,
+            },
+            signed=False,
+        )
+
+    async def respond_new_password(
+        self, username: str, session: str, password: str, attributes: dict[str, str]
+    ) -> AuthResult:
+        """RespondToAuthChallenge NEW_PASSWORD_REQUIRED with the new password and the
+        ``userAttributes.<name>`` answers (SPEC 3: given_name, family_name).
+
+        Raises: NotAuthorizedError (stale session), InvalidPasswordError, CognitoError,
+        CognitoUnavailable.
+        """
+        responses = {"USERNAME": username, "NEW_PASSWORD": password}
+        responses.update({f"userAttributes.{k}": v for k, v in attributes.items()})
+        body = await self.call(
+            "RespondToAuthChallenge",
+            {
+                "ClientId": self.client_id,
+                "ChallengeName": "NEW_PASSWORD_REQUIRED",
+                "Session": session,
+                "ChallengeResponses": responses,
+            },
+            signed=False,
+        )
+        return _auth_result(body)
+
+    async def exchange_code(self, code: str, redirect_uri: str) -> Tokens:
+        """The hosted UI's token endpoint: ``POST {hosted_ui_url}/oauth2/token``, form-encoded
+        grant_type=authorization_code, code, client_id, redirect_uri (SPEC 7 "Token exchange";
+        Cognito "Token endpoint" docs).
+
+        Raises: OAuthError (the endpoint's ``error``, e.g. ``invalid_grant``),
+        CognitoUnavailable.
+        """
+        if not self.hosted_ui_url:
+            raise CognitoUnavailable("No hosted UI is configured")
+        try:
+            response = await self._http.post(
+                self.hosted_ui_url + "/oauth2/token",
+                data={
+                    "grant_type": "authorization_code",
+                    "code": code,
+                    "client_id": self.client_id,
+                    "redirect_uri": redirect_uri,
+                },
+            )
+        except httpx.HTTPError as exc:
+            raise CognitoUnavailable(f"oauth2/token: {exc!r}") from exc
+        if response.status_code >= 500:
+            raise CognitoUnavailable(f"oauth2/token: HTTP {response.status_code}")
+        try:
+            data = response.json()
+        except ValueError as exc:
+            raise OAuthError("invalid_response") from exc
+        if response.status_code >= 400 or "access_token" not in data:
+            raise OAuthError(str(data.get("error", "invalid_request")))
+        return Tokens(
+            access_token=data["access_token"],
+            id_token=data.get("id_token", ""),
+            refresh_token=data.get("refresh_token"),
+            expires_in=int(data.get("expires_in", 3600)),
+        )
+
     async def fetch_jwks(self) -> dict[str, Any]:
         """GET the pool's JSON Web Key Set (``{"keys": [...]}``).
 
@@ -361,6 +496,18 @@ class CognitoClient:
             sub=attrs.get("sub", ""),
             attributes=attrs,
             status=body.get("UserStatus", ""),
+        )
+
+    async def admin_confirm_sign_up(self, username: str) -> None:
+        """AdminConfirmSignUp: confirm a signed-up user without the emailed code (the
+        registration form has already checked the address is a business email).
+
+        Raises: UserNotFoundError, CognitoError, CognitoUnavailable.
+        """
+        await self.call(
+            "AdminConfirmSignUp",
+            {"UserPoolId": self.user_pool_id, "Username": username},
+            signed=True,
         )
 
     async def admin_delete_user(self, username: str) -> None:

@@ -1,29 +1,71 @@
-"""Session routes: the signed-in session, password sign-in, refresh and sign-out (SPEC 7)."""
+"""Session routes (SPEC 7): the signed-in session, password sign-in and its challenge,
+password reset, the hosted UI's code exchange, refresh, sign-out, registration, and the
+account choice after third-party sign-in (sso-accounts)."""
 
-from fastapi import APIRouter, Response
+from typing import Annotated
 
-from api.deps import AccessToken, Claims, Cognito, CurrentUser
+from fastapi import APIRouter, Query, Response
+
+from api.deps import (
+    AccessToken,
+    Claims,
+    ClientAddress,
+    Cognito,
+    CurrentUser,
+    DbSession,
+    Limiter,
+    SettingsDep,
+    TokenVerifier,
+)
 from api.errors import (
     AccountRequired,
+    BadRequest,
+    Conflict,
+    EmailInUse,
+    InvalidEmailProvider,
+    MustSignInWithGoogle,
     NotAuthenticated,
+    NotFound,
+    PasswordResetUnavailable,
     ProviderRefused,
+    RateLimited,
     RequestValidationFailed,
+    UnableToAuthenticate,
+    ValidationCodeExpired,
     VendorUnavailable,
     error_responses,
 )
-from api.session import service
+from api.session import registration, service, sso_accounts
 from api.session.schemas import (
+    CodeExchangeRequest,
+    CodeExchangeResponse,
+    CompleteNewPasswordRequest,
+    ConfirmForgotPasswordRequest,
+    ForgotPasswordRequest,
+    ForgotPasswordResponse,
     RefreshRequest,
+    RegistrationRequest,
     Session,
     SessionAccount,
     SessionResponse,
     SessionUser,
     SignInRequest,
     SignInResponse,
+    SsoAccountsResponse,
+    SsoCreateRequest,
+    SsoJoinRequest,
     TokensOut,
 )
 
 router = APIRouter(prefix="/web", tags=["session"])
+
+_PASSWORD_ERRORS = (
+    MustSignInWithGoogle,
+    ProviderRefused,
+    RateLimited,
+    RequestValidationFailed,
+    VendorUnavailable,
+)
 
 
 @router.get(
@@ -49,16 +91,105 @@ async def get_session(caller: CurrentUser) -> SessionResponse:
 
 @router.post(
     "/session/sign-in",
+    status_code=200,
     response_model=SignInResponse,
-    responses=error_responses(ProviderRefused, RequestValidationFailed, VendorUnavailable),
+    responses=error_responses(*_PASSWORD_ERRORS),
 )
-async def sign_in(body: SignInRequest, cognito: Cognito) -> SignInResponse:
+async def sign_in(
+    body: SignInRequest,
+    db: DbSession,
+    cognito: Cognito,
+    limiter: Limiter,
+    settings: SettingsDep,
+    client_address: ClientAddress,
+) -> SignInResponse:
     """Sign in with email and password: tokens, or a challenge to answer (SPEC 4)."""
-    return await service.sign_in(cognito, body.email, body.password)
+    return await service.sign_in(
+        db, cognito, limiter, settings, body.email, body.password, client_address
+    )
+
+
+@router.post(
+    "/session/complete-new-password",
+    status_code=200,
+    response_model=SignInResponse,
+    responses=error_responses(*_PASSWORD_ERRORS),
+)
+async def complete_new_password(
+    body: CompleteNewPasswordRequest,
+    db: DbSession,
+    cognito: Cognito,
+    limiter: Limiter,
+    settings: SettingsDep,
+    client_address: ClientAddress,
+) -> SignInResponse:
+    """Answer the NEW_PASSWORD_REQUIRED challenge of a sign-in with a new password."""
+    return await service.complete_new_password(
+        db,
+        cognito,
+        limiter,
+        settings,
+        body.username,
+        body.session,
+        body.new_password,
+        client_address,
+    )
+
+
+@router.post(
+    "/session/forgot-password",
+    status_code=200,
+    response_model=ForgotPasswordResponse,
+    responses=error_responses(*_PASSWORD_ERRORS, PasswordResetUnavailable),
+)
+async def forgot_password(
+    body: ForgotPasswordRequest,
+    db: DbSession,
+    cognito: Cognito,
+    limiter: Limiter,
+    settings: SettingsDep,
+    client_address: ClientAddress,
+) -> ForgotPasswordResponse:
+    """Email a password-reset code (SPEC 4 forgot-password)."""
+    return await service.forgot_password(db, cognito, limiter, settings, body.email, client_address)
+
+
+@router.post(
+    "/session/confirm-forgot-password",
+    status_code=200,
+    response_model=SignInResponse,
+    responses=error_responses(*_PASSWORD_ERRORS),
+)
+async def confirm_forgot_password(
+    body: ConfirmForgotPasswordRequest,
+    db: DbSession,
+    cognito: Cognito,
+    limiter: Limiter,
+    settings: SettingsDep,
+    client_address: ClientAddress,
+) -> SignInResponse:
+    """Set a new password with the emailed code, and sign in with it."""
+    return await service.confirm_forgot_password(
+        db, cognito, limiter, settings, body.email, body.code, body.new_password, client_address
+    )
+
+
+@router.post(
+    "/session/token",
+    status_code=200,
+    response_model=CodeExchangeResponse,
+    responses=error_responses(ValidationCodeExpired, UnableToAuthenticate, RequestValidationFailed),
+)
+async def exchange_code(
+    body: CodeExchangeRequest, cognito: Cognito, verifier: TokenVerifier
+) -> CodeExchangeResponse:
+    """Exchange the hosted UI's authorization code for tokens (SPEC 7 "Token exchange")."""
+    return await service.exchange_code(cognito, verifier, body.code, body.redirect_uri)
 
 
 @router.post(
     "/session/refresh",
+    status_code=200,
     response_model=TokensOut,
     responses=error_responses(NotAuthenticated, RequestValidationFailed, VendorUnavailable),
 )
@@ -76,4 +207,102 @@ async def refresh(body: RefreshRequest, cognito: Cognito) -> TokensOut:
 async def sign_out(_: Claims, token: AccessToken, cognito: Cognito) -> Response:
     """Sign out everywhere (Cognito GlobalSignOut); the SPA then drops its tokens."""
     await service.sign_out(cognito, token)
+    return Response(status_code=204)
+
+
+@router.post(
+    "/registration",
+    status_code=201,
+    response_model=TokensOut,
+    responses=error_responses(
+        InvalidEmailProvider,
+        EmailInUse,
+        ProviderRefused,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def register(
+    body: RegistrationRequest, db: DbSession, cognito: Cognito, settings: SettingsDep
+) -> TokensOut:
+    """Register with the form (SPEC 3): a new account and its first user, signed in."""
+    return await registration.register(db, cognito, settings, body)
+
+
+@router.get(
+    "/sso-accounts",
+    status_code=200,
+    response_model=SsoAccountsResponse,
+    responses=error_responses(NotAuthenticated, BadRequest, VendorUnavailable),
+)
+async def get_sso_accounts(
+    claims: Claims,
+    db: DbSession,
+    cognito: Cognito,
+    cognito_id: Annotated[str, Query(alias="cognitoId", min_length=1, max_length=255)],
+    email: Annotated[str, Query(min_length=1, max_length=320)],
+) -> SsoAccountsResponse:
+    """Accounts the signed-in Google identity may join, and its email domain (SPEC 7)."""
+    return await sso_accounts.lookup(db, cognito, claims, cognito_id, email)
+
+
+@router.post(
+    "/sso-accounts/join",
+    status_code=204,
+    response_class=Response,
+    responses=error_responses(
+        NotAuthenticated,
+        BadRequest,
+        NotFound,
+        Conflict,
+        EmailInUse,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def join_sso_account(
+    body: SsoJoinRequest, claims: Claims, db: DbSession, cognito: Cognito
+) -> Response:
+    """Join an account that has Google SSO on for the identity's email domain (SPEC 7)."""
+    await sso_accounts.join(
+        db,
+        cognito,
+        claims,
+        body.account_id,
+        body.user_identity_id,
+        body.user_email,
+        body.user_first_name,
+        body.user_last_name,
+    )
+    return Response(status_code=204)
+
+
+@router.post(
+    "/sso-accounts/create",
+    status_code=204,
+    response_class=Response,
+    responses=error_responses(
+        NotAuthenticated,
+        BadRequest,
+        Conflict,
+        EmailInUse,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def create_sso_account(
+    body: SsoCreateRequest, claims: Claims, db: DbSession, cognito: Cognito, settings: SettingsDep
+) -> Response:
+    """Create a new account for the third-party identity (SPEC 4 needsAccount)."""
+    await sso_accounts.create(
+        db,
+        cognito,
+        settings,
+        claims,
+        body.account_name,
+        body.user_identity_id,
+        body.user_email,
+        body.user_first_name,
+        body.user_last_name,
+    )
     return Response(status_code=204)

@@ -7,6 +7,7 @@ import uuid
 from pydantic import Field, field_validator
 
 from api.schemas import ApiModel
+from api.session import rules
 
 
 class SessionUser(ApiModel):
@@ -89,3 +90,186 @@ class RefreshRequest(ApiModel):
     """Exchange a refresh token for new access and ID tokens."""
 
     refresh_token: str = Field(min_length=1, max_length=8192)
+
+
+def _required_email(value: str) -> str:
+    value = rules.normalize_email(value)
+    if not value:
+        raise ValueError("Email address is required")
+    return value
+
+
+def _required(value: str) -> str:
+    value = value.strip()
+    if not value:
+        raise ValueError(rules.REQUIRED)
+    return value
+
+
+def _new_password(value: str) -> str:
+    if not rules.is_strong_password(value):
+        raise ValueError(rules.PASSWORD_RULE)
+    return value
+
+
+class CompleteNewPasswordRequest(ApiModel):
+    """Answer to the NEW_PASSWORD_REQUIRED challenge of a sign-in (SPEC 4)."""
+
+    username: str = Field(min_length=1, max_length=320)
+    session: str = Field(min_length=1, max_length=8192)
+    new_password: str = Field(max_length=256)
+
+    @field_validator("new_password")
+    @classmethod
+    def _password(cls, value: str) -> str:
+        if not value:
+            raise ValueError("A new password is required")
+        return _new_password(value)
+
+
+class ForgotPasswordRequest(ApiModel):
+    """Ask for a password-reset code by email (SPEC 4 forgot-password)."""
+
+    email: str = Field(max_length=320)
+
+    _email = field_validator("email")(_required_email)
+
+
+class CodeDeliveryOut(ApiModel):
+    """Where the reset code went, e.g. destination ``a***@e***``, medium ``EMAIL``."""
+
+    destination: str
+    delivery_medium: str
+    attribute_name: str
+
+
+class ForgotPasswordResponse(ApiModel):
+    """``code_delivery`` is null when the provider refused silently (SPEC 8:
+    NotAuthorizedException is ignored): the screen stays as it is."""
+
+    code_delivery: CodeDeliveryOut | None
+
+
+class ConfirmForgotPasswordRequest(ApiModel):
+    """The emailed code and the new password (SPEC 4 complete-forgot-password)."""
+
+    email: str = Field(max_length=320)
+    code: str = Field(max_length=64)
+    new_password: str = Field(max_length=256)
+
+    _email = field_validator("email")(_required_email)
+
+    @field_validator("code")
+    @classmethod
+    def _code(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("Verification code is required")
+        return value
+
+    @field_validator("new_password")
+    @classmethod
+    def _password(cls, value: str) -> str:
+        if not value:
+            raise ValueError("Enter a new password")
+        return _new_password(value)
+
+
+class CodeExchangeRequest(ApiModel):
+    """The hosted UI's authorization code and the redirect URI it was issued for."""
+
+    code: str = Field(min_length=1, max_length=2048)
+    redirect_uri: str = Field(min_length=1, max_length=2048)
+
+
+class FederatedIdentity(ApiModel):
+    """Who signed in with the identity provider (claims of its ID token, SPEC 7).
+
+    ``username`` is the Cognito username, e.g. ``google_1234``; names may be empty.
+    """
+
+    username: str
+    email: str
+    first_name: str
+    last_name: str
+
+
+class CodeExchangeResponse(ApiModel):
+    """Tokens of the third-party sign-in and the identity they belong to."""
+
+    tokens: TokensOut
+    identity: FederatedIdentity
+
+
+class RegistrationRequest(ApiModel):
+    """The registration form (SPEC 3). Every field is required ('Required'); the email is a
+    business email, lowercased and trimmed; names are trimmed; the password follows SPEC 5."""
+
+    first_name: str = Field(max_length=100)
+    last_name: str = Field(max_length=100)
+    email_address: str = Field(max_length=320)
+    organization_name: str = Field(max_length=200)
+    new_password: str = Field(max_length=256)
+
+    @field_validator("first_name", "last_name", "organization_name")
+    @classmethod
+    def _trimmed(cls, value: str) -> str:
+        return _required(value)
+
+    @field_validator("email_address")
+    @classmethod
+    def _email(cls, value: str) -> str:
+        value = _required(rules.normalize_email(value))
+        if not rules.is_valid_email(value):
+            raise ValueError(rules.BUSINESS_EMAIL)
+        return value
+
+    @field_validator("new_password")
+    @classmethod
+    def _password(cls, value: str) -> str:
+        if not value:
+            raise ValueError(rules.REQUIRED)
+        return _new_password(value)
+
+
+class SsoAccount(ApiModel):
+    """An account the identity may join (SPEC 3 "SSO join candidate")."""
+
+    account_id: uuid.UUID
+    account_name: str
+    users_count: int
+
+
+class SsoAccountsResponse(ApiModel):
+    """Accounts with Google SSO on for the identity's email domain, and that domain."""
+
+    accounts: list[SsoAccount]
+    domain: str
+
+
+class SsoJoinRequest(ApiModel):
+    """SPEC 3 "Join payload"."""
+
+    account_id: uuid.UUID
+    user_first_name: str = Field(max_length=100)
+    user_last_name: str = Field(max_length=100)
+    user_email: str = Field(max_length=320)
+    user_identity_id: str = Field(min_length=1, max_length=255)
+
+
+class SsoCreateRequest(ApiModel):
+    """SPEC 3 "Create-account payload"; the account name is trimmed and must not be empty."""
+
+    account_name: str = Field(max_length=200)
+    user_first_name: str = Field(max_length=100)
+    user_last_name: str = Field(max_length=100)
+    user_email: str = Field(max_length=320)
+    user_identity_id: str = Field(min_length=1, max_length=255)
+
+    @field_validator("account_name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("Account name must not be empty")
+        return value

@@ -1,19 +1,97 @@
-"""Sign-in rules (SPEC 4 "Login mode", 8 "Sign-in"), over the Cognito adapter."""
+"""Sign-in rules (SPEC 4 "Login mode", 8 "Sign-in", "Forgot-password", "Code exchange"),
+over the Cognito adapter."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
+import jwt
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from api.adapters.cognito import (
+    AuthResult,
     CognitoClient,
     CognitoError,
     CognitoUnavailable,
     NotAuthorizedError,
+    OAuthError,
     Tokens,
     UserNotConfirmedError,
+    UserNotFoundError,
 )
-from api.errors import NotAuthenticated, ProviderRefused, VendorUnavailable
-from api.session.schemas import ChallengeOut, SignInResponse, TokensOut
+from api.config import Settings
+from api.errors import (
+    MustSignInWithGoogle,
+    NotAuthenticated,
+    PasswordResetUnavailable,
+    ProviderRefused,
+    UnableToAuthenticate,
+    ValidationCodeExpired,
+    VendorUnavailable,
+)
+from api.ratelimit.service import Limit, RateLimiter
+from api.session import repository
+from api.session.schemas import (
+    ChallengeOut,
+    CodeDeliveryOut,
+    CodeExchangeResponse,
+    FederatedIdentity,
+    ForgotPasswordResponse,
+    SignInResponse,
+    TokensOut,
+)
+from api.session.tokens import AccessTokenVerifier, InvalidToken
 
 MUST_USE_GOOGLE = "This user must sign in with Google"
+USER_DOES_NOT_EXIST = "User does not exist"
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """A password attempt to count: the email or username tried and the client's IP address."""
+
+    subject: str
+    client_address: str
+
+
+async def count_attempt(limiter: RateLimiter, settings: Settings, attempt: Attempt) -> None:
+    """Count a password attempt per email and per client address.
+
+    Raises:
+        RateLimited: either count is over its limit in the current window (HTTP 429).
+    """
+    window = settings.sign_in_limit_window_s
+    await limiter.hit(
+        Limit("sign-in:email", settings.sign_in_limit_per_email, window), attempt.subject
+    )
+    await limiter.hit(
+        Limit("sign-in:ip", settings.sign_in_limit_per_address, window), attempt.client_address
+    )
+
+
+async def _refuse_if_google_required(db: AsyncSession, email: str) -> None:
+    if await repository.account_requires_google(db, email):
+        raise MustSignInWithGoogle()
+
+
+def _provider_refused(exc: CognitoError) -> ProviderRefused:
+    if isinstance(exc, UserNotConfirmedError):
+        return ProviderRefused(MUST_USE_GOOGLE, exc.code)
+    return ProviderRefused(exc.message, exc.code)
+
+
+def _sign_in_response(result: AuthResult, username: str) -> SignInResponse:
+    if result.tokens is not None:
+        return SignInResponse(tokens=tokens_out(result.tokens))
+    assert result.challenge is not None
+    return SignInResponse(
+        challenge=ChallengeOut(
+            name=result.challenge.name,
+            session=result.challenge.session,
+            username=result.challenge.parameters.get("USER_ID_FOR_SRP", username),
+        )
+    )
 
 
 def tokens_out(tokens: Tokens) -> TokensOut:
@@ -26,31 +104,177 @@ def tokens_out(tokens: Tokens) -> TokensOut:
     )
 
 
-async def sign_in(cognito: CognitoClient, email: str, password: str) -> SignInResponse:
-    """Password sign-in with USER_PASSWORD_AUTH.
+async def sign_in(
+    db: AsyncSession,
+    cognito: CognitoClient,
+    limiter: RateLimiter,
+    settings: Settings,
+    email: str,
+    password: str,
+    client_address: str,
+) -> SignInResponse:
+    """Password sign-in with USER_PASSWORD_AUTH (``email`` already lowercased and trimmed).
 
     Returns tokens, or the challenge with what answering it needs (its session and the
     username). Raises:
+        RateLimited: too many attempts for this email or client address.
+        MustSignInWithGoogle: the user's account requires Google sign-in.
         ProviderRefused: code ``UserNotConfirmedException`` with 'This user must sign in with
             Google'; any other provider refusal with the provider's message (SPEC 8).
         VendorUnavailable: Cognito is unreachable.
     """
+    await count_attempt(limiter, settings, Attempt(email, client_address))
+    await _refuse_if_google_required(db, email)
     try:
         result = await cognito.initiate_password_auth(email, password)
-    except UserNotConfirmedError as exc:
-        raise ProviderRefused(MUST_USE_GOOGLE, exc.code) from exc
+    except CognitoError as exc:
+        raise _provider_refused(exc) from exc
+    except CognitoUnavailable as exc:
+        raise VendorUnavailable() from exc
+    return _sign_in_response(result, email)
+
+
+async def complete_new_password(
+    db: AsyncSession,
+    cognito: CognitoClient,
+    limiter: RateLimiter,
+    settings: Settings,
+    username: str,
+    session: str,
+    new_password: str,
+    client_address: str,
+) -> SignInResponse:
+    """Answer NEW_PASSWORD_REQUIRED with the new password and given_name / family_name from
+    our user record (SPEC 3 "Attributes on the new-password challenge").
+
+    Returns tokens (or a further challenge, which the SPA reports by name, SPEC 8).
+    Raises: RateLimited, MustSignInWithGoogle, ProviderRefused (e.g. an expired challenge
+    session), VendorUnavailable.
+    """
+    await count_attempt(limiter, settings, Attempt(username, client_address))
+    await _refuse_if_google_required(db, username)
+    names = await repository.user_names(db, username)
+    attributes = {}
+    if names is not None:
+        attributes = {"given_name": names[0], "family_name": names[1]}
+    try:
+        result = await cognito.respond_new_password(username, session, new_password, attributes)
+    except CognitoError as exc:
+        raise _provider_refused(exc) from exc
+    except CognitoUnavailable as exc:
+        raise VendorUnavailable() from exc
+    return _sign_in_response(result, username)
+
+
+async def forgot_password(
+    db: AsyncSession,
+    cognito: CognitoClient,
+    limiter: RateLimiter,
+    settings: Settings,
+    email: str,
+    client_address: str,
+) -> ForgotPasswordResponse:
+    """Have Cognito email a reset code (SPEC 4 forgot-password, SPEC 8 messages).
+
+    Returns where the code went; ``code_delivery`` is null when Cognito answered
+    NotAuthorizedException, which SPEC 8 ignores silently. Raises:
+        RateLimited; MustSignInWithGoogle;
+        ProviderRefused: 'User does not exist' (UserNotFoundException) or the provider's text;
+        PasswordResetUnavailable: the answer has no delivery details;
+        VendorUnavailable.
+    """
+    await count_attempt(limiter, settings, Attempt(email, client_address))
+    await _refuse_if_google_required(db, email)
+    try:
+        delivery = await cognito.forgot_password(email)
+    except NotAuthorizedError:
+        return ForgotPasswordResponse(code_delivery=None)
+    except UserNotFoundError as exc:
+        raise ProviderRefused(USER_DOES_NOT_EXIST, exc.code) from exc
     except CognitoError as exc:
         raise ProviderRefused(exc.message, exc.code) from exc
     except CognitoUnavailable as exc:
         raise VendorUnavailable() from exc
-    if result.tokens is not None:
-        return SignInResponse(tokens=tokens_out(result.tokens))
-    assert result.challenge is not None
-    username = result.challenge.parameters.get("USER_ID_FOR_SRP", email)
-    return SignInResponse(
-        challenge=ChallengeOut(
-            name=result.challenge.name, session=result.challenge.session, username=username
+    if delivery is None:
+        raise PasswordResetUnavailable()
+    return ForgotPasswordResponse(
+        code_delivery=CodeDeliveryOut(
+            destination=delivery.destination,
+            delivery_medium=delivery.delivery_medium,
+            attribute_name=delivery.attribute_name,
         )
+    )
+
+
+async def confirm_forgot_password(
+    db: AsyncSession,
+    cognito: CognitoClient,
+    limiter: RateLimiter,
+    settings: Settings,
+    email: str,
+    code: str,
+    new_password: str,
+    client_address: str,
+) -> SignInResponse:
+    """Set the new password with the emailed code, then sign in with it (SPEC 4: "After a
+    successful reset the user is signed in automatically").
+
+    Raises: RateLimited, MustSignInWithGoogle, ProviderRefused (wrong or expired code, with
+    the provider's message), VendorUnavailable.
+    """
+    await count_attempt(limiter, settings, Attempt(email, client_address))
+    await _refuse_if_google_required(db, email)
+    try:
+        await cognito.confirm_forgot_password(email, code, new_password)
+        result = await cognito.initiate_password_auth(email, new_password)
+    except UserNotFoundError as exc:
+        raise ProviderRefused(USER_DOES_NOT_EXIST, exc.code) from exc
+    except CognitoError as exc:
+        raise _provider_refused(exc) from exc
+    except CognitoUnavailable as exc:
+        raise VendorUnavailable() from exc
+    return _sign_in_response(result, email)
+
+
+def _id_claims(id_token: str) -> dict[str, Any]:
+    # The ID token comes straight from the token endpoint over TLS, so its claims may be read
+    # without checking the signature (OpenID Connect Core 3.1.3.7); the identity itself is
+    # taken from the access token, which is verified.
+    try:
+        claims: dict[str, Any] = jwt.decode(id_token, options={"verify_signature": False})
+    except jwt.PyJWTError:
+        return {}
+    return claims
+
+
+async def exchange_code(
+    cognito: CognitoClient, verifier: AccessTokenVerifier, code: str, redirect_uri: str
+) -> CodeExchangeResponse:
+    """Exchange the hosted UI's code for tokens (SPEC 7 "Token exchange").
+
+    Returns the tokens and the identity (Cognito username from the verified access token;
+    email and names from the ID token's claims). Raises:
+        ValidationCodeExpired: ``invalid_grant`` (used, expired or unknown code).
+        UnableToAuthenticate: any other failure, including an unverifiable token.
+    """
+    try:
+        tokens = await cognito.exchange_code(code, redirect_uri)
+        claims = await verifier.verify(tokens.access_token)
+    except OAuthError as exc:
+        if exc.error == "invalid_grant":
+            raise ValidationCodeExpired() from exc
+        raise UnableToAuthenticate() from exc
+    except (CognitoUnavailable, InvalidToken) as exc:
+        raise UnableToAuthenticate() from exc
+    id_claims = _id_claims(tokens.id_token)
+    return CodeExchangeResponse(
+        tokens=tokens_out(tokens),
+        identity=FederatedIdentity(
+            username=claims.username,
+            email=str(id_claims.get("email", "")),
+            first_name=str(id_claims.get("given_name", "")),
+            last_name=str(id_claims.get("family_name", "")),
+        ),
     )
 
 

@@ -6,9 +6,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
+import respx
 from fastapi import FastAPI
 
 from api.account.models import Account
@@ -118,6 +121,87 @@ def make_user(app: FastAPI, cognito: CognitoClient) -> MakeUser:
         assert result.tokens is not None and result.tokens.refresh_token
         return SignedIn(
             user, account, result.tokens.access_token, result.tokens.refresh_token, PASSWORD
+        )
+
+    return make
+
+
+@pytest.fixture
+def hosted_ui(app: FastAPI) -> Iterator[respx.MockRouter]:
+    """Route the adapter's calls to the hosted UI (``http://testserver/oauth2/token`` in the
+    tests' settings) to the in-process stand-in; every other call goes out as usual."""
+    with respx.mock(assert_all_mocked=False, assert_all_called=False) as router:
+        router.route(host="testserver").mock(side_effect=respx.ASGIHandler(app))
+        router.route().pass_through()
+        yield router
+
+
+@dataclass
+class Federated:
+    """A third-party identity signed in through the hosted-UI stand-in."""
+
+    username: str
+    email: str
+    first_name: str
+    last_name: str
+    access_token: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.access_token}"}
+
+
+REDIRECT_URI = "http://testserver/oauth/sso"
+
+
+async def authorize(
+    client: httpx.AsyncClient, email: str, provider: str = "Google", first: str = "Fed"
+) -> str:
+    """Sign in at the hosted-UI stand-in; returns the one-use code it redirects with."""
+    response = await client.post(
+        "/oauth2/authorize",
+        data={
+            "identity_provider": provider,
+            "redirect_uri": REDIRECT_URI,
+            "client_id": client_id_of(client),
+            "email": email,
+            "given_name": first,
+            "family_name": "Erated",
+        },
+    )
+    assert response.status_code == 302, response.text
+    return parse_qs(urlsplit(response.headers["location"]).query)["code"][0]
+
+
+def client_id_of(client: httpx.AsyncClient) -> str:
+    transport = client._transport
+    assert isinstance(transport, httpx.ASGITransport)
+    app: Any = transport.app
+    return str(app.state.settings.cognito_client_id)
+
+
+MakeFederated = Callable[..., Awaitable[Federated]]
+
+
+@pytest.fixture
+def make_federated(client: httpx.AsyncClient, hosted_ui: respx.MockRouter) -> MakeFederated:
+    """Sign a Google (or GitHub) identity in and exchange its code through the API."""
+
+    async def make(email: str | None = None, provider: str = "Google") -> Federated:
+        email = email or unique_email("fed")
+        code = await authorize(client, email, provider)
+        response = await client.post(
+            "/web/session/token", json={"code": code, "redirectUri": REDIRECT_URI}
+        )
+        assert response.status_code == 200, response.text
+        body = response.json()
+        identity = body["identity"]
+        return Federated(
+            identity["username"],
+            identity["email"],
+            identity["firstName"],
+            identity["lastName"],
+            body["tokens"]["accessToken"],
         )
 
     return make

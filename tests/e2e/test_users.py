@@ -95,7 +95,7 @@ def test_google_user_turns_google_sso_on_and_off(page: Page) -> None:
     expect(page).to_have_url(re.compile(r"/account$"))
     page.get_by_role("link", name="User Management").click()
 
-    page.get_by_role("radio", name=re.compile("^Google")).check()
+    page.get_by_role("radio", name=re.compile("^Google")).click()  # opens the confirmation
     dialog = page.get_by_role("dialog", name="Enable Google Single Sign-on")
     expect(dialog).to_contain_text("acme-robotics.dev")
     dialog.get_by_role("button", name="Confirm").click()
@@ -108,7 +108,7 @@ def test_google_user_turns_google_sso_on_and_off(page: Page) -> None:
         "Instruct other users to sign in with SSO to join the account."
     )
 
-    page.get_by_role("radio", name=re.compile("^Email and password")).check()
+    page.get_by_role("radio", name=re.compile("^Email and password")).click()
     dialog = page.get_by_role("dialog", name="Disable Google Single Sign-on")
     expect(dialog).to_contain_text("Sign In with Google")
     dialog.get_by_role("button", name="Confirm").click()

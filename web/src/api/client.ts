@@ -26,6 +26,11 @@ const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   "/web/config",
   "/web/session/sign-in",
   "/web/session/refresh",
+  "/web/session/complete-new-password",
+  "/web/session/forgot-password",
+  "/web/session/confirm-forgot-password",
+  "/web/session/token",
+  "/web/registration",
 ]);
 
 export function isProtectedPath(schemaPath: string): boolean {

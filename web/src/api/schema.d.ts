@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/registration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register
+         * @description Register with the form (SPEC 3): a new account and its first user, signed in.
+         */
+        post: operations["session-register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/session": {
         parameters: {
             query?: never;
@@ -58,6 +78,66 @@ export interface paths {
         get: operations["session-get_session"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/session/complete-new-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete New Password
+         * @description Answer the NEW_PASSWORD_REQUIRED challenge of a sign-in with a new password.
+         */
+        post: operations["session-complete_new_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/session/confirm-forgot-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm Forgot Password
+         * @description Set a new password with the emailed code, and sign in with it.
+         */
+        post: operations["session-confirm_forgot_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/session/forgot-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forgot Password
+         * @description Email a password-reset code (SPEC 4 forgot-password).
+         */
+        post: operations["session-forgot_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -124,6 +204,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/session/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange Code
+         * @description Exchange the hosted UI's authorization code for tokens (SPEC 7 "Token exchange").
+         */
+        post: operations["session-exchange_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/sso": {
         parameters: {
             query?: never;
@@ -138,6 +238,66 @@ export interface paths {
          * @description Require (or stop requiring) Google sign-in for the account.
          */
         post: operations["sso-set_sso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sso-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Sso Accounts
+         * @description Accounts the signed-in Google identity may join, and its email domain (SPEC 7).
+         */
+        get: operations["session-get_sso_accounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sso-accounts/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Sso Account
+         * @description Create a new account for the third-party identity (SPEC 4 needsAccount).
+         */
+        post: operations["session-create_sso_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sso-accounts/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join Sso Account
+         * @description Join an account that has Google SSO on for the identity's email domain (SPEC 7).
+         */
+        post: operations["session-join_sso_account"];
         delete?: never;
         options?: never;
         head?: never;
@@ -312,6 +472,60 @@ export interface components {
             username: string;
         };
         /**
+         * CodeDeliveryOut
+         * @description Where the reset code went, e.g. destination ``a***@e***``, medium ``EMAIL``.
+         */
+        CodeDeliveryOut: {
+            /** Attributename */
+            attributeName: string;
+            /** Deliverymedium */
+            deliveryMedium: string;
+            /** Destination */
+            destination: string;
+        };
+        /**
+         * CodeExchangeRequest
+         * @description The hosted UI's authorization code and the redirect URI it was issued for.
+         */
+        CodeExchangeRequest: {
+            /** Code */
+            code: string;
+            /** Redirecturi */
+            redirectUri: string;
+        };
+        /**
+         * CodeExchangeResponse
+         * @description Tokens of the third-party sign-in and the identity they belong to.
+         */
+        CodeExchangeResponse: {
+            identity: components["schemas"]["FederatedIdentity"];
+            tokens: components["schemas"]["TokensOut"];
+        };
+        /**
+         * CompleteNewPasswordRequest
+         * @description Answer to the NEW_PASSWORD_REQUIRED challenge of a sign-in (SPEC 4).
+         */
+        CompleteNewPasswordRequest: {
+            /** Newpassword */
+            newPassword: string;
+            /** Session */
+            session: string;
+            /** Username */
+            username: string;
+        };
+        /**
+         * ConfirmForgotPasswordRequest
+         * @description The emailed code and the new password (SPEC 4 complete-forgot-password).
+         */
+        ConfirmForgotPasswordRequest: {
+            /** Code */
+            code: string;
+            /** Email */
+            email: string;
+            /** Newpassword */
+            newPassword: string;
+        };
+        /**
          * ErrorBody
          * @description The wire shape of every error.
          */
@@ -322,6 +536,22 @@ export interface components {
             message: string;
         };
         /**
+         * FederatedIdentity
+         * @description Who signed in with the identity provider (claims of its ID token, SPEC 7).
+         *
+         *     ``username`` is the Cognito username, e.g. ``google_1234``; names may be empty.
+         */
+        FederatedIdentity: {
+            /** Email */
+            email: string;
+            /** Firstname */
+            firstName: string;
+            /** Lastname */
+            lastName: string;
+            /** Username */
+            username: string;
+        };
+        /**
          * FieldError
          * @description One invalid field of a request.
          */
@@ -330,6 +560,22 @@ export interface components {
             field: string;
             /** Message */
             message: string;
+        };
+        /**
+         * ForgotPasswordRequest
+         * @description Ask for a password-reset code by email (SPEC 4 forgot-password).
+         */
+        ForgotPasswordRequest: {
+            /** Email */
+            email: string;
+        };
+        /**
+         * ForgotPasswordResponse
+         * @description ``code_delivery`` is null when the provider refused silently (SPEC 8:
+         *     NotAuthorizedException is ignored): the screen stays as it is.
+         */
+        ForgotPasswordResponse: {
+            codeDelivery: components["schemas"]["CodeDeliveryOut"] | null;
         };
         /** HTTPValidationError */
         HTTPValidationError: {
@@ -379,6 +625,23 @@ export interface components {
         RefreshRequest: {
             /** Refreshtoken */
             refreshToken: string;
+        };
+        /**
+         * RegistrationRequest
+         * @description The registration form (SPEC 3). Every field is required ('Required'); the email is a
+         *     business email, lowercased and trimmed; names are trimmed; the password follows SPEC 5.
+         */
+        RegistrationRequest: {
+            /** Emailaddress */
+            emailAddress: string;
+            /** Firstname */
+            firstName: string;
+            /** Lastname */
+            lastName: string;
+            /** Newpassword */
+            newPassword: string;
+            /** Organizationname */
+            organizationName: string;
         };
         /**
          * Session
@@ -449,6 +712,66 @@ export interface components {
             domains: string[];
             /** Isgooglesso */
             isGoogleSSO: boolean;
+        };
+        /**
+         * SsoAccount
+         * @description An account the identity may join (SPEC 3 "SSO join candidate").
+         */
+        SsoAccount: {
+            /**
+             * Accountid
+             * Format: uuid
+             */
+            accountId: string;
+            /** Accountname */
+            accountName: string;
+            /** Userscount */
+            usersCount: number;
+        };
+        /**
+         * SsoAccountsResponse
+         * @description Accounts with Google SSO on for the identity's email domain, and that domain.
+         */
+        SsoAccountsResponse: {
+            /** Accounts */
+            accounts: components["schemas"]["SsoAccount"][];
+            /** Domain */
+            domain: string;
+        };
+        /**
+         * SsoCreateRequest
+         * @description SPEC 3 "Create-account payload"; the account name is trimmed and must not be empty.
+         */
+        SsoCreateRequest: {
+            /** Accountname */
+            accountName: string;
+            /** Useremail */
+            userEmail: string;
+            /** Userfirstname */
+            userFirstName: string;
+            /** Useridentityid */
+            userIdentityId: string;
+            /** Userlastname */
+            userLastName: string;
+        };
+        /**
+         * SsoJoinRequest
+         * @description SPEC 3 "Join payload".
+         */
+        SsoJoinRequest: {
+            /**
+             * Accountid
+             * Format: uuid
+             */
+            accountId: string;
+            /** Useremail */
+            userEmail: string;
+            /** Userfirstname */
+            userFirstName: string;
+            /** Useridentityid */
+            userIdentityId: string;
+            /** Userlastname */
+            userLastName: string;
         };
         /**
          * SsoResponse
@@ -676,6 +999,66 @@ export interface operations {
             };
         };
     };
+    "session-register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistrationRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokensOut"];
+                };
+            };
+            /** @description InvalidEmailProvider | ProviderRefused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description EmailInUse */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RequestValidationFailed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "session-get_session": {
         parameters: {
             query?: never;
@@ -705,6 +1088,186 @@ export interface operations {
             };
             /** @description AccountRequired */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "session-complete_new_password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteNewPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInResponse"];
+                };
+            };
+            /** @description MustSignInWithGoogle | ProviderRefused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RequestValidationFailed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "session-confirm_forgot_password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmForgotPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInResponse"];
+                };
+            };
+            /** @description MustSignInWithGoogle | ProviderRefused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RequestValidationFailed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "session-forgot_password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForgotPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForgotPasswordResponse"];
+                };
+            };
+            /** @description MustSignInWithGoogle | PasswordResetUnavailable | ProviderRefused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RequestValidationFailed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description VendorUnavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -787,7 +1350,7 @@ export interface operations {
                     "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description ProviderRefused */
+            /** @description MustSignInWithGoogle | ProviderRefused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -803,6 +1366,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description VendorUnavailable */
@@ -848,6 +1420,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "session-exchange_code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeExchangeRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeExchangeResponse"];
+                };
+            };
+            /** @description UnableToAuthenticate | ValidationCodeExpired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RequestValidationFailed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -908,6 +1522,208 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    "session-get_sso_accounts": {
+        parameters: {
+            query: {
+                cognitoId: string;
+                email: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoAccountsResponse"];
+                };
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "session-create_sso_account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict | EmailInUse */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RequestValidationFailed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "session-join_sso_account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoJoinRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict | EmailInUse */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RequestValidationFailed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -1,62 +1,80 @@
 import { type FormEvent, useState } from "react";
 
+import { ApiError, errorMessage } from "@/api";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
 
+import { useForgotPassword } from "../api/password";
 import { normalizeEmail, validateForgotPassword } from "../lib/validation";
 
+import { BackToLogin } from "./BackToLogin";
 import styles from "./forms.module.css";
+
+const NO_DELIVERY =
+  "There was an error resetting your password. Please email support to reset your password.";
 
 interface ForgotPasswordFormProps {
   initialEmail: string;
+  onCodeSent: (email: string) => void;
   onBackToLogin: () => void;
 }
 
+/** SPEC 8 "Forgot-password": the server carries the messages; NotAuthorized stays silent. */
+function forgotPasswordError(error: unknown): string | null {
+  if (error instanceof ApiError && error.code === "NotAuthorizedException") return null;
+  return errorMessage(error);
+}
+
 /** The forgot-password mode of the login screen (SPEC 2): email field and 'Reset Password'. */
-export function ForgotPasswordForm({ initialEmail, onBackToLogin }: ForgotPasswordFormProps) {
+export function ForgotPasswordForm({ initialEmail, onCodeSent, onBackToLogin }: ForgotPasswordFormProps) {
   const [email, setEmail] = useState(initialEmail);
   const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const forgotPassword = useForgotPassword();
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const problem = validateForgotPassword({ email });
     setError(problem?.message ?? null);
     if (problem) return;
-    // TODO(issue 3): call the forgot-password endpoint with normalizeEmail(email), move to
-    // complete-forgot-password once the code is reported sent (SPEC 4), and map its errors
-    // (SPEC 8 "Forgot-password"). Until then say plainly that this step is not available.
-    setNotice(
-      `Password reset by email is not available yet for ${normalizeEmail(email)}. ` +
-        "Please email support to reset your password.",
+    const username = normalizeEmail(email);
+    forgotPassword.mutate(
+      { body: { email: username } },
+      {
+        onSuccess: (result) => {
+          // null: the provider refused silently (SPEC 8), so nothing changes on screen.
+          if (result.codeDelivery === null) return;
+          if (!result.codeDelivery?.destination && !result.codeDelivery?.deliveryMedium) {
+            setError(NO_DELIVERY);
+            return;
+          }
+          onCodeSent(username);
+        },
+        onError: (err) => setError(forgotPasswordError(err)),
+      },
     );
   }
 
   return (
     <>
       {error ? <InfoBox variant="error">{error}</InfoBox> : null}
-      {notice ? <InfoBox variant="info">{notice}</InfoBox> : null}
       <form className={styles.form} onSubmit={handleSubmit} noValidate>
         <TextField
           label="Email"
           type="email"
           name="email"
           autoComplete="username"
+          placeholder="you@company.com"
           value={email}
           onChange={(e) => setEmail(e.target.value)}
           aria-invalid={error ? true : undefined}
           autoFocus
         />
-        <Button type="submit" size="lg" block>
+        <Button type="submit" size="lg" block loading={forgotPassword.isPending}>
           Reset Password
         </Button>
       </form>
-      <p className={styles.footnote}>
-        <button type="button" className={styles.linkButton} onClick={onBackToLogin}>
-          Back to sign in
-        </button>
-      </p>
+      <BackToLogin onClick={onBackToLogin} />
     </>
   );
 }

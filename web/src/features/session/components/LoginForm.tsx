@@ -24,7 +24,7 @@ interface LoginFormProps {
 
 /** SPEC 8 "Sign-in": the server names the provider's error in `code`. */
 function signInErrorMessage(error: unknown): string {
-  if (error instanceof ApiError && error.code === "UserNotConfirmed") {
+  if (error instanceof ApiError && error.code === "UserNotConfirmedException") {
     return "This user must sign in with Google";
   }
   return errorMessage(error);

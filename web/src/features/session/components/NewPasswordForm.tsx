@@ -1,25 +1,34 @@
 import { type FormEvent, useState } from "react";
 
+import { errorMessage } from "@/api";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
 
+import { useCompleteNewPassword } from "../api/password";
 import { validateNewPassword } from "../lib/validation";
 
+import { BackToLogin } from "./BackToLogin";
 import styles from "./forms.module.css";
 
 interface NewPasswordFormProps {
   username: string;
+  /** The identity provider's session of the pending challenge. */
+  challengeSession: string;
+  /** Signed in with the new password. */
+  onDone: () => void;
   onBackToLogin: () => void;
 }
 
 /**
  * The new-password-required mode (SPEC 2): one password field (placeholder Password) and a
- * 'Change Password' button, with the error above.
+ * 'Change Password' button, with the error above. The server adds given_name and
+ * family_name from our user record to the answer (SPEC 3).
  */
-export function NewPasswordForm({ username, onBackToLogin }: NewPasswordFormProps) {
+export function NewPasswordForm({ username, challengeSession, onDone, onBackToLogin }: NewPasswordFormProps) {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const complete = useCompleteNewPassword();
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -28,10 +37,18 @@ export function NewPasswordForm({ username, onBackToLogin }: NewPasswordFormProp
       setError(problem.message);
       return;
     }
-    // TODO(issue 3): answer the NEW_PASSWORD_REQUIRED challenge with the login state's
-    // challengeSession, username and the new password (plus given_name/family_name), store
-    // the tokens, dispatch "passwordChanged" (clears the temporary password) and go to /.
-    setError("Setting a new password is not available yet. Please email support to finish signing in.");
+    setError(null);
+    complete.mutate(
+      { body: { username, session: challengeSession, newPassword: password } },
+      {
+        onSuccess: (result) => {
+          if (result.tokens) onDone();
+          // SPEC 8: an unexpected challenge state raises an error naming the state.
+          else setError(`Unexpected challenge state: ${result.challenge?.name ?? "none"}`);
+        },
+        onError: (err) => setError(errorMessage(err)),
+      },
+    );
   }
 
   return (
@@ -50,15 +67,11 @@ export function NewPasswordForm({ username, onBackToLogin }: NewPasswordFormProp
           aria-invalid={error ? true : undefined}
           autoFocus
         />
-        <Button type="submit" size="lg" block>
+        <Button type="submit" size="lg" block loading={complete.isPending}>
           Change Password
         </Button>
       </form>
-      <p className={styles.footnote}>
-        <button type="button" className={styles.linkButton} onClick={onBackToLogin}>
-          Back to sign in
-        </button>
-      </p>
+      <BackToLogin onClick={onBackToLogin} />
     </>
   );
 }

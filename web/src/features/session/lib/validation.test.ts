@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 
-import { normalizeEmail, validateForgotPassword, validateLogin, validateNewPassword } from "./validation";
+import {
+  MESSAGES,
+  normalizeEmail,
+  validateAccountName,
+  validateCompleteForgotPassword,
+  validateForgotPassword,
+  validateLogin,
+  validateNewPassword,
+  validatePasswordChange,
+} from "./validation";
 
 describe("login validation (SPEC 5)", () => {
   it("requires the email: 'Email address is required'", () => {
@@ -42,6 +51,41 @@ describe("reset screens (SPEC 5)", () => {
 
   it("new-password requires a password", () => {
     expect(validateNewPassword({ password: "" })?.message).toBe("A new password is required");
-    expect(validateNewPassword({ password: "x" })).toBeNull();
+    expect(validateNewPassword({ password: "x" })?.message).toBe(MESSAGES.passwordRule);
+  });
+});
+
+describe("password change (SPEC 5)", () => {
+  const strong = "Strong-pass-123";
+  it("checks in order: new, confirmation, match, strength", () => {
+    expect(validatePasswordChange({ password: "", confirmPassword: "" })?.message).toBe("Enter a new password");
+    expect(validatePasswordChange({ password: strong, confirmPassword: "" })?.message).toBe(
+      "You must confirm your password",
+    );
+    expect(validatePasswordChange({ password: strong, confirmPassword: "other" })?.message).toBe(
+      "New password and confirm password must match",
+    );
+    expect(validatePasswordChange({ password: "weakpassword", confirmPassword: "weakpassword" })?.message).toBe(
+      MESSAGES.passwordRule,
+    );
+    expect(validatePasswordChange({ password: strong, confirmPassword: strong })).toBeNull();
+  });
+
+  it("complete-forgot-password checks email, then code, then the password", () => {
+    const base = { email: "a@b.co", code: "123", password: strong, confirmPassword: strong };
+    expect(validateCompleteForgotPassword({ ...base, email: " ", code: "" })?.message).toBe("Email address is required");
+    expect(validateCompleteForgotPassword({ ...base, code: " " })?.message).toBe("Verification code is required");
+    expect(validateCompleteForgotPassword({ ...base, password: "" })?.message).toBe("Enter a new password");
+    expect(validateCompleteForgotPassword(base)).toBeNull();
+  });
+
+  it("new-password screen: required, then the rules", () => {
+    expect(validateNewPassword({ password: "short1!" })?.message).toBe(MESSAGES.passwordRule);
+    expect(validateNewPassword({ password: strong })).toBeNull();
+  });
+
+  it("OAuth account name must not be empty", () => {
+    expect(validateAccountName("   ")).toBe("Account name must not be empty");
+    expect(validateAccountName(" Acme ")).toBeNull();
   });
 });

@@ -5,13 +5,13 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useReducer, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 
-import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";
 import { tokenStore } from "@/lib/token-store";
 
 import { sessionQueryOptions } from "../api/session";
 import { signOutLocally } from "../api/sign-out";
 import { AuthLayout } from "../components/AuthLayout";
+import { CompleteForgotPasswordForm } from "../components/CompleteForgotPasswordForm";
 import { ForgotPasswordForm } from "../components/ForgotPasswordForm";
 import { LoginForm } from "../components/LoginForm";
 import { NewPasswordForm } from "../components/NewPasswordForm";
@@ -71,8 +71,14 @@ const HEADINGS = {
 export function Component() {
   const [params] = useSearchParams();
   const next = safeNext(params.get("next")) ?? "/";
+  const navigate = useNavigate();
   const [state, dispatch] = useReducer(loginReducer, initialLoginState);
   const backToLogin = () => dispatch({ type: "backToLogin" });
+  /** SPEC 4: after a reset or a new password the user is signed in and goes to /. */
+  const passwordChanged = () => {
+    dispatch({ type: "passwordChanged" });
+    void navigate("/", { replace: true });
+  };
   const heading = HEADINGS[state.mode];
   const checking = useExistingSessionCheck(next);
 
@@ -99,26 +105,26 @@ export function Component() {
       );
       break;
     case "forgot-password":
-      body = <ForgotPasswordForm initialEmail={state.username} onBackToLogin={backToLogin} />;
+      body = (
+        <ForgotPasswordForm
+          initialEmail={state.username}
+          onCodeSent={(username) => dispatch({ type: "resetCodeSent", username })}
+          onBackToLogin={backToLogin}
+        />
+      );
       break;
     case "new-password-required":
-      body = <NewPasswordForm username={state.username} onBackToLogin={backToLogin} />;
+      body = (
+        <NewPasswordForm
+          username={state.username}
+          challengeSession={state.challengeSession ?? ""}
+          onDone={passwordChanged}
+          onBackToLogin={backToLogin}
+        />
+      );
       break;
     case "complete-forgot-password":
-      // TODO(issue 3): email (read-only), verification code, new and confirm password, and
-      // 'Change Password'. Unreachable until the forgot-password call reports a code sent.
-      body = (
-        <InfoBox
-          variant="info"
-          action={
-            <button type="button" className={formStyles.linkButton} onClick={backToLogin}>
-              Back to sign in
-            </button>
-          }
-        >
-          Password reset by email is not available yet.
-        </InfoBox>
-      );
+      body = <CompleteForgotPasswordForm email={state.username} onDone={passwordChanged} onBackToLogin={backToLogin} />;
       break;
   }
 

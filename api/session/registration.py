@@ -1,0 +1,100 @@
+"""Registration by form (SPEC 3 "Registration form", 4 "Registration", 5, 8 "Registration").
+
+Order: Cognito SignUp, AdminConfirmSignUp, our account and user, then a password sign-in
+whose tokens are returned. Once the Cognito user exists, every later failure (our write,
+the commit, the sign-in) removes it again through ``undo_on_rollback``, so the same email can
+retry: nothing is left half-made.
+"""
+
+from __future__ import annotations
+
+import structlog
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.account.models import Account
+from api.account.service import new_api_key
+from api.adapters.cognito import (
+    CognitoClient,
+    CognitoError,
+    CognitoUnavailable,
+    UsernameExistsError,
+)
+from api.config import Settings
+from api.db import undo_on_rollback
+from api.errors import EmailInUse, InvalidEmailProvider, ProviderRefused, VendorUnavailable
+from api.session import rules
+from api.session.schemas import RegistrationRequest, TokensOut
+from api.session.service import tokens_out
+from api.users.models import AuthType, User
+
+log = structlog.get_logger(__name__)
+
+
+async def register(
+    db: AsyncSession, cognito: CognitoClient, settings: Settings, form: RegistrationRequest
+) -> TokensOut:
+    """Create the Cognito user, the account and its first user; return the user's tokens.
+
+    ``form`` is already validated (required fields, email syntax, password rule). Raises:
+        InvalidEmailProvider: a free or disposable email domain ('Invalid email provider').
+        EmailInUse: the email has a Cognito user or a user of ours already (409).
+        ProviderRefused: any other sign-up refusal, with the provider's message.
+        VendorUnavailable: Cognito is unreachable (nothing is left behind).
+    """
+    email = form.email_address
+    if rules.is_blocked_domain(rules.email_domain(email)):
+        raise InvalidEmailProvider()
+    attributes = {"email": email, "given_name": form.first_name, "family_name": form.last_name}
+    try:
+        await cognito.sign_up(email, form.new_password, attributes)
+    except UsernameExistsError as exc:
+        raise EmailInUse() from exc
+    except CognitoError as exc:
+        raise ProviderRefused(exc.message, exc.code) from exc
+    except CognitoUnavailable as exc:
+        raise VendorUnavailable() from exc
+
+    async def remove_cognito_user() -> None:
+        try:
+            await cognito.admin_delete_user(email)
+        except (CognitoError, CognitoUnavailable):
+            log.exception("registration_cleanup_failed", username=email)
+        else:
+            log.info("registration_rolled_back", username=email)
+
+    undo_on_rollback(db, remove_cognito_user)
+
+    account = Account(
+        name=form.organization_name,
+        api_key=new_api_key(),
+        unit_plan_requests=settings.unit_plan_requests,
+        free_plan_requests=settings.free_plan_requests,
+    )
+    db.add(account)
+    try:
+        await db.flush()
+        db.add(
+            User(
+                account_id=account.id,
+                identity_id=email,
+                first_name=form.first_name,
+                last_name=form.last_name,
+                email=email,
+                auth_type=AuthType.EMAIL,
+            )
+        )
+        await db.flush()
+    except IntegrityError as exc:
+        # The unique email index: e.g. a Google user of ours already has this address.
+        raise EmailInUse() from exc
+    try:
+        await cognito.admin_confirm_sign_up(email)
+        result = await cognito.initiate_password_auth(email, form.new_password)
+    except CognitoError as exc:
+        raise ProviderRefused(exc.message, exc.code) from exc
+    except CognitoUnavailable as exc:
+        raise VendorUnavailable() from exc
+    if result.tokens is None:
+        raise ProviderRefused("Unexpected sign-in challenge after registration", "Challenge")
+    return tokens_out(result.tokens)
