@@ -185,8 +185,10 @@ def main() -> None:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.2)
-            print(f"one uvicorn worker on 127.0.0.1, wrk -t1 -c{args.connections}, "
-                  f"{args.duration}s x {args.runs} runs (median shown)")
+            print(
+                f"one uvicorn worker on 127.0.0.1, wrk -t1 -c{args.connections}, "
+                f"{args.duration}s x {args.runs} runs (median shown)"
+            )
             for path in ("/web/session", "/web/account"):
                 run_wrk(wrk, base + path, token, 2, args.connections)  # warm-up
                 runs = [

@@ -11,8 +11,8 @@ import httpx
 import jwt
 
 from api.adapters.cognito import CognitoClient
-from tests.api.conftest import MakeUser, unique_email
 from api.devstack.stack import Stack
+from tests.api.conftest import MakeUser, unique_email
 
 
 def _moto_private_key() -> jwt.PyJWK:

@@ -9,9 +9,9 @@ import pytest
 
 from api.adapters.cognito import CognitoClient
 from api.config import Settings
+from api.devstack.stack import Stack
 from api.main import create_app
 from tests.api.conftest import unique_email
-from api.devstack.stack import Stack
 
 REDIRECT = "http://testserver/oauth/sso"
 
