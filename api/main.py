@@ -26,6 +26,7 @@ from api.logging import RequestContextMiddleware, configure_logging
 from api.session.router import router as session_router
 from api.session.tokens import AccessTokenVerifier
 from api.spa import mount_spa
+from api.usage.router import router as usage_router
 from api.webconfig import router as webconfig_router
 
 
@@ -108,6 +109,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health_router)
     app.include_router(session_router)
     app.include_router(account_router)
+    app.include_router(usage_router)
     app.include_router(webconfig_router)
     if settings.dev_stand_ins:
         from api.devstack.standins import router as standins_router

@@ -2,7 +2,7 @@
 
 from api.account.models import Account
 from api.db import Base
-from api.usage.models import Platform, Usage
+from api.usage.models import Platform, Usage, UsageRecord
 from api.users.models import AuthType, User
 
-__all__ = ["Account", "AuthType", "Base", "Platform", "Usage", "User"]
+__all__ = ["Account", "AuthType", "Base", "Platform", "Usage", "UsageRecord", "User"]
