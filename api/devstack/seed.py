@@ -32,6 +32,9 @@ DEMO_USERS = [
     ("grace@acme-robotics.dev", "Grace", "Hopper"),
 ]
 SEEDED_MONTHS = 6
+# A second account that has never metered anything: the 'No usage detected' warning (issue 4).
+EMPTY_ACCOUNT = "Globex Labs"
+EMPTY_EMAIL = "hank@globex-labs.dev"
 
 
 async def _seed_database(db: AsyncSession, settings: Settings) -> bool:
@@ -85,6 +88,31 @@ async def _seed_database(db: AsyncSession, settings: Settings) -> bool:
     return True
 
 
+async def _seed_empty_account(db: AsyncSession, settings: Settings) -> None:
+    """Create the account without usage and its one user (password ``DEMO_PASSWORD``)."""
+    if await db.scalar(select(User.id).where(User.email == EMPTY_EMAIL)) is not None:
+        return
+    account = Account(
+        name=EMPTY_ACCOUNT,
+        api_key=new_api_key(),
+        unit_plan_requests=settings.unit_plan_requests,
+        free_plan_requests=settings.free_plan_requests,
+    )
+    db.add(account)
+    await db.flush()
+    db.add(
+        User(
+            account_id=account.id,
+            identity_id=EMPTY_EMAIL,
+            first_name="Hank",
+            last_name="Scorpio",
+            email=EMPTY_EMAIL,
+            auth_type=AuthType.EMAIL,
+        )
+    )
+    await db.flush()
+
+
 async def _ensure_cognito_users(db: AsyncSession, cognito: CognitoClient) -> int:
     """Create every password user of the database in the pool if missing; returns how many."""
     created = 0
@@ -124,6 +152,7 @@ async def seed(settings: Settings) -> tuple[bool, int]:
     try:
         async with create_sessionmaker(engine)() as db, db.begin():
             created = await _seed_database(db, settings)
+            await _seed_empty_account(db, settings)
             provisioned = await _ensure_cognito_users(db, cognito)
     finally:
         await cognito.aclose()
