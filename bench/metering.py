@@ -29,12 +29,10 @@ from datetime import UTC, datetime, timedelta
 import httpx
 from dateutil.relativedelta import relativedelta
 
-from api.account.models import Account
-from api.account.service import new_api_key
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
+from api.devstack.seed import add_account
 from api.devstack.stack import running_stack
-from api.users.models import AuthType, User
 from bench.server import access_token, one_worker
 
 PASSWORD = "Bench-password-1!"
@@ -46,25 +44,7 @@ async def seed_account(settings: Settings, name: str, email: str) -> tuple[str, 
     engine = create_engine(settings.database_url, 1)
     anchor = (datetime.now(UTC) - relativedelta(months=11, days=3)).replace(microsecond=0)
     async with create_sessionmaker(engine)() as db, db.begin():
-        account = Account(
-            name=name,
-            api_key=new_api_key(),
-            unit_plan_requests=1000,
-            free_plan_requests=100,
-            billing_cycle_anchor=anchor,
-        )
-        db.add(account)
-        await db.flush()
-        db.add(
-            User(
-                account_id=account.id,
-                identity_id=email,
-                first_name="Bench",
-                last_name="Mark",
-                email=email,
-                auth_type=AuthType.EMAIL,
-            )
-        )
+        account = await add_account(db, name, [(email, "Bench", "Mark")], anchor, 1000, 100)
         api_key = account.api_key
     await engine.dispose()
     return api_key, await access_token(settings, email, PASSWORD), anchor
