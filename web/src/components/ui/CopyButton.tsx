@@ -15,21 +15,22 @@ interface CopyButtonProps {
 }
 
 export function CopyButton({ value, label, copiedLabel = "Copied!", copiedMs = 2500 }: CopyButtonProps) {
-  const [copied, setCopied] = useState(false);
+  // When the last copy happened (0: none); a new copy restarts the countdown.
+  const [copied, setCopied] = useState(0);
   useEffect(() => {
     if (!copied) return undefined;
-    const timer = window.setTimeout(() => setCopied(false), copiedMs);
+    const timer = window.setTimeout(() => setCopied(0), copiedMs);
     return () => window.clearTimeout(timer);
   }, [copied, copiedMs]);
 
   return (
-    <Tooltip content={copied ? copiedLabel : label} open={copied || undefined}>
+    <Tooltip content={copied ? copiedLabel : label} open={copied ? true : undefined}>
       <Button
         variant="secondary"
         aria-label={label}
         onClick={() => {
           navigator.clipboard.writeText(value).then(
-            () => setCopied(true),
+            () => setCopied(Date.now()),
             () => undefined, // no clipboard access: the value stays selectable on screen
           );
         }}
