@@ -56,4 +56,5 @@ contract: deps
 
 bench: deps
 	$(PY) -m bench.api
+	$(PY) -m bench.metering
 	cd web && npm run build && cd .. && node bench/bundle/measure.mjs

@@ -1,7 +1,8 @@
 """Annotated dependency aliases shared by the routers (STYLE: full-stack-fastapi-template).
 
 ``DbSession`` is the request's database transaction; ``Claims`` a verified access token;
-``CurrentUser`` the caller's user and account, the root of every tenant-scoped query.
+``CurrentUser`` the caller's user and account, the root of every tenant-scoped query;
+``ApiKeyAccount`` the account of an ``X-API-Key`` header (the metering intake's caller).
 """
 
 from __future__ import annotations
@@ -9,14 +10,16 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from api.account import repository as account_repository
+from api.account.repository import KeyHolder
 from api.adapters.cognito import CognitoClient
 from api.adapters.stripe import StripeGateway
 from api.config import Settings
 from api.db import get_db
-from api.errors import AccountRequired, NotAuthenticated
+from api.errors import AccountRequired, ApiKeyRequired, InvalidApiKey, NotAuthenticated
 from api.ratelimit.service import RateLimiter
 from api.session.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
 from api.users import repository as users_repository
@@ -109,3 +112,30 @@ async def get_caller(request: Request, claims: Claims) -> Caller:
 
 
 CurrentUser = Annotated[Caller, Depends(get_caller)]
+
+
+_api_key_header = APIKeyHeader(
+    name="X-API-Key", auto_error=False, description="The account's API key"
+)
+
+
+async def get_key_holder(
+    request: Request, api_key: Annotated[str | None, Depends(_api_key_header)]
+) -> KeyHolder:
+    """The account whose API key the ``X-API-Key`` header carries (one autocommit read).
+
+    Raises:
+        ApiKeyRequired: no header, or an empty one.
+        InvalidApiKey: the key matches no account.
+    """
+    api_key = (api_key or "").strip()
+    if not api_key:
+        raise ApiKeyRequired()
+    async with request.app.state.read_engine.connect() as connection:
+        holder = await account_repository.get_key_holder(connection, api_key)
+    if holder is None:
+        raise InvalidApiKey()
+    return holder
+
+
+ApiKeyAccount = Annotated[KeyHolder, Depends(get_key_holder)]

@@ -123,6 +123,26 @@ class NotAuthenticated(AppError):
     default_message = "Authentication required"
 
 
+class ApiKeyRequired(AppError):
+    """401: a metering call without the ``X-API-Key`` header."""
+
+    status_code = 401
+    default_message = (
+        "API key required: send your account's API key in the X-API-Key header "
+        "(shown on the console's Account Information page)"
+    )
+
+
+class InvalidApiKey(AppError):
+    """401: the ``X-API-Key`` header matches no account."""
+
+    status_code = 401
+    default_message = (
+        "Invalid API key: the X-API-Key header matches no account. Copy the key from the "
+        "console's Account Information page."
+    )
+
+
 class AccountRequired(AppError):
     """403: a valid identity that has no user record in any account yet (SPEC 4 needsAccount)."""
 

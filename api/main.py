@@ -30,6 +30,7 @@ from api.session.router import router as session_router
 from api.session.tokens import AccessTokenVerifier
 from api.spa import mount_spa
 from api.sso.router import router as sso_router
+from api.usage.router import router as usage_router
 from api.users.router import router as users_router
 from api.webconfig import router as webconfig_router
 
@@ -119,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(sso_router)
     app.include_router(billing_router)
     app.include_router(stripe_webhook_router)
+    app.include_router(usage_router)
     app.include_router(webconfig_router)
     if settings.dev_stand_ins:
         from api.devstack.standins import router as standins_router

@@ -4,7 +4,7 @@ from api.account.models import Account
 from api.billing.models import StripeEvent
 from api.db import Base
 from api.ratelimit.models import RateLimitCounter
-from api.usage.models import Platform, Usage
+from api.usage.models import Platform, Usage, UsageRecord
 from api.users.models import AuthType, User
 
 __all__ = [
@@ -15,5 +15,6 @@ __all__ = [
     "RateLimitCounter",
     "StripeEvent",
     "Usage",
+    "UsageRecord",
     "User",
 ]

@@ -14,29 +14,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import re
 import shutil
 import statistics
 import subprocess
-import sys
-import time
 from datetime import UTC, datetime
 
-import httpx
 from dateutil.relativedelta import relativedelta
 
 from api.account.models import Account
 from api.account.service import new_api_key
-from api.adapters.cognito import CognitoClient
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
-from api.devstack.bootstrap import api_environment
-from api.devstack.services import free_port
 from api.devstack.stack import running_stack
 from api.usage.cycles import recent_cycle_starts
 from api.usage.models import Platform, Usage
 from api.users.models import AuthType, User
+from bench.server import access_token, one_worker
 
 EMAIL = "bench@bench-corp.dev"
 PASSWORD = "Bench-password-1!"
@@ -88,22 +82,7 @@ async def seed(settings: Settings) -> str:
                     )
                 )
     await engine.dispose()
-    cognito = CognitoClient(
-        base_url=settings.cognito_base_url,
-        region=settings.aws_region,
-        user_pool_id=settings.cognito_user_pool_id,
-        client_id=settings.cognito_client_id,
-        access_key_id=settings.aws_access_key_id,
-        secret_access_key=settings.aws_secret_access_key.get_secret_value(),
-    )
-    try:
-        await cognito.admin_create_user(EMAIL, {"email": EMAIL}, suppress_message=True)
-        await cognito.admin_set_user_password(EMAIL, PASSWORD, permanent=True)
-        tokens = (await cognito.initiate_password_auth(EMAIL, PASSWORD)).tokens
-    finally:
-        await cognito.aclose()
-    assert tokens is not None
-    return tokens.access_token
+    return await access_token(settings, EMAIL, PASSWORD)
 
 
 _LATENCY = re.compile(r"^\s+(50|99)(?:\.000)?%\s+([\d.]+)(us|ms|s)\s*$", re.MULTILINE)
@@ -148,43 +127,7 @@ def main() -> None:
     wrk = ensure_wrk()
     with running_stack() as stack:
         token = asyncio.run(seed(stack.settings))
-        port = free_port()
-        env = api_environment(
-            stack.stand_ins,
-            database_url=stack.settings.database_url,
-            public_url=f"http://127.0.0.1:{port}",
-        )
-        env.update(ENVIRONMENT="production", DEV_STAND_INS="false", LOG_FORMAT="json")
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "--factory",
-                "api.main:create_app",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--workers",
-                "1",
-                "--no-access-log",
-                "--log-level",
-                "warning",
-            ],
-            env={**os.environ, **env},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                try:
-                    if httpx.get(base + "/readyz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.2)
+        with one_worker(stack) as base:
             print(
                 f"one uvicorn worker on 127.0.0.1, wrk -t1 -c{args.connections}, "
                 f"{args.duration}s x {args.runs} runs (median shown)"
@@ -202,9 +145,6 @@ def main() -> None:
                     f"p50 {statistics.median(r['p50_ms'] for r in runs):6.2f} ms   "
                     f"p99 {statistics.median(r['p99_ms'] for r in runs):6.2f} ms"
                 )
-        finally:
-            server.terminate()
-            server.wait(10)
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { fileURLToPath, URL } from "node:url";
 
 import react from "@vitejs/plugin-react";
@@ -7,8 +8,24 @@ import { defineConfig } from "vitest/config";
 // proxies /web/* to it so the SPA can also be developed with hot reload.
 const apiTarget = process.env.VITE_DEV_API_PROXY ?? "http://127.0.0.1:8000";
 
-export default defineConfig({
+const classNames = new Map<string, string>();
+
+function shortClassName(name: string, filename: string): string {
+  const source = `${filename.replace(/\?.*$/, "")}:${name}`;
+  const short = `_${createHash("sha256").update(source).digest("base64url").slice(0, 5)}`;
+  const owner = classNames.get(short) ?? source;
+  if (owner !== source) throw new Error(`CSS class name clash: ${owner} and ${source}`);
+  classNames.set(short, source);
+  return short;
+}
+
+export default defineConfig(({ command }) => ({
   plugins: [react()],
+  css: {
+    // Short class names in builds (readable ones in `npm run dev`): ~0.2 KB gzip less on each
+    // route of bench/bundle/measure.mjs. base64url keeps them valid CSS identifiers.
+    modules: command === "build" ? { generateScopedName: shortClassName } : {},
+  },
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
   },
@@ -24,4 +41,4 @@ export default defineConfig({
     environment: "node",
     include: ["src/**/*.test.ts"],
   },
-});
+}));

@@ -1,11 +1,16 @@
-"""Account Information routes (SPEC 7: GET /web/account)."""
+"""Account Information routes (SPEC 7: GET and PUT /web/account)."""
 
-from fastapi import APIRouter
+from fastapi import APIRouter, status
 
 from api.account import service
-from api.account.schemas import AccountResponse
+from api.account.schemas import AccountResponse, UpdateAccountRequest
 from api.deps import CurrentUser, DbSession
-from api.errors import AccountRequired, NotAuthenticated, error_responses
+from api.errors import (
+    AccountRequired,
+    NotAuthenticated,
+    RequestValidationFailed,
+    error_responses,
+)
 
 router = APIRouter(prefix="/web", tags=["account"])
 
@@ -13,8 +18,22 @@ router = APIRouter(prefix="/web", tags=["account"])
 @router.get(
     "/account",
     response_model=AccountResponse,
+    status_code=status.HTTP_200_OK,
     responses=error_responses(NotAuthenticated, AccountRequired),
 )
 async def get_account(caller: CurrentUser, db: DbSession) -> AccountResponse:
     """The caller's account: name, API key, usage per billing cycle, plan, card, users, SSO."""
     return AccountResponse(account=await service.account_summary(db, caller.account_id))
+
+
+@router.put(
+    "/account",
+    response_model=AccountResponse,
+    status_code=status.HTTP_200_OK,
+    responses=error_responses(NotAuthenticated, AccountRequired, RequestValidationFailed),
+)
+async def update_account(
+    body: UpdateAccountRequest, caller: CurrentUser, db: DbSession
+) -> AccountResponse:
+    """Rename the caller's account; returns the updated account (SPEC 7: PUT /web/account)."""
+    return AccountResponse(account=await service.rename_account(db, caller.account_id, body.name))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from api.schemas import ApiModel
 
@@ -85,3 +85,23 @@ class AccountResponse(ApiModel):
     """``GET /web/account`` body."""
 
     account: AccountOut
+
+
+ACCOUNT_NAME_MAX = 200
+
+
+class UpdateAccountRequest(ApiModel):
+    """``PUT /web/account`` body (SPEC 3 "Account name update: name"). The name is trimmed;
+    it must not be empty after trimming (SPEC 5) and has at most 200 characters."""
+
+    name: str
+
+    @field_validator("name")
+    @classmethod
+    def _trimmed_not_empty(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("Account name must not be empty")
+        if len(value) > ACCOUNT_NAME_MAX:
+            raise ValueError(f"Account name must be at most {ACCOUNT_NAME_MAX} characters")
+        return value

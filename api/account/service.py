@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from api.account import repository
 from api.account.models import Account
 from api.account.schemas import (
     AccountOut,
@@ -86,3 +87,12 @@ async def account_summary(
         users=[AccountUser.model_validate(u) for u in users],
         sso=Sso(is_google_sso=account.require_google_sso, domains=list(account.sso_domains)),
     )
+
+
+async def rename_account(db: AsyncSession, account_id: uuid.UUID, name: str) -> AccountOut:
+    """Rename the caller's account (SPEC 2 "Editable Account Name"); ``name`` is already
+    trimmed and non-empty (``UpdateAccountRequest``). Flushes; returns the account as
+    ``account_summary`` shows it."""
+    await repository.rename(db, account_id, name)
+    await db.flush()
+    return await account_summary(db, account_id)

@@ -22,7 +22,7 @@ from pathlib import Path
 import uvicorn
 
 from api.devstack import bootstrap, services, webbuild
-from api.devstack.seed import DEMO_EMAIL, DEMO_PASSWORD, seed
+from api.devstack.seed import DEMO_EMAIL, DEMO_PASSWORD, EMPTY_EMAIL, seed
 
 
 def _say(message: str) -> None:
@@ -44,6 +44,8 @@ async def _serve(host: str, port: int) -> None:
         url = f"http://127.0.0.1:{port}"
         _say(f"Console ready at {url}")
         _say(f"Sign in as {DEMO_EMAIL} / {DEMO_PASSWORD}  (mailbox: {url}/dev/mailbox)")
+        _say(f"An account without usage: {EMPTY_EMAIL} / {DEMO_PASSWORD}")
+        _say(f"Replay metering traffic: python -m api.devstack.replay --url {url}")
     await task
 
 

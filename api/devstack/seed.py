@@ -38,27 +38,31 @@ DEMO_USERS = [
 # Signs in with "Sign in with Google" on the hosted-UI stand-in (any first and last name).
 DEMO_GOOGLE_EMAIL = "kat@acme-robotics.dev"
 SEEDED_MONTHS = 6
+# A second account that has never metered anything: the 'No usage detected' warning (issue 4).
+EMPTY_ACCOUNT = "Globex Labs"
+EMPTY_EMAIL = "hank@globex-labs.dev"
 
 
-async def _seed_database(db: AsyncSession, settings: Settings) -> bool:
-    """Create the demo account, users and usage unless the demo user exists. True if created."""
-    if await db.scalar(select(User.id).where(User.email == DEMO_EMAIL)) is not None:
-        return False
-    now = datetime.now(UTC)
-    anchor = (now - relativedelta(months=SEEDED_MONTHS)).replace(
-        hour=0, minute=0, second=0, microsecond=0
-    )
+async def add_account(
+    db: AsyncSession,
+    name: str,
+    users: list[tuple[str, str, str]],
+    anchor: datetime,
+    unit_plan_requests: int,
+    free_plan_requests: int,
+) -> Account:
+    """Add an account on the free plan (0 units) with password users given as
+    (email, first name, last name); flushes and returns the account."""
     account = Account(
-        name=DEMO_ACCOUNT,
+        name=name,
         api_key=new_api_key(),
-        subscription_units=0,
-        unit_plan_requests=settings.unit_plan_requests,
-        free_plan_requests=settings.free_plan_requests,
+        unit_plan_requests=unit_plan_requests,
+        free_plan_requests=free_plan_requests,
         billing_cycle_anchor=anchor,
     )
     db.add(account)
     await db.flush()
-    for email, first, last in DEMO_USERS:
+    for email, first, last in users:
         db.add(
             User(
                 account_id=account.id,
@@ -69,6 +73,26 @@ async def _seed_database(db: AsyncSession, settings: Settings) -> bool:
                 auth_type=AuthType.EMAIL,
             )
         )
+    await db.flush()
+    return account
+
+
+async def _seed_database(db: AsyncSession, settings: Settings) -> bool:
+    """Create the demo account, users and usage unless the demo user exists. True if created."""
+    if await db.scalar(select(User.id).where(User.email == DEMO_EMAIL)) is not None:
+        return False
+    now = datetime.now(UTC)
+    anchor = (now - relativedelta(months=SEEDED_MONTHS)).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    account = await add_account(
+        db,
+        DEMO_ACCOUNT,
+        DEMO_USERS,
+        anchor,
+        settings.unit_plan_requests,
+        settings.free_plan_requests,
+    )
     db.add(
         User(
             account_id=account.id,
@@ -99,6 +123,20 @@ async def _seed_database(db: AsyncSession, settings: Settings) -> bool:
             )
     await db.flush()
     return True
+
+
+async def _seed_empty_account(db: AsyncSession, settings: Settings) -> None:
+    """Create the account without usage and its one user (password ``DEMO_PASSWORD``)."""
+    if await db.scalar(select(User.id).where(User.email == EMPTY_EMAIL)) is not None:
+        return
+    await add_account(
+        db,
+        EMPTY_ACCOUNT,
+        [(EMPTY_EMAIL, "Hank", "Scorpio")],
+        datetime.now(UTC),
+        settings.unit_plan_requests,
+        settings.free_plan_requests,
+    )
 
 
 async def _ensure_cognito_users(db: AsyncSession, cognito: CognitoClient) -> int:
@@ -140,6 +178,7 @@ async def seed(settings: Settings) -> tuple[bool, int]:
     try:
         async with create_sessionmaker(engine)() as db, db.begin():
             created = await _seed_database(db, settings)
+            await _seed_empty_account(db, settings)
             provisioned = await _ensure_cognito_users(db, cognito)
     finally:
         await cognito.aclose()

@@ -7,6 +7,8 @@ Every start is computed from the anchor, never from the previous start, so there
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Sequence
 from datetime import datetime
 
 from dateutil.relativedelta import relativedelta
@@ -45,3 +47,18 @@ def recent_cycle_starts(anchor: datetime, now: datetime, count: int) -> list[dat
 def reset_date(latest_cycle_start: datetime) -> datetime:
     """When the allowance resets: one month after the latest cycle start (SPEC 9)."""
     return latest_cycle_start + relativedelta(months=1)
+
+
+def containing_cycle_starts(anchor: datetime, times: Sequence[datetime]) -> list[datetime]:
+    """Start of the billing cycle containing each of ``times`` (same order).
+
+    A time before the anchor counts in the first cycle (the anchor's). Computes the cycle
+    boundaries once for the span of ``times`` and bisects, so a batch costs one date
+    computation per cycle it spans, not per record.
+    """
+    if not times:
+        return []
+    first = max(cycle_index(anchor, min(times)), 0)
+    last = max(cycle_index(anchor, max(times)), 0)
+    starts = [cycle_start(anchor, i) for i in range(first, last + 1)]
+    return [starts[max(bisect_right(starts, at) - 1, 0)] for at in times]

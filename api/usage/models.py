@@ -6,7 +6,7 @@ import enum
 import uuid
 from datetime import datetime
 
-from sqlalchemy import BigInteger, DateTime, Enum, ForeignKey
+from sqlalchemy import BigInteger, DateTime, Enum, ForeignKey, Integer, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.db import Base
@@ -40,3 +40,35 @@ class Usage(Base):
     )
     runs: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     credits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+
+
+class UsageRecord(Base):
+    """One metered record as the test service sent it to the intake (``POST /metering/usage``).
+
+    The primary key ``(account_id, idempotency_key)`` makes a retried record a no-op: the intake
+    inserts with ``ON CONFLICT DO NOTHING`` and adds only the newly inserted records to the
+    ``usage`` rollups, in the same transaction. ``cycle_start`` is the billing cycle the record
+    was counted in, so the rollups can be rebuilt from this table. Reads never scan it.
+    """
+
+    __tablename__ = "usage_record"
+
+    account_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("account.id", ondelete="CASCADE"), primary_key=True
+    )
+    idempotency_key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    platform: Mapped[Platform] = mapped_column(
+        Enum(
+            Platform,
+            name="platform",
+            values_callable=lambda e: [m.value for m in e],
+            create_type=False,
+        )
+    )
+    runs: Mapped[int] = mapped_column(Integer)
+    credits: Mapped[int] = mapped_column(Integer)
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    cycle_start: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    received_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )

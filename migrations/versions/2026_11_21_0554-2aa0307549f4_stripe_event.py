@@ -1,7 +1,7 @@
 """Processed Stripe webhook events (billing: idempotency on the event id).
 
 Revision ID: 2aa0307549f4
-Revises: 2225c73fc143
+Revises: 0a1ac4149866
 Create Date: 2026-11-21 05:54:58.862502+00:00
 
 """
@@ -13,7 +13,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = "2aa0307549f4"
-down_revision: str | Sequence[str] | None = "2225c73fc143"
+down_revision: str | Sequence[str] | None = "0a1ac4149866"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -123,3 +123,48 @@ class TestGetAccount:
         assert theirs["apiKey"] != mine["apiKey"]
         assert mine["usage"][-1]["requests"] == 99
         assert theirs["usage"][-1]["requests"] == 0
+
+
+class TestUpdateAccount:
+    async def test_anonymous_is_401(self, client: httpx.AsyncClient) -> None:
+        response = await client.put("/web/account", json={"name": "Nope"})
+        assert response.status_code == 401
+        assert response.json()["code"] == "NotAuthenticated"
+
+    async def test_rename_trims_and_shows_in_account_and_session(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user(account_name="Old Name")
+        response = await client.put(
+            "/web/account", json={"name": "  Initech Labs  "}, headers=me.headers
+        )
+        assert response.status_code == 200
+        assert response.json()["account"]["name"] == "Initech Labs"
+        account = (await client.get("/web/account", headers=me.headers)).json()["account"]
+        assert account["name"] == "Initech Labs"
+        session = (await client.get("/web/session", headers=me.headers)).json()["session"]
+        assert session["account"]["name"] == "Initech Labs"
+
+    async def test_blank_name_is_refused_with_the_spec_message(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user(account_name="Keep Me")
+        for name in ("", "   \t "):
+            response = await client.put("/web/account", json={"name": name}, headers=me.headers)
+            assert response.status_code == 422
+            assert response.json()["code"] == "ValidationError"
+            assert response.json()["message"] == "Account name must not be empty"
+        too_long = await client.put("/web/account", json={"name": "x" * 201}, headers=me.headers)
+        assert too_long.status_code == 422
+        assert too_long.json()["message"] == "Account name must be at most 200 characters"
+        account = (await client.get("/web/account", headers=me.headers)).json()["account"]
+        assert account["name"] == "Keep Me"
+
+    async def test_renames_only_the_callers_account(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        mine = await make_user(account_name="Mine Inc")
+        theirs = await make_user(account_name="Theirs Inc")
+        await client.put("/web/account", json={"name": "Renamed Inc"}, headers=mine.headers)
+        account = (await client.get("/web/account", headers=theirs.headers)).json()["account"]
+        assert account["name"] == "Theirs Inc"

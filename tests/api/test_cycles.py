@@ -2,7 +2,13 @@
 
 from datetime import UTC, datetime
 
-from api.usage.cycles import current_cycle_start, cycle_index, recent_cycle_starts, reset_date
+from api.usage.cycles import (
+    containing_cycle_starts,
+    current_cycle_start,
+    cycle_index,
+    recent_cycle_starts,
+    reset_date,
+)
 
 
 def d(*args: int) -> datetime:
@@ -39,3 +45,25 @@ def test_recent_cycles_are_capped() -> None:
 def test_reset_date_is_one_month_after_the_latest_start() -> None:
     assert reset_date(d(2026, 1, 31)) == d(2026, 2, 28)
     assert reset_date(d(2026, 11, 5)) == d(2026, 12, 5)
+
+
+def test_containing_cycle_starts_places_each_time_in_its_cycle_in_order() -> None:
+    anchor = d(2026, 1, 31)
+    times = [
+        d(2026, 3, 31),  # the March cycle's first instant
+        d(2026, 2, 27, 23, 59),  # still January's cycle (Jan 31 - Feb 28)
+        d(2025, 12, 1),  # before the anchor: the first cycle
+        d(2026, 2, 28),  # February's cycle (clamped to the 28th)
+        d(2026, 3, 30, 23, 59),  # still February's cycle
+    ]
+    assert containing_cycle_starts(anchor, times) == [
+        d(2026, 3, 31),
+        d(2026, 1, 31),
+        d(2026, 1, 31),
+        d(2026, 2, 28),
+        d(2026, 2, 28),
+    ]
+    assert containing_cycle_starts(anchor, []) == []
+    assert all(
+        containing_cycle_starts(anchor, [t]) == [current_cycle_start(anchor, t)] for t in times
+    )

@@ -16,7 +16,11 @@ export interface paths {
          * @description The caller's account: name, API key, usage per billing cycle, plan, card, users, SSO.
          */
         get: operations["account-get_account"];
-        put?: never;
+        /**
+         * Update Account
+         * @description Rename the caller's account; returns the updated account (SPEC 7: PUT /web/account).
+         */
+        put: operations["account-update_account"];
         post?: never;
         delete?: never;
         options?: never;
@@ -857,6 +861,15 @@ export interface components {
             refreshToken: string | null;
         };
         /**
+         * UpdateAccountRequest
+         * @description ``PUT /web/account`` body (SPEC 3 "Account name update: name"). The name is trimmed;
+         *     it must not be empty after trimming (SPEC 5) and has at most 200 characters.
+         */
+        UpdateAccountRequest: {
+            /** Name */
+            name: string;
+        };
+        /**
          * UsageEntry
          * @description One billing cycle. ``start_ms`` is the cycle start in epoch milliseconds; ``requests``
          *     is the number of metered requests of all platforms (what the plan allowance limits).
@@ -975,6 +988,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "account-update_account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RequestValidationFailed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };

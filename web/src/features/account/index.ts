@@ -1,1 +1,1 @@
-export { useAccount } from "./api/account";
+export { useAccount, useUpdateAccountName } from "./api/account";

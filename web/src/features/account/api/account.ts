@@ -1,6 +1,24 @@
+import { useQueryClient } from "@tanstack/react-query";
+
 import { $api } from "@/api";
 
 /** GET /web/account: the whole account of the signed-in user. */
 export function useAccount() {
   return $api.useQuery("get", "/web/account");
+}
+
+/**
+ * PUT /web/account: rename the account. On success the account and the session (whose
+ * account name the sidebar shows) are fetched again (SPEC 7 "After updates the account and
+ * session are fetched again").
+ */
+export function useUpdateAccountName() {
+  const queryClient = useQueryClient();
+  return $api.useMutation("put", "/web/account", {
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ["get", "/web/account"] }),
+        queryClient.invalidateQueries({ queryKey: ["get", "/web/session"] }),
+      ]),
+  });
 }

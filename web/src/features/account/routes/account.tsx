@@ -1,13 +1,16 @@
 /**
- * /account: Account Information (SPEC 2). Read-only for now.
- * TODO(issue 2): the 'No usage detected for this account' warning, the Usage Overview graph,
- * editing the account name, and copying the API key ('Copy API Key' / 'Copied!').
+ * /account: Account Information (SPEC 2): the 'No usage detected for this account' warning
+ * when the latest billing cycle has no requests, the Usage Overview graph, and Account
+ * Configuration (account name, API key).
  */
 import { PageHeader } from "@/components/layout/PageHeader";
 import page from "@/components/layout/page.module.css";
 import { Panel } from "@/components/ui/Panel";
 
 import { useAccount } from "../api/account";
+import { AccountConfiguration } from "../components/AccountConfiguration";
+import { NoUsageWarning } from "../components/NoUsageWarning";
+import { UsageGraph } from "../components/UsageGraph";
 
 export function Component() {
   const { data } = useAccount();
@@ -17,17 +20,12 @@ export function Component() {
     <>
       <PageHeader title="Account Information" />
       <div className={page.stack}>
+        {account.usage.at(-1)?.requests ? null : <NoUsageWarning apiKey={account.apiKey} />}
+        <Panel title="Usage Overview">
+          <UsageGraph account={account} />
+        </Panel>
         <Panel title="Account Configuration" description="Your account and the key your tests use.">
-          <dl className={page.details}>
-            <dt>Account Name</dt>
-            <dd data-testid="account-name">{account.name}</dd>
-            <dt>API Key</dt>
-            <dd>
-              <code className={page.secret} data-testid="api-key">
-                {account.apiKey}
-              </code>
-            </dd>
-          </dl>
+          <AccountConfiguration account={account} />
         </Panel>
       </div>
     </>

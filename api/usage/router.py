@@ -1,0 +1,24 @@
+"""The metering intake: the test service reports ``ai()`` usage with the account's API key.
+
+Not part of the /web contract (``include_in_schema=False``); the README documents it.
+"""
+
+from fastapi import APIRouter, status
+
+from api.deps import ApiKeyAccount, DbSession
+from api.errors import ApiKeyRequired, InvalidApiKey, RequestValidationFailed, error_responses
+from api.usage import service
+from api.usage.schemas import UsageBatchIn, UsageBatchOut
+
+router = APIRouter(prefix="/metering", tags=["usage"], include_in_schema=False)
+
+
+@router.post(
+    "/usage",
+    response_model=UsageBatchOut,
+    status_code=status.HTTP_200_OK,
+    responses=error_responses(ApiKeyRequired, InvalidApiKey, RequestValidationFailed),
+)
+async def ingest_usage(body: UsageBatchIn, holder: ApiKeyAccount, db: DbSession) -> UsageBatchOut:
+    """Count a batch of usage records (idempotent per record key) for the key's account."""
+    return await service.ingest(db, holder, body.records)

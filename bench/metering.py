@@ -1,0 +1,169 @@
+"""Metering benchmark (issue 4): intake throughput, and ``GET /web/account`` latency for an
+account with 1k records and one with 1M records.
+
+    python -m bench.metering [--records 1000000] [--batch 1000] [--concurrency 4]
+                             [--samples 300]
+
+Starts the stand-in stack (throwaway database, moto, localstripe) and ONE production-configured
+uvicorn worker, seeds two accounts (anchored 11 months ago, so records spread over 12 billing
+cycles) with a user each, then sends ``--records`` records to ``POST /metering/usage`` in
+batches of ``--batch`` from ``--concurrency`` concurrent clients (httpx, keep-alive) and prints
+records/s; the small account gets 1,000 records the same way. Finally it reads
+``GET /web/account`` ``--samples`` times per account, one request at a time alternating
+between the accounts, and prints p50/p95 latency. It checks that the graph's totals equal the
+credits sent (every record counted once). The load generator shares the machine with the API
+and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import httpx
+from dateutil.relativedelta import relativedelta
+
+from api.config import Settings
+from api.db import create_engine, create_sessionmaker
+from api.devstack.seed import add_account
+from api.devstack.stack import running_stack
+from bench.server import access_token, one_worker
+
+PASSWORD = "Bench-password-1!"
+PLATFORMS = ("web", "nativeMobile", "api")
+
+
+async def seed_account(settings: Settings, name: str, email: str) -> tuple[str, str, datetime]:
+    """An account anchored 11 months ago with one user; returns (API key, token, anchor)."""
+    engine = create_engine(settings.database_url, 1)
+    anchor = (datetime.now(UTC) - relativedelta(months=11, days=3)).replace(microsecond=0)
+    async with create_sessionmaker(engine)() as db, db.begin():
+        account = await add_account(db, name, [(email, "Bench", "Mark")], anchor, 1000, 100)
+        api_key = account.api_key
+    await engine.dispose()
+    return api_key, await access_token(settings, email, PASSWORD), anchor
+
+
+def batch_body(rng: random.Random, size: int, since: datetime, span_s: float) -> bytes:
+    """One request body of ``size`` records (one test run each) at random times."""
+    records = [
+        {
+            "idempotencyKey": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+            "platform": rng.choice(PLATFORMS),
+            "runs": 1,
+            "credits": rng.randint(1, 8),
+            "time": (since + timedelta(seconds=rng.uniform(0, span_s))).isoformat(),
+        }
+        for _ in range(size)
+    ]
+    return json.dumps({"records": records}).encode()
+
+
+async def ingest(
+    base: str, api_key: str, anchor: datetime, total: int, batch: int, concurrency: int
+) -> tuple[float, int]:
+    """Send ``total`` records; returns (seconds taken, credits sent)."""
+    since = anchor
+    span_s = (datetime.now(UTC) - timedelta(minutes=1) - anchor).total_seconds()
+    batches = [min(batch, total - i) for i in range(0, total, batch)]
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    for size in batches:
+        queue.put_nowait(size)
+    credits = 0
+
+    async def worker(seed: int) -> None:
+        nonlocal credits
+        rng = random.Random(seed)
+        headers = {"X-API-Key": api_key, "Content-Type": "application/json"}
+        async with httpx.AsyncClient(base_url=base, timeout=120) as client:
+            while not queue.empty():
+                size = queue.get_nowait()
+                body = batch_body(rng, size, since, span_s)
+                response = await client.post("/metering/usage", content=body, headers=headers)
+                assert response.status_code == 200, response.text
+                assert response.json()["accepted"] == size, response.text
+                credits += sum(r["credits"] for r in json.loads(body)["records"])
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker(random.getrandbits(32)) for _ in range(concurrency)))
+    return time.perf_counter() - started, credits
+
+
+def read_latency(
+    base: str, accounts: list[tuple[str, int]], samples: int
+) -> list[tuple[float, float]]:
+    """p50 and p95 (ms) of ``GET /web/account`` per (token, credits sent) account.
+
+    Requests go one at a time, alternating between the accounts, so background work (autovacuum
+    after the bulk load, other processes on the machine) weighs on every account alike. Checks
+    that each account's 12 cycles add up to the credits sent.
+    """
+    times: list[list[float]] = [[] for _ in accounts]
+    clients = [
+        httpx.Client(base_url=base, headers={"Authorization": f"Bearer {token}"})
+        for token, _ in accounts
+    ]
+    try:
+        for i in range(samples + 20):
+            for client, measured in zip(clients, times, strict=True):
+                started = time.perf_counter()
+                response = client.get("/web/account")
+                elapsed = (time.perf_counter() - started) * 1000
+                assert response.status_code == 200
+                if i >= 20:  # warm-up
+                    measured.append(elapsed)
+        for client, (_, credits) in zip(clients, accounts, strict=True):
+            usage = client.get("/web/account").json()["account"]["usage"]
+            assert len(usage) == 12, "expected 12 billing cycles"
+            assert sum(e["requests"] for e in usage) == credits, "totals differ from credits sent"
+    finally:
+        for client in clients:
+            client.close()
+    results = []
+    for measured in times:
+        quantiles = statistics.quantiles(measured, n=100)
+        results.append((quantiles[49], quantiles[94]))
+    return results
+
+
+def main() -> None:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--records", type=int, default=1_000_000)
+    parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--samples", type=int, default=300)
+    args = parser.parse_args()
+    with running_stack() as stack:
+        small = asyncio.run(seed_account(stack.settings, "Small Co", "small@bench-corp.dev"))
+        large = asyncio.run(seed_account(stack.settings, "Large Co", "large@bench-corp.dev"))
+        with one_worker(stack) as base:
+            _, small_credits = asyncio.run(
+                ingest(base, small[0], small[2], 1000, args.batch, args.concurrency)
+            )
+            seconds, large_credits = asyncio.run(
+                ingest(base, large[0], large[2], args.records, args.batch, args.concurrency)
+            )
+            print(
+                f"intake: {args.records:,} records in {seconds:.1f} s = "
+                f"{args.records / seconds:,.0f} records/s "
+                f"(batches of {args.batch}, {args.concurrency} concurrent clients, one worker)"
+            )
+            latencies = read_latency(
+                base, [(small[1], small_credits), (large[1], large_credits)], args.samples
+            )
+            for label, (p50, p95) in zip(("1,000", f"{args.records:,}"), latencies, strict=True):
+                print(
+                    f"GET /web/account, account with {label} records: p50 {p50:.2f} ms  "
+                    f"p95 {p95:.2f} ms  ({args.samples} requests, one at a time, interleaved)"
+                )
+
+
+if __name__ == "__main__":
+    main()

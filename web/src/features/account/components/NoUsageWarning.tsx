@@ -1,0 +1,23 @@
+/** SPEC 2: the warning when the latest billing cycle has no requests, with the setup steps. */
+import { InfoBox } from "@/components/ui/InfoBox";
+import { config } from "@/config";
+
+import page from "@/components/layout/page.module.css";
+
+import styles from "./account.module.css";
+
+export function NoUsageWarning({ apiKey }: { apiKey: string }) {
+  const pkg = config.productName.toLowerCase();
+  const variable = `${config.productName.toUpperCase()}_API_KEY`;
+  return (
+    <InfoBox variant="warning" title="No usage detected for this account">
+      <p>
+        Install {config.productName} in your Playwright project, then set the environment variable{" "}
+        <code>{variable}</code> to your API key where your tests run:
+      </p>
+      <pre className={`${page.secret} ${styles.snippet}`}>
+        {`npm install --save-dev ${pkg}\nexport ${variable}=${apiKey}`}
+      </pre>
+    </InfoBox>
+  );
+}
