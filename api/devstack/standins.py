@@ -6,8 +6,6 @@
   with AdminInitiateAuth and redirects to ``redirect_uri`` with a one-use code;
   ``POST /oauth2/token`` exchanges that code for the real moto-signed tokens, which the API
   verifies exactly as production tokens.
-- Seeding calls for end-to-end tests (``POST /dev/seed/google-sso``,
-  ``POST /dev/seed/invitation``), standing in for screens other issues build.
 - The dev mailbox: every message Cognito would email (forgot-password codes, temporary
   passwords of invited users) is recorded from the adapter's traffic and served newest first
   at ``GET /dev/mailbox``.
@@ -32,13 +30,8 @@ from urllib.parse import urlencode
 import httpx
 from fastapi import APIRouter, FastAPI, Form, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
-from sqlalchemy import func, select
 
-from api.account.models import Account
 from api.adapters.cognito import CognitoClient, UserNotFoundError
-from api.errors import NotFound
-from api.schemas import ApiModel
-from api.users.models import AuthType, User
 
 router = APIRouter(include_in_schema=False)
 
@@ -285,70 +278,3 @@ async def token(
     if issued.redirect_uri != redirect_uri:
         return JSONResponse({"error": "invalid_grant"}, status_code=400)
     return JSONResponse(issued.tokens)
-
-
-# ---------------------------------------------------------------------------------------------
-# Seeding for end-to-end tests (development only). Issue 5 adds the Google SSO setting to the
-# console and issue 4 the invitations; until then, and for tests that must not depend on
-# those screens, these two calls put the database in the state a test needs.
-
-
-class _GoogleSsoSeed(ApiModel):
-    email: str
-    domains: list[str]
-
-
-@router.post("/dev/seed/google-sso")
-async def seed_google_sso(request: Request, body: _GoogleSsoSeed) -> dict[str, Any]:
-    """Turn Google SSO on for the account of the user with ``email``, for ``domains``."""
-    async with request.app.state.sessionmaker() as db, db.begin():
-        account_id = await db.scalar(
-            select(User.account_id).where(func.lower(User.email) == body.email.strip().lower())
-        )
-        if account_id is None:
-            raise NotFound("No user has this email")
-        account = await db.get_one(Account, account_id)
-        account.require_google_sso = True
-        account.sso_domains = [d.strip().lower() for d in body.domains]
-    return {"accountId": str(account_id)}
-
-
-class _InvitationSeed(ApiModel):
-    inviter_email: str
-    email: str
-    first_name: str
-    last_name: str
-    temporary_password: str
-
-
-@router.post("/dev/seed/invitation")
-async def seed_invitation(request: Request, body: _InvitationSeed) -> dict[str, Any]:
-    """Add a user to the inviter's account and create it in Cognito with a temporary
-    password through the adapter (the invitation email lands in the dev mailbox)."""
-    cognito: CognitoClient = request.app.state.cognito
-    email = body.email.strip().lower()
-    async with request.app.state.sessionmaker() as db, db.begin():
-        account_id = await db.scalar(
-            select(User.account_id).where(
-                func.lower(User.email) == body.inviter_email.strip().lower()
-            )
-        )
-        if account_id is None:
-            raise NotFound("No user has the inviter's email")
-        db.add(
-            User(
-                account_id=account_id,
-                identity_id=email,
-                first_name=body.first_name,
-                last_name=body.last_name,
-                email=email,
-                auth_type=AuthType.EMAIL,
-            )
-        )
-        await db.flush()
-        await cognito.admin_create_user(
-            email,
-            {"email": email, "email_verified": "true"},
-            temporary_password=body.temporary_password,
-        )
-    return {"username": email}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from urllib.parse import parse_qs, urlparse
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
@@ -26,7 +27,8 @@ def _domain() -> str:
     return f"e2e-{secrets.token_hex(4)}.com"
 
 
-def _register_in_api(console_url: str, email: str, organization: str = "Seeded Co") -> None:
+def _register_in_api(console_url: str, email: str, organization: str = "Seeded Co") -> str:
+    """Register through the API; returns the new user's access token."""
     response = httpx.post(
         f"{console_url}/web/registration",
         json={
@@ -38,6 +40,43 @@ def _register_in_api(console_url: str, email: str, organization: str = "Seeded C
         },
     )
     assert response.status_code == 201, response.text
+    return str(response.json()["accessToken"])
+
+
+def _google_account_in_api(console_url: str, email: str, account_name: str) -> str:
+    """Sign a Google identity in through the hosted-UI stand-in, exchange the code and create
+    an account for it, as /oauth/sso does; returns its access token."""
+    redirect_uri = f"{console_url}/oauth/sso"
+    client_id = httpx.get(f"{console_url}/web/config").json()["identityProvider"]["clientId"]
+    authorized = httpx.post(
+        f"{console_url}/oauth2/authorize",
+        data={
+            "identity_provider": "Google",
+            "redirect_uri": redirect_uri,
+            "client_id": client_id,
+            "email": email,
+            "given_name": "Gus",
+            "family_name": "Google",
+        },
+    )
+    code = parse_qs(urlparse(authorized.headers["location"]).query)["code"][0]
+    exchanged = httpx.post(
+        f"{console_url}/web/session/token", json={"code": code, "redirectUri": redirect_uri}
+    ).json()
+    token = exchanged["tokens"]["accessToken"]
+    created = httpx.post(
+        f"{console_url}/web/sso-accounts/create",
+        headers={"Authorization": f"Bearer {token}"},
+        json={
+            "accountName": account_name,
+            "userFirstName": "Gus",
+            "userLastName": "Google",
+            "userEmail": email,
+            "userIdentityId": exchanged["identity"]["username"],
+        },
+    )
+    assert created.status_code == 204, created.text
+    return str(token)
 
 
 def _latest_mail(console_url: str, to: str) -> dict[str, str]:
@@ -166,18 +205,13 @@ def test_invited_user_completes_the_new_password_mode(page: Page, console_url: s
     domain = _domain()
     owner = f"owner@{domain}"
     invited = f"invited@{domain}"
-    _register_in_api(console_url, owner, "Invite Works")
-    seeded = httpx.post(
-        f"{console_url}/dev/seed/invitation",
-        json={
-            "inviterEmail": owner,
-            "email": invited,
-            "firstName": "Ivy",
-            "lastName": "Invited",
-            "temporaryPassword": "Temporary-pass-1!",
-        },
+    token = _register_in_api(console_url, owner, "Invite Works")
+    invitation = httpx.post(
+        f"{console_url}/web/users",
+        headers={"Authorization": f"Bearer {token}"},
+        json={"firstName": "Ivy", "lastName": "Invited", "email": invited},
     )
-    assert seeded.status_code == 200, seeded.text
+    assert invitation.status_code == 201, invitation.text
     temporary = _latest_mail(console_url, invited)["temporaryPassword"]
     page.goto("/login")
     _sign_in(page, invited, temporary)
@@ -223,11 +257,13 @@ def test_google_identity_creates_an_account_and_a_colleague_joins_it(
     expect(page).to_have_url(ACCOUNT)
     expect(page.get_by_test_id("sidebar-account-name")).to_have_text("Fay's Robots")
 
-    # Google SSO is switched on by the dev-only seeding call (issue 5 builds the setting).
-    seeded = httpx.post(
-        f"{console_url}/dev/seed/google-sso", json={"email": founder, "domains": [domain]}
-    )
-    assert seeded.status_code == 200, seeded.text
+    # The founder requires Google SSO on User Management.
+    page.get_by_role("link", name="User Management").click()
+    page.get_by_role("radio", name=re.compile("^Google")).click()
+    page.get_by_role("dialog", name="Enable Google Single Sign-on").get_by_role(
+        "button", name="Confirm"
+    ).click()
+    expect(page.get_by_role("radio", name=re.compile("^Google"))).to_be_checked()
 
     context = browser.new_context(base_url=console_url, viewport={"width": 1280, "height": 800})
     colleague = context.new_page()
@@ -267,10 +303,17 @@ def test_oauth_landing_errors(page: Page) -> None:
 def test_google_only_account_refuses_passwords(page: Page, console_url: str) -> None:
     domain = _domain()
     email = f"pat@{domain}"
-    _register_in_api(console_url, email, "Google Only")
-    httpx.post(f"{console_url}/dev/seed/google-sso", json={"email": email, "domains": [domain]})
+    owner = {"Authorization": f"Bearer {_google_account_in_api(console_url, f'gus@{domain}', 'G')}"}
+    invited = httpx.post(
+        f"{console_url}/web/users",
+        headers=owner,
+        json={"firstName": "Pat", "lastName": "Password", "email": email},
+    )
+    assert invited.status_code == 201, invited.text
+    required = httpx.post(f"{console_url}/web/sso", headers=owner, json={"requireGoogleSSO": True})
+    assert required.status_code == 200, required.text
     page.goto("/login")
-    _sign_in(page, email, PASSWORD)
+    _sign_in(page, email, _latest_mail(console_url, email)["temporaryPassword"])
     expect(page.get_by_text("This user must sign in with Google")).to_be_visible()
     page.get_by_role("link", name="Forgot your password?").click()
     page.get_by_label("Email").fill(email)
