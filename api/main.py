@@ -57,17 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
             cognito_hooks = cognito_event_hooks(app)
         engine = create_engine(settings.database_url, settings.db_pool_size)
-        cognito = CognitoClient(
-            base_url=settings.cognito_base_url,
-            region=settings.aws_region,
-            user_pool_id=settings.cognito_user_pool_id,
-            client_id=settings.cognito_client_id,
-            access_key_id=settings.aws_access_key_id,
-            secret_access_key=settings.aws_secret_access_key.get_secret_value(),
-            hosted_ui_url=settings.cognito_hosted_ui_url,
-            timeout_s=settings.cognito_timeout_s,
-            event_hooks=cognito_hooks,
-        )
+        cognito = CognitoClient.from_settings(settings, event_hooks=cognito_hooks)
         stripe = StripeGateway(
             api_key=settings.stripe_secret_key.get_secret_value(),
             api_base=settings.stripe_api_base,

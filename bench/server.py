@@ -68,14 +68,7 @@ def one_worker(stack: Stack) -> Iterator[str]:
 
 async def access_token(settings: Settings, email: str, password: str) -> str:
     """Create ``email`` in the stand-in pool with ``password`` and sign in; the access token."""
-    cognito = CognitoClient(
-        base_url=settings.cognito_base_url,
-        region=settings.aws_region,
-        user_pool_id=settings.cognito_user_pool_id,
-        client_id=settings.cognito_client_id,
-        access_key_id=settings.aws_access_key_id,
-        secret_access_key=settings.aws_secret_access_key.get_secret_value(),
-    )
+    cognito = CognitoClient.from_settings(settings)
     try:
         await cognito.admin_create_user(email, {"email": email}, suppress_message=True)
         await cognito.admin_set_user_password(email, password, permanent=True)

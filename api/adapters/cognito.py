@@ -24,6 +24,8 @@ from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 from botocore.session import Session as BotocoreSession
 
+from api.config import Settings
+
 _TARGET_PREFIX = "AWSCognitoIdentityProviderService."
 _CONTENT_TYPE = "application/x-amz-json-1.1"
 
@@ -229,6 +231,23 @@ class CognitoClient:
             timeout=httpx.Timeout(timeout_s),
             event_hooks=event_hooks or {},
             transport=transport,
+        )
+
+    @classmethod
+    def from_settings(
+        cls, settings: Settings, *, event_hooks: dict[str, list[Any]] | None = None
+    ) -> CognitoClient:
+        """The client for the pool, app client, credentials and timeout of ``settings``."""
+        return cls(
+            base_url=settings.cognito_base_url,
+            region=settings.aws_region,
+            user_pool_id=settings.cognito_user_pool_id,
+            client_id=settings.cognito_client_id,
+            access_key_id=settings.aws_access_key_id,
+            secret_access_key=settings.aws_secret_access_key.get_secret_value(),
+            hosted_ui_url=settings.cognito_hosted_ui_url,
+            timeout_s=settings.cognito_timeout_s,
+            event_hooks=event_hooks,
         )
 
     async def aclose(self) -> None:

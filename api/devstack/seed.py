@@ -167,14 +167,7 @@ async def _ensure_cognito_users(db: AsyncSession, cognito: CognitoClient) -> int
 async def seed(settings: Settings) -> tuple[bool, int]:
     """Seed the database and the pool. Returns (demo account created, pool users created)."""
     engine = create_engine(settings.database_url, 2)
-    cognito = CognitoClient(
-        base_url=settings.cognito_base_url,
-        region=settings.aws_region,
-        user_pool_id=settings.cognito_user_pool_id,
-        client_id=settings.cognito_client_id,
-        access_key_id=settings.aws_access_key_id,
-        secret_access_key=settings.aws_secret_access_key.get_secret_value(),
-    )
+    cognito = CognitoClient.from_settings(settings)
     try:
         async with create_sessionmaker(engine)() as db, db.begin():
             created = await _seed_database(db, settings)

@@ -14,14 +14,27 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from api.usage.models import Platform, Usage
 
 
-async def usage_since(db: AsyncSession, account_id: uuid.UUID, since: datetime) -> Sequence[Usage]:
-    """Rollup rows of one account with ``cycle_start >= since`` (at most 3 per cycle)."""
-    result = await db.scalars(
-        select(Usage)
+class CycleUsage(NamedTuple):
+    """One rollup row: a platform's runs and credits in the cycle starting at ``cycle_start``."""
+
+    cycle_start: datetime
+    platform: Platform
+    runs: int
+    credits: int
+
+
+async def usage_since(db: AsyncSession, account_id: uuid.UUID, since: datetime) -> list[CycleUsage]:
+    """Rollup rows of one account with ``cycle_start >= since`` (at most 3 per cycle).
+
+    Plain column rows, not ORM entities: this is on the read path of every Account
+    Information load (bench/api.py).
+    """
+    result = await db.execute(
+        select(Usage.cycle_start, Usage.platform, Usage.runs, Usage.credits)
         .where(Usage.account_id == account_id, Usage.cycle_start >= since)
         .order_by(Usage.cycle_start)
     )
-    return result.all()
+    return [CycleUsage(*row) for row in result]
 
 
 class NewRecord(NamedTuple):

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Row, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from api.account.models import Account
@@ -58,10 +58,12 @@ async def get_caller(connection: AsyncConnection, identity_id: str) -> Caller | 
     return None if row is None else Caller(*row)
 
 
-async def list_users(db: AsyncSession, account_id: uuid.UUID) -> Sequence[User]:
-    """Users of one account, by last name then first name."""
-    result = await db.scalars(
-        select(User)
+async def list_users(
+    db: AsyncSession, account_id: uuid.UUID
+) -> Sequence[Row[uuid.UUID, str, str, str, AuthType]]:
+    """Users of one account (id, names, email, auth type), by last name then first name."""
+    result = await db.execute(
+        select(User.id, User.first_name, User.last_name, User.email, User.auth_type)
         .where(User.account_id == account_id)
         .order_by(User.last_name, User.first_name, User.email)
     )

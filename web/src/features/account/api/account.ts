@@ -1,6 +1,4 @@
-import { useQueryClient } from "@tanstack/react-query";
-
-import { $api } from "@/api";
+import { $api, useRefetchAccountAndSession } from "@/api";
 
 /** GET /web/account: the whole account of the signed-in user. */
 export function useAccount() {
@@ -13,12 +11,6 @@ export function useAccount() {
  * session are fetched again").
  */
 export function useUpdateAccountName() {
-  const queryClient = useQueryClient();
-  return $api.useMutation("put", "/web/account", {
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["get", "/web/account"] }),
-        queryClient.invalidateQueries({ queryKey: ["get", "/web/session"] }),
-      ]),
-  });
+  const refetch = useRefetchAccountAndSession();
+  return $api.useMutation("put", "/web/account", { onSuccess: refetch });
 }

@@ -1,23 +1,10 @@
-import { useQueryClient } from "@tanstack/react-query";
-
-import { $api } from "@/api";
+import { $api, useRefetchAccountAndSession } from "@/api";
 
 /** The plan and the card on file, read from GET /web/account. */
 export function useBillingSummary() {
   return $api.useQuery("get", "/web/account", undefined, {
     select: (data) => ({ subscription: data.account.subscription, card: data.account.billing }),
   });
-}
-
-/** SPEC 7: "After updates the account and session are fetched again." Resolves once both
- * refetched, so a mutation's success shows the new state. */
-function useRefetchAccountAndSession() {
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: ["get", "/web/account"] }),
-      queryClient.invalidateQueries({ queryKey: ["get", "/web/session"] }),
-    ]);
 }
 
 /** POST /web/subscription: set the plan's units (0-20). */

@@ -3,9 +3,7 @@
  * rename, delete and the Google SSO setting are mutations that refetch the account and the
  * session afterwards ("After updates the account and session are fetched again").
  */
-import { useQueryClient } from "@tanstack/react-query";
-
-import { $api } from "@/api";
+import { $api, useRefetchAccountAndSession } from "@/api";
 
 /** The account's users, read from GET /web/account (the same cached query as the shell's). */
 export function useAccountUsers() {
@@ -26,15 +24,6 @@ export function useSessionUser() {
   return $api.useQuery("get", "/web/session", undefined, {
     select: (data) => data.session.user,
   });
-}
-
-function useRefetchAccountAndSession() {
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: ["get", "/web/account"] }),
-      queryClient.invalidateQueries({ queryKey: ["get", "/web/session"] }),
-    ]);
 }
 
 /** POST /web/users: invite { firstName, lastName, email }. */
