@@ -45,3 +45,7 @@ class Account(TimestampMixin, Base):
     card_exp_month: Mapped[int | None] = mapped_column(Integer)
     card_exp_year: Mapped[int | None] = mapped_column(Integer)
     payment_failed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Stripe's time of the newest subscription / invoice event applied (or of our own write):
+    # Stripe may deliver events out of order, and an older one must not undo a newer state.
+    subscription_synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    payment_synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

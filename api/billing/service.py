@@ -10,6 +10,7 @@ state stays as it was. Every Stripe write carries an idempotency key (api/adapte
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from datetime import UTC, datetime
 from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -176,5 +177,7 @@ async def update_subscription(
             )
         )
         account.subscription_units = updated.quantity
+    # Events Stripe sends for this change are no newer than it (webhooks.py).
+    account.subscription_synced_at = datetime.now(UTC)
     await db.flush()
     return subscription_of(account)

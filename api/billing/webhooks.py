@@ -10,7 +10,9 @@ Handled types (https://docs.stripe.com/api/events/types):
 - ``invoice.payment_failed``: ``payment_failed_at`` := the event's time (shown on the account);
 - ``invoice.payment_succeeded``: clears ``payment_failed_at``.
 Other types are acknowledged and ignored. Each event id is recorded in the same transaction as
-its effect, so a redelivered event changes nothing.
+its effect, so a redelivered event changes nothing. Stripe does not guarantee delivery order
+(https://docs.stripe.com/webhooks#event-ordering): an event older than the newest one already
+applied to the same state (subscription, or invoice payment) is recorded and skipped.
 """
 
 from __future__ import annotations
@@ -49,16 +51,26 @@ def _apply_subscription(account: Account, obj: dict[str, Any], deleted: bool) ->
     account.subscription_units = max(0, min(MAX_UNITS, state.quantity))
 
 
-def _apply(account: Account, event: WebhookEvent) -> None:
+def _is_stale(synced_at: datetime | None, at: datetime) -> bool:
+    return synced_at is not None and at < synced_at
+
+
+def _apply(account: Account, event: WebhookEvent) -> bool:
+    """Apply the event unless it is older than the state it would change; True if applied."""
     obj = event.data_object
-    if event.type in ("customer.subscription.created", "customer.subscription.updated"):
-        _apply_subscription(account, obj, deleted=False)
-    elif event.type == "customer.subscription.deleted":
-        _apply_subscription(account, obj, deleted=True)
-    elif event.type == "invoice.payment_failed":
-        account.payment_failed_at = datetime.fromtimestamp(event.created, UTC)
-    elif event.type == "invoice.payment_succeeded":
-        account.payment_failed_at = None
+    at = datetime.fromtimestamp(event.created, UTC)
+    if event.type.startswith("customer.subscription."):
+        if _is_stale(account.subscription_synced_at, at):
+            return False
+        _apply_subscription(account, obj, deleted=event.type.endswith(".deleted"))
+        account.subscription_synced_at = at
+    else:
+        if _is_stale(account.payment_synced_at, at):
+            return False
+        failed = event.type == "invoice.payment_failed"
+        account.payment_failed_at = at if failed else None
+        account.payment_synced_at = at
+    return True
 
 
 HANDLED_TYPES = frozenset(
@@ -100,6 +112,8 @@ async def process_webhook(
     if account is None:
         log.warning("stripe_event_unknown_customer", event_id=event.id, customer=customer_id)
         return
-    _apply(account, event)
+    if not _apply(account, event):
+        log.info("stripe_event_stale", event_id=event.id, type=event.type)
+        return
     await db.flush()
     log.info("stripe_event_applied", event_id=event.id, type=event.type, account=str(account.id))

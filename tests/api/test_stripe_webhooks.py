@@ -10,6 +10,7 @@ import hmac
 import json
 import secrets
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -24,13 +25,15 @@ from tests.api.conftest import MakeUser, SignedIn
 URL = "/webhooks/stripe"
 
 
-def event(event_type: str, obj: dict[str, Any], event_id: str | None = None) -> bytes:
+def event(
+    event_type: str, obj: dict[str, Any], event_id: str | None = None, created: int | None = None
+) -> bytes:
     return json.dumps(
         {
             "id": event_id or f"evt_{secrets.token_hex(8)}",
             "object": "event",
             "api_version": "2020-08-27",
-            "created": int(time.time()),
+            "created": created if created is not None else int(time.time()),
             "livemode": False,
             "type": event_type,
             "data": {"object": obj},
@@ -160,6 +163,59 @@ class TestOnceOnly:
                 select(func.count()).select_from(StripeEvent).where(StripeEvent.id == event_id)
             )
         assert count == 1
+
+
+class TestOrdering:
+    """Stripe does not guarantee delivery order; an older event never undoes a newer one."""
+
+    async def test_a_late_older_subscription_event_is_skipped(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        customer = await with_customer(app, me)
+        sub = f"sub_{secrets.token_hex(6)}"
+        now = int(time.time())
+        newer = event("customer.subscription.updated", subscription(customer, sub, 5), None, now)
+        older = event(
+            "customer.subscription.created", subscription(customer, sub, 2), None, now - 60
+        )
+        assert (await deliver(client, newer)).status_code == 202
+        assert (await deliver(client, older)).status_code == 202
+        assert (await load(app, me)).subscription_units == 5
+
+    async def test_a_late_older_payment_failure_is_skipped(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        customer = await with_customer(app, me)
+        now = int(time.time())
+        succeeded = event("invoice.payment_succeeded", invoice(customer), created=now)
+        failed_before = event("invoice.payment_failed", invoice(customer), created=now - 60)
+        await deliver(client, succeeded)
+        await deliver(client, failed_before)
+        assert (await load(app, me)).payment_failed_at is None
+        failed_after = event("invoice.payment_failed", invoice(customer), created=now + 60)
+        await deliver(client, failed_after)
+        assert (await load(app, me)).payment_failed_at is not None
+
+    async def test_events_older_than_our_own_plan_change_are_skipped(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        customer = await with_customer(
+            app,
+            me,
+            stripe_subscription_id="sub_mine",
+            subscription_units=7,
+            subscription_synced_at=datetime.now(UTC),
+        )
+        stale = event(
+            "customer.subscription.updated",
+            subscription(customer, "sub_mine", 3),
+            created=int(time.time()) - 120,
+        )
+        await deliver(client, stale)
+        assert (await load(app, me)).subscription_units == 7
 
 
 class TestEventTypes:
