@@ -20,7 +20,7 @@ from api.adapters.stripe import StripeGateway
 from api.config import Settings
 from api.db import get_db
 from api.errors import AccountRequired, ApiKeyRequired, InvalidApiKey, NotAuthenticated
-from api.ratelimit.service import RateLimiter
+from api.ratelimit.service import PasswordAttempts, RateLimiter
 from api.session.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
 from api.users import repository as users_repository
 from api.users.repository import Caller
@@ -65,6 +65,15 @@ SettingsDep = Annotated[Settings, Depends(_settings)]
 Limiter = Annotated[RateLimiter, Depends(_rate_limiter)]
 TokenVerifier = Annotated[AccessTokenVerifier, Depends(_token_verifier)]
 ClientAddress = Annotated[str, Depends(_client_address)]
+
+
+def _password_attempts(
+    limiter: Limiter, settings: SettingsDep, client_address: ClientAddress
+) -> PasswordAttempts:
+    return PasswordAttempts(limiter, settings, client_address)
+
+
+PasswordAttemptsDep = Annotated[PasswordAttempts, Depends(_password_attempts)]
 Cognito = Annotated[CognitoClient, Depends(_cognito)]
 Stripe = Annotated[StripeGateway, Depends(_stripe)]
 

@@ -22,6 +22,7 @@ from sqlalchemy import Delete, delete
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from api.config import Settings
 from api.errors import RateLimited
 from api.ratelimit.models import RateLimitCounter
 
@@ -85,3 +86,28 @@ def _wait_text(window_s: int) -> str:
     if window_s < 120:
         return f"{window_s} seconds"
     return f"{window_s // 60} minutes"
+
+
+@dataclass(frozen=True, slots=True)
+class PasswordAttempts:
+    """Counts the password attempts of one request: per email (or username) and per client
+    address, in the fixed windows of ``settings`` (README "Sign-in attempt limits")."""
+
+    limiter: RateLimiter
+    settings: Settings
+    client_address: str
+
+    async def count(self, subject: str) -> None:
+        """Count one attempt for ``subject``.
+
+        Raises:
+            RateLimited: either count is over its limit in the current window (HTTP 429).
+        """
+        window = self.settings.sign_in_limit_window_s
+        await self.limiter.hit(
+            Limit("sign-in:email", self.settings.sign_in_limit_per_email, window), subject
+        )
+        await self.limiter.hit(
+            Limit("sign-in:ip", self.settings.sign_in_limit_per_address, window),
+            self.client_address,
+        )

@@ -9,11 +9,10 @@ from fastapi import APIRouter, Query, Response
 from api.deps import (
     AccessToken,
     Claims,
-    ClientAddress,
     Cognito,
     CurrentUser,
     DbSession,
-    Limiter,
+    PasswordAttemptsDep,
     SettingsDep,
     TokenVerifier,
 )
@@ -99,14 +98,10 @@ async def sign_in(
     body: SignInRequest,
     db: DbSession,
     cognito: Cognito,
-    limiter: Limiter,
-    settings: SettingsDep,
-    client_address: ClientAddress,
+    attempts: PasswordAttemptsDep,
 ) -> SignInResponse:
     """Sign in with email and password: tokens, or a challenge to answer (SPEC 4)."""
-    return await service.sign_in(
-        db, cognito, limiter, settings, body.email, body.password, client_address
-    )
+    return await service.sign_in(db, cognito, attempts, body.email, body.password)
 
 
 @router.post(
@@ -119,20 +114,11 @@ async def complete_new_password(
     body: CompleteNewPasswordRequest,
     db: DbSession,
     cognito: Cognito,
-    limiter: Limiter,
-    settings: SettingsDep,
-    client_address: ClientAddress,
+    attempts: PasswordAttemptsDep,
 ) -> SignInResponse:
     """Answer the NEW_PASSWORD_REQUIRED challenge of a sign-in with a new password."""
     return await service.complete_new_password(
-        db,
-        cognito,
-        limiter,
-        settings,
-        body.username,
-        body.session,
-        body.new_password,
-        client_address,
+        db, cognito, attempts, body.username, body.session, body.new_password
     )
 
 
@@ -146,12 +132,10 @@ async def forgot_password(
     body: ForgotPasswordRequest,
     db: DbSession,
     cognito: Cognito,
-    limiter: Limiter,
-    settings: SettingsDep,
-    client_address: ClientAddress,
+    attempts: PasswordAttemptsDep,
 ) -> ForgotPasswordResponse:
     """Email a password-reset code (SPEC 4 forgot-password)."""
-    return await service.forgot_password(db, cognito, limiter, settings, body.email, client_address)
+    return await service.forgot_password(db, cognito, attempts, body.email)
 
 
 @router.post(
@@ -164,13 +148,11 @@ async def confirm_forgot_password(
     body: ConfirmForgotPasswordRequest,
     db: DbSession,
     cognito: Cognito,
-    limiter: Limiter,
-    settings: SettingsDep,
-    client_address: ClientAddress,
+    attempts: PasswordAttemptsDep,
 ) -> SignInResponse:
     """Set a new password with the emailed code, and sign in with it."""
     return await service.confirm_forgot_password(
-        db, cognito, limiter, settings, body.email, body.code, body.new_password, client_address
+        db, cognito, attempts, body.email, body.code, body.new_password
     )
 
 

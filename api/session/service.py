@@ -3,7 +3,6 @@ over the Cognito adapter."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import jwt
@@ -20,7 +19,6 @@ from api.adapters.cognito import (
     UserNotConfirmedError,
     UserNotFoundError,
 )
-from api.config import Settings
 from api.errors import (
     MustSignInWithGoogle,
     NotAuthenticated,
@@ -30,7 +28,7 @@ from api.errors import (
     ValidationCodeExpired,
     VendorUnavailable,
 )
-from api.ratelimit.service import Limit, RateLimiter
+from api.ratelimit.service import PasswordAttempts
 from api.session import repository
 from api.session.schemas import (
     ChallengeOut,
@@ -45,29 +43,6 @@ from api.session.tokens import AccessTokenVerifier, InvalidToken
 
 MUST_USE_GOOGLE = "This user must sign in with Google"
 USER_DOES_NOT_EXIST = "User does not exist"
-
-
-@dataclass(frozen=True, slots=True)
-class Attempt:
-    """A password attempt to count: the email or username tried and the client's IP address."""
-
-    subject: str
-    client_address: str
-
-
-async def count_attempt(limiter: RateLimiter, settings: Settings, attempt: Attempt) -> None:
-    """Count a password attempt per email and per client address.
-
-    Raises:
-        RateLimited: either count is over its limit in the current window (HTTP 429).
-    """
-    window = settings.sign_in_limit_window_s
-    await limiter.hit(
-        Limit("sign-in:email", settings.sign_in_limit_per_email, window), attempt.subject
-    )
-    await limiter.hit(
-        Limit("sign-in:ip", settings.sign_in_limit_per_address, window), attempt.client_address
-    )
 
 
 async def _refuse_if_google_required(db: AsyncSession, email: str) -> None:
@@ -107,11 +82,9 @@ def tokens_out(tokens: Tokens) -> TokensOut:
 async def sign_in(
     db: AsyncSession,
     cognito: CognitoClient,
-    limiter: RateLimiter,
-    settings: Settings,
+    attempts: PasswordAttempts,
     email: str,
     password: str,
-    client_address: str,
 ) -> SignInResponse:
     """Password sign-in with USER_PASSWORD_AUTH (``email`` already lowercased and trimmed).
 
@@ -123,7 +96,7 @@ async def sign_in(
             Google'; any other provider refusal with the provider's message (SPEC 8).
         VendorUnavailable: Cognito is unreachable.
     """
-    await count_attempt(limiter, settings, Attempt(email, client_address))
+    await attempts.count(email)
     await _refuse_if_google_required(db, email)
     try:
         result = await cognito.initiate_password_auth(email, password)
@@ -137,12 +110,10 @@ async def sign_in(
 async def complete_new_password(
     db: AsyncSession,
     cognito: CognitoClient,
-    limiter: RateLimiter,
-    settings: Settings,
+    attempts: PasswordAttempts,
     username: str,
     session: str,
     new_password: str,
-    client_address: str,
 ) -> SignInResponse:
     """Answer NEW_PASSWORD_REQUIRED with the new password and given_name / family_name from
     our user record (SPEC 3 "Attributes on the new-password challenge").
@@ -151,7 +122,7 @@ async def complete_new_password(
     Raises: RateLimited, MustSignInWithGoogle, ProviderRefused (e.g. an expired challenge
     session), VendorUnavailable.
     """
-    await count_attempt(limiter, settings, Attempt(username, client_address))
+    await attempts.count(username)
     await _refuse_if_google_required(db, username)
     names = await repository.user_names(db, username)
     attributes = {}
@@ -169,10 +140,8 @@ async def complete_new_password(
 async def forgot_password(
     db: AsyncSession,
     cognito: CognitoClient,
-    limiter: RateLimiter,
-    settings: Settings,
+    attempts: PasswordAttempts,
     email: str,
-    client_address: str,
 ) -> ForgotPasswordResponse:
     """Have Cognito email a reset code (SPEC 4 forgot-password, SPEC 8 messages).
 
@@ -183,7 +152,7 @@ async def forgot_password(
         PasswordResetUnavailable: the answer has no delivery details;
         VendorUnavailable.
     """
-    await count_attempt(limiter, settings, Attempt(email, client_address))
+    await attempts.count(email)
     await _refuse_if_google_required(db, email)
     try:
         delivery = await cognito.forgot_password(email)
@@ -209,12 +178,10 @@ async def forgot_password(
 async def confirm_forgot_password(
     db: AsyncSession,
     cognito: CognitoClient,
-    limiter: RateLimiter,
-    settings: Settings,
+    attempts: PasswordAttempts,
     email: str,
     code: str,
     new_password: str,
-    client_address: str,
 ) -> SignInResponse:
     """Set the new password with the emailed code, then sign in with it (SPEC 4: "After a
     successful reset the user is signed in automatically").
@@ -222,7 +189,7 @@ async def confirm_forgot_password(
     Raises: RateLimited, MustSignInWithGoogle, ProviderRefused (wrong or expired code, with
     the provider's message), VendorUnavailable.
     """
-    await count_attempt(limiter, settings, Attempt(email, client_address))
+    await attempts.count(email)
     await _refuse_if_google_required(db, email)
     try:
         await cognito.confirm_forgot_password(email, code, new_password)
