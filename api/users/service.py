@@ -2,13 +2,15 @@
 
 Invite and delete span our database and Cognito; each either completes or is undone:
 - invite creates the Cognito user (Cognito emails the temporary password), then our row; if
-  our write fails the Cognito user is deleted again;
+  the request's transaction does not commit, the Cognito user is deleted again
+  (``api.db.undo_on_rollback``);
 - delete removes our row first (flushed, not committed), then the Cognito user; if Cognito
   fails the request fails and the transaction rolls our delete back.
 """
 
 from __future__ import annotations
 
+import functools
 import secrets
 import string
 import uuid
@@ -27,6 +29,7 @@ from api.adapters.cognito import (
     UsernameExistsError,
     UserNotFoundError,
 )
+from api.db import undo_on_rollback
 from api.errors import NotFound, ProviderRefused, VendorUnavailable
 from api.users.errors import CannotDeleteSelf, EmailInUse, InviteRefusedWithSso, LastUserRequired
 from api.users.models import AuthType, User
@@ -97,15 +100,13 @@ async def invite(
         email=body.email,
         auth_type=AuthType.EMAIL,
     )
+    # If our write does not commit, the Cognito user goes again, so the email can be retried.
+    undo_on_rollback(db, functools.partial(_undo_cognito_user, cognito, body.email))
     db.add(user)
     try:
         await db.flush()
-    except BaseException as exc:
-        # Undo the Cognito half so the same email can be invited again.
-        await _undo_cognito_user(cognito, body.email)
-        if isinstance(exc, IntegrityError):
-            raise EmailInUse() from exc  # lost a race with another invite of this email
-        raise
+    except IntegrityError as exc:
+        raise EmailInUse() from exc  # lost a race with another invite of this email
     return AccountUser.model_validate(user)
 
 
