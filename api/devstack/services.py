@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,6 +123,9 @@ def start_postgres(data_dir: Path) -> Postgres:
             admin_url=url.set(database="postgres").render_as_string(hide_password=False),
             default_url=url.render_as_string(hide_password=False),
         )
+    # pgserver asks platformdirs for a runtime dir, which warns when XDG_RUNTIME_DIR is unset
+    # (containers, CI); the fallback it takes is fine.
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
     import pgserver
 
     data_dir.mkdir(parents=True, exist_ok=True)
