@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Delete, delete
+from sqlalchemy import Delete, delete, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -52,10 +52,30 @@ class RateLimiter:
         Raises:
             RateLimited: the count is above ``limit.max_hits`` (HTTP 429).
         """
-        now = now or datetime.now(UTC)
-        epoch_s = int(now.timestamp())
-        window_start = datetime.fromtimestamp(epoch_s - epoch_s % limit.window_s, UTC)
-        key = f"{limit.name}:{subject}"
+        hits = await self.record(limit, subject, now)
+        if hits > limit.max_hits:
+            raise _refusal(limit)
+        return hits
+
+    async def check(self, limit: Limit, subject: str, now: datetime | None = None) -> None:
+        """Refuse ``subject`` when its window already holds ``limit.max_hits``; counts nothing.
+
+        Raises:
+            RateLimited: the limit is reached (HTTP 429).
+        """
+        window_start, key = _window(limit, subject, now)
+        async with self._engine.connect() as connection:
+            hits = await connection.scalar(
+                select(RateLimitCounter.hits).where(
+                    RateLimitCounter.key == key, RateLimitCounter.window_start == window_start
+                )
+            )
+        if (hits or 0) >= limit.max_hits:
+            raise _refusal(limit)
+
+    async def record(self, limit: Limit, subject: str, now: datetime | None = None) -> int:
+        """Count one attempt of ``subject`` without refusing it; returns the window's count."""
+        window_start, key = _window(limit, subject, now)
         statement = (
             insert(RateLimitCounter)
             .values(key=key, window_start=window_start, hits=1)
@@ -69,11 +89,22 @@ class RateLimiter:
             hits = int((await connection.execute(statement)).scalar_one())
             if hits == 1:
                 await connection.execute(_expired(window_start - timedelta(seconds=86_400)))
-        if hits > limit.max_hits:
-            raise RateLimited(
-                f"Too many attempts. Please wait {_wait_text(limit.window_s)} and try again."
-            )
         return hits
+
+
+def _window(limit: Limit, subject: str, now: datetime | None) -> tuple[datetime, str]:
+    """The start of the current window of ``limit`` and the counter key of ``subject``."""
+    epoch_s = int((now or datetime.now(UTC)).timestamp())
+    return (
+        datetime.fromtimestamp(epoch_s - epoch_s % limit.window_s, UTC),
+        f"{limit.name}:{subject}",
+    )
+
+
+def _refusal(limit: Limit) -> RateLimited:
+    return RateLimited(
+        f"Too many attempts. Please wait {_wait_text(limit.window_s)} and try again."
+    )
 
 
 def _expired(before: datetime) -> Delete:
@@ -90,24 +121,46 @@ def _wait_text(window_s: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class PasswordAttempts:
-    """Counts the password attempts of one request: per email (or username) and per client
-    address, in the fixed windows of ``settings`` (README "Sign-in attempt limits")."""
+    """The password attempts of one request (README "Sign-in attempt limits"):
+
+    - per client address, every attempt counts (password spraying across many emails);
+    - per email (or username), only failed attempts count (guessing one user's password),
+      so signing in often never locks a user out.
+    """
 
     limiter: RateLimiter
     settings: Settings
     client_address: str
 
-    async def count(self, subject: str) -> None:
-        """Count one attempt for ``subject``.
+    def _per_email(self) -> Limit:
+        return Limit(
+            "sign-in:email",
+            self.settings.sign_in_limit_per_email,
+            self.settings.sign_in_limit_window_s,
+        )
+
+    async def start(self, subject: str) -> None:
+        """Before trying ``subject``'s password: count the address, refuse if over a limit.
 
         Raises:
-            RateLimited: either count is over its limit in the current window (HTTP 429).
+            RateLimited: too many attempts from this address, or failures for this subject.
         """
-        window = self.settings.sign_in_limit_window_s
+        await self.limiter.check(self._per_email(), subject)
         await self.limiter.hit(
-            Limit("sign-in:email", self.settings.sign_in_limit_per_email, window), subject
-        )
-        await self.limiter.hit(
-            Limit("sign-in:ip", self.settings.sign_in_limit_per_address, window),
+            Limit(
+                "sign-in:ip",
+                self.settings.sign_in_limit_per_address,
+                self.settings.sign_in_limit_window_s,
+            ),
             self.client_address,
         )
+
+    async def failed(self, subject: str) -> None:
+        """Count a failed attempt (wrong password or code) for ``subject``."""
+        await self.limiter.record(self._per_email(), subject)
+
+    async def count_always(self, subject: str) -> None:
+        """An attempt that counts for ``subject`` whatever its outcome (each one emails the
+        user: a reset request). Raises RateLimited like :meth:`start`."""
+        await self.start(subject)
+        await self.failed(subject)

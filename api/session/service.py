@@ -90,17 +90,18 @@ async def sign_in(
 
     Returns tokens, or the challenge with what answering it needs (its session and the
     username). Raises:
-        RateLimited: too many attempts for this email or client address.
+        RateLimited: too many attempts from this client address, or failures for this email.
         MustSignInWithGoogle: the user's account requires Google sign-in.
         ProviderRefused: code ``UserNotConfirmedException`` with 'This user must sign in with
             Google'; any other provider refusal with the provider's message (SPEC 8).
         VendorUnavailable: Cognito is unreachable.
     """
-    await attempts.count(email)
+    await attempts.start(email)
     await _refuse_if_google_required(db, email)
     try:
         result = await cognito.initiate_password_auth(email, password)
     except CognitoError as exc:
+        await attempts.failed(email)
         raise _provider_refused(exc) from exc
     except CognitoUnavailable as exc:
         raise VendorUnavailable() from exc
@@ -122,7 +123,7 @@ async def complete_new_password(
     Raises: RateLimited, MustSignInWithGoogle, ProviderRefused (e.g. an expired challenge
     session), VendorUnavailable.
     """
-    await attempts.count(username)
+    await attempts.start(username)
     await _refuse_if_google_required(db, username)
     names = await repository.user_names(db, username)
     attributes = {}
@@ -131,6 +132,7 @@ async def complete_new_password(
     try:
         result = await cognito.respond_new_password(username, session, new_password, attributes)
     except CognitoError as exc:
+        await attempts.failed(username)
         raise _provider_refused(exc) from exc
     except CognitoUnavailable as exc:
         raise VendorUnavailable() from exc
@@ -152,7 +154,7 @@ async def forgot_password(
         PasswordResetUnavailable: the answer has no delivery details;
         VendorUnavailable.
     """
-    await attempts.count(email)
+    await attempts.count_always(email)
     await _refuse_if_google_required(db, email)
     try:
         delivery = await cognito.forgot_password(email)
@@ -189,7 +191,7 @@ async def confirm_forgot_password(
     Raises: RateLimited, MustSignInWithGoogle, ProviderRefused (wrong or expired code, with
     the provider's message), VendorUnavailable.
     """
-    await attempts.count(email)
+    await attempts.start(email)
     await _refuse_if_google_required(db, email)
     try:
         await cognito.confirm_forgot_password(email, code, new_password)
@@ -197,6 +199,7 @@ async def confirm_forgot_password(
     except UserNotFoundError as exc:
         raise ProviderRefused(USER_DOES_NOT_EXIST, exc.code) from exc
     except CognitoError as exc:
+        await attempts.failed(email)  # a wrong or expired code
         raise _provider_refused(exc) from exc
     except CognitoUnavailable as exc:
         raise VendorUnavailable() from exc

@@ -13,7 +13,7 @@ from api.devstack.stack import Stack
 from api.errors import RateLimited
 from api.main import create_app
 from api.ratelimit.service import Limit, RateLimiter
-from tests.api.conftest import unique_email
+from tests.api.conftest import MakeUser, unique_email
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +56,24 @@ class TestSignInRateLimit:
             "message": "Too many attempts. Please wait 15 minutes and try again.",
         }
         assert other_email.status_code == 400
+
+    async def test_only_failures_count_per_email(
+        self, limited_app: FastAPI, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        right = {"email": me.user.email, "password": me.password}
+        wrong = {"email": me.user.email, "password": "Wrong-pass-1!"}
+        for i in range(5):  # more successes than the per-email limit of 3
+            async with _client(limited_app, f"192.0.2.{i + 1}") as client:
+                response = await client.post("/web/session/sign-in", json=right)
+                assert response.status_code == 200
+        for i in range(3):
+            async with _client(limited_app, f"192.0.2.{i + 10}") as client:
+                response = await client.post("/web/session/sign-in", json=wrong)
+                assert response.status_code == 400
+        async with _client(limited_app, "192.0.2.20") as client:
+            locked = await client.post("/web/session/sign-in", json=right)
+        assert locked.status_code == 429
 
     async def test_per_address_across_emails_and_replicas(
         self, replicas: tuple[FastAPI, FastAPI]
