@@ -88,6 +88,8 @@ def test_password_user_sees_why_google_sso_is_disabled(page: Page) -> None:
 def test_google_user_turns_google_sso_on_and_off(page: Page) -> None:
     page.goto("/login")
     page.get_by_role("button", name="Sign in with Google").click()
+    # Wait for the stand-in's page: /login has an Email field too.
+    expect(page).to_have_url(re.compile(r"/oauth2/authorize\?"))
     page.get_by_label("Email").fill(DEMO_GOOGLE_EMAIL)
     page.get_by_label("First name").fill("Katherine")
     page.get_by_label("Last name").fill("Johnson")
