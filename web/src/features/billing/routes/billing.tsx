@@ -205,6 +205,7 @@ function PaymentMethodPanel({ card, onError }: PaymentMethodPanelProps) {
           </Link>
           {card ? (
             <Button
+              key="remove" // distinct keys: no colour transition from Remove to the disabled Edit
               variant="danger"
               loading={remove.isPending}
               onClick={() =>
@@ -217,7 +218,7 @@ function PaymentMethodPanel({ card, onError }: PaymentMethodPanelProps) {
               Remove
             </Button>
           ) : (
-            <Button variant="secondary" disabled>
+            <Button key="edit" variant="secondary" disabled>
               Edit
             </Button>
           )}
