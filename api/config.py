@@ -42,6 +42,13 @@ class Settings(BaseSettings):
         default="",
         description="Folder of the built SPA to serve at /; empty serves none (CDN deploys).",
     )
+    cors_allowed_origins: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Origins allowed to call the API from a browser when the SPA is served elsewhere "
+            '(a CDN), as a JSON list: ["https://console.example.com"]. Empty: same origin only.'
+        ),
+    )
     public_url: str = Field(
         default="http://127.0.0.1:8000",
         description="Origin the browser uses for this API and the SPA.",

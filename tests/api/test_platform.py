@@ -92,3 +92,27 @@ class TestCognitoOutage:
                 )
         assert response.status_code == 503
         assert response.json()["code"] == "VendorUnavailable"
+
+
+async def test_cors_only_for_configured_origins(stack: Stack) -> None:
+    app = create_app(stack.with_settings(cors_allowed_origins=["https://console.example.com"]))
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+        allowed = await client.options(
+            "/web/account",
+            headers={
+                "Origin": "https://console.example.com",
+                "Access-Control-Request-Method": "GET",
+                "Access-Control-Request-Headers": "authorization",
+            },
+        )
+        other = await client.options(
+            "/web/account",
+            headers={
+                "Origin": "https://evil.example.net",
+                "Access-Control-Request-Method": "GET",
+            },
+        )
+    assert allowed.status_code == 200
+    assert allowed.headers["access-control-allow-origin"] == "https://console.example.com"
+    assert "access-control-allow-origin" not in other.headers
