@@ -1,13 +1,13 @@
 import { type FormEvent, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 
-import { ApiError, errorMessage } from "@/api";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
 import { GitHubIcon, GoogleIcon } from "@/components/icons";
 
 import { useSignIn } from "../api/sign-in";
+import { isPasswordExpired, signInErrorMessage } from "../lib/sign-in-errors";
 import { normalizeEmail, validateLogin } from "../lib/validation";
 
 import styles from "./forms.module.css";
@@ -22,14 +22,6 @@ interface LoginFormProps {
   onNewPasswordRequired: (challenge: { username: string; tempPassword: string; session: string }) => void;
 }
 
-/** SPEC 8 "Sign-in": the server names the provider's error in `code`. */
-function signInErrorMessage(error: unknown): string {
-  if (error instanceof ApiError && error.code === "UserNotConfirmedException") {
-    return "This user must sign in with Google";
-  }
-  return errorMessage(error);
-}
-
 /** The login mode of the login screen (SPEC 2). */
 export function LoginForm({ initialEmail, next, onForgotPassword, onNewPasswordRequired }: LoginFormProps) {
   const navigate = useNavigate();
@@ -38,10 +30,9 @@ export function LoginForm({ initialEmail, next, onForgotPassword, onNewPasswordR
   const [password, setPassword] = useState("");
   const [invalidField, setInvalidField] = useState<"email" | "password" | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [passwordExpired, setPasswordExpired] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
-
-  const passwordExpired = error !== null && /expired/i.test(error);
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -53,6 +44,7 @@ export function LoginForm({ initialEmail, next, onForgotPassword, onNewPasswordR
       return;
     }
     setError(null);
+    setPasswordExpired(false);
     const username = normalizeEmail(email);
     signIn.mutate(
       { body: { email: username, password } },
@@ -70,7 +62,10 @@ export function LoginForm({ initialEmail, next, onForgotPassword, onNewPasswordR
             setError(`Unexpected sign-in challenge: ${result.challenge?.name ?? "none"}`);
           }
         },
-        onError: (err) => setError(signInErrorMessage(err)),
+        onError: (err) => {
+          setError(signInErrorMessage(err));
+          setPasswordExpired(isPasswordExpired(err));
+        },
       },
     );
   }
