@@ -4,7 +4,7 @@ import { Link, useNavigate } from "react-router";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
-import { GitHubIcon, GoogleIcon } from "@/components/icons";
+import { GitHubIcon, GoogleIcon } from "@/components/provider-icons";
 
 import { useSignIn } from "../api/sign-in";
 import { isPasswordExpired, signInErrorMessage } from "../lib/sign-in-errors";

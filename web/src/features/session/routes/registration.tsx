@@ -7,7 +7,7 @@ import { Link, useNavigate } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 
 import { ApiError, errorMessage } from "@/api";
-import { GitHubIcon, GoogleIcon } from "@/components/icons";
+import { GitHubIcon, GoogleIcon } from "@/components/provider-icons";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
