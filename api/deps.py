@@ -90,13 +90,12 @@ async def get_access_token(
 AccessToken = Annotated[str, Depends(get_access_token)]
 
 
-async def get_claims(request: Request, token: AccessToken) -> AccessClaims:
+async def get_claims(verifier: TokenVerifier, token: AccessToken) -> AccessClaims:
     """Verify the bearer access token.
 
     Raises:
         NotAuthenticated: no ``Authorization: Bearer`` header, or an invalid/expired token.
     """
-    verifier: AccessTokenVerifier = request.app.state.token_verifier
     try:
         return await verifier.verify(token)
     except InvalidToken as exc:

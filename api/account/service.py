@@ -91,8 +91,7 @@ async def account_summary(
 
 async def rename_account(db: AsyncSession, account_id: uuid.UUID, name: str) -> AccountOut:
     """Rename the caller's account (SPEC 2 "Editable Account Name"); ``name`` is already
-    trimmed and non-empty (``UpdateAccountRequest``). Flushes; returns the account as
+    trimmed and non-empty (``UpdateAccountRequest``). Returns the account as
     ``account_summary`` shows it."""
     await repository.rename(db, account_id, name)
-    await db.flush()
     return await account_summary(db, account_id)
