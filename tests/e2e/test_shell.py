@@ -48,6 +48,12 @@ def test_demo_user_signs_in_navigates_and_signs_out(page: Page) -> None:
     expect(logout).to_contain_text("Lovelace")
     expect(logout).to_contain_text(DEMO_EMAIL)
     expect(page.get_by_role("link", name="Documentation")).to_be_visible()
+    # SPEC 9 layout: sidebar 278px; content area between 820px and 1000px wide.
+    sidebar = page.locator("aside").bounding_box()
+    content = page.get_by_role("main").bounding_box()
+    assert sidebar is not None and content is not None
+    assert sidebar["width"] == 278
+    assert 820 <= content["width"] <= 1000
     expect(page.get_by_role("link", name="Terms of Service")).to_be_visible()
     expect(page.get_by_role("link", name="Privacy Policy")).to_be_visible()
 
