@@ -13,17 +13,15 @@ from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account import repository as account_repository
-from api.account.repository import KeyHolder
 from api.adapters.cognito import CognitoClient
 from api.adapters.stripe import StripeGateway
+from api.auth import principal
+from api.auth.principal import Caller, KeyHolder
+from api.auth.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
 from api.config import Settings
 from api.db import get_db
 from api.errors import AccountRequired, ApiKeyRequired, InvalidApiKey, NotAuthenticated
 from api.ratelimit.service import PasswordAttempts, RateLimiter
-from api.session.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
-from api.users import repository as users_repository
-from api.users.repository import Caller
 
 DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]
 
@@ -113,7 +111,7 @@ async def get_caller(request: Request, claims: Claims) -> Caller:
         AccountRequired: the identity is valid but belongs to no account yet (SPEC 4).
     """
     async with request.app.state.read_engine.connect() as connection:
-        caller = await users_repository.get_caller(connection, claims.username)
+        caller = await principal.get_caller(connection, claims.username)
     if caller is None:
         raise AccountRequired()
     return caller
@@ -140,7 +138,7 @@ async def get_key_holder(
     if not api_key:
         raise ApiKeyRequired()
     async with request.app.state.read_engine.connect() as connection:
-        holder = await account_repository.get_key_holder(connection, api_key)
+        holder = await principal.get_key_holder(connection, api_key)
     if holder is None:
         raise InvalidApiKey()
     return holder

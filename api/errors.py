@@ -109,6 +109,13 @@ class InvalidEmailProvider(AppError):
     default_message = "Invalid email provider"
 
 
+class EmailNotVerified(AppError):
+    """400: the identity provider has not verified the identity's email address, so it cannot
+    prove membership of an email domain (issue 9)."""
+
+    default_message = "Your identity provider has not verified this email address"
+
+
 class EmailInUse(AppError):
     """409: a user with this email exists already (SPEC 8 "Registration")."""
 

@@ -19,6 +19,7 @@ from fastapi.routing import APIRoute
 from api.account.router import router as account_router
 from api.adapters.cognito import CognitoClient
 from api.adapters.stripe import StripeGateway
+from api.auth.tokens import AccessTokenVerifier
 from api.billing.router import router as billing_router
 from api.billing.router import webhook_router as stripe_webhook_router
 from api.config import Settings
@@ -28,7 +29,6 @@ from api.health import router as health_router
 from api.logging import RequestContextMiddleware, configure_logging
 from api.ratelimit.service import RateLimiter
 from api.session.router import router as session_router
-from api.session.tokens import AccessTokenVerifier
 from api.spa import mount_spa
 from api.sso.router import router as sso_router
 from api.usage.router import router as usage_router

@@ -329,24 +329,6 @@ class CognitoClient:
         """GlobalSignOut: revoke every refresh token of the access token's user."""
         await self.call("GlobalSignOut", {"AccessToken": access_token}, signed=False)
 
-    async def sign_up(self, username: str, password: str, attributes: dict[str, str]) -> str:
-        """SignUp (SPEC 7 "Sign-up": username is the email, plus password and attributes).
-
-        Returns the new user's ``UserSub``. Raises: UsernameExistsError, InvalidPasswordError,
-        CognitoError (e.g. InvalidParameterException), CognitoUnavailable.
-        """
-        body = await self.call(
-            "SignUp",
-            {
-                "ClientId": self.client_id,
-                "Username": username,
-                "Password": password,
-                "UserAttributes": _attribute_list(attributes),
-            },
-            signed=False,
-        )
-        return str(body.get("UserSub", ""))
-
     async def forgot_password(self, username: str) -> CodeDelivery | None:
         """ForgotPassword: Cognito emails a verification code.
 
@@ -515,18 +497,6 @@ class CognitoClient:
             sub=attrs.get("sub", ""),
             attributes=attrs,
             status=body.get("UserStatus", ""),
-        )
-
-    async def admin_confirm_sign_up(self, username: str) -> None:
-        """AdminConfirmSignUp: confirm a signed-up user without the emailed code (the
-        registration form has already checked the address is a business email).
-
-        Raises: UserNotFoundError, CognitoError, CognitoUnavailable.
-        """
-        await self.call(
-            "AdminConfirmSignUp",
-            {"UserPoolId": self.user_pool_id, "Username": username},
-            signed=True,
         )
 
     async def admin_delete_user(self, username: str) -> None:

@@ -25,6 +25,7 @@ from api.adapters.stripe import (
     StripeUnavailable,
     idempotency_key,
 )
+from api.auth.principal import Caller
 from api.billing import repository
 from api.errors import (
     CardDeclined,
@@ -33,7 +34,6 @@ from api.errors import (
     PaymentProviderRefused,
     VendorUnavailable,
 )
-from api.users.repository import Caller
 
 T = TypeVar("T")
 

@@ -51,7 +51,11 @@ def _pool_settings() -> dict[str, Any]:
         "AccountRecoverySetting": {
             "RecoveryMechanisms": [{"Priority": 1, "Name": "verified_email"}]
         },
-        "AdminCreateUserConfig": {"AllowAdminCreateUserOnly": False},
+        # Issue 9: users are created only through the API (registration and invitations use
+        # the admin API), and a changed email takes effect only once verified, so nobody can
+        # give themselves an address they do not own.
+        "AdminCreateUserConfig": {"AllowAdminCreateUserOnly": True},
+        "UserAttributeUpdateSettings": {"AttributesRequireVerificationBeforeUpdate": ["email"]},
     }
 
 
@@ -89,7 +93,9 @@ async def ensure_user_pool(moto_url: str, public_url: str) -> tuple[str, str]:
                         "ALLOW_REFRESH_TOKEN_AUTH",
                         "ALLOW_ADMIN_USER_PASSWORD_AUTH",
                     ],
-                    "ReadAttributes": ["email", "given_name", "family_name"],
+                    "ReadAttributes": ["email", "email_verified", "given_name", "family_name"],
+                    # The app client may change the names only: never email (issue 9).
+                    "WriteAttributes": ["given_name", "family_name"],
                     "AllowedOAuthFlows": ["code"],
                     "AllowedOAuthScopes": ["openid", "email", "profile"],
                     "CallbackURLs": [public_url.rstrip("/") + "/oauth/sso"],

@@ -171,11 +171,43 @@ def _codes(request: Request) -> dict[str, _IssuedCode]:
     return codes
 
 
+# How the pool names each provider (SPEC 2: "Google", "Github") and its type: Google is a
+# built-in provider type, GitHub joins the pool as an OpenID Connect provider.
+_POOL_PROVIDERS = {"google": ("Google", "Google"), "github": ("Github", "OIDC")}
+
+
+def _provider_user_id(email: str) -> str:
+    """A stable numeric id per email, like the provider's subject id."""
+    return str(int(hashlib.sha256(email.strip().lower().encode()).hexdigest()[:15], 16))
+
+
 def federated_username(provider: str, email: str) -> str:
-    """The Cognito username of a test identity: ``google_<id>`` / ``github_<id>``, with a
-    stable numeric id per email like the provider's subject id."""
-    stable_id = int(hashlib.sha256(email.strip().lower().encode()).hexdigest()[:15], 16)
-    return f"{provider}_{stable_id}"
+    """The Cognito username of a test identity: ``google_<id>`` / ``github_<id>``."""
+    return f"{provider}_{_provider_user_id(email)}"
+
+
+def federated_attributes(
+    provider: str, email: str, given_name: str, family_name: str
+) -> dict[str, str]:
+    """The attributes Cognito gives a user federated from ``provider`` ('google'/'github'):
+    the provider-asserted email, verified, the names, and ``identities``, which only Cognito
+    writes and which is what proves the federation (api/auth/identity.py)."""
+    provider_name, provider_type = _POOL_PROVIDERS[provider]
+    identity = {
+        "userId": _provider_user_id(email),
+        "providerName": provider_name,
+        "providerType": provider_type,
+        "issuer": None,
+        "primary": "true",
+        "dateCreated": str(int(time.time() * 1000)),
+    }
+    return {
+        "email": email,
+        "email_verified": "true",
+        "given_name": given_name,
+        "family_name": family_name,
+        "identities": json.dumps([identity]),
+    }
 
 
 def _provider_key(identity_provider: str) -> str:
@@ -228,13 +260,9 @@ async def authorize_submit(
     """Sign the identity in to the moto pool and redirect back with a one-use code."""
     cognito: CognitoClient = request.app.state.cognito
     email = email.strip().lower()
-    username = federated_username(_provider_key(identity_provider), email)
-    attributes = {
-        "email": email,
-        "email_verified": "true",
-        "given_name": given_name.strip(),
-        "family_name": family_name.strip(),
-    }
+    provider = _provider_key(identity_provider)
+    username = federated_username(provider, email)
+    attributes = federated_attributes(provider, email, given_name.strip(), family_name.strip())
     try:
         await cognito.admin_get_user(username)
     except UserNotFoundError:

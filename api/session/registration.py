@@ -1,9 +1,12 @@
 """Registration by form (SPEC 3 "Registration form", 4 "Registration", 5, 8 "Registration").
 
-Order: Cognito SignUp, AdminConfirmSignUp, our account and user, then a password sign-in
-whose tokens are returned. Once the Cognito user exists, every later failure (our write,
-the commit, the sign-in) removes it again through ``undo_on_rollback``, so the same email can
-retry: nothing is left half-made.
+SPEC 7's "Sign-up" (username the email, the password, attribute email) is done with the
+admin API: the pool allows sign-up only through it (``AllowAdminCreateUserOnly``), so nobody
+can create pool users behind the API's rules (issue 9). Order: AdminCreateUser (no email
+sent), AdminSetUserPassword (permanent), our account and user, then a password sign-in whose
+tokens are returned. Once the Cognito user exists, every later failure (the password, our
+write, the commit, the sign-in) removes it again through ``undo_on_rollback``, so the same
+email can retry: nothing is left half-made.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ async def register(
         raise InvalidEmailProvider()
     attributes = {"email": email, "given_name": form.first_name, "family_name": form.last_name}
     try:
-        await cognito.sign_up(email, form.new_password, attributes)
+        await cognito.admin_create_user(email, attributes, suppress_message=True)
     except UsernameExistsError as exc:
         raise EmailInUse() from exc
     except CognitoError as exc:
@@ -64,6 +67,12 @@ async def register(
             log.info("registration_rolled_back", username=email)
 
     undo_on_rollback(db, remove_cognito_user)
+    try:
+        await cognito.admin_set_user_password(email, form.new_password, permanent=True)
+    except CognitoError as exc:
+        raise ProviderRefused(exc.message, exc.code) from exc
+    except CognitoUnavailable as exc:
+        raise VendorUnavailable() from exc
 
     account = Account(
         name=form.organization_name,
@@ -89,7 +98,6 @@ async def register(
         # The unique email index: e.g. a Google user of ours already has this address.
         raise EmailInUse() from exc
     try:
-        await cognito.admin_confirm_sign_up(email)
         result = await cognito.initiate_password_auth(email, form.new_password)
     except CognitoError as exc:
         raise ProviderRefused(exc.message, exc.code) from exc

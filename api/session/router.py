@@ -21,6 +21,7 @@ from api.errors import (
     BadRequest,
     Conflict,
     EmailInUse,
+    EmailNotVerified,
     InvalidEmailProvider,
     MustSignInWithGoogle,
     NotAuthenticated,
@@ -215,17 +216,18 @@ async def register(
     "/sso-accounts",
     status_code=200,
     response_model=SsoAccountsResponse,
-    responses=error_responses(NotAuthenticated, BadRequest, VendorUnavailable),
+    responses=error_responses(NotAuthenticated, BadRequest, EmailNotVerified, VendorUnavailable),
 )
 async def get_sso_accounts(
     claims: Claims,
     db: DbSession,
     cognito: Cognito,
+    settings: SettingsDep,
     cognito_id: Annotated[str, Query(alias="cognitoId", min_length=1, max_length=255)],
     email: Annotated[str, Query(min_length=1, max_length=320)],
 ) -> SsoAccountsResponse:
     """Accounts the signed-in Google identity may join, and its email domain (SPEC 7)."""
-    return await sso_accounts.lookup(db, cognito, claims, cognito_id, email)
+    return await sso_accounts.lookup(db, cognito, settings, claims, cognito_id, email)
 
 
 @router.post(
@@ -237,18 +239,20 @@ async def get_sso_accounts(
         BadRequest,
         NotFound,
         Conflict,
+        EmailNotVerified,
         EmailInUse,
         RequestValidationFailed,
         VendorUnavailable,
     ),
 )
 async def join_sso_account(
-    body: SsoJoinRequest, claims: Claims, db: DbSession, cognito: Cognito
+    body: SsoJoinRequest, claims: Claims, db: DbSession, cognito: Cognito, settings: SettingsDep
 ) -> Response:
     """Join an account that has Google SSO on for the identity's email domain (SPEC 7)."""
     await sso_accounts.join(
         db,
         cognito,
+        settings,
         claims,
         body.account_id,
         body.user_identity_id,
@@ -267,6 +271,7 @@ async def join_sso_account(
         NotAuthenticated,
         BadRequest,
         Conflict,
+        EmailNotVerified,
         EmailInUse,
         RequestValidationFailed,
         VendorUnavailable,

@@ -19,6 +19,7 @@ from api.adapters.cognito import (
     UserNotConfirmedError,
     UserNotFoundError,
 )
+from api.auth.tokens import AccessTokenVerifier, InvalidToken
 from api.errors import (
     MustSignInWithGoogle,
     NotAuthenticated,
@@ -39,7 +40,6 @@ from api.session.schemas import (
     SignInResponse,
     TokensOut,
 )
-from api.session.tokens import AccessTokenVerifier, InvalidToken
 
 MUST_USE_GOOGLE = "This user must sign in with Google"
 USER_DOES_NOT_EXIST = "User does not exist"

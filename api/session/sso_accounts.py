@@ -4,8 +4,11 @@ new account.
 
 The caller proves who it is with the access token from the code exchange. The identity id
 and email of a request must be that token's username and the Cognito user's email, so a
-request cannot speak for someone else; joining needs an account that has Google SSO on and
-lists the email's domain, so an account id alone opens nothing (a wrong one is a 404).
+request cannot speak for someone else. Whether the identity is Google (or GitHub) and which
+email counts come only from what Cognito asserts (api/auth/identity.py), never from the
+username. Joining needs a Google identity with a provider-verified email and an account that
+has Google SSO on and lists the email's domain, so an account id alone opens nothing (a wrong
+one is a 404).
 """
 
 from __future__ import annotations
@@ -18,31 +21,32 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from api.account.models import Account
 from api.account.service import new_api_key
 from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
+from api.auth.identity import ProvenIdentity, prove_identity
+from api.auth.tokens import AccessClaims
 from api.config import Settings
-from api.errors import BadRequest, Conflict, EmailInUse, NotFound, VendorUnavailable
+from api.errors import (
+    BadRequest,
+    Conflict,
+    EmailInUse,
+    EmailNotVerified,
+    NotFound,
+    VendorUnavailable,
+)
 from api.session import repository, rules
 from api.session.schemas import SsoAccount, SsoAccountsResponse
-from api.session.tokens import AccessClaims
 from api.users.models import AuthType, User
 
 IDENTITY_MISMATCH = "The identity does not match your sign-in"
 ALREADY_MEMBER = "This identity already belongs to an account"
+FEDERATED_ONLY = "Sign in with Google or GitHub to create an account here"
 
 
-def auth_type_of(identity_id: str) -> AuthType:
-    """How a Cognito username signs in: ``google_…`` Google SSO, ``github_…`` GitHub."""
-    if identity_id.startswith("google_"):
-        return AuthType.GOOGLE_SSO
-    if identity_id.startswith("github_"):
-        return AuthType.GITHUB
-    return AuthType.EMAIL
-
-
-async def _verified_email(
-    cognito: CognitoClient, claims: AccessClaims, identity_id: str, email: str
-) -> str:
-    """The identity's email as Cognito has it, after checking the request speaks for the
-    token's own identity. Raises BadRequest (mismatch) or VendorUnavailable."""
+async def _prove(
+    cognito: CognitoClient, settings: Settings, claims: AccessClaims, identity_id: str, email: str
+) -> ProvenIdentity:
+    """The caller's identity as Cognito asserts it, after checking the request speaks for the
+    token's own identity and its current email. Raises BadRequest (mismatch) or
+    VendorUnavailable."""
     if identity_id != claims.username:
         raise BadRequest(IDENTITY_MISMATCH)
     try:
@@ -51,24 +55,44 @@ async def _verified_email(
         raise BadRequest(IDENTITY_MISMATCH) from exc
     except CognitoUnavailable as exc:
         raise VendorUnavailable() from exc
-    verified = rules.normalize_email(user.attributes.get("email", ""))
-    if not verified or verified != rules.normalize_email(email):
+    identity = prove_identity(user, stand_in_pool=settings.dev_stand_ins)
+    if not identity.email or identity.email != rules.normalize_email(email):
         raise BadRequest(IDENTITY_MISMATCH)
-    return verified
+    return identity
+
+
+def _require_verified_email(identity: ProvenIdentity) -> None:
+    if not identity.email_verified:
+        raise EmailNotVerified()
+
+
+def _may_auto_join(identity: ProvenIdentity) -> bool:
+    """SPEC 4: only Google identities look up accounts of their domain, never for Gmail."""
+    return identity.auth_type is AuthType.GOOGLE_SSO and not rules.is_gmail_domain(
+        rules.email_domain(identity.email)
+    )
 
 
 async def lookup(
-    db: AsyncSession, cognito: CognitoClient, claims: AccessClaims, cognito_id: str, email: str
+    db: AsyncSession,
+    cognito: CognitoClient,
+    settings: Settings,
+    claims: AccessClaims,
+    cognito_id: str,
+    email: str,
 ) -> SsoAccountsResponse:
     """Accounts a Google identity may join: Google SSO on and the email's domain listed.
 
-    Non-Google identities and Gmail addresses get an empty list (SPEC 4: only ``google_``
-    usernames are looked up). Raises BadRequest (not the caller's identity), VendorUnavailable.
+    Identities Cognito does not assert as Google (whatever their username) and Gmail
+    addresses get an empty list. Raises BadRequest (not the caller's identity),
+    EmailNotVerified (a Google identity whose email the provider did not verify),
+    VendorUnavailable.
     """
-    verified = await _verified_email(cognito, claims, cognito_id, email)
-    domain = rules.email_domain(verified)
-    if auth_type_of(cognito_id) is not AuthType.GOOGLE_SSO or rules.is_gmail_domain(domain):
+    identity = await _prove(cognito, settings, claims, cognito_id, email)
+    domain = rules.email_domain(identity.email)
+    if not _may_auto_join(identity):
         return SsoAccountsResponse(accounts=[], domain=domain)
+    _require_verified_email(identity)
     accounts = await repository.joinable_accounts(db, domain)
     return SsoAccountsResponse(
         accounts=[
@@ -82,19 +106,18 @@ async def lookup(
 async def _add_user(
     db: AsyncSession,
     account_id: uuid.UUID,
-    identity_id: str,
-    email: str,
+    identity: ProvenIdentity,
     first_name: str,
     last_name: str,
 ) -> None:
     db.add(
         User(
             account_id=account_id,
-            identity_id=identity_id,
+            identity_id=identity.username,
             first_name=first_name.strip(),
             last_name=last_name.strip(),
-            email=email,
-            auth_type=auth_type_of(identity_id),
+            email=identity.email,
+            auth_type=identity.auth_type,
         )
     )
     try:
@@ -106,6 +129,7 @@ async def _add_user(
 async def join(
     db: AsyncSession,
     cognito: CognitoClient,
+    settings: Settings,
     claims: AccessClaims,
     account_id: uuid.UUID,
     identity_id: str,
@@ -116,17 +140,19 @@ async def join(
     """Add the Google identity as a user of an account that has Google SSO on for its domain.
 
     Raises: BadRequest (not the caller's identity), Conflict (already in an account),
-    NotFound (no such joinable account for this identity), EmailInUse, VendorUnavailable.
+    NotFound (not a Google identity, or no such joinable account for it), EmailNotVerified,
+    EmailInUse, VendorUnavailable.
     """
-    verified = await _verified_email(cognito, claims, identity_id, email)
-    if await repository.identity_has_user(db, identity_id):
+    identity = await _prove(cognito, settings, claims, identity_id, email)
+    if await repository.identity_has_user(db, identity.username):
         raise Conflict(ALREADY_MEMBER)
-    domain = rules.email_domain(verified)
-    if auth_type_of(identity_id) is not AuthType.GOOGLE_SSO or rules.is_gmail_domain(domain):
+    if not _may_auto_join(identity):
         raise NotFound()
+    _require_verified_email(identity)
+    domain = rules.email_domain(identity.email)
     if await repository.joinable_account(db, account_id, domain) is None:
         raise NotFound()
-    await _add_user(db, account_id, identity_id, verified, first_name, last_name)
+    await _add_user(db, account_id, identity, first_name, last_name)
 
 
 async def create(
@@ -140,11 +166,15 @@ async def create(
     first_name: str,
     last_name: str,
 ) -> None:
-    """Create a new account (name already trimmed, non-empty) with the identity as its first
-    user. Raises: BadRequest, Conflict, EmailInUse, VendorUnavailable."""
-    verified = await _verified_email(cognito, claims, identity_id, email)
-    if await repository.identity_has_user(db, identity_id):
+    """Create a new account (name already trimmed, non-empty) with the federated identity as
+    its first user. Raises: BadRequest (not the caller's identity, or not federated: password
+    users register by form), Conflict, EmailNotVerified, EmailInUse, VendorUnavailable."""
+    identity = await _prove(cognito, settings, claims, identity_id, email)
+    if await repository.identity_has_user(db, identity.username):
         raise Conflict(ALREADY_MEMBER)
+    if identity.auth_type is AuthType.EMAIL:
+        raise BadRequest(FEDERATED_ONLY)
+    _require_verified_email(identity)
     account = Account(
         name=account_name,
         api_key=new_api_key(),
@@ -153,4 +183,4 @@ async def create(
     )
     db.add(account)
     await db.flush()
-    await _add_user(db, account.id, identity_id, verified, first_name, last_name)
+    await _add_user(db, account.id, identity, first_name, last_name)

@@ -11,9 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.account.models import Account
 from api.account.schemas import Sso
+from api.auth.principal import Caller
 from api.sso.errors import GoogleSsoAuthTypeRequired, PersonalGmailAccount
 from api.users.models import AuthType
-from api.users.repository import Caller
 
 GMAIL_DOMAINS = frozenset({"gmail.com", "googlemail.com"})
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.repository import KeyHolder
+from api.auth.principal import KeyHolder
 from api.usage import repository
 from api.usage.cycles import containing_cycle_starts
 from api.usage.repository import NewRecord

@@ -29,11 +29,11 @@ from api.adapters.cognito import (
     UsernameExistsError,
     UserNotFoundError,
 )
+from api.auth.principal import Caller
 from api.db import undo_on_rollback
 from api.errors import NotFound, ProviderRefused, VendorUnavailable
 from api.users.errors import CannotDeleteSelf, EmailInUse, InviteRefusedWithSso, LastUserRequired
 from api.users.models import AuthType, User
-from api.users.repository import Caller
 from api.users.schemas import UserInvite, UserUpdate
 
 log = structlog.get_logger(__name__)

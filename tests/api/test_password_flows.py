@@ -76,7 +76,17 @@ class TestGoogleOnlyAccounts:
         self, client: httpx.AsyncClient, cognito: CognitoClient
     ) -> None:
         email = unique_email("unconfirmed")
-        await cognito.sign_up(email, PASSWORD, {"email": email})
+        # Only possible outside the API (the pool allows admin-created users only).
+        await cognito.call(
+            "SignUp",
+            {
+                "ClientId": cognito.client_id,
+                "Username": email,
+                "Password": PASSWORD,
+                "UserAttributes": [{"Name": "email", "Value": email}],
+            },
+            signed=False,
+        )
         response = await client.post(
             "/web/session/sign-in", json={"email": email, "password": PASSWORD}
         )

@@ -1611,7 +1611,7 @@ export interface operations {
                     "application/json": components["schemas"]["SsoAccountsResponse"];
                 };
             };
-            /** @description BadRequest */
+            /** @description BadRequest | EmailNotVerified */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1669,7 +1669,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description BadRequest */
+            /** @description BadRequest | EmailNotVerified */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1736,7 +1736,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description BadRequest */
+            /** @description BadRequest | EmailNotVerified */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,72 @@
+"""Who a pool user is, decided only from what Cognito asserts (issue 9, ARCHITECTURE
+"Identity").
+
+A username such as ``google_123`` is a naming convention, not proof: a native pool user can
+carry any username and change its own ``email``. An identity is federated only when Cognito
+says so, in the ``identities`` attribute it sets on users who signed in through an external
+identity provider (a JSON list of ``{"providerName", "providerType", "userId", ...}``; no user
+or app client can write it) and in the ``EXTERNAL_PROVIDER`` user status. The email that counts
+for domain matching is the one the provider asserted, with ``email_verified`` true (map both
+attributes from the provider in the pool's attribute mapping).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from api.adapters.cognito import CognitoUser
+from api.users.models import AuthType
+
+EXTERNAL_PROVIDER = "EXTERNAL_PROVIDER"
+
+# providerName as configured in the pool (SPEC 2: "Google", "Github") -> how the user signs in.
+_FEDERATED: dict[str, AuthType] = {"google": AuthType.GOOGLE_SSO, "github": AuthType.GITHUB}
+
+
+@dataclass(frozen=True, slots=True)
+class ProvenIdentity:
+    """A pool user as Cognito asserts it.
+
+    ``auth_type`` is ``EMAIL`` unless Cognito asserts federation; ``email`` is lowercased and
+    trimmed; ``email_verified`` is the pool's ``email_verified`` attribute.
+    """
+
+    username: str
+    auth_type: AuthType
+    email: str
+    email_verified: bool
+
+
+def _asserted_provider(identities: str) -> AuthType:
+    try:
+        entries = json.loads(identities)
+    except ValueError:
+        return AuthType.EMAIL
+    if not isinstance(entries, list) or len(entries) != 1 or not isinstance(entries[0], dict):
+        return AuthType.EMAIL  # we create no linked users: anything else is not ours
+    name = entries[0].get("providerName")
+    return _FEDERATED.get(name.lower(), AuthType.EMAIL) if isinstance(name, str) else AuthType.EMAIL
+
+
+def prove_identity(user: CognitoUser, *, stand_in_pool: bool = False) -> ProvenIdentity:
+    """Read a user from AdminGetUser as Cognito asserts it.
+
+    Args:
+        user: the pool user (AdminGetUser).
+        stand_in_pool: the pool is the development stand-in (moto), which cannot give a user
+            the ``EXTERNAL_PROVIDER`` status: there a confirmed user whose ``identities``
+            attribute names the provider counts as federated. Never true in production
+            (``Settings.check`` refuses stand-ins outside development).
+
+    Returns:
+        The identity; a native user is ``AuthType.EMAIL`` whatever its username.
+    """
+    provider = _asserted_provider(user.attributes.get("identities", ""))
+    status_ok = user.status == EXTERNAL_PROVIDER or (stand_in_pool and user.status == "CONFIRMED")
+    return ProvenIdentity(
+        username=user.username,
+        auth_type=provider if status_ok else AuthType.EMAIL,
+        email=user.attributes.get("email", "").strip().lower(),
+        email_verified=user.attributes.get("email_verified", "").lower() == "true",
+    )

@@ -1,0 +1,83 @@
+"""Federation is what Cognito asserts, never a name (api/auth/identity.py, issue 9)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from api.adapters.cognito import CognitoUser
+from api.auth.identity import prove_identity
+from api.users.models import AuthType
+
+
+def _identities(provider_name: str, provider_type: str) -> str:
+    return json.dumps(
+        [
+            {
+                "userId": "1234",
+                "providerName": provider_name,
+                "providerType": provider_type,
+                "issuer": None,
+                "primary": "true",
+                "dateCreated": "1700000000000",
+            }
+        ]
+    )
+
+
+def _user(username: str, status: str, **attributes: str) -> CognitoUser:
+    return CognitoUser(username=username, sub="sub", attributes=attributes, status=status)
+
+
+@pytest.mark.parametrize(
+    ("provider_name", "provider_type", "expected"),
+    [
+        ("Google", "Google", AuthType.GOOGLE_SSO),
+        ("Github", "OIDC", AuthType.GITHUB),
+        ("SomeSAML", "SAML", AuthType.EMAIL),
+    ],
+)
+def test_an_external_provider_user_is_what_its_identities_say(
+    provider_name: str, provider_type: str, expected: AuthType
+) -> None:
+    user = _user(
+        "google_1234",
+        "EXTERNAL_PROVIDER",
+        email=" Kat@Acme.dev ",
+        email_verified="true",
+        identities=_identities(provider_name, provider_type),
+    )
+    identity = prove_identity(user)
+    assert identity.auth_type is expected
+    assert identity.email == "kat@acme.dev"
+    assert identity.email_verified is True
+
+
+def test_a_google_username_alone_is_a_native_user() -> None:
+    user = _user("google_1234", "CONFIRMED", email="kat@acme.dev", email_verified="true")
+    assert prove_identity(user).auth_type is AuthType.EMAIL
+    assert prove_identity(user, stand_in_pool=True).auth_type is AuthType.EMAIL
+
+
+def test_outside_the_stand_in_a_confirmed_user_is_never_federated() -> None:
+    # Real Cognito gives federated users the EXTERNAL_PROVIDER status; only moto cannot.
+    user = _user("google_1234", "CONFIRMED", identities=_identities("Google", "Google"))
+    assert prove_identity(user).auth_type is AuthType.EMAIL
+    assert prove_identity(user, stand_in_pool=True).auth_type is AuthType.GOOGLE_SSO
+
+
+@pytest.mark.parametrize(
+    "identities",
+    ["not json", "{}", "[]", '["Google"]', _identities("Google", "Google")[:-1] + ", {}]"],
+)
+def test_malformed_or_linked_identities_are_not_federation(identities: str) -> None:
+    user = _user("google_1234", "EXTERNAL_PROVIDER", identities=identities)
+    assert prove_identity(user).auth_type is AuthType.EMAIL
+
+
+@pytest.mark.parametrize("value", [None, "false", "False ", ""])
+def test_email_verified_only_when_the_attribute_is_true(value: str | None) -> None:
+    attributes = {"email": "kat@acme.dev"} | ({} if value is None else {"email_verified": value})
+    user = _user("google_1234", "EXTERNAL_PROVIDER", **attributes)
+    assert prove_identity(user).email_verified is False

@@ -1,0 +1,179 @@
+"""The tenant boundary, tried as an attacker would (issue 9).
+
+A native pool user can carry any username, ``google_…`` included, and can change its own
+``email`` attribute with its access token (UpdateUserAttributes). Neither may ever make it a
+Google identity of someone else's domain: federation is what Cognito asserts (the
+``identities`` attribute it sets on federated users) and the email that counts is the one the
+provider verified.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import func, select, update
+
+from api.account.models import Account
+from api.adapters.cognito import CognitoClient
+from api.users.models import User
+from tests.api.conftest import PASSWORD, MakeUser
+
+
+def _domain() -> str:
+    return f"victim-{secrets.token_hex(4)}.com"
+
+
+async def _victim(app: FastAPI, make_user: MakeUser) -> tuple[Account, str]:
+    """An account that requires Google SSO for its domain; returns it and the domain."""
+    domain = _domain()
+    owner = await make_user(account_name="Victim Corp", email=f"owner@{domain}")
+    async with app.state.sessionmaker() as db, db.begin():
+        await db.execute(
+            update(Account)
+            .where(Account.id == owner.account.id)
+            .values(require_google_sso=True, sso_domains=[domain])
+        )
+    return owner.account, domain
+
+
+async def _pool_user(cognito: CognitoClient, username: str, attributes: dict[str, str]) -> str:
+    """A pool user created through the admin path, signed in; returns its access token."""
+    await cognito.admin_create_user(username, attributes, suppress_message=True)
+    await cognito.admin_set_user_password(username, PASSWORD, permanent=True)
+    result = await cognito.initiate_password_auth(username, PASSWORD)
+    assert result.tokens is not None
+    return result.tokens.access_token
+
+
+async def _users_of(app: FastAPI, account: Account) -> int:
+    async with app.state.sessionmaker() as db:
+        count = await db.scalar(
+            select(func.count()).select_from(User).where(User.account_id == account.id)
+        )
+    return int(count or 0)
+
+
+class TestNativeUserPosingAsGoogle:
+    async def test_cannot_join_another_tenant_by_renaming_its_email(
+        self,
+        app: FastAPI,
+        client: httpx.AsyncClient,
+        cognito: CognitoClient,
+        make_user: MakeUser,
+    ) -> None:
+        victim, domain = await _victim(app, make_user)
+        users_before = await _users_of(app, victim)
+
+        # 1. A native user whose username merely starts with google_.
+        username = f"google_{secrets.randbelow(10**15)}"
+        token = await _pool_user(cognito, username, {"email": "mallory@attacker.example"})
+        # 2. It changes its own email attribute to one at the victim's domain.
+        await cognito.call(
+            "UpdateUserAttributes",
+            {
+                "AccessToken": token,
+                "UserAttributes": [{"Name": "email", "Value": f"anyone@{domain}"}],
+            },
+            signed=False,
+        )
+        headers = {"Authorization": f"Bearer {token}"}
+        identity = {"cognitoId": username, "email": f"anyone@{domain}"}
+
+        # 3. The lookup lists nothing, the join is refused, nothing is written.
+        lookup = await client.get("/web/sso-accounts", params=identity, headers=headers)
+        assert lookup.status_code == 200, lookup.text
+        assert lookup.json()["accounts"] == []
+        join = await client.post(
+            "/web/sso-accounts/join",
+            json={
+                "accountId": str(victim.id),
+                "userFirstName": "Mallory",
+                "userLastName": "Attacker",
+                "userEmail": f"anyone@{domain}",
+                "userIdentityId": username,
+            },
+            headers=headers,
+        )
+        assert join.status_code == 404, join.text
+        assert await _users_of(app, victim) == users_before
+        account = await client.get("/web/account", headers=headers)
+        assert account.status_code == 403
+        assert account.json()["code"] == "AccountRequired"
+        assert victim.api_key not in account.text
+
+    async def test_a_google_prefix_alone_gets_no_lookup_results(
+        self,
+        app: FastAPI,
+        client: httpx.AsyncClient,
+        cognito: CognitoClient,
+        make_user: MakeUser,
+    ) -> None:
+        _, domain = await _victim(app, make_user)
+        username = f"google_{secrets.randbelow(10**15)}"
+        email = f"kim@{domain}"
+        token = await _pool_user(cognito, username, {"email": email, "email_verified": "true"})
+        lookup = await client.get(
+            "/web/sso-accounts",
+            params={"cognitoId": username, "email": email},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert lookup.status_code == 200, lookup.text
+        assert lookup.json() == {"accounts": [], "domain": domain}
+
+
+class TestFederatedUserWithUnverifiedEmail:
+    @pytest.mark.parametrize("email_verified", ["false", None])
+    async def test_is_refused(
+        self,
+        app: FastAPI,
+        client: httpx.AsyncClient,
+        cognito: CognitoClient,
+        make_user: MakeUser,
+        email_verified: str | None,
+    ) -> None:
+        victim, domain = await _victim(app, make_user)
+        provider_id = str(secrets.randbelow(10**15))
+        username = f"google_{provider_id}"
+        email = f"lee@{domain}"
+        attributes = {
+            "email": email,
+            "identities": json.dumps(
+                [
+                    {
+                        "userId": provider_id,
+                        "providerName": "Google",
+                        "providerType": "Google",
+                        "issuer": None,
+                        "primary": "true",
+                        "dateCreated": "1700000000000",
+                    }
+                ]
+            ),
+        }
+        if email_verified is not None:
+            attributes["email_verified"] = email_verified
+        token = await _pool_user(cognito, username, attributes)
+        headers = {"Authorization": f"Bearer {token}"}
+        lookup = await client.get(
+            "/web/sso-accounts", params={"cognitoId": username, "email": email}, headers=headers
+        )
+        assert lookup.status_code == 400, lookup.text
+        assert lookup.json()["code"] == "EmailNotVerified"
+        join = await client.post(
+            "/web/sso-accounts/join",
+            json={
+                "accountId": str(victim.id),
+                "userFirstName": "Lee",
+                "userLastName": "Unverified",
+                "userEmail": email,
+                "userIdentityId": username,
+            },
+            headers=headers,
+        )
+        assert join.status_code == 400, join.text
+        assert join.json()["code"] == "EmailNotVerified"
+        assert await _users_of(app, victim) == 1
