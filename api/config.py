@@ -69,6 +69,13 @@ class Settings(BaseSettings):
         description="Hosted UI domain, e.g. https://auth.example.com (serves /oauth2/authorize).",
     )
     cognito_timeout_s: float = 5.0
+    refresh_token_validity_s: int = Field(
+        default=30 * 24 * 3600,
+        description=(
+            "How long the browser keeps the refresh token cookie, seconds: the app client's "
+            "refresh token validity (Cognito's default, 30 days)."
+        ),
+    )
     jwks_refetch_interval_s: float = Field(
         default=30.0, description="Minimum gap between two JWKS fetches for unknown key ids."
     )

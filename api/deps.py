@@ -88,6 +88,17 @@ async def get_access_token(
 AccessToken = Annotated[str, Depends(get_access_token)]
 
 
+async def get_optional_access_token(request: Request) -> str | None:
+    """The raw bearer token, or None when there is none. Unverified: only for handing back to
+    Cognito (sign-out), so the route stays open to callers without a token and the contract
+    does not list it as protected."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+OptionalAccessToken = Annotated[str | None, Depends(get_optional_access_token)]
+
+
 async def get_claims(verifier: TokenVerifier, token: AccessToken) -> AccessClaims:
     """Verify the bearer access token.
 

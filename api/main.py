@@ -103,10 +103,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     if settings.cors_allowed_origins:
-        # The SPA on another origin (a CDN) sends the bearer token in a header, no cookies.
+        # The SPA on another origin (a CDN) sends the bearer token in a header, and the
+        # sign-in cookies (refresh token, OAuth flow) with credentials: allowed for the
+        # configured origins only (api/session/cookies.py).
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_allowed_origins,
+            allow_credentials=True,
             allow_methods=["GET", "POST", "PUT", "DELETE"],
             allow_headers=["Authorization", "Content-Type"],
             max_age=600,

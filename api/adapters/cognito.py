@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 from botocore.auth import SigV4Auth
@@ -387,10 +388,34 @@ class CognitoClient:
         )
         return _auth_result(body)
 
-    async def exchange_code(self, code: str, redirect_uri: str) -> Tokens:
+    def authorize_url(
+        self, identity_provider: str, redirect_uri: str, state: str, code_challenge: str
+    ) -> str:
+        """The hosted UI's authorize page for one sign-in (SPEC 2 /oauth/<provider>/login;
+        Cognito "Authorize endpoint"): response type code, the client id, the redirect,
+        the provider name, ``state`` and a PKCE S256 ``code_challenge`` (RFC 7636).
+
+        Raises: CognitoUnavailable when no hosted UI is configured.
+        """
+        if not self.hosted_ui_url:
+            raise CognitoUnavailable("No hosted UI is configured")
+        query = urlencode(
+            {
+                "response_type": "code",
+                "client_id": self.client_id,
+                "redirect_uri": redirect_uri,
+                "identity_provider": identity_provider,
+                "state": state,
+                "code_challenge": code_challenge,
+                "code_challenge_method": "S256",
+            }
+        )
+        return f"{self.hosted_ui_url}/oauth2/authorize?{query}"
+
+    async def exchange_code(self, code: str, redirect_uri: str, code_verifier: str) -> Tokens:
         """The hosted UI's token endpoint: ``POST {hosted_ui_url}/oauth2/token``, form-encoded
-        grant_type=authorization_code, code, client_id, redirect_uri (SPEC 7 "Token exchange";
-        Cognito "Token endpoint" docs).
+        grant_type=authorization_code, code, client_id, redirect_uri and the PKCE
+        code_verifier (SPEC 7 "Token exchange"; Cognito "Token endpoint" docs; RFC 7636 4.5).
 
         Raises: OAuthError (the endpoint's ``error``, e.g. ``invalid_grant``),
         CognitoUnavailable.
@@ -405,6 +430,7 @@ class CognitoClient:
                     "code": code,
                     "client_id": self.client_id,
                     "redirect_uri": redirect_uri,
+                    "code_verifier": code_verifier,
                 },
             )
         except httpx.HTTPError as exc:

@@ -16,6 +16,7 @@ never mounts this module.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import html
 import json
@@ -149,6 +150,7 @@ color:#fff;font-size:15px;font-weight:600;cursor:pointer}}
 <input type="hidden" name="redirect_uri" value="{redirect_uri}">
 <input type="hidden" name="client_id" value="{client_id}">
 <input type="hidden" name="state" value="{state}">
+<input type="hidden" name="code_challenge" value="{code_challenge}">
 <label for="email">Email</label><input id="email" name="email" type="email" required
  value="{email}">
 <label for="given_name">First name</label><input id="given_name" name="given_name" required>
@@ -161,6 +163,7 @@ color:#fff;font-size:15px;font-weight:600;cursor:pointer}}
 class _IssuedCode:
     tokens: dict[str, Any]
     redirect_uri: str
+    code_challenge: str
     expires_at: float
 
 
@@ -217,6 +220,13 @@ def _provider_key(identity_provider: str) -> str:
     return key
 
 
+def _pkce_matches(code_verifier: str, code_challenge: str) -> bool:
+    """RFC 7636 4.6: BASE64URL(SHA256(code_verifier)) equals the S256 challenge."""
+    digest = hashlib.sha256(code_verifier.encode()).digest()
+    expected = base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+    return bool(code_verifier) and secrets.compare_digest(expected, code_challenge)
+
+
 @router.get("/oauth2/authorize", response_class=HTMLResponse)
 async def authorize_page(
     request: Request,
@@ -225,10 +235,21 @@ async def authorize_page(
     identity_provider: str = "Google",
     response_type: str = "code",
     state: str = "",
+    code_challenge: str = "",
+    code_challenge_method: str = "",
 ) -> HTMLResponse:
-    """The sign-in page for a test Google or GitHub identity."""
+    """The sign-in page for a test Google or GitHub identity.
+
+    Like the console's production pool expects, a request must carry ``state`` and a PKCE
+    S256 ``code_challenge`` (RFC 7636); the challenge is checked at the token endpoint.
+    """
     if response_type != "code" or client_id != request.app.state.settings.cognito_client_id:
         return HTMLResponse("<h1>invalid_request</h1>", status_code=400)
+    if not state or not code_challenge or code_challenge_method != "S256":
+        return HTMLResponse(
+            "<h1>invalid_request: state and an S256 code_challenge are required</h1>",
+            status_code=400,
+        )
     try:
         provider = PROVIDERS[_provider_key(identity_provider)]
     except ValueError:
@@ -240,6 +261,7 @@ async def authorize_page(
             redirect_uri=html.escape(redirect_uri),
             client_id=html.escape(client_id),
             state=html.escape(state),
+            code_challenge=html.escape(code_challenge),
             email="",
             error="",
         )
@@ -255,7 +277,8 @@ async def authorize_submit(
     email: Annotated[str, Form()],
     given_name: Annotated[str, Form()],
     family_name: Annotated[str, Form()],
-    state: Annotated[str, Form()] = "",
+    state: Annotated[str, Form()],
+    code_challenge: Annotated[str, Form()],
 ) -> RedirectResponse:
     """Sign the identity in to the moto pool and redirect back with a one-use code."""
     cognito: CognitoClient = request.app.state.cognito
@@ -280,9 +303,10 @@ async def authorize_submit(
             "token_type": "Bearer",
         },
         redirect_uri=redirect_uri,
+        code_challenge=code_challenge,
         expires_at=time.monotonic() + CODE_TTL_S,
     )
-    query = {"code": code, **({"state": state} if state else {})}
+    query = {"code": code, "state": state}
     separator = "&" if "?" in redirect_uri else "?"
     return RedirectResponse(f"{redirect_uri}{separator}{urlencode(query)}", status_code=302)
 
@@ -294,8 +318,10 @@ async def token(
     code: Annotated[str, Form()],
     client_id: Annotated[str, Form()],
     redirect_uri: Annotated[str, Form()],
+    code_verifier: Annotated[str, Form()] = "",
 ) -> JSONResponse:
-    """Exchange a code (once, within 5 minutes) as Cognito's token endpoint does."""
+    """Exchange a code (once, within 5 minutes, for the redirect URI it was issued for and the
+    verifier of its PKCE challenge) as Cognito's token endpoint does."""
     if grant_type != "authorization_code":
         return JSONResponse({"error": "unsupported_grant_type"}, status_code=400)
     if client_id != request.app.state.settings.cognito_client_id:
@@ -303,6 +329,8 @@ async def token(
     issued = _codes(request).pop(code, None)
     if issued is None or issued.expires_at < time.monotonic():
         return JSONResponse({"error": "invalid_grant"}, status_code=400)
-    if issued.redirect_uri != redirect_uri:
+    if issued.redirect_uri != redirect_uri or not _pkce_matches(
+        code_verifier, issued.code_challenge
+    ):
         return JSONResponse({"error": "invalid_grant"}, status_code=400)
     return JSONResponse(issued.tokens)

@@ -27,6 +27,7 @@ from api.config import Settings
 from api.db import undo_on_rollback
 from api.errors import EmailInUse, InvalidEmailProvider, ProviderRefused, VendorUnavailable
 from api.session import rules
+from api.session.cookies import SessionCookies
 from api.session.schemas import RegistrationRequest, TokensOut
 from api.session.service import tokens_out
 from api.users.models import AuthType, User
@@ -35,7 +36,11 @@ log = structlog.get_logger(__name__)
 
 
 async def register(
-    db: AsyncSession, cognito: CognitoClient, settings: Settings, form: RegistrationRequest
+    db: AsyncSession,
+    cognito: CognitoClient,
+    settings: Settings,
+    cookies: SessionCookies,
+    form: RegistrationRequest,
 ) -> TokensOut:
     """Create the Cognito user, the account and its first user; return the user's tokens.
 
@@ -105,4 +110,4 @@ async def register(
         raise VendorUnavailable() from exc
     if result.tokens is None:
         raise ProviderRefused("Unexpected sign-in challenge after registration", "Challenge")
-    return tokens_out(result.tokens)
+    return tokens_out(result.tokens, cookies)

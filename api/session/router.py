@@ -4,14 +4,14 @@ account choice after third-party sign-in (sso-accounts)."""
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Cookie, Depends, Query, Response
 
 from api.deps import (
-    AccessToken,
     Claims,
     Cognito,
     CurrentUser,
     DbSession,
+    OptionalAccessToken,
     PasswordAttemptsDep,
     SettingsDep,
     TokenVerifier,
@@ -36,14 +36,21 @@ from api.errors import (
     error_responses,
 )
 from api.session import registration, service, sso_accounts
+from api.session.cookies import (
+    OAUTH_COOKIE,
+    REFRESH_COOKIE,
+    SessionCookies,
+    parse_oauth_flow,
+)
 from api.session.schemas import (
+    AuthorizeRequest,
+    AuthorizeResponse,
     CodeExchangeRequest,
     CodeExchangeResponse,
     CompleteNewPasswordRequest,
     ConfirmForgotPasswordRequest,
     ForgotPasswordRequest,
     ForgotPasswordResponse,
-    RefreshRequest,
     RegistrationRequest,
     Session,
     SessionAccount,
@@ -58,6 +65,13 @@ from api.session.schemas import (
 )
 
 router = APIRouter(prefix="/web", tags=["session"])
+
+
+def _session_cookies(settings: SettingsDep, response: Response) -> SessionCookies:
+    return SessionCookies(settings, response)
+
+
+Cookies = Annotated[SessionCookies, Depends(_session_cookies)]
 
 _PASSWORD_ERRORS = (
     MustSignInWithGoogle,
@@ -100,9 +114,10 @@ async def sign_in(
     db: DbSession,
     cognito: Cognito,
     attempts: PasswordAttemptsDep,
+    cookies: Cookies,
 ) -> SignInResponse:
     """Sign in with email and password: tokens, or a challenge to answer (SPEC 4)."""
-    return await service.sign_in(db, cognito, attempts, body.email, body.password)
+    return await service.sign_in(db, cognito, attempts, cookies, body.email, body.password)
 
 
 @router.post(
@@ -116,10 +131,11 @@ async def complete_new_password(
     db: DbSession,
     cognito: Cognito,
     attempts: PasswordAttemptsDep,
+    cookies: Cookies,
 ) -> SignInResponse:
     """Answer the NEW_PASSWORD_REQUIRED challenge of a sign-in with a new password."""
     return await service.complete_new_password(
-        db, cognito, attempts, body.username, body.session, body.new_password
+        db, cognito, attempts, cookies, body.username, body.session, body.new_password
     )
 
 
@@ -150,11 +166,26 @@ async def confirm_forgot_password(
     db: DbSession,
     cognito: Cognito,
     attempts: PasswordAttemptsDep,
+    cookies: Cookies,
 ) -> SignInResponse:
     """Set a new password with the emailed code, and sign in with it."""
     return await service.confirm_forgot_password(
-        db, cognito, attempts, body.email, body.code, body.new_password
+        db, cognito, attempts, cookies, body.email, body.code, body.new_password
     )
+
+
+@router.post(
+    "/session/authorize",
+    status_code=200,
+    response_model=AuthorizeResponse,
+    responses=error_responses(RequestValidationFailed, VendorUnavailable),
+)
+async def authorize(
+    body: AuthorizeRequest, cognito: Cognito, cookies: Cookies
+) -> AuthorizeResponse:
+    """Start a Google or GitHub sign-in: the hosted UI's authorize URL with a fresh ``state``
+    and PKCE challenge; sets the httpOnly ``oauth_flow`` cookie that the code exchange needs."""
+    return service.start_oauth(cognito, cookies, body.identity_provider, body.redirect_uri)
 
 
 @router.post(
@@ -164,33 +195,52 @@ async def confirm_forgot_password(
     responses=error_responses(ValidationCodeExpired, UnableToAuthenticate, RequestValidationFailed),
 )
 async def exchange_code(
-    body: CodeExchangeRequest, cognito: Cognito, verifier: TokenVerifier
+    body: CodeExchangeRequest,
+    cognito: Cognito,
+    verifier: TokenVerifier,
+    cookies: Cookies,
+    oauth_flow: Annotated[str | None, Cookie(alias=OAUTH_COOKIE)] = None,
 ) -> CodeExchangeResponse:
-    """Exchange the hosted UI's authorization code for tokens (SPEC 7 "Token exchange")."""
-    return await service.exchange_code(cognito, verifier, body.code, body.redirect_uri)
+    """Exchange the hosted UI's authorization code for tokens (SPEC 7 "Token exchange"), in
+    the browser that started the sign-in (``oauth_flow`` cookie: state and PKCE verifier).
+    Sets the refresh token cookie."""
+    return await service.exchange_code(
+        cognito,
+        verifier,
+        cookies,
+        parse_oauth_flow(oauth_flow),
+        body.code,
+        body.state,
+        body.redirect_uri,
+    )
 
 
 @router.post(
     "/session/refresh",
     status_code=200,
     response_model=TokensOut,
-    responses=error_responses(NotAuthenticated, RequestValidationFailed, VendorUnavailable),
+    responses=error_responses(NotAuthenticated, VendorUnavailable),
 )
-async def refresh(body: RefreshRequest, cognito: Cognito) -> TokensOut:
-    """New access and ID tokens for a refresh token."""
-    return await service.refresh(cognito, body.refresh_token)
+async def refresh(
+    cognito: Cognito,
+    cookies: Cookies,
+    refresh_token: Annotated[str | None, Cookie(alias=REFRESH_COOKIE)] = None,
+) -> TokensOut:
+    """New access and ID tokens for the browser's refresh token cookie (httpOnly, sent to
+    this path only): how a reloaded page gets its session back."""
+    return await service.refresh(cognito, cookies, refresh_token)
 
 
 @router.post(
     "/session/sign-out",
     status_code=204,
     response_class=Response,
-    responses=error_responses(NotAuthenticated, VendorUnavailable),
+    responses=error_responses(VendorUnavailable),
 )
-async def sign_out(_: Claims, token: AccessToken, cognito: Cognito) -> Response:
-    """Sign out everywhere (Cognito GlobalSignOut); the SPA then drops its tokens."""
-    await service.sign_out(cognito, token)
-    return Response(status_code=204)
+async def sign_out(cognito: Cognito, cookies: Cookies, token: OptionalAccessToken) -> None:
+    """Sign out: Cognito GlobalSignOut revokes the refresh tokens when an access token comes
+    along, and the refresh token cookie is cleared; the SPA then drops its tokens."""
+    await service.sign_out(cognito, cookies, token)
 
 
 @router.post(
@@ -206,10 +256,14 @@ async def sign_out(_: Claims, token: AccessToken, cognito: Cognito) -> Response:
     ),
 )
 async def register(
-    body: RegistrationRequest, db: DbSession, cognito: Cognito, settings: SettingsDep
+    body: RegistrationRequest,
+    db: DbSession,
+    cognito: Cognito,
+    settings: SettingsDep,
+    cookies: Cookies,
 ) -> TokensOut:
     """Register with the form (SPEC 3): a new account and its first user, signed in."""
-    return await registration.register(db, cognito, settings, body)
+    return await registration.register(db, cognito, settings, cookies, body)
 
 
 @router.get(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Literal
 
 from pydantic import Field, field_validator
 
@@ -62,12 +63,12 @@ class SignInRequest(ApiModel):
 
 
 class TokensOut(ApiModel):
-    """Cognito tokens. ``expires_in`` is the access token's lifetime in seconds;
-    ``refresh_token`` is null on a refresh (keep the one you have)."""
+    """Cognito access and ID tokens; ``expires_in`` is the access token's lifetime in seconds.
+    The refresh token is never in a body: it is set as an httpOnly cookie that only
+    ``POST /web/session/refresh`` receives (api/session/cookies.py)."""
 
     access_token: str
     id_token: str
-    refresh_token: str | None
     expires_in: int
 
 
@@ -84,12 +85,6 @@ class SignInResponse(ApiModel):
 
     tokens: TokensOut | None = None
     challenge: ChallengeOut | None = None
-
-
-class RefreshRequest(ApiModel):
-    """Exchange a refresh token for new access and ID tokens."""
-
-    refresh_token: str = Field(min_length=1, max_length=8192)
 
 
 def _required_email(value: str) -> str:
@@ -175,10 +170,27 @@ class ConfirmForgotPasswordRequest(ApiModel):
         return _new_password(value)
 
 
+class AuthorizeRequest(ApiModel):
+    """Start a hosted-UI sign-in (SPEC 2 /oauth/google/login, /oauth/github/login):
+    the provider name and where the hosted UI sends the browser back (``/oauth/sso``)."""
+
+    identity_provider: Literal["Google", "Github"]
+    redirect_uri: str = Field(min_length=1, max_length=2048)
+
+
+class AuthorizeResponse(ApiModel):
+    """Where to send the browser: the hosted UI's authorize page with ``state`` and a PKCE
+    challenge, bound to this browser by the ``oauth_flow`` cookie set with this response."""
+
+    authorize_url: str
+
+
 class CodeExchangeRequest(ApiModel):
-    """The hosted UI's authorization code and the redirect URI it was issued for."""
+    """The hosted UI's authorization code, the ``state`` it came back with, and the redirect
+    URI it was issued for."""
 
     code: str = Field(min_length=1, max_length=2048)
+    state: str = Field(min_length=1, max_length=256)
     redirect_uri: str = Field(min_length=1, max_length=2048)
 
 

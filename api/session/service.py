@@ -3,6 +3,10 @@ over the Cognito adapter."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import secrets
 from typing import Any
 
 import jwt
@@ -31,7 +35,9 @@ from api.errors import (
 )
 from api.ratelimit.service import PasswordAttempts
 from api.session import repository
+from api.session.cookies import SessionCookies
 from api.session.schemas import (
+    AuthorizeResponse,
     ChallengeOut,
     CodeDeliveryOut,
     CodeExchangeResponse,
@@ -56,9 +62,9 @@ def _provider_refused(exc: CognitoError) -> ProviderRefused:
     return ProviderRefused(exc.message, exc.code)
 
 
-def _sign_in_response(result: AuthResult, username: str) -> SignInResponse:
+def _sign_in_response(result: AuthResult, username: str, cookies: SessionCookies) -> SignInResponse:
     if result.tokens is not None:
-        return SignInResponse(tokens=tokens_out(result.tokens))
+        return SignInResponse(tokens=tokens_out(result.tokens, cookies))
     assert result.challenge is not None
     return SignInResponse(
         challenge=ChallengeOut(
@@ -69,12 +75,13 @@ def _sign_in_response(result: AuthResult, username: str) -> SignInResponse:
     )
 
 
-def tokens_out(tokens: Tokens) -> TokensOut:
-    """Adapter tokens to the wire shape."""
+def tokens_out(tokens: Tokens, cookies: SessionCookies) -> TokensOut:
+    """Adapter tokens to the wire shape: the refresh token goes to its httpOnly cookie, the
+    access and ID tokens to the body."""
+    cookies.keep_refresh_token(tokens.refresh_token)
     return TokensOut(
         access_token=tokens.access_token,
         id_token=tokens.id_token,
-        refresh_token=tokens.refresh_token,
         expires_in=tokens.expires_in,
     )
 
@@ -83,6 +90,7 @@ async def sign_in(
     db: AsyncSession,
     cognito: CognitoClient,
     attempts: PasswordAttempts,
+    cookies: SessionCookies,
     email: str,
     password: str,
 ) -> SignInResponse:
@@ -105,13 +113,14 @@ async def sign_in(
         raise _provider_refused(exc) from exc
     except CognitoUnavailable as exc:
         raise VendorUnavailable() from exc
-    return _sign_in_response(result, email)
+    return _sign_in_response(result, email, cookies)
 
 
 async def complete_new_password(
     db: AsyncSession,
     cognito: CognitoClient,
     attempts: PasswordAttempts,
+    cookies: SessionCookies,
     username: str,
     session: str,
     new_password: str,
@@ -136,7 +145,7 @@ async def complete_new_password(
         raise _provider_refused(exc) from exc
     except CognitoUnavailable as exc:
         raise VendorUnavailable() from exc
-    return _sign_in_response(result, username)
+    return _sign_in_response(result, username, cookies)
 
 
 async def forgot_password(
@@ -181,6 +190,7 @@ async def confirm_forgot_password(
     db: AsyncSession,
     cognito: CognitoClient,
     attempts: PasswordAttempts,
+    cookies: SessionCookies,
     email: str,
     code: str,
     new_password: str,
@@ -203,7 +213,7 @@ async def confirm_forgot_password(
         raise _provider_refused(exc) from exc
     except CognitoUnavailable as exc:
         raise VendorUnavailable() from exc
-    return _sign_in_response(result, email)
+    return _sign_in_response(result, email, cookies)
 
 
 def _id_claims(id_token: str) -> dict[str, Any]:
@@ -217,18 +227,58 @@ def _id_claims(id_token: str) -> dict[str, Any]:
     return claims
 
 
+def _s256(code_verifier: str) -> str:
+    """PKCE S256 code challenge (RFC 7636 4.2): BASE64URL(SHA256(verifier)), unpadded."""
+    digest = hashlib.sha256(code_verifier.encode("ascii")).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def start_oauth(
+    cognito: CognitoClient, cookies: SessionCookies, identity_provider: str, redirect_uri: str
+) -> AuthorizeResponse:
+    """Start a hosted-UI sign-in: a random ``state`` and PKCE verifier for this attempt, kept
+    in the browser's ``oauth_flow`` cookie, and the authorize URL carrying the state and the
+    verifier's S256 challenge (SPEC 2 /oauth/<provider>/login; RFC 6749 10.12, RFC 7636).
+
+    Raises: VendorUnavailable when no hosted UI is configured.
+    """
+    state = secrets.token_urlsafe(32)
+    code_verifier = secrets.token_urlsafe(64)  # 86 characters: RFC 7636 allows 43 to 128
+    try:
+        url = cognito.authorize_url(identity_provider, redirect_uri, state, _s256(code_verifier))
+    except CognitoUnavailable as exc:
+        raise VendorUnavailable() from exc
+    cookies.start_oauth_flow(state, code_verifier)
+    return AuthorizeResponse(authorize_url=url)
+
+
 async def exchange_code(
-    cognito: CognitoClient, verifier: AccessTokenVerifier, code: str, redirect_uri: str
+    cognito: CognitoClient,
+    verifier: AccessTokenVerifier,
+    cookies: SessionCookies,
+    flow: tuple[str, str] | None,
+    code: str,
+    state: str,
+    redirect_uri: str,
 ) -> CodeExchangeResponse:
     """Exchange the hosted UI's code for tokens (SPEC 7 "Token exchange").
 
-    Returns the tokens and the identity (Cognito username from the verified access token;
-    email and names from the ID token's claims). Raises:
-        ValidationCodeExpired: ``invalid_grant`` (used, expired or unknown code).
-        UnableToAuthenticate: any other failure, including an unverifiable token.
+    ``flow`` is the ``(state, code_verifier)`` this browser started the sign-in with (its
+    ``oauth_flow`` cookie). The returned ``state`` must equal it, and the code is exchanged
+    with the verifier, so a code only works in the browser that asked for it.
+
+    Returns the tokens (the refresh token as its cookie) and the identity (Cognito username
+    from the verified access token; email and names from the ID token's claims). Raises:
+        ValidationCodeExpired: ``invalid_grant`` (used, expired or unknown code, or a
+            verifier that does not match the code's challenge).
+        UnableToAuthenticate: no flow in this browser, a state that is not this browser's,
+            or any other failure, including an unverifiable token.
     """
+    cookies.end_oauth_flow()
+    if flow is None or not hmac.compare_digest(flow[0].encode(), state.encode()):
+        raise UnableToAuthenticate()
     try:
-        tokens = await cognito.exchange_code(code, redirect_uri)
+        tokens = await cognito.exchange_code(code, redirect_uri, flow[1])
         claims = await verifier.verify(tokens.access_token)
     except OAuthError as exc:
         if exc.error == "invalid_grant":
@@ -238,7 +288,7 @@ async def exchange_code(
         raise UnableToAuthenticate() from exc
     id_claims = _id_claims(tokens.id_token)
     return CodeExchangeResponse(
-        tokens=tokens_out(tokens),
+        tokens=tokens_out(tokens, cookies),
         identity=FederatedIdentity(
             username=claims.username,
             email=str(id_claims.get("email", "")),
@@ -248,28 +298,37 @@ async def exchange_code(
     )
 
 
-async def refresh(cognito: CognitoClient, refresh_token: str) -> TokensOut:
-    """New access and ID tokens for a refresh token.
+async def refresh(
+    cognito: CognitoClient, cookies: SessionCookies, refresh_token: str | None
+) -> TokensOut:
+    """New access and ID tokens for the refresh token of the browser's cookie.
 
     Raises:
-        NotAuthenticated: the refresh token is expired or revoked.
+        NotAuthenticated: no cookie, or the refresh token is expired or revoked.
         VendorUnavailable: Cognito is unreachable.
     """
+    if not refresh_token:
+        raise NotAuthenticated("Authentication required")
     try:
-        return tokens_out(await cognito.refresh(refresh_token))
-    except NotAuthorizedError as exc:
-        raise NotAuthenticated(exc.message) from exc
+        return tokens_out(await cognito.refresh(refresh_token), cookies)
     except CognitoError as exc:
         raise NotAuthenticated(exc.message) from exc
     except CognitoUnavailable as exc:
         raise VendorUnavailable() from exc
 
 
-async def sign_out(cognito: CognitoClient, access_token: str) -> None:
-    """GlobalSignOut: revoke the user's refresh tokens everywhere.
+async def sign_out(
+    cognito: CognitoClient, cookies: SessionCookies, access_token: str | None
+) -> None:
+    """Sign the browser out: GlobalSignOut revokes the user's refresh tokens at Cognito (this
+    browser's included) when there is an access token, and the refresh cookie is cleared in
+    any case, so a browser whose tokens are already gone can still drop its cookie.
 
     A token Cognito already considers revoked counts as signed out. Raises VendorUnavailable.
     """
+    cookies.clear_refresh_token()
+    if not access_token:
+        return
     try:
         await cognito.global_sign_out(access_token)
     except NotAuthorizedError:

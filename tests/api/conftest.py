@@ -6,7 +6,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -154,30 +153,53 @@ class Federated:
 REDIRECT_URI = "http://testserver/oauth/sso"
 
 
+@dataclass
+class Authorized:
+    """What the hosted UI sends the browser back with."""
+
+    code: str
+    state: str
+
+
 async def authorize(
     client: httpx.AsyncClient, email: str, provider: str = "Google", first: str = "Fed"
-) -> str:
-    """Sign in at the hosted-UI stand-in; returns the one-use code it redirects with."""
+) -> Authorized:
+    """Start the sign-in through the API (which sets the browser's ``oauth_flow`` cookie in
+    ``client``), sign in at the hosted-UI stand-in, and return the code and state it
+    redirects back with."""
+    start = await client.post(
+        "/web/session/authorize",
+        json={
+            "identityProvider": "Github" if provider == "GitHub" else provider,
+            "redirectUri": REDIRECT_URI,
+        },
+    )
+    assert start.status_code == 200, start.text
+    query = {k: v[0] for k, v in parse_qs(urlsplit(start.json()["authorizeUrl"]).query).items()}
     response = await client.post(
         "/oauth2/authorize",
         data={
-            "identity_provider": provider,
-            "redirect_uri": REDIRECT_URI,
-            "client_id": client_id_of(client),
+            "identity_provider": query["identity_provider"],
+            "redirect_uri": query["redirect_uri"],
+            "client_id": query["client_id"],
+            "state": query["state"],
+            "code_challenge": query["code_challenge"],
             "email": email,
             "given_name": first,
             "family_name": "Erated",
         },
     )
     assert response.status_code == 302, response.text
-    return parse_qs(urlsplit(response.headers["location"]).query)["code"][0]
+    returned = parse_qs(urlsplit(response.headers["location"]).query)
+    return Authorized(returned["code"][0], returned["state"][0])
 
 
-def client_id_of(client: httpx.AsyncClient) -> str:
-    transport = client._transport
-    assert isinstance(transport, httpx.ASGITransport)
-    app: Any = transport.app
-    return str(app.state.settings.cognito_client_id)
+async def exchange(client: httpx.AsyncClient, authorized: Authorized) -> httpx.Response:
+    """POST /web/session/token as the SPA's /oauth/sso page does."""
+    return await client.post(
+        "/web/session/token",
+        json={"code": authorized.code, "state": authorized.state, "redirectUri": REDIRECT_URI},
+    )
 
 
 MakeFederated = Callable[..., Awaitable[Federated]]
@@ -189,10 +211,7 @@ def make_federated(client: httpx.AsyncClient, hosted_ui: respx.MockRouter) -> Ma
 
     async def make(email: str | None = None, provider: str = "Google") -> Federated:
         email = email or unique_email("fed")
-        code = await authorize(client, email, provider)
-        response = await client.post(
-            "/web/session/token", json={"code": code, "redirectUri": REDIRECT_URI}
-        )
+        response = await exchange(client, await authorize(client, email, provider))
         assert response.status_code == 200, response.text
         body = response.json()
         identity = body["identity"]

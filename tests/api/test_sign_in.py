@@ -79,30 +79,65 @@ class TestSignIn:
 
 
 class TestRefreshAndSignOut:
+    """The refresh token lives in an httpOnly cookie sent only to /web/session/refresh."""
+
+    async def _sign_in(self, client: httpx.AsyncClient, make_user: MakeUser) -> str:
+        me = await make_user()
+        response = await client.post(
+            "/web/session/sign-in", json={"email": me.user.email, "password": me.password}
+        )
+        assert response.status_code == 200, response.text
+        assert "refreshToken" not in response.json()["tokens"]
+        cookie = next(
+            c for c in response.headers.get_list("set-cookie") if c.startswith("refresh_token=")
+        )
+        for attribute in ("HttpOnly", "Path=/web/session/refresh", "SameSite=strict", "Max-Age="):
+            assert attribute in cookie
+        assert "Secure" not in cookie  # PUBLIC_URL is http here; https adds Secure
+        return str(response.json()["tokens"]["accessToken"])
+
     async def test_refresh_gives_a_working_access_token(
         self, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:
-        me = await make_user()
-        response = await client.post(
-            "/web/session/refresh", json={"refreshToken": me.refresh_token}
-        )
-        assert response.status_code == 200
+        await self._sign_in(client, make_user)
+        response = await client.post("/web/session/refresh")
+        assert response.status_code == 200, response.text
         token = response.json()["accessToken"]
         session = await client.get("/web/session", headers={"Authorization": f"Bearer {token}"})
         assert session.status_code == 200
 
-    async def test_sign_out_revokes_the_refresh_token(
+    async def test_refresh_without_the_cookie_is_401(self, client: httpx.AsyncClient) -> None:
+        response = await client.post("/web/session/refresh")
+        assert response.status_code == 401
+        assert response.json()["code"] == "NotAuthenticated"
+
+    async def test_sign_out_revokes_the_refresh_token_and_clears_the_cookie(
         self, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:
-        me = await make_user()
-        response = await client.post("/web/session/sign-out", headers=me.headers)
-        assert response.status_code == 204
-        refreshed = await client.post(
-            "/web/session/refresh", json={"refreshToken": me.refresh_token}
+        access_token = await self._sign_in(client, make_user)
+        stolen = client.cookies.get("refresh_token")
+        assert stolen
+        response = await client.post(
+            "/web/session/sign-out", headers={"Authorization": f"Bearer {access_token}"}
         )
+        assert response.status_code == 204
+        assert "refresh_token" not in client.cookies
+        cleared = next(
+            c for c in response.headers.get_list("set-cookie") if c.startswith("refresh_token=")
+        )
+        assert "Max-Age=0" in cleared
+        # Revoked at Cognito: a copy of the cookie taken before sign-out is useless.
+        client.cookies.set("refresh_token", stolen, path="/web/session/refresh")
+        refreshed = await client.post("/web/session/refresh")
         assert refreshed.status_code == 401
         assert refreshed.json()["code"] == "NotAuthenticated"
 
-    async def test_sign_out_needs_a_token(self, client: httpx.AsyncClient) -> None:
+    async def test_sign_out_without_tokens_still_clears_the_cookie(
+        self, client: httpx.AsyncClient
+    ) -> None:
         response = await client.post("/web/session/sign-out")
-        assert response.status_code == 401
+        assert response.status_code == 204
+        assert any(
+            c.startswith("refresh_token=") and "Max-Age=0" in c
+            for c in response.headers.get_list("set-cookie")
+        )

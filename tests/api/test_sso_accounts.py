@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from sqlalchemy import update
 
 from api.account.models import Account
-from tests.api.conftest import REDIRECT_URI, Federated, MakeFederated, MakeUser, authorize
+from tests.api.conftest import Federated, MakeFederated, MakeUser, authorize, exchange
 
 
 def _domain() -> str:
@@ -33,24 +33,32 @@ class TestCodeExchange:
         self, client: httpx.AsyncClient, hosted_ui: respx.MockRouter
     ) -> None:
         email = f"lin@{_domain()}"
-        code = await authorize(client, email, "Google", first="Lin")
-        response = await client.post(
-            "/web/session/token", json={"code": code, "redirectUri": REDIRECT_URI}
-        )
+        response = await exchange(client, await authorize(client, email, "Google", first="Lin"))
         assert response.status_code == 200, response.text
         body = response.json()
         assert body["identity"]["username"].startswith("google_")
         assert body["identity"]["email"] == email
         assert (body["identity"]["firstName"], body["identity"]["lastName"]) == ("Lin", "Erated")
-        assert body["tokens"]["refreshToken"]
+        assert body["tokens"]["accessToken"] and body["tokens"]["idToken"]
+        # The refresh token never reaches script: it is an httpOnly cookie for /refresh only.
+        assert "refreshToken" not in body["tokens"]
+        cookie = next(
+            c for c in response.headers.get_list("set-cookie") if c.startswith("refresh_token=")
+        )
+        assert "HttpOnly" in cookie
+        assert "Path=/web/session/refresh" in cookie
+        assert "SameSite=strict" in cookie
 
     async def test_used_code_has_expired(
         self, client: httpx.AsyncClient, hosted_ui: respx.MockRouter
     ) -> None:
-        code = await authorize(client, f"lin@{_domain()}")
-        body = {"code": code, "redirectUri": REDIRECT_URI}
-        assert (await client.post("/web/session/token", json=body)).status_code == 200
-        again = await client.post("/web/session/token", json=body)
+        authorized = await authorize(client, f"lin@{_domain()}")
+        flow = next(c for c in client.cookies.jar if c.name == "oauth_flow")
+        assert (await exchange(client, authorized)).status_code == 200
+        assert "oauth_flow" not in client.cookies  # one exchange per flow
+        # The same browser replaying the code with the same state and verifier.
+        client.cookies.jar.set_cookie(flow)
+        again = await exchange(client, authorized)
         assert again.status_code == 400
         assert again.json() == {
             "code": "ValidationCodeExpired",
@@ -60,18 +68,22 @@ class TestCodeExchange:
     async def test_other_failures_are_unable_to_authenticate(
         self, client: httpx.AsyncClient, hosted_ui: respx.MockRouter
     ) -> None:
-        code = await authorize(client, f"lin@{_domain()}")
+        authorized = await authorize(client, f"lin@{_domain()}")
         wrong_redirect = await client.post(
-            "/web/session/token", json={"code": code, "redirectUri": "http://evil.example/x"}
+            "/web/session/token",
+            json={
+                "code": authorized.code,
+                "state": authorized.state,
+                "redirectUri": "http://evil.example/x",
+            },
         )
         # The stand-in, like Cognito, answers invalid_grant for a redirect mismatch.
         assert wrong_redirect.json()["code"] == "ValidationCodeExpired"
+        authorized = await authorize(client, f"lin@{_domain()}")
         hosted_ui.routes.clear()
         hosted_ui.route(host="testserver").respond(500)
         hosted_ui.route().pass_through()
-        down = await client.post(
-            "/web/session/token", json={"code": "x", "redirectUri": REDIRECT_URI}
-        )
+        down = await exchange(client, authorized)
         assert down.status_code == 400
         assert down.json() == {
             "code": "UnableToAuthenticate",

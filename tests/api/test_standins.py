@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 from urllib.parse import parse_qs, urlparse
 
 import httpx
+import jwt
 import pytest
 
 from api.adapters.cognito import CognitoClient
@@ -14,6 +18,8 @@ from api.main import create_app
 from tests.api.conftest import unique_email
 
 REDIRECT = "http://testserver/oauth/sso"
+VERIFIER = "v" * 43  # the shortest verifier RFC 7636 allows
+CHALLENGE = base64.urlsafe_b64encode(hashlib.sha256(VERIFIER.encode()).digest()).rstrip(b"=")
 
 
 async def _authorize(client: httpx.AsyncClient, stack: Stack, email: str) -> str:
@@ -23,6 +29,8 @@ async def _authorize(client: httpx.AsyncClient, stack: Stack, email: str) -> str
             "identity_provider": "Google",
             "redirect_uri": REDIRECT,
             "client_id": stack.settings.cognito_client_id,
+            "state": "s-123",
+            "code_challenge": CHALLENGE.decode(),
             "email": email,
             "given_name": "Gia",
             "family_name": "Google",
@@ -31,10 +39,13 @@ async def _authorize(client: httpx.AsyncClient, stack: Stack, email: str) -> str
     assert response.status_code == 302
     location = urlparse(response.headers["location"])
     assert f"{location.scheme}://{location.netloc}{location.path}" == REDIRECT
+    assert parse_qs(location.query)["state"] == ["s-123"]
     return parse_qs(location.query)["code"][0]
 
 
-async def _exchange(client: httpx.AsyncClient, stack: Stack, code: str) -> httpx.Response:
+async def _exchange(
+    client: httpx.AsyncClient, stack: Stack, code: str, verifier: str = VERIFIER
+) -> httpx.Response:
     return await client.post(
         "/oauth2/token",
         data={
@@ -42,6 +53,7 @@ async def _exchange(client: httpx.AsyncClient, stack: Stack, code: str) -> httpx
             "code": code,
             "client_id": stack.settings.cognito_client_id,
             "redirect_uri": REDIRECT,
+            "code_verifier": verifier,
         },
     )
 
@@ -57,6 +69,9 @@ class TestHostedUiStandIn:
                 "client_id": stack.settings.cognito_client_id,
                 "redirect_uri": REDIRECT,
                 "identity_provider": "Github",
+                "state": "s-1",
+                "code_challenge": CHALLENGE.decode(),
+                "code_challenge_method": "S256",
             },
         )
         assert response.status_code == 200
@@ -88,14 +103,50 @@ class TestHostedUiStandIn:
         email = unique_email("same")
         first = (await _exchange(client, stack, await _authorize(client, stack, email))).json()
         second = (await _exchange(client, stack, await _authorize(client, stack, email))).json()
-        import jwt
-
         claims = [
             jwt.decode(t["access_token"], options={"verify_signature": False})
             for t in (first, second)
         ]
         assert claims[0]["username"] == claims[1]["username"]
         assert claims[0]["username"].startswith("google_")
+
+    @pytest.mark.parametrize("missing", ["state", "code_challenge", "code_challenge_method"])
+    async def test_state_and_pkce_are_required(
+        self, client: httpx.AsyncClient, stack: Stack, missing: str
+    ) -> None:
+        params = {
+            "response_type": "code",
+            "client_id": stack.settings.cognito_client_id,
+            "redirect_uri": REDIRECT,
+            "state": "s-1",
+            "code_challenge": CHALLENGE.decode(),
+            "code_challenge_method": "S256",
+        }
+        del params[missing]
+        response = await client.get("/oauth2/authorize", params=params)
+        assert response.status_code == 400
+
+    async def test_a_wrong_verifier_is_invalid_grant(
+        self, client: httpx.AsyncClient, stack: Stack
+    ) -> None:
+        code = await _authorize(client, stack, unique_email("gia"))
+        response = await _exchange(client, stack, code, verifier="w" * 43)
+        assert response.status_code == 400
+        assert response.json() == {"error": "invalid_grant"}
+
+    async def test_federated_users_carry_the_identities_attribute(
+        self, client: httpx.AsyncClient, stack: Stack, cognito: CognitoClient
+    ) -> None:
+        body = (
+            await _exchange(client, stack, await _authorize(client, stack, unique_email()))
+        ).json()
+        claims = jwt.decode(body["access_token"], options={"verify_signature": False})
+        user = await cognito.admin_get_user(claims["username"])
+        identities = json.loads(user.attributes["identities"])
+        assert [(i["providerName"], i["providerType"]) for i in identities] == [
+            ("Google", "Google")
+        ]
+        assert user.attributes["email_verified"] == "true"
 
     async def test_unknown_client_is_refused(self, client: httpx.AsyncClient) -> None:
         response = await client.get(

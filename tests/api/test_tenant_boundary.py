@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import AsyncIterator
 
 import httpx
 import pytest
+import respx
 from fastapi import FastAPI
 from sqlalchemy import func, select, update
 
 from api.account.models import Account
 from api.adapters.cognito import CognitoClient
 from api.users.models import User
-from tests.api.conftest import PASSWORD, MakeUser
+from tests.api.conftest import PASSWORD, MakeUser, authorize, exchange
 
 
 def _domain() -> str:
@@ -177,3 +179,79 @@ class TestFederatedUserWithUnverifiedEmail:
         assert join.status_code == 400, join.text
         assert join.json()["code"] == "EmailNotVerified"
         assert await _users_of(app, victim) == 1
+
+
+@pytest.fixture
+async def victim_browser(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    """A second browser, with cookies of its own."""
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+        yield c
+
+
+def _refresh_cookie_set(response: httpx.Response) -> bool:
+    return any(c.startswith("refresh_token=") for c in response.headers.get_list("set-cookie"))
+
+
+class TestLoginCsrfAndCodeInjection:
+    """RFC 6749 10.12 and RFC 7636: a code only signs in the browser that asked for it."""
+
+    async def test_a_code_from_another_browser_is_refused(
+        self,
+        client: httpx.AsyncClient,
+        victim_browser: httpx.AsyncClient,
+        hosted_ui: respx.MockRouter,
+    ) -> None:
+        # The attacker signs in with its own identity and sends the victim the return link.
+        attackers = await authorize(client, f"mallory-{secrets.token_hex(3)}@attacker.example")
+        response = await exchange(victim_browser, attackers)
+        assert response.status_code == 400
+        assert response.json() == {
+            "code": "UnableToAuthenticate",
+            "message": "Unable to authenticate user",
+        }
+        assert not _refresh_cookie_set(response)
+
+    async def test_a_state_that_is_not_this_browsers_is_refused(
+        self,
+        client: httpx.AsyncClient,
+        victim_browser: httpx.AsyncClient,
+        hosted_ui: respx.MockRouter,
+    ) -> None:
+        await authorize(victim_browser, f"vic-{secrets.token_hex(3)}@victim.example")
+        attackers = await authorize(client, f"mallory-{secrets.token_hex(3)}@attacker.example")
+        response = await exchange(victim_browser, attackers)
+        assert response.status_code == 400
+        assert response.json()["code"] == "UnableToAuthenticate"
+        assert not _refresh_cookie_set(response)
+
+    async def test_a_stolen_code_without_its_verifier_is_refused(
+        self,
+        client: httpx.AsyncClient,
+        victim_browser: httpx.AsyncClient,
+        hosted_ui: respx.MockRouter,
+    ) -> None:
+        # The attacker holds a victim's code (and even its state), but its own browser's
+        # flow has another verifier: the token endpoint refuses the code.
+        victims = await authorize(victim_browser, f"vic-{secrets.token_hex(3)}@victim.example")
+        await authorize(client, f"mallory-{secrets.token_hex(3)}@attacker.example")
+        flow = next(c for c in client.cookies.jar if c.name == "oauth_flow")
+        verifier = flow.value.partition(".")[2] if flow.value else ""
+        client.cookies.set(
+            "oauth_flow", f"{victims.state}.{verifier}", domain=flow.domain, path=flow.path
+        )
+        response = await exchange(client, victims)
+        assert response.status_code == 400
+        assert response.json()["code"] == "ValidationCodeExpired"
+        assert not _refresh_cookie_set(response)
+
+    async def test_a_missing_state_is_refused(
+        self, client: httpx.AsyncClient, hosted_ui: respx.MockRouter
+    ) -> None:
+        authorized = await authorize(client, f"lin-{secrets.token_hex(3)}@example-corp.com")
+        response = await client.post(
+            "/web/session/token",
+            json={"code": authorized.code, "redirectUri": "http://testserver/oauth/sso"},
+        )
+        assert response.status_code == 422
+        assert response.json()["fields"][0]["field"] == "state"

@@ -47,22 +47,34 @@ def _google_account_in_api(console_url: str, email: str, account_name: str) -> s
     """Sign a Google identity in through the hosted-UI stand-in, exchange the code and create
     an account for it, as /oauth/sso does; returns its access token."""
     redirect_uri = f"{console_url}/oauth/sso"
-    client_id = httpx.get(f"{console_url}/web/config").json()["identityProvider"]["clientId"]
-    authorized = httpx.post(
-        f"{console_url}/oauth2/authorize",
-        data={
-            "identity_provider": "Google",
-            "redirect_uri": redirect_uri,
-            "client_id": client_id,
-            "email": email,
-            "given_name": "Gus",
-            "family_name": "Google",
-        },
-    )
-    code = parse_qs(urlparse(authorized.headers["location"]).query)["code"][0]
-    exchanged = httpx.post(
-        f"{console_url}/web/session/token", json={"code": code, "redirectUri": redirect_uri}
-    ).json()
+    with httpx.Client(base_url=console_url) as browser:  # keeps the OAuth flow cookie
+        start = browser.post(
+            "/web/session/authorize",
+            json={"identityProvider": "Google", "redirectUri": redirect_uri},
+        ).json()
+        query = {k: v[0] for k, v in parse_qs(urlparse(start["authorizeUrl"]).query).items()}
+        authorized = browser.post(
+            "/oauth2/authorize",
+            data={
+                "identity_provider": "Google",
+                "redirect_uri": redirect_uri,
+                "client_id": query["client_id"],
+                "state": query["state"],
+                "code_challenge": query["code_challenge"],
+                "email": email,
+                "given_name": "Gus",
+                "family_name": "Google",
+            },
+        )
+        returned = parse_qs(urlparse(authorized.headers["location"]).query)
+        exchanged = browser.post(
+            "/web/session/token",
+            json={
+                "code": returned["code"][0],
+                "state": returned["state"][0],
+                "redirectUri": redirect_uri,
+            },
+        ).json()
     token = exchanged["tokens"]["accessToken"]
     created = httpx.post(
         f"{console_url}/web/sso-accounts/create",
@@ -296,7 +308,17 @@ def test_github_identity_creates_an_account(page: Page) -> None:
 def test_oauth_landing_errors(page: Page) -> None:
     page.goto("/oauth/sso")
     expect(page.get_by_text("Authorization code is not present in request")).to_be_visible()
+    # A code without this browser's state (login CSRF): refused before any exchange.
     page.goto("/oauth/sso?code=not-a-real-code")
+    expect(page.get_by_text("Unable to authenticate user")).to_be_visible()
+    page.goto("/oauth/sso?code=not-a-real-code&state=forged")
+    expect(page.get_by_text("Unable to authenticate user")).to_be_visible()
+    # This browser's own state with a bad code: the provider's invalid_grant.
+    page.goto("/login")
+    page.get_by_role("button", name="Sign in with Google").click()
+    expect(page).to_have_url(re.compile(r"/oauth2/authorize\?"))
+    state = parse_qs(urlparse(page.url).query)["state"][0]
+    page.goto(f"/oauth/sso?code=not-a-real-code&state={state}")
     expect(page.get_by_text("Validation code has expired")).to_be_visible()
 
 

@@ -13,6 +13,7 @@ interface Call {
   method: string;
   path: string;
   authorization: string | null;
+  credentials: RequestCredentials;
   body: unknown;
 }
 
@@ -29,16 +30,17 @@ const SESSION = {
 
 describe("API client middleware", () => {
   let now: number;
+  let storage: MemoryStorage;
   let tokens: TokenStore;
   let calls: Call[];
   let refreshResponse: () => Response;
 
   beforeEach(() => {
     now = T0;
-    const storage = new MemoryStorage();
+    storage = new MemoryStorage();
     tokens = createTokenStore(() => storage, () => now);
     calls = [];
-    refreshResponse = () => json(200, { accessToken: "access-2", idToken: "id-2", refreshToken: null, expiresIn: 3600 });
+    refreshResponse = () => json(200, { accessToken: "access-2", idToken: "id-2", expiresIn: 3600 });
   });
 
   const fakeFetch: typeof fetch = async (input) => {
@@ -49,6 +51,7 @@ describe("API client middleware", () => {
       method: request.method,
       path,
       authorization: request.headers.get("Authorization"),
+      credentials: request.credentials,
       body: text ? JSON.parse(text) : null,
     });
     if (path === "/web/session/refresh") return refreshResponse();
@@ -64,41 +67,60 @@ describe("API client middleware", () => {
   const client = () => createApiClient({ baseUrl: BASE, tokens, fetch: fakeFetch }).fetchClient;
 
   it("sends the access token as a bearer token on protected calls", async () => {
-    tokens.save({ accessToken: "access-1", idToken: "id-1", refreshToken: "refresh-1", expiresIn: 3600 });
+    tokens.save({ accessToken: "access-1", idToken: "id-1", expiresIn: 3600 });
     const { data } = await client().GET("/web/session");
     expect(data?.session.account.name).toBe("Analytical");
-    expect(calls).toEqual([{ method: "GET", path: "/web/session", authorization: "Bearer access-1", body: null }]);
+    expect(calls).toEqual([
+      { method: "GET", path: "/web/session", authorization: "Bearer access-1", credentials: "include", body: null },
+    ]);
   });
 
   it("sends no token on public calls", async () => {
-    tokens.save({ accessToken: "access-1", idToken: "id-1", refreshToken: "refresh-1", expiresIn: 3600 });
+    tokens.save({ accessToken: "access-1", idToken: "id-1", expiresIn: 3600 });
     await expect(client().POST("/web/session/sign-in", { body: { email: "a@b.co", password: "x" } })).rejects.toThrow(
       "Incorrect username or password.",
     );
     expect(calls[0]?.authorization).toBeNull();
   });
 
-  it("refreshes before expiry, keeps the refresh token and uses the new access token", async () => {
-    tokens.save({ accessToken: "access-1", idToken: "id-1", refreshToken: "refresh-1", expiresIn: 3600 });
+  it("refreshes before expiry through the cookie and uses the new access token", async () => {
+    tokens.save({ accessToken: "access-1", idToken: "id-1", expiresIn: 3600 });
     now = T0 + 3_600_000 - REFRESH_HEADROOM_MS + 1;
     const api = client();
     await Promise.all([api.GET("/web/session"), api.GET("/web/session")]);
     expect(calls.filter((c) => c.path === "/web/session/refresh")).toEqual([
-      { method: "POST", path: "/web/session/refresh", authorization: null, body: { refreshToken: "refresh-1" } },
+      { method: "POST", path: "/web/session/refresh", authorization: null, credentials: "include", body: null },
     ]);
     expect(calls.filter((c) => c.path === "/web/session").map((c) => c.authorization)).toEqual([
       "Bearer access-2",
       "Bearer access-2",
     ]);
     expect(tokens.read()).toMatchObject({
-      value: { accessToken: "access-2", refreshToken: "refresh-1" },
+      value: { accessToken: "access-2", idToken: "id-2" },
       createdAt: now,
       expiresAt: now + 3_600_000,
     });
   });
 
+  it("after a reload restores the tokens through the refresh cookie before the call", async () => {
+    tokens.save({ accessToken: "access-1", idToken: "id-1", expiresIn: 3600 });
+    tokens = createTokenStore(() => storage, () => now); // a new page: memory is empty
+    const { data } = await client().GET("/web/session");
+    expect(data?.session.user.firstName).toBe("Ada");
+    expect(calls.map((c) => [c.path, c.authorization])).toEqual([
+      ["/web/session/refresh", null],
+      ["/web/session", "Bearer access-2"],
+    ]);
+  });
+
+  it("does not try to refresh without any sign-in in this browser", async () => {
+    const error: unknown = await client().GET("/web/session").catch((e: unknown) => e);
+    expect((error as ApiError).isAuthError).toBe(true);
+    expect(calls.map((c) => c.path)).toEqual(["/web/session"]);
+  });
+
   it("signs out locally when the refresh fails, and the call fails as an auth error", async () => {
-    tokens.save({ accessToken: "access-1", idToken: "id-1", refreshToken: "refresh-1", expiresIn: 60 });
+    tokens.save({ accessToken: "access-1", idToken: "id-1", expiresIn: 60 });
     now = T0 + 120_000;
     refreshResponse = () => json(401, { code: "NotAuthorized", message: "Refresh Token has expired" });
     const error: unknown = await client().GET("/web/session").catch((e: unknown) => e);

@@ -3,9 +3,10 @@
  * by openapi-react-query (`$api.useQuery("get", "/web/account")`).
  *
  * The middleware
- * - adds `Authorization: Bearer <access token>` to every protected call, refreshing the
- *   tokens first (POST /web/session/refresh) when they expire within a minute; concurrent
- *   calls share one refresh;
+ * - adds `Authorization: Bearer <access token>` to every protected call, getting new tokens
+ *   first (POST /web/session/refresh, which sends the httpOnly refresh token cookie) when they
+ *   expire within a minute or, after a reload, are not in memory yet; concurrent calls share
+ *   one refresh;
  * - turns every non-2xx response into an `ApiError` (status, status text, parsed body).
  *
  * A refresh that fails clears the stored tokens (local sign-out); the call then goes out
@@ -29,6 +30,7 @@ const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   "/web/session/complete-new-password",
   "/web/session/forgot-password",
   "/web/session/confirm-forgot-password",
+  "/web/session/authorize",
   "/web/session/token",
   "/web/registration",
 ]);
@@ -45,29 +47,30 @@ export interface ApiClientOptions {
 }
 
 export function createApiClient({ baseUrl, tokens, fetch }: ApiClientOptions) {
-  const fetchOption = fetch ? { fetch } : {};
+  // Cookies (the refresh token, the OAuth flow) go along also when the API is on another
+  // origin of the same site; the API allows credentials for its configured origins only.
+  const options = { baseUrl, credentials: "include" as const, ...(fetch ? { fetch } : {}) };
   /** Without middleware: used for the token refresh itself. */
-  const bareClient = createFetchClient<paths>({ baseUrl, ...fetchOption });
+  const bareClient = createFetchClient<paths>(options);
   let refreshInFlight: Promise<string | null> | null = null;
 
-  async function refresh(refreshToken: string): Promise<string | null> {
+  async function refresh(): Promise<string | null> {
     try {
-      const { data } = await bareClient.POST("/web/session/refresh", { body: { refreshToken } });
-      const saved = data ? tokens.save(data) : null;
-      if (!saved) tokens.clear();
-      return saved?.value.accessToken ?? null;
+      const { data } = await bareClient.POST("/web/session/refresh");
+      if (data) return tokens.save(data).value.accessToken;
     } catch {
-      tokens.clear();
-      return null;
+      // offline or unreachable: as signed out
     }
+    tokens.clear();
+    return null;
   }
 
   /** A usable access token, refreshed when needed; null when signed out. */
   async function getAccessToken(): Promise<string | null> {
     const entry = tokens.read();
-    if (!entry) return null;
-    if (!tokens.needsRefresh(entry)) return entry.value.accessToken;
-    refreshInFlight ??= refresh(entry.value.refreshToken).finally(() => {
+    if (entry && !tokens.needsRefresh(entry)) return entry.value.accessToken;
+    if (!tokens.mayHaveSession()) return null;
+    refreshInFlight ??= refresh().finally(() => {
       refreshInFlight = null;
     });
     return refreshInFlight;
@@ -86,7 +89,7 @@ export function createApiClient({ baseUrl, tokens, fetch }: ApiClientOptions) {
     },
   };
 
-  const fetchClient = createFetchClient<paths>({ baseUrl, ...fetchOption });
+  const fetchClient = createFetchClient<paths>(options);
   fetchClient.use(middleware);
   return { fetchClient, getAccessToken };
 }

@@ -88,6 +88,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/session/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authorize
+         * @description Start a Google or GitHub sign-in: the hosted UI's authorize URL with a fresh ``state``
+         *     and PKCE challenge; sets the httpOnly ``oauth_flow`` cookie that the code exchange needs.
+         */
+        post: operations["session-authorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/session/complete-new-password": {
         parameters: {
             query?: never;
@@ -159,7 +180,8 @@ export interface paths {
         put?: never;
         /**
          * Refresh
-         * @description New access and ID tokens for a refresh token.
+         * @description New access and ID tokens for the browser's refresh token cookie (httpOnly, sent to
+         *     this path only): how a reloaded page gets its session back.
          */
         post: operations["session-refresh"];
         delete?: never;
@@ -199,7 +221,8 @@ export interface paths {
         put?: never;
         /**
          * Sign Out
-         * @description Sign out everywhere (Cognito GlobalSignOut); the SPA then drops its tokens.
+         * @description Sign out: Cognito GlobalSignOut revokes the refresh tokens when an access token comes
+         *     along, and the refresh token cookie is cleared; the SPA then drops its tokens.
          */
         post: operations["session-sign_out"];
         delete?: never;
@@ -219,7 +242,9 @@ export interface paths {
         put?: never;
         /**
          * Exchange Code
-         * @description Exchange the hosted UI's authorization code for tokens (SPEC 7 "Token exchange").
+         * @description Exchange the hosted UI's authorization code for tokens (SPEC 7 "Token exchange"), in
+         *     the browser that started the sign-in (``oauth_flow`` cookie: state and PKCE verifier).
+         *     Sets the refresh token cookie.
          */
         post: operations["session-exchange_code"];
         delete?: never;
@@ -450,6 +475,29 @@ export interface components {
             lastName: string;
         };
         /**
+         * AuthorizeRequest
+         * @description Start a hosted-UI sign-in (SPEC 2 /oauth/google/login, /oauth/github/login):
+         *     the provider name and where the hosted UI sends the browser back (``/oauth/sso``).
+         */
+        AuthorizeRequest: {
+            /**
+             * Identityprovider
+             * @enum {string}
+             */
+            identityProvider: "Google" | "Github";
+            /** Redirecturi */
+            redirectUri: string;
+        };
+        /**
+         * AuthorizeResponse
+         * @description Where to send the browser: the hosted UI's authorize page with ``state`` and a PKCE
+         *     challenge, bound to this browser by the ``oauth_flow`` cookie set with this response.
+         */
+        AuthorizeResponse: {
+            /** Authorizeurl */
+            authorizeUrl: string;
+        };
+        /**
          * Billing
          * @description The card on file (SPEC 3 "Billing").
          */
@@ -489,13 +537,16 @@ export interface components {
         };
         /**
          * CodeExchangeRequest
-         * @description The hosted UI's authorization code and the redirect URI it was issued for.
+         * @description The hosted UI's authorization code, the ``state`` it came back with, and the redirect
+         *     URI it was issued for.
          */
         CodeExchangeRequest: {
             /** Code */
             code: string;
             /** Redirecturi */
             redirectUri: string;
+            /** State */
+            state: string;
         };
         /**
          * CodeExchangeResponse
@@ -587,16 +638,6 @@ export interface components {
             detail?: components["schemas"]["ValidationError"][];
         };
         /**
-         * IdentityProviderConfig
-         * @description Where /oauth/google/login and /oauth/github/login send the browser (SPEC 2).
-         */
-        IdentityProviderConfig: {
-            /** Authorizeurl */
-            authorizeUrl: string;
-            /** Clientid */
-            clientId: string;
-        };
-        /**
          * PaymentMethodResponse
          * @description The card now on file.
          */
@@ -621,14 +662,6 @@ export interface components {
             credits: number;
             /** Runs */
             runs: number;
-        };
-        /**
-         * RefreshRequest
-         * @description Exchange a refresh token for new access and ID tokens.
-         */
-        RefreshRequest: {
-            /** Refreshtoken */
-            refreshToken: string;
         };
         /**
          * RegistrationRequest
@@ -847,8 +880,9 @@ export interface components {
         };
         /**
          * TokensOut
-         * @description Cognito tokens. ``expires_in`` is the access token's lifetime in seconds;
-         *     ``refresh_token`` is null on a refresh (keep the one you have).
+         * @description Cognito access and ID tokens; ``expires_in`` is the access token's lifetime in seconds.
+         *     The refresh token is never in a body: it is set as an httpOnly cookie that only
+         *     ``POST /web/session/refresh`` receives (api/session/cookies.py).
          */
         TokensOut: {
             /** Accesstoken */
@@ -857,8 +891,6 @@ export interface components {
             expiresIn: number;
             /** Idtoken */
             idToken: string;
-            /** Refreshtoken */
-            refreshToken: string | null;
         };
         /**
          * UpdateAccountRequest
@@ -942,7 +974,6 @@ export interface components {
          * @description ``GET /web/config`` body.
          */
         WebConfig: {
-            identityProvider: components["schemas"]["IdentityProviderConfig"];
             stripe: components["schemas"]["StripeConfig"];
         };
     };
@@ -1161,6 +1192,48 @@ export interface operations {
             };
         };
     };
+    "session-authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthorizeRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizeResponse"];
+                };
+            };
+            /** @description RequestValidationFailed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "session-complete_new_password": {
         parameters: {
             query?: never;
@@ -1346,13 +1419,11 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RefreshRequest"];
+            cookie?: {
+                refresh_token?: string | null;
             };
         };
+        requestBody?: never;
         responses: {
             /** @description Successful Response */
             200: {
@@ -1372,13 +1443,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description Validation Error */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description VendorUnavailable */
@@ -1468,15 +1539,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description NotAuthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description VendorUnavailable */
             503: {
                 headers: {
@@ -1493,7 +1555,9 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: never;
+            cookie?: {
+                oauth_flow?: string | null;
+            };
         };
         requestBody: {
             content: {

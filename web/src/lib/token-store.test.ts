@@ -2,7 +2,13 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { MemoryStorage } from "./memory-storage";
 import { isExpired, readEntry, writeEntry } from "./stored-entry";
-import { REFRESH_HEADROOM_MS, TOKENS_KEY, type TokenStore, createTokenStore } from "./token-store";
+import {
+  REFRESH_HEADROOM_MS,
+  SESSION_HINT_KEY,
+  SESSION_HINT_TTL_MS,
+  type TokenStore,
+  createTokenStore,
+} from "./token-store";
 
 const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
 
@@ -46,22 +52,40 @@ describe("token store", () => {
     store = createTokenStore(() => storage, () => now);
   });
 
-  const issued = { accessToken: "access-1", idToken: "id-1", refreshToken: "refresh-1", expiresIn: 3600 };
+  const issued = { accessToken: "access-1", idToken: "id-1", expiresIn: 3600 };
 
-  it("stores the tokens under console.tokens with createdAt now and expiresAt from expiresIn", () => {
-    store.save(issued);
-    const raw: unknown = JSON.parse(storage.getItem(TOKENS_KEY) ?? "null");
-    expect(raw).toEqual({
-      value: { accessToken: "access-1", idToken: "id-1", refreshToken: "refresh-1" },
+  it("keeps the tokens in memory with createdAt now and expiresAt from expiresIn", () => {
+    expect(store.save(issued)).toEqual({
+      value: { accessToken: "access-1", idToken: "id-1" },
       createdAt: T0,
       expiresAt: T0 + 3_600_000,
     });
     expect(store.read()?.value.accessToken).toBe("access-1");
   });
 
+  it("writes no token to storage, only a timestamped note that a session exists", () => {
+    store.save(issued);
+    const stored = JSON.stringify([...["console.session", "console.tokens"].map((k) => storage.getItem(k))]);
+    expect(stored).not.toContain("access-1");
+    expect(stored).not.toContain("id-1");
+    expect(JSON.parse(storage.getItem(SESSION_HINT_KEY) ?? "null")).toEqual({
+      value: { signedIn: true },
+      createdAt: T0,
+      expiresAt: T0 + SESSION_HINT_TTL_MS,
+    });
+  });
+
+  it("after a reload has no tokens but may restore the session until the note expires", () => {
+    store.save(issued);
+    const reloaded = createTokenStore(() => storage, () => now);
+    expect(reloaded.read()).toBeNull();
+    expect(reloaded.mayHaveSession()).toBe(true);
+    now = T0 + SESSION_HINT_TTL_MS;
+    expect(reloaded.mayHaveSession()).toBe(false);
+  });
+
   it("needs a refresh only within the headroom before expiry", () => {
     const entry = store.save(issued);
-    if (!entry) throw new Error("not saved");
     now = T0 + 3_600_000 - REFRESH_HEADROOM_MS - 1;
     expect(store.needsRefresh(entry)).toBe(false);
     now = T0 + 3_600_000 - REFRESH_HEADROOM_MS;
@@ -70,41 +94,22 @@ describe("token store", () => {
     expect(store.needsRefresh(entry)).toBe(true);
   });
 
-  it("keeps an expired entry readable so it can still be refreshed", () => {
-    store.save(issued);
-    now = T0 + 10 * 3_600_000;
-    expect(store.read()?.value.refreshToken).toBe("refresh-1");
-  });
-
-  it("keeps the stored refresh token when a refresh returns none, with new timestamps", () => {
-    store.save(issued);
-    now = T0 + 3_000_000;
-    const entry = store.save({ accessToken: "access-2", idToken: "id-2", refreshToken: null, expiresIn: 60 });
-    expect(entry).toEqual({
-      value: { accessToken: "access-2", idToken: "id-2", refreshToken: "refresh-1" },
-      createdAt: T0 + 3_000_000,
-      expiresAt: T0 + 3_060_000,
-    });
-  });
-
-  it("stores nothing without any refresh token", () => {
-    expect(store.save({ ...issued, refreshToken: null })).toBeNull();
-    expect(store.read()).toBeNull();
-  });
-
-  it("clears the tokens", () => {
+  it("clears the tokens and the note", () => {
     store.save(issued);
     store.clear();
     expect(store.read()).toBeNull();
-    expect(storage.getItem(TOKENS_KEY)).toBeNull();
+    expect(store.mayHaveSession()).toBe(false);
+    expect(storage.getItem(SESSION_HINT_KEY)).toBeNull();
   });
 
-  it("behaves as signed out when storage is unavailable", () => {
+  it("keeps the session in memory when storage is unavailable", () => {
     const blocked = createTokenStore(() => {
       throw new Error("SecurityError");
     });
-    expect(blocked.read()).toBeNull();
-    expect(blocked.save(issued)).toBeNull();
+    expect(blocked.mayHaveSession()).toBe(false);
+    expect(blocked.save(issued).value.accessToken).toBe("access-1");
+    expect(blocked.mayHaveSession()).toBe(true);
     expect(() => blocked.clear()).not.toThrow();
+    expect(blocked.read()).toBeNull();
   });
 });

@@ -1,7 +1,14 @@
 /**
- * The signed-in user's identity-provider tokens, kept in localStorage as one stored entry
- * (key `console.tokens`) whose expiry is the access token's (SPEC 9: "Sign-in validity is
- * checked by token expiry").
+ * The signed-in user's identity-provider tokens (issue 9, ARCHITECTURE "Identity").
+ *
+ * - The access and ID tokens live in memory only: no script can read them from storage.
+ * - The refresh token never reaches script at all: the API keeps it in an httpOnly cookie
+ *   that only `POST /web/session/refresh` receives.
+ * - localStorage holds one non-secret stored entry, `console.session` (SPEC 9: created and
+ *   expiry timestamps), saying that a session may exist. A reloaded page that sees it restores
+ *   the session through the refresh call; a visitor without it is sent to /login at once,
+ *   with no request. Its expiry is the refresh token's validity, an upper bound: the cookie
+ *   decides.
  */
 import {
   type Clock,
@@ -13,7 +20,10 @@ import {
   writeEntry,
 } from "./stored-entry";
 
-export const TOKENS_KEY = "console.tokens";
+export const SESSION_HINT_KEY = "console.session";
+
+/** The app client's refresh token validity (Cognito's default, 30 days). */
+export const SESSION_HINT_TTL_MS = 30 * 24 * 3_600_000;
 
 /** Refresh this long before the access token expires, so no request races the expiry. */
 export const REFRESH_HEADROOM_MS = 60_000;
@@ -21,38 +31,31 @@ export const REFRESH_HEADROOM_MS = 60_000;
 export interface Tokens {
   accessToken: string;
   idToken: string;
-  refreshToken: string;
 }
 
-/** What the sign-in and refresh calls return; refresh may omit the refresh token. */
-export interface IssuedTokens {
-  accessToken: string;
-  idToken: string;
-  refreshToken?: string | null;
+/** What the sign-in and refresh calls return. */
+export interface IssuedTokens extends Tokens {
   /** Lifetime of the access token, seconds. */
   expiresIn: number;
 }
 
-function isTokens(value: unknown): value is Tokens {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    typeof v.accessToken === "string" &&
-    typeof v.idToken === "string" &&
-    typeof v.refreshToken === "string" &&
-    v.accessToken !== "" &&
-    v.refreshToken !== ""
-  );
+interface SessionHint {
+  signedIn: true;
+}
+
+function isSessionHint(value: unknown): value is SessionHint {
+  return typeof value === "object" && value !== null && (value as SessionHint).signedIn === true;
 }
 
 export interface TokenStore {
+  /** The tokens in memory, with the access token's timestamps; null when there are none. */
   read(): StoredEntry<Tokens> | null;
-  /**
-   * Stores freshly issued tokens. A refresh response without a refresh token keeps the
-   * stored one; with neither, nothing is stored and null is returned.
-   */
-  save(issued: IssuedTokens): StoredEntry<Tokens> | null;
+  /** Keeps freshly issued tokens in memory and notes that a session exists. */
+  save(issued: IssuedTokens): StoredEntry<Tokens>;
+  /** Forgets the tokens and the note (local sign-out). */
   clear(): void;
+  /** True when tokens are in memory, or a reload may restore a session through the refresh call. */
+  mayHaveSession(): boolean;
   /** True when there is no usable access token `REFRESH_HEADROOM_MS` from now. */
   needsRefresh(entry: StoredEntry<Tokens>): boolean;
 }
@@ -61,40 +64,42 @@ export function createTokenStore(
   getStorage: () => KeyValueStorage | undefined,
   now: Clock = Date.now,
 ): TokenStore {
+  let tokens: StoredEntry<Tokens> | null = null;
+
   const storage = (): KeyValueStorage | undefined => {
     try {
       return getStorage();
     } catch {
-      return undefined; // storage disabled by the browser: behave as signed out
+      return undefined; // storage disabled by the browser: the session lasts until a reload
     }
   };
 
-  const store: TokenStore = {
+  return {
     read() {
-      const s = storage();
-      return s ? readEntry(s, TOKENS_KEY, isTokens) : null;
+      return tokens;
     },
-    save(issued) {
+    save({ accessToken, idToken, expiresIn }) {
+      const createdAt = now();
+      tokens = { value: { accessToken, idToken }, createdAt, expiresAt: createdAt + expiresIn * 1000 };
       const s = storage();
-      if (!s) return null;
-      const refreshToken = issued.refreshToken || store.read()?.value.refreshToken;
-      if (!refreshToken) return null;
-      const tokens: Tokens = {
-        accessToken: issued.accessToken,
-        idToken: issued.idToken,
-        refreshToken,
-      };
-      return writeEntry(s, TOKENS_KEY, tokens, issued.expiresIn * 1000, now);
+      if (s) writeEntry<SessionHint>(s, SESSION_HINT_KEY, { signedIn: true }, SESSION_HINT_TTL_MS, now);
+      return tokens;
     },
     clear() {
+      tokens = null;
       const s = storage();
-      if (s) removeEntry(s, TOKENS_KEY);
+      if (s) removeEntry(s, SESSION_HINT_KEY);
+    },
+    mayHaveSession() {
+      if (tokens) return true;
+      const s = storage();
+      const hint = s ? readEntry(s, SESSION_HINT_KEY, isSessionHint) : null;
+      return hint !== null && !isExpired(hint, now());
     },
     needsRefresh(entry) {
       return isExpired(entry, now(), REFRESH_HEADROOM_MS);
     },
   };
-  return store;
 }
 
 /** The browser's token store. */

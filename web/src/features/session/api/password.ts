@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 
 import { $api } from "@/api";
-import { tokenStore } from "@/lib/token-store";
+import { type IssuedTokens, tokenStore } from "@/lib/token-store";
 
 /**
  * The password flows of the login screen (SPEC 4): answering the new-password challenge,
@@ -10,7 +10,7 @@ import { tokenStore } from "@/lib/token-store";
  */
 function useStoreTokens() {
   const queryClient = useQueryClient();
-  return (result: { tokens?: { accessToken: string; idToken: string; refreshToken?: string | null; expiresIn: number } | null }) => {
+  return (result: { tokens?: IssuedTokens | null }) => {
     if (result.tokens) {
       tokenStore.save(result.tokens);
       queryClient.removeQueries();

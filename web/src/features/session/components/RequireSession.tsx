@@ -1,6 +1,7 @@
 /**
  * The SPEC 2 route guard for protected routes: first load the session (a loaded or in-flight
- * one is reused by the query cache); with no tokens, or when the call fails, go to
+ * one is reused by the query cache; after a reload the API client restores the tokens through
+ * the refresh cookie first); with no session, or when the call fails, go to
  * /login?next=<attempted path>&extension=<extension>.
  */
 import { useQueryClient } from "@tanstack/react-query";
@@ -20,8 +21,7 @@ interface RequireSessionProps {
 
 export function RequireSession({ fallback }: RequireSessionProps) {
   const location = useLocation();
-  const hasTokens = tokenStore.read() !== null;
-  if (!hasTokens) return <Navigate to={loginHref(location)} replace />;
+  if (!tokenStore.mayHaveSession()) return <Navigate to={loginHref(location)} replace />;
   return <SessionGate fallback={fallback} />;
 }
 

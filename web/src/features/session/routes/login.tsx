@@ -27,10 +27,10 @@ import { safeNext } from "../lib/login-redirect";
 function useExistingSessionCheck(next: string): boolean {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [checking, setChecking] = useState(() => tokenStore.read() !== null);
+  const [checking, setChecking] = useState(() => tokenStore.mayHaveSession());
 
   useEffect(() => {
-    if (tokenStore.read() === null) {
+    if (!tokenStore.mayHaveSession()) {
       signOutLocally(queryClient);
       return undefined;
     }

@@ -1,51 +1,41 @@
 /**
  * /oauth/google/login and /oauth/github/login: send the browser to the hosted identity
  * provider's authorize page (SPEC 2) with response type code, the client id, a redirect back
- * to /oauth/sso on this host, and the provider name.
+ * to /oauth/sso on this host, and the provider name. The API builds the URL
+ * (POST /web/session/authorize) and adds this attempt's `state` and PKCE challenge, whose
+ * secrets it keeps in an httpOnly cookie for the code exchange (issue 9).
  */
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 
-import { errorMessage } from "@/api";
+import { $api, errorMessage } from "@/api";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";
 
-import { useWebConfig } from "../api/web-config";
 import { AuthLayout } from "../components/AuthLayout";
 import styles from "../components/forms.module.css";
 
 export type IdentityProviderName = "Google" | "Github";
 
-export function authorizeUrl(
-  identityProvider: { authorizeUrl: string; clientId: string },
-  provider: IdentityProviderName,
-  origin: string,
-): string {
-  const params = new URLSearchParams({
-    response_type: "code",
-    client_id: identityProvider.clientId,
-    redirect_uri: `${origin}/oauth/sso`,
-    identity_provider: provider,
-  });
-  return `${identityProvider.authorizeUrl}?${params.toString()}`;
-}
-
 function ProviderRedirect({ provider }: { provider: IdentityProviderName }) {
-  const webConfig = useWebConfig();
-  const target = webConfig.data
-    ? authorizeUrl(webConfig.data.identityProvider, provider, window.location.origin)
-    : null;
+  const authorize = $api.useMutation("post", "/web/session/authorize");
+  const started = useRef(false);
 
   useEffect(() => {
-    if (target) window.location.replace(target);
-  }, [target]);
+    if (started.current) return; // StrictMode runs effects twice in development
+    started.current = true;
+    authorize.mutate(
+      { body: { identityProvider: provider, redirectUri: `${window.location.origin}/oauth/sso` } },
+      { onSuccess: ({ authorizeUrl }) => window.location.replace(authorizeUrl) },
+    );
+  }, [authorize, provider]);
 
   const label = provider === "Github" ? "GitHub" : provider;
   return (
     <AuthLayout title={`Sign in with ${label}`}>
-      {webConfig.isError ? (
+      {authorize.isError ? (
         <>
-          <InfoBox variant="error">{errorMessage(webConfig.error)}</InfoBox>
+          <InfoBox variant="error">{errorMessage(authorize.error)}</InfoBox>
           <p className={styles.footnote}>
             <Link to="/login">Back to sign in</Link>
           </p>

@@ -2,7 +2,9 @@
  * /oauth/sso (title 'Auth'): the return point after third-party sign-in (SPEC 2 "OAuth
  * landing", SPEC 4 "Third-party sign-in", SPEC 8 "Code exchange").
  *
- * The code is exchanged once; if the session then loads the user goes to /, otherwise the
+ * The code is exchanged once, with the `state` it came back with (the API checks it against
+ * the browser's httpOnly OAuth flow cookie and sends the PKCE verifier); if the session then
+ * loads the user goes to /, otherwise the
  * account choice appears (needsAccount): create a new account, or join one of the accounts
  * that have Google SSO on for the identity's domain (Google identities only).
  */
@@ -36,6 +38,9 @@ function ssoError(error: unknown): string {
   return SERVER_ERROR_MESSAGE;
 }
 
+/** SPEC 8 "Code exchange": failures other than an expired code. */
+const UNABLE_TO_AUTHENTICATE = "Unable to authenticate user";
+
 function redirectUri(): string {
   return `${window.location.origin}/oauth/sso`;
 }
@@ -43,6 +48,7 @@ function redirectUri(): string {
 export function Component() {
   const [params] = useSearchParams();
   const code = params.get("code");
+  const state = params.get("state");
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const exchange = useExchangeCode();
@@ -51,10 +57,10 @@ export function Component() {
   const started = useRef(false);
 
   useEffect(() => {
-    if (!code || started.current) return; // StrictMode runs effects twice in development
+    if (!code || !state || started.current) return; // StrictMode runs effects twice in development
     started.current = true;
     exchange.mutate(
-      { body: { code, redirectUri: redirectUri() } },
+      { body: { code, state, redirectUri: redirectUri() } },
       {
         onSuccess: (result) => {
           queryClient.fetchQuery(sessionQueryOptions()).then(
@@ -65,12 +71,16 @@ export function Component() {
         onError: (err) => setExchangeError(errorMessage(err)),
       },
     );
-  }, [code, exchange, navigate, queryClient]);
+  }, [code, state, exchange, navigate, queryClient]);
 
-  if (!code || exchangeError) {
+  // A code without a state: this browser did not start the sign-in (SPEC 8: other failures).
+  const error = !code
+    ? "Authorization code is not present in request"
+    : (exchangeError ?? (state ? null : UNABLE_TO_AUTHENTICATE));
+  if (error) {
     return (
       <AuthLayout title="Sign in">
-        <InfoBox variant="error">{exchangeError ?? "Authorization code is not present in request"}</InfoBox>
+        <InfoBox variant="error">{error}</InfoBox>
         <p className={styles.footnote}>
           <Link to="/login">Back to sign in</Link>
         </p>
