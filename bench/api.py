@@ -22,14 +22,12 @@ from datetime import UTC, datetime
 
 from dateutil.relativedelta import relativedelta
 
-from api.account.models import Account
 from api.account.service import new_api_key
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
 from api.devstack.stack import running_stack
+from api.models import Account, AuthType, Platform, Usage, User
 from api.usage.cycles import recent_cycle_starts
-from api.usage.models import Platform, Usage
-from api.users.models import AuthType, User
 from bench.server import access_token, one_worker
 
 EMAIL = "bench@bench-corp.dev"

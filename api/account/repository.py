@@ -7,7 +7,7 @@ import uuid
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.models import Account
+from api.models import Account
 
 
 async def rename(db: AsyncSession, account_id: uuid.UUID, name: str) -> None:

@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.account import repository
-from api.account.models import Account
 from api.account.schemas import (
     AccountOut,
     AccountUser,
@@ -19,8 +18,8 @@ from api.account.schemas import (
     Subscription,
     UsageEntry,
 )
+from api.models import Account, Platform
 from api.usage.cycles import recent_cycle_starts
-from api.usage.models import Platform
 from api.usage.repository import usage_since
 from api.users.repository import list_users
 

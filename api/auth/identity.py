@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 
 from api.adapters.cognito import CognitoUser
-from api.users.models import AuthType
+from api.models import AuthType
 
 EXTERNAL_PROVIDER = "EXTERNAL_PROVIDER"
 

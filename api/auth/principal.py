@@ -14,8 +14,7 @@ from datetime import datetime
 from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from api.account.models import Account
-from api.users.models import AuthType, User
+from api.models import Account, AuthType, User
 
 
 @dataclass(frozen=True, slots=True)

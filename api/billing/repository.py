@@ -9,8 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.models import Account
-from api.billing.models import StripeEvent
+from api.models import Account, StripeEvent
 
 
 async def lock_account(db: AsyncSession, account_id: uuid.UUID) -> Account:

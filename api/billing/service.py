@@ -15,7 +15,6 @@ from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.models import Account
 from api.account.schemas import Billing, Subscription
 from api.adapters.stripe import (
     Card,
@@ -34,6 +33,7 @@ from api.errors import (
     PaymentProviderRefused,
     VendorUnavailable,
 )
+from api.models import Account
 
 T = TypeVar("T")
 

@@ -23,7 +23,6 @@ from typing import Any
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.models import Account
 from api.adapters.stripe import (
     StripeGateway,
     WebhookEvent,
@@ -32,6 +31,7 @@ from api.adapters.stripe import (
 )
 from api.billing import repository
 from api.errors import InvalidWebhookSignature
+from api.models import Account
 
 log = structlog.get_logger(__name__)
 

@@ -18,15 +18,13 @@ from dateutil.relativedelta import relativedelta
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.models import Account
 from api.account.service import new_api_key
 from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
 from api.devstack.standins import federated_username
+from api.models import Account, AuthType, Platform, Usage, User
 from api.usage.cycles import recent_cycle_starts
-from api.usage.models import Platform, Usage
-from api.users.models import AuthType, User
 
 DEMO_ACCOUNT = "Acme Robotics"
 DEMO_EMAIL = "ada@acme-robotics.dev"

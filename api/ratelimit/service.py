@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.config import Settings
 from api.errors import RateLimited
-from api.ratelimit.models import RateLimitCounter
+from api.models import RateLimitCounter
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,6 @@ import structlog
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.models import Account
 from api.account.service import new_api_key
 from api.adapters.cognito import (
     CognitoClient,
@@ -26,11 +25,11 @@ from api.adapters.cognito import (
 from api.config import Settings
 from api.db import undo_on_rollback
 from api.errors import EmailInUse, InvalidEmailProvider, ProviderRefused, VendorUnavailable
+from api.models import Account, AuthType, User
 from api.session import rules
 from api.session.cookies import SessionCookies
 from api.session.schemas import RegistrationRequest, TokensOut
 from api.session.service import tokens_out
-from api.users.models import AuthType, User
 
 log = structlog.get_logger(__name__)
 

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import Select, any_, func, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.models import Account
-from api.users.models import User
+from api.models import Account, User
 
 
 async def account_requires_google(db: AsyncSession, email: str) -> bool:

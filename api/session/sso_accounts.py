@@ -18,7 +18,6 @@ import uuid
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.models import Account
 from api.account.service import new_api_key
 from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
 from api.auth.identity import ProvenIdentity, prove_identity
@@ -32,9 +31,9 @@ from api.errors import (
     NotFound,
     VendorUnavailable,
 )
+from api.models import Account, AuthType, User
 from api.session import repository, rules
 from api.session.schemas import SsoAccount, SsoAccountsResponse
-from api.users.models import AuthType, User
 
 IDENTITY_MISMATCH = "The identity does not match your sign-in"
 ALREADY_MEMBER = "This identity already belongs to an account"

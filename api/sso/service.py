@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.models import Account
 from api.account.schemas import Sso
 from api.auth.principal import Caller
+from api.models import Account, AuthType
 from api.sso.errors import GoogleSsoAuthTypeRequired, PersonalGmailAccount
-from api.users.models import AuthType
 
 GMAIL_DOMAINS = frozenset({"gmail.com", "googlemail.com"})
 

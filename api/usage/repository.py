@@ -11,7 +11,7 @@ from typing import NamedTuple
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.usage.models import Platform, Usage
+from api.models import Platform, Usage
 
 
 class CycleUsage(NamedTuple):

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 from pydantic import AwareDatetime, Field, field_validator
 
+from api.models import Platform
 from api.schemas import ApiModel
-from api.usage.models import Platform
 
 MAX_BATCH = 1000
 MAX_CLOCK_SKEW = timedelta(minutes=10)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from sqlalchemy import Row, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.users.models import AuthType, User
+from api.models import AuthType, User
 
 
 async def list_users(

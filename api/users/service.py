@@ -20,7 +20,6 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.models import Account
 from api.account.schemas import AccountUser
 from api.adapters.cognito import (
     CognitoClient,
@@ -32,8 +31,8 @@ from api.adapters.cognito import (
 from api.auth.principal import Caller
 from api.db import undo_on_rollback
 from api.errors import NotFound, ProviderRefused, VendorUnavailable
+from api.models import Account, AuthType, User
 from api.users.errors import CannotDeleteSelf, EmailInUse, InviteRefusedWithSso, LastUserRequired
-from api.users.models import AuthType, User
 from api.users.schemas import UserInvite, UserUpdate
 
 log = structlog.get_logger(__name__)

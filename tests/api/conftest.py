@@ -13,12 +13,11 @@ import pytest
 import respx
 from fastapi import FastAPI
 
-from api.account.models import Account
 from api.account.service import new_api_key
 from api.adapters.cognito import CognitoClient
 from api.devstack.stack import Stack, running_stack
 from api.main import create_app
-from api.users.models import AuthType, User
+from api.models import Account, AuthType, User
 
 PASSWORD = "Correct-horse-42!"
 

@@ -8,12 +8,12 @@ import httpx
 from dateutil.relativedelta import relativedelta
 from fastapi import FastAPI
 
-from api.usage.models import Platform, Usage
+from api.models import Platform, Usage
 from tests.api.conftest import MakeUser
 
 
 async def _set_anchor(app: FastAPI, account_id: object, anchor: datetime) -> None:
-    from api.account.models import Account
+    from api.models import Account
 
     async with app.state.sessionmaker() as db, db.begin():
         account = await db.get(Account, account_id)

@@ -12,9 +12,9 @@ import pytest
 import respx
 from fastapi import FastAPI
 
-from api.account.models import Account
 from api.devstack import bootstrap
 from api.devstack.stack import Stack
+from api.models import Account
 from tests.api.conftest import MakeUser, SignedIn
 
 VISA = "4242424242424242"

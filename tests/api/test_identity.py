@@ -8,7 +8,7 @@ import pytest
 
 from api.adapters.cognito import CognitoUser
 from api.auth.identity import prove_identity
-from api.users.models import AuthType
+from api.models import AuthType
 
 
 def _identities(provider_name: str, provider_type: str) -> str:

@@ -13,8 +13,7 @@ from dateutil.relativedelta import relativedelta
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
-from api.account.models import Account
-from api.usage.models import UsageRecord
+from api.models import Account, UsageRecord
 from tests.api.conftest import MakeUser
 
 URL = "/metering/usage"

@@ -8,9 +8,8 @@ import respx
 from fastapi import FastAPI
 from sqlalchemy import update
 
-from api.account.models import Account
 from api.adapters.cognito import CognitoClient
-from api.users.models import AuthType, User
+from api.models import Account, AuthType, User
 from tests.api.conftest import PASSWORD, MakeUser, unique_email
 
 NEW_PASSWORD = "Brand-new-pass-77!"

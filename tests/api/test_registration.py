@@ -10,9 +10,8 @@ import respx
 from fastapi import FastAPI
 from sqlalchemy import delete, func, select
 
-from api.account.models import Account
 from api.adapters.cognito import CognitoClient, UserNotFoundError
-from api.users.models import AuthType, User
+from api.models import Account, AuthType, User
 
 PASSWORD_RULE = (
     "Password must be at least twelve characters long and contain at least one number and "

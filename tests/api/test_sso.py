@@ -6,7 +6,7 @@ import secrets
 
 import httpx
 
-from api.users.models import AuthType
+from api.models import AuthType
 from tests.api.conftest import MakeUser, unique_email
 
 

@@ -11,7 +11,7 @@ import respx
 from fastapi import FastAPI
 from sqlalchemy import update
 
-from api.account.models import Account
+from api.models import Account
 from tests.api.conftest import Federated, MakeFederated, MakeUser, authorize, exchange
 
 

@@ -17,9 +17,8 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
-from api.account.models import Account
-from api.billing.models import StripeEvent
 from api.devstack import bootstrap
+from api.models import Account, StripeEvent
 from tests.api.conftest import MakeUser, SignedIn
 
 URL = "/webhooks/stripe"

@@ -19,9 +19,8 @@ import respx
 from fastapi import FastAPI
 from sqlalchemy import func, select, update
 
-from api.account.models import Account
 from api.adapters.cognito import CognitoClient
-from api.users.models import User
+from api.models import Account, User
 from tests.api.conftest import PASSWORD, MakeUser, authorize, exchange
 
 

@@ -9,9 +9,8 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
-from api.account.models import Account
 from api.adapters.cognito import CognitoClient, UserNotFoundError
-from api.users.models import AuthType, User
+from api.models import Account, AuthType, User
 from tests.api.conftest import MakeUser, unique_email
 
 

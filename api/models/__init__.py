@@ -1,0 +1,23 @@
+"""Every table, one module per table (STYLE: Polar's ``models/``): the vocabulary all domains
+share, so no domain imports another for its tables. Importing this package registers the
+whole metadata (Alembic's env imports ``Base`` from here)."""
+
+from api.db import Base
+from api.models.account import Account
+from api.models.rate_limit_counter import RateLimitCounter
+from api.models.stripe_event import StripeEvent
+from api.models.usage import Platform, Usage
+from api.models.usage_record import UsageRecord
+from api.models.user import AuthType, User
+
+__all__ = [
+    "Account",
+    "AuthType",
+    "Base",
+    "Platform",
+    "RateLimitCounter",
+    "StripeEvent",
+    "Usage",
+    "UsageRecord",
+    "User",
+]
