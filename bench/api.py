@@ -22,11 +22,11 @@ from datetime import UTC, datetime
 
 from dateutil.relativedelta import relativedelta
 
-from api.account.service import new_api_key
+from api.account.service import create_account
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
 from api.devstack.stack import running_stack
-from api.models import Account, AuthType, Platform, Usage, User
+from api.models import AuthType, Platform, Usage, User
 from api.usage.cycles import recent_cycle_starts
 from bench.server import access_token, one_worker
 
@@ -49,15 +49,9 @@ async def seed(settings: Settings) -> str:
     engine = create_engine(settings.database_url, 1)
     async with create_sessionmaker(engine)() as db, db.begin():
         now = datetime.now(UTC)
-        account = Account(
-            name="Bench Corp",
-            api_key=new_api_key(),
-            unit_plan_requests=1000,
-            free_plan_requests=100,
-            billing_cycle_anchor=now - relativedelta(months=11, days=3),
+        account = await create_account(
+            db, settings, "Bench Corp", billing_cycle_anchor=now - relativedelta(months=11, days=3)
         )
-        db.add(account)
-        await db.flush()
         db.add(
             User(
                 account_id=account.id,

@@ -44,7 +44,7 @@ async def seed_account(settings: Settings, name: str, email: str) -> tuple[str, 
     engine = create_engine(settings.database_url, 1)
     anchor = (datetime.now(UTC) - relativedelta(months=11, days=3)).replace(microsecond=0)
     async with create_sessionmaker(engine)() as db, db.begin():
-        account = await add_account(db, name, [(email, "Bench", "Mark")], anchor, 1000, 100)
+        account = await add_account(db, settings, name, [(email, "Bench", "Mark")], anchor)
         api_key = account.api_key
     await engine.dispose()
     return api_key, await access_token(settings, email, PASSWORD), anchor

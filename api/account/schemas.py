@@ -1,70 +1,17 @@
-"""Wire shapes of the account call (SPEC 3 "Account")."""
+"""Wire shapes of the account call (SPEC 3 "Account"): the account's own fields, composed
+with the pieces each domain owns (usage entries, subscription and card, users, SSO)."""
 
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 
-from pydantic import Field, field_validator
+from pydantic import field_validator
 
+from api.billing.schemas import Billing, Subscription
 from api.schemas import ApiModel
-
-
-class PlatformUsage(ApiModel):
-    """One platform's totals in a billing cycle: test runs and metered ``ai()`` requests."""
-
-    runs: int
-    credits: int
-
-
-class UsageEntry(ApiModel):
-    """One billing cycle. ``start_ms`` is the cycle start in epoch milliseconds; ``requests``
-    is the number of metered requests of all platforms (what the plan allowance limits)."""
-
-    start_ms: int
-    requests: int
-    web: PlatformUsage
-    native_mobile: PlatformUsage
-    api: PlatformUsage
-
-
-class Subscription(ApiModel):
-    """The plan: ``units`` bought, requests per unit, and requests at zero units (SPEC 3).
-
-    ``payment_failed_at``: when Stripe last reported a failed invoice payment, cleared by the
-    next successful one (webhooks); None when payments are in order.
-    """
-
-    units: int = 0
-    unit_plan_requests: int = 0
-    free_plan_requests: int = 0
-    payment_failed_at: datetime | None = None
-
-
-class Billing(ApiModel):
-    """The card on file (SPEC 3 "Billing")."""
-
-    brand: str
-    last4: str
-    exp_month: int
-    exp_year: int
-
-
-class AccountUser(ApiModel):
-    """A user of the account as listed on User Management."""
-
-    id: uuid.UUID
-    first_name: str
-    last_name: str
-    email: str
-    auth_type: str
-
-
-class Sso(ApiModel):
-    """Google single sign-on state: whether it is required, and for which email domains."""
-
-    is_google_sso: bool = Field(alias="isGoogleSSO")
-    domains: list[str]
+from api.sso.schemas import Sso
+from api.usage.schemas import UsageEntry
+from api.users.schemas import AccountUser
 
 
 class AccountOut(ApiModel):

@@ -1,29 +1,22 @@
-"""Account Information rules (SPEC 2 "Account Information", 3 "Account", 9 billing cycle)."""
+"""Account Information rules (SPEC 2 "Account Information", 3 "Account"): the account's own
+fields, composed with what each domain owns; and the one way an account is created."""
 
 from __future__ import annotations
 
 import secrets
 import uuid
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.account import repository
-from api.account.schemas import (
-    AccountOut,
-    AccountUser,
-    Billing,
-    PlatformUsage,
-    Sso,
-    Subscription,
-    UsageEntry,
-)
-from api.models import Account, Platform
-from api.usage.cycles import recent_cycle_starts
-from api.usage.repository import usage_since
-from api.users.repository import list_users
-
-USAGE_CYCLES_SHOWN = 12
+from api.account.schemas import AccountOut
+from api.billing.service import payment_method_of, subscription_of
+from api.config import Settings
+from api.models import Account
+from api.sso.service import sso_of
+from api.usage.service import usage_by_cycle
+from api.users.service import account_users
 
 
 def new_api_key() -> str:
@@ -31,15 +24,28 @@ def new_api_key() -> str:
     return "ak_" + secrets.token_hex(20)
 
 
-def _billing(account: Account) -> Billing | None:
-    if account.card_last4 is None:
-        return None
-    return Billing(
-        brand=account.card_brand or "Visa",
-        last4=account.card_last4,
-        exp_month=account.card_exp_month or 0,
-        exp_year=account.card_exp_year or 0,
+async def create_account(
+    db: AsyncSession,
+    settings: Settings,
+    name: str,
+    *,
+    billing_cycle_anchor: datetime | None = None,
+) -> Account:
+    """A new account on the free plan (0 units) with a fresh API key and the plan constants
+    of ``settings``; its billing cycles start at ``billing_cycle_anchor`` (default: now).
+    Flushes, so the returned account has its id. Registration, third-party sign-up, the dev
+    seed and the tests all create accounts here."""
+    account = Account(
+        name=name,
+        api_key=new_api_key(),
+        unit_plan_requests=settings.unit_plan_requests,
+        free_plan_requests=settings.free_plan_requests,
     )
+    if billing_cycle_anchor is not None:
+        account.billing_cycle_anchor = billing_cycle_anchor
+    db.add(account)
+    await db.flush()
+    return account
 
 
 async def account_summary(
@@ -47,44 +53,18 @@ async def account_summary(
 ) -> AccountOut:
     """The account as the console shows it. Reads only our database (no vendor call).
 
-    ``usage`` has one entry per billing cycle for the last ``USAGE_CYCLES_SHOWN`` cycles
-    (zeros where nothing was metered), oldest first, ending with the current cycle.
+    ``usage`` has one entry per billing cycle of the last 12 (see ``usage_by_cycle``).
     """
     account = await db.get_one(Account, account_id)
-    now = now or datetime.now(UTC)
-    starts = recent_cycle_starts(account.billing_cycle_anchor, now, USAGE_CYCLES_SHOWN)
-    totals: dict[tuple[datetime, Platform], PlatformUsage] = {
-        (row.cycle_start, row.platform): PlatformUsage(runs=row.runs, credits=row.credits)
-        for row in await usage_since(db, account.id, starts[0])
-    }
-    zero = PlatformUsage(runs=0, credits=0)
-    usage = []
-    for start in starts:
-        web, mobile, api = (totals.get((start, p), zero) for p in Platform)
-        usage.append(
-            UsageEntry(
-                start_ms=int(start.timestamp() * 1000),
-                requests=web.credits + mobile.credits + api.credits,
-                web=web,
-                native_mobile=mobile,
-                api=api,
-            )
-        )
-    users = await list_users(db, account.id)
     return AccountOut(
         id=account.id,
         name=account.name,
         api_key=account.api_key,
-        usage=usage,
-        subscription=Subscription(
-            units=account.subscription_units,
-            unit_plan_requests=account.unit_plan_requests,
-            free_plan_requests=account.free_plan_requests,
-            payment_failed_at=account.payment_failed_at,
-        ),
-        billing=_billing(account),
-        users=[AccountUser.model_validate(u) for u in users],
-        sso=Sso(is_google_sso=account.require_google_sso, domains=list(account.sso_domains)),
+        usage=await usage_by_cycle(db, account.id, account.billing_cycle_anchor, now),
+        subscription=subscription_of(account),
+        billing=payment_method_of(account),
+        users=await account_users(db, account.id),
+        sso=sso_of(account),
     )
 
 

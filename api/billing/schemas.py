@@ -2,12 +2,35 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from pydantic import Field
 
-from api.account.schemas import Billing, Subscription
 from api.schemas import ApiModel
 
 MAX_UNITS = 20  # SPEC 9: "Slider is 0 to 20 whole units"
+
+
+class Subscription(ApiModel):
+    """The plan: ``units`` bought, requests per unit, and requests at zero units (SPEC 3).
+
+    ``payment_failed_at``: when Stripe last reported a failed invoice payment, cleared by the
+    next successful one (webhooks); None when payments are in order.
+    """
+
+    units: int = 0
+    unit_plan_requests: int = 0
+    free_plan_requests: int = 0
+    payment_failed_at: datetime | None = None
+
+
+class Billing(ApiModel):
+    """The card on file (SPEC 3 "Billing")."""
+
+    brand: str
+    last4: str
+    exp_month: int
+    exp_year: int
 
 
 class SubscriptionUpdate(ApiModel):

@@ -15,7 +15,6 @@ from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.schemas import Billing, Subscription
 from api.adapters.stripe import (
     Card,
     CardError,
@@ -26,6 +25,7 @@ from api.adapters.stripe import (
 )
 from api.auth.principal import Caller
 from api.billing import repository
+from api.billing.schemas import Billing, Subscription
 from api.errors import (
     CardDeclined,
     NotFound,
@@ -61,6 +61,18 @@ def subscription_of(account: Account) -> Subscription:
         unit_plan_requests=account.unit_plan_requests,
         free_plan_requests=account.free_plan_requests,
         payment_failed_at=account.payment_failed_at,
+    )
+
+
+def payment_method_of(account: Account) -> Billing | None:
+    """The card on file as GET /web/account shows it (SPEC 3 "Billing"), None without one."""
+    if account.card_last4 is None:
+        return None
+    return Billing(
+        brand=account.card_brand or "Visa",
+        last4=account.card_last4,
+        exp_month=account.card_exp_month or 0,
+        exp_year=account.card_exp_year or 0,
     )
 
 

@@ -18,7 +18,7 @@ from dateutil.relativedelta import relativedelta
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.service import new_api_key
+from api.account.service import create_account
 from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
@@ -43,23 +43,14 @@ EMPTY_EMAIL = "hank@globex-labs.dev"
 
 async def add_account(
     db: AsyncSession,
+    settings: Settings,
     name: str,
     users: list[tuple[str, str, str]],
     anchor: datetime,
-    unit_plan_requests: int,
-    free_plan_requests: int,
 ) -> Account:
     """Add an account on the free plan (0 units) with password users given as
     (email, first name, last name); flushes and returns the account."""
-    account = Account(
-        name=name,
-        api_key=new_api_key(),
-        unit_plan_requests=unit_plan_requests,
-        free_plan_requests=free_plan_requests,
-        billing_cycle_anchor=anchor,
-    )
-    db.add(account)
-    await db.flush()
+    account = await create_account(db, settings, name, billing_cycle_anchor=anchor)
     for email, first, last in users:
         db.add(
             User(
@@ -83,14 +74,7 @@ async def _seed_database(db: AsyncSession, settings: Settings) -> bool:
     anchor = (now - relativedelta(months=SEEDED_MONTHS)).replace(
         hour=0, minute=0, second=0, microsecond=0
     )
-    account = await add_account(
-        db,
-        DEMO_ACCOUNT,
-        DEMO_USERS,
-        anchor,
-        settings.unit_plan_requests,
-        settings.free_plan_requests,
-    )
+    account = await add_account(db, settings, DEMO_ACCOUNT, DEMO_USERS, anchor)
     db.add(
         User(
             account_id=account.id,
@@ -128,12 +112,7 @@ async def _seed_empty_account(db: AsyncSession, settings: Settings) -> None:
     if await db.scalar(select(User.id).where(User.email == EMPTY_EMAIL)) is not None:
         return
     await add_account(
-        db,
-        EMPTY_ACCOUNT,
-        [(EMPTY_EMAIL, "Hank", "Scorpio")],
-        datetime.now(UTC),
-        settings.unit_plan_requests,
-        settings.free_plan_requests,
+        db, settings, EMPTY_ACCOUNT, [(EMPTY_EMAIL, "Hank", "Scorpio")], datetime.now(UTC)
     )
 
 

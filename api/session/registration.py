@@ -15,7 +15,7 @@ import structlog
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.service import new_api_key
+from api.account.service import create_account
 from api.adapters.cognito import (
     CognitoClient,
     CognitoError,
@@ -25,7 +25,7 @@ from api.adapters.cognito import (
 from api.config import Settings
 from api.db import undo_on_rollback
 from api.errors import EmailInUse, InvalidEmailProvider, ProviderRefused, VendorUnavailable
-from api.models import Account, AuthType, User
+from api.models import AuthType, User
 from api.session import rules
 from api.session.cookies import SessionCookies
 from api.session.schemas import RegistrationRequest, TokensOut
@@ -78,15 +78,8 @@ async def register(
     except CognitoUnavailable as exc:
         raise VendorUnavailable() from exc
 
-    account = Account(
-        name=form.organization_name,
-        api_key=new_api_key(),
-        unit_plan_requests=settings.unit_plan_requests,
-        free_plan_requests=settings.free_plan_requests,
-    )
-    db.add(account)
     try:
-        await db.flush()
+        account = await create_account(db, settings, form.organization_name)
         db.add(
             User(
                 account_id=account.id,

@@ -18,7 +18,7 @@ import uuid
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.service import new_api_key
+from api.account.service import create_account
 from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
 from api.auth.identity import ProvenIdentity, prove_identity
 from api.auth.tokens import AccessClaims
@@ -31,7 +31,7 @@ from api.errors import (
     NotFound,
     VendorUnavailable,
 )
-from api.models import Account, AuthType, User
+from api.models import AuthType, User
 from api.session import repository, rules
 from api.session.schemas import SsoAccount, SsoAccountsResponse
 
@@ -174,12 +174,5 @@ async def create(
     if identity.auth_type is AuthType.EMAIL:
         raise BadRequest(FEDERATED_ONLY)
     _require_verified_email(identity)
-    account = Account(
-        name=account_name,
-        api_key=new_api_key(),
-        unit_plan_requests=settings.unit_plan_requests,
-        free_plan_requests=settings.free_plan_requests,
-    )
-    db.add(account)
-    await db.flush()
+    account = await create_account(db, settings, account_name)
     await _add_user(db, account.id, identity, first_name, last_name)

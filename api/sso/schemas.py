@@ -2,8 +2,14 @@
 
 from pydantic import Field
 
-from api.account.schemas import Sso
 from api.schemas import ApiModel
+
+
+class Sso(ApiModel):
+    """Google single sign-on state: whether it is required, and for which email domains."""
+
+    is_google_sso: bool = Field(alias="isGoogleSSO")
+    domains: list[str]
 
 
 class SsoSettings(ApiModel):

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.schemas import Sso
 from api.auth.principal import Caller
 from api.models import Account, AuthType
 from api.sso.errors import GoogleSsoAuthTypeRequired, PersonalGmailAccount
+from api.sso.schemas import Sso
 
 GMAIL_DOMAINS = frozenset({"gmail.com", "googlemail.com"})
 
@@ -42,4 +42,9 @@ async def set_google_sso(db: AsyncSession, caller: Caller, required: bool) -> Ss
         account.require_google_sso = False
         account.sso_domains = []
     await db.flush()
+    return sso_of(account)
+
+
+def sso_of(account: Account) -> Sso:
+    """The account's SSO state as the console shows it (SPEC 3 "sso")."""
     return Sso(is_google_sso=account.require_google_sso, domains=list(account.sso_domains))

@@ -1,4 +1,5 @@
-"""Wire shapes of the metering intake (``POST /metering/usage``, outside the /web contract)."""
+"""Wire shapes of usage: the metering intake (``POST /metering/usage``, outside the /web
+contract) and the per-cycle entries of ``GET /web/account`` (SPEC 3 "Usage entry")."""
 
 from __future__ import annotations
 
@@ -49,3 +50,21 @@ class UsageBatchOut(ApiModel):
 
     accepted: int
     duplicates: int
+
+
+class PlatformUsage(ApiModel):
+    """One platform's totals in a billing cycle: test runs and metered ``ai()`` requests."""
+
+    runs: int
+    credits: int
+
+
+class UsageEntry(ApiModel):
+    """One billing cycle. ``start_ms`` is the cycle start in epoch milliseconds; ``requests``
+    is the number of metered requests of all platforms (what the plan allowance limits)."""
+
+    start_ms: int
+    requests: int
+    web: PlatformUsage
+    native_mobile: PlatformUsage
+    api: PlatformUsage

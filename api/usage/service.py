@@ -3,15 +3,20 @@ time, into the per-cycle rollups that ``GET /web/account`` reads (SPEC 3 usage, 
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.auth.principal import KeyHolder
+from api.models import Platform
 from api.usage import repository
-from api.usage.cycles import containing_cycle_starts
+from api.usage.cycles import containing_cycle_starts, recent_cycle_starts
 from api.usage.repository import NewRecord
-from api.usage.schemas import UsageBatchOut, UsageRecordIn
+from api.usage.schemas import PlatformUsage, UsageBatchOut, UsageEntry, UsageRecordIn
+
+USAGE_CYCLES_SHOWN = 12
 
 
 async def ingest(
@@ -41,3 +46,34 @@ async def ingest(
         ],
     )
     return UsageBatchOut(accepted=accepted, duplicates=len(records) - accepted)
+
+
+async def usage_by_cycle(
+    db: AsyncSession,
+    account_id: uuid.UUID,
+    billing_cycle_anchor: datetime,
+    now: datetime | None = None,
+) -> list[UsageEntry]:
+    """Usage of the last ``USAGE_CYCLES_SHOWN`` billing cycles (SPEC 2 usage graph, 3 "Usage
+    entry"): one entry per cycle, zeros where nothing was metered, oldest first, ending with
+    the current cycle. Reads only the rollups (at most 3 rows per cycle).
+    """
+    starts = recent_cycle_starts(billing_cycle_anchor, now or datetime.now(UTC), USAGE_CYCLES_SHOWN)
+    totals: dict[tuple[datetime, Platform], PlatformUsage] = {
+        (row.cycle_start, row.platform): PlatformUsage(runs=row.runs, credits=row.credits)
+        for row in await repository.usage_since(db, account_id, starts[0])
+    }
+    zero = PlatformUsage(runs=0, credits=0)
+    usage = []
+    for start in starts:
+        web, mobile, api = (totals.get((start, p), zero) for p in Platform)
+        usage.append(
+            UsageEntry(
+                start_ms=int(start.timestamp() * 1000),
+                requests=web.credits + mobile.credits + api.credits,
+                web=web,
+                native_mobile=mobile,
+                api=api,
+            )
+        )
+    return usage

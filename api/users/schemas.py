@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import uuid
+
 from email_validator import EmailNotValidError, validate_email
 from pydantic import ConfigDict, Field, field_validator
 
-from api.account.schemas import AccountUser
 from api.schemas import ApiModel
+
+
+class AccountUser(ApiModel):
+    """A user of the account as listed on User Management."""
+
+    id: uuid.UUID
+    first_name: str
+    last_name: str
+    email: str
+    auth_type: str
 
 
 def _name(value: str) -> str:

@@ -20,7 +20,6 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.account.schemas import AccountUser
 from api.adapters.cognito import (
     CognitoClient,
     CognitoError,
@@ -32,11 +31,17 @@ from api.auth.principal import Caller
 from api.db import undo_on_rollback
 from api.errors import NotFound, ProviderRefused, VendorUnavailable
 from api.models import Account, AuthType, User
+from api.users import repository
 from api.users.errors import CannotDeleteSelf, EmailInUse, InviteRefusedWithSso, LastUserRequired
-from api.users.schemas import UserInvite, UserUpdate
+from api.users.schemas import AccountUser, UserInvite, UserUpdate
 
 log = structlog.get_logger(__name__)
 _SYMBOLS = "!#$%&*+-=?@^_"
+
+
+async def account_users(db: AsyncSession, account_id: uuid.UUID) -> list[AccountUser]:
+    """The users of one account as User Management lists them (SPEC 2), by last name."""
+    return [AccountUser.model_validate(u) for u in await repository.list_users(db, account_id)]
 
 
 def temporary_password(length: int = 16) -> str:

@@ -13,7 +13,7 @@ import pytest
 import respx
 from fastapi import FastAPI
 
-from api.account.service import new_api_key
+from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
 from api.devstack.stack import Stack, running_stack
 from api.main import create_app
@@ -92,14 +92,7 @@ def make_user(app: FastAPI, cognito: CognitoClient) -> MakeUser:
         }[auth_type]
         async with app.state.sessionmaker() as db, db.begin():
             if account is None:
-                account = Account(
-                    name=account_name,
-                    api_key=new_api_key(),
-                    unit_plan_requests=1000,
-                    free_plan_requests=100,
-                )
-                db.add(account)
-                await db.flush()
+                account = await create_account(db, app.state.settings, account_name)
             user = User(
                 account_id=account.id,
                 identity_id=identity_id,
