@@ -20,11 +20,11 @@ from api.adapters.cognito import (
     CognitoClient,
     CognitoError,
     CognitoUnavailable,
-    UsernameExistsError,
 )
+from api.cognito_errors import cognito_errors
 from api.config import Settings
 from api.db import undo_on_rollback
-from api.errors import EmailInUse, InvalidEmailProvider, ProviderRefused, VendorUnavailable
+from api.errors import EmailInUse, InvalidEmailProvider, ProviderRefused
 from api.models import AuthType, User
 from api.session import rules
 from api.session.cookies import SessionCookies
@@ -53,14 +53,8 @@ async def register(
     if rules.is_blocked_domain(rules.email_domain(email)):
         raise InvalidEmailProvider()
     attributes = {"email": email, "given_name": form.first_name, "family_name": form.last_name}
-    try:
+    async with cognito_errors():
         await cognito.admin_create_user(email, attributes, suppress_message=True)
-    except UsernameExistsError as exc:
-        raise EmailInUse() from exc
-    except CognitoError as exc:
-        raise ProviderRefused(exc.message, exc.code) from exc
-    except CognitoUnavailable as exc:
-        raise VendorUnavailable() from exc
 
     async def remove_cognito_user() -> None:
         try:
@@ -71,12 +65,8 @@ async def register(
             log.info("registration_rolled_back", username=email)
 
     undo_on_rollback(db, remove_cognito_user)
-    try:
+    async with cognito_errors():
         await cognito.admin_set_user_password(email, form.new_password, permanent=True)
-    except CognitoError as exc:
-        raise ProviderRefused(exc.message, exc.code) from exc
-    except CognitoUnavailable as exc:
-        raise VendorUnavailable() from exc
 
     try:
         account = await create_account(db, settings, form.organization_name)
@@ -94,12 +84,8 @@ async def register(
     except IntegrityError as exc:
         # The unique email index: e.g. a Google user of ours already has this address.
         raise EmailInUse() from exc
-    try:
+    async with cognito_errors():
         result = await cognito.initiate_password_auth(email, form.new_password)
-    except CognitoError as exc:
-        raise ProviderRefused(exc.message, exc.code) from exc
-    except CognitoUnavailable as exc:
-        raise VendorUnavailable() from exc
     if result.tokens is None:
         raise ProviderRefused("Unexpected sign-in challenge after registration", "Challenge")
     return tokens_out(result.tokens, cookies)

@@ -15,20 +15,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from api.adapters.cognito import (
     AuthResult,
     CognitoClient,
-    CognitoError,
     CognitoUnavailable,
     NotAuthorizedError,
     OAuthError,
     Tokens,
-    UserNotConfirmedError,
-    UserNotFoundError,
 )
 from api.auth.tokens import AccessTokenVerifier, InvalidToken
+from api.cognito_errors import cognito_errors
 from api.errors import (
     MustSignInWithGoogle,
     NotAuthenticated,
     PasswordResetUnavailable,
-    ProviderRefused,
     UnableToAuthenticate,
     ValidationCodeExpired,
     VendorUnavailable,
@@ -47,19 +44,10 @@ from api.session.schemas import (
     TokensOut,
 )
 
-MUST_USE_GOOGLE = "This user must sign in with Google"
-USER_DOES_NOT_EXIST = "User does not exist"
-
 
 async def _refuse_if_google_required(db: AsyncSession, email: str) -> None:
     if await repository.account_requires_google(db, email):
         raise MustSignInWithGoogle()
-
-
-def _provider_refused(exc: CognitoError) -> ProviderRefused:
-    if isinstance(exc, UserNotConfirmedError):
-        return ProviderRefused(MUST_USE_GOOGLE, exc.code)
-    return ProviderRefused(exc.message, exc.code)
 
 
 def _sign_in_response(result: AuthResult, username: str, cookies: SessionCookies) -> SignInResponse:
@@ -106,13 +94,8 @@ async def sign_in(
     """
     await attempts.start(email)
     await _refuse_if_google_required(db, email)
-    try:
+    async with cognito_errors(on_refused=lambda _: attempts.failed(email)):
         result = await cognito.initiate_password_auth(email, password)
-    except CognitoError as exc:
-        await attempts.failed(email)
-        raise _provider_refused(exc) from exc
-    except CognitoUnavailable as exc:
-        raise VendorUnavailable() from exc
     return _sign_in_response(result, email, cookies)
 
 
@@ -138,13 +121,8 @@ async def complete_new_password(
     attributes = {}
     if names is not None:
         attributes = {"given_name": names[0], "family_name": names[1]}
-    try:
+    async with cognito_errors(on_refused=lambda _: attempts.failed(username)):
         result = await cognito.respond_new_password(username, session, new_password, attributes)
-    except CognitoError as exc:
-        await attempts.failed(username)
-        raise _provider_refused(exc) from exc
-    except CognitoUnavailable as exc:
-        raise VendorUnavailable() from exc
     return _sign_in_response(result, username, cookies)
 
 
@@ -165,16 +143,11 @@ async def forgot_password(
     """
     await attempts.count_always(email)
     await _refuse_if_google_required(db, email)
-    try:
-        delivery = await cognito.forgot_password(email)
-    except NotAuthorizedError:
-        return ForgotPasswordResponse(code_delivery=None)
-    except UserNotFoundError as exc:
-        raise ProviderRefused(USER_DOES_NOT_EXIST, exc.code) from exc
-    except CognitoError as exc:
-        raise ProviderRefused(exc.message, exc.code) from exc
-    except CognitoUnavailable as exc:
-        raise VendorUnavailable() from exc
+    async with cognito_errors():
+        try:
+            delivery = await cognito.forgot_password(email)
+        except NotAuthorizedError:
+            return ForgotPasswordResponse(code_delivery=None)
     if delivery is None:
         raise PasswordResetUnavailable()
     return ForgotPasswordResponse(
@@ -203,16 +176,10 @@ async def confirm_forgot_password(
     """
     await attempts.start(email)
     await _refuse_if_google_required(db, email)
-    try:
+    # A refusal is a wrong or expired code (or an unknown user): a failed attempt.
+    async with cognito_errors(on_refused=lambda _: attempts.failed(email)):
         await cognito.confirm_forgot_password(email, code, new_password)
         result = await cognito.initiate_password_auth(email, new_password)
-    except UserNotFoundError as exc:
-        raise ProviderRefused(USER_DOES_NOT_EXIST, exc.code) from exc
-    except CognitoError as exc:
-        await attempts.failed(email)  # a wrong or expired code
-        raise _provider_refused(exc) from exc
-    except CognitoUnavailable as exc:
-        raise VendorUnavailable() from exc
     return _sign_in_response(result, email, cookies)
 
 
@@ -309,12 +276,9 @@ async def refresh(
     """
     if not refresh_token:
         raise NotAuthenticated("Authentication required")
-    try:
-        return tokens_out(await cognito.refresh(refresh_token), cookies)
-    except CognitoError as exc:
-        raise NotAuthenticated(exc.message) from exc
-    except CognitoUnavailable as exc:
-        raise VendorUnavailable() from exc
+    async with cognito_errors(refused=lambda exc: NotAuthenticated(exc.message)):
+        tokens = await cognito.refresh(refresh_token)
+    return tokens_out(tokens, cookies)
 
 
 async def sign_out(
@@ -329,9 +293,8 @@ async def sign_out(
     cookies.clear_refresh_token()
     if not access_token:
         return
-    try:
-        await cognito.global_sign_out(access_token)
-    except NotAuthorizedError:
-        return
-    except CognitoUnavailable as exc:
-        raise VendorUnavailable() from exc
+    async with cognito_errors():
+        try:
+            await cognito.global_sign_out(access_token)
+        except NotAuthorizedError:
+            return

@@ -19,9 +19,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.account.service import create_account
-from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
+from api.adapters.cognito import CognitoClient
 from api.auth.identity import ProvenIdentity, prove_identity
 from api.auth.tokens import AccessClaims
+from api.cognito_errors import cognito_errors
 from api.config import Settings
 from api.errors import (
     BadRequest,
@@ -29,7 +30,6 @@ from api.errors import (
     EmailInUse,
     EmailNotVerified,
     NotFound,
-    VendorUnavailable,
 )
 from api.models import AuthType, User
 from api.session import repository, rules
@@ -48,12 +48,8 @@ async def _prove(
     VendorUnavailable."""
     if identity_id != claims.username:
         raise BadRequest(IDENTITY_MISMATCH)
-    try:
+    async with cognito_errors(refused=lambda _: BadRequest(IDENTITY_MISMATCH)):
         user = await cognito.admin_get_user(claims.username)
-    except CognitoError as exc:
-        raise BadRequest(IDENTITY_MISMATCH) from exc
-    except CognitoUnavailable as exc:
-        raise VendorUnavailable() from exc
     identity = prove_identity(user, stand_in_pool=settings.dev_stand_ins)
     if not identity.email or identity.email != rules.normalize_email(email):
         raise BadRequest(IDENTITY_MISMATCH)

@@ -5,13 +5,6 @@ from api.errors import AppError
 INVITE_REFUSED_WITH_SSO = "Instruct other users to sign in with SSO to join the account."
 
 
-class EmailInUse(AppError):
-    """409: the email already belongs to a user of some account."""
-
-    status_code = 409
-    default_message = "A user with this email address already exists."
-
-
 class InviteRefusedWithSso(AppError):
     """400: the account requires Google SSO, so users join by signing in with Google."""
 

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Response
 from api.deps import Cognito, CurrentUser, DbSession
 from api.errors import (
     AccountRequired,
+    EmailInUse,
     NotAuthenticated,
     NotFound,
     ProviderRefused,
@@ -15,7 +16,7 @@ from api.errors import (
     error_responses,
 )
 from api.users import service
-from api.users.errors import CannotDeleteSelf, EmailInUse, InviteRefusedWithSso, LastUserRequired
+from api.users.errors import CannotDeleteSelf, InviteRefusedWithSso, LastUserRequired
 from api.users.schemas import UserInvite, UserResponse, UserUpdate
 
 router = APIRouter(prefix="/web/users", tags=["users"])

@@ -10,6 +10,7 @@ Invite and delete span our database and Cognito; each either completes or is und
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import secrets
 import string
@@ -24,15 +25,15 @@ from api.adapters.cognito import (
     CognitoClient,
     CognitoError,
     CognitoUnavailable,
-    UsernameExistsError,
     UserNotFoundError,
 )
 from api.auth.principal import Caller
+from api.cognito_errors import cognito_errors
 from api.db import undo_on_rollback
-from api.errors import NotFound, ProviderRefused, VendorUnavailable
+from api.errors import EmailInUse, NotFound
 from api.models import Account, AuthType, User
 from api.users import repository
-from api.users.errors import CannotDeleteSelf, EmailInUse, InviteRefusedWithSso, LastUserRequired
+from api.users.errors import CannotDeleteSelf, InviteRefusedWithSso, LastUserRequired
 from api.users.schemas import AccountUser, UserInvite, UserUpdate
 
 log = structlog.get_logger(__name__)
@@ -79,7 +80,7 @@ async def invite(
     taken = await db.scalar(select(User.id).where(func.lower(User.email) == body.email))
     if taken is not None:
         raise EmailInUse()
-    try:
+    async with cognito_errors():
         await cognito.admin_create_user(
             body.email,
             {
@@ -90,12 +91,6 @@ async def invite(
             },
             temporary_password=temporary_password(),
         )
-    except UsernameExistsError as exc:
-        raise EmailInUse() from exc
-    except CognitoError as exc:
-        raise ProviderRefused(exc.message, exc.code) from exc
-    except CognitoUnavailable as exc:
-        raise VendorUnavailable() from exc
     user = User(
         account_id=caller.account_id,
         identity_id=body.email,
@@ -152,9 +147,7 @@ async def delete(
         raise LastUserRequired()
     await db.delete(user)
     await db.flush()
-    try:
-        await cognito.admin_delete_user(user.identity_id)
-    except UserNotFoundError:
-        pass  # already gone from the pool: our delete still stands
-    except CognitoUnavailable as exc:
-        raise VendorUnavailable() from exc
+    # A user already gone from the pool: our delete still stands.
+    async with cognito_errors():
+        with contextlib.suppress(UserNotFoundError):
+            await cognito.admin_delete_user(user.identity_id)

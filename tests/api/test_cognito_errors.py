@@ -1,0 +1,61 @@
+"""The one Cognito error translator (SPEC 8 messages), api/cognito_errors.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.adapters.cognito import (
+    CognitoError,
+    CognitoUnavailable,
+    NotAuthorizedError,
+    UsernameExistsError,
+    UserNotConfirmedError,
+    UserNotFoundError,
+)
+from api.cognito_errors import cognito_errors
+from api.errors import AppError, BadRequest, VendorUnavailable
+
+
+@pytest.mark.parametrize(
+    ("raised", "code", "message"),
+    [
+        (UserNotConfirmedError("UserNotConfirmedException", "User is not confirmed."),
+         "UserNotConfirmedException", "This user must sign in with Google"),
+        (UserNotFoundError("UserNotFoundException", "User does not exist."),
+         "UserNotFoundException", "User does not exist"),
+        (UsernameExistsError("UsernameExistsException", "User already exists"),
+         "EmailInUse", "This email address is already in use"),
+        (NotAuthorizedError("NotAuthorizedException", "Incorrect username or password."),
+         "NotAuthorizedException", "Incorrect username or password."),
+    ],
+)  # fmt: skip
+async def test_refusals_read_as_spec_8_says(raised: CognitoError, code: str, message: str) -> None:
+    with pytest.raises(AppError) as caught:
+        async with cognito_errors():
+            raise raised
+    assert (caught.value.code, caught.value.message) == (code, message)
+    assert caught.value.__cause__ is raised
+
+
+async def test_on_refused_runs_before_the_error_and_refused_overrides_it() -> None:
+    seen: list[str] = []
+
+    async def count(exc: CognitoError) -> None:
+        seen.append(exc.code)
+
+    with pytest.raises(BadRequest):
+        async with cognito_errors(refused=lambda _: BadRequest("no"), on_refused=count):
+            raise NotAuthorizedError("NotAuthorizedException", "x")
+    assert seen == ["NotAuthorizedException"]
+
+
+async def test_unreachable_is_vendor_unavailable_and_not_a_refusal() -> None:
+    seen: list[CognitoError] = []
+
+    async def count(exc: CognitoError) -> None:
+        seen.append(exc)
+
+    with pytest.raises(VendorUnavailable):
+        async with cognito_errors(on_refused=count):
+            raise CognitoUnavailable("timeout")
+    assert seen == []
