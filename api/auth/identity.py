@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass
 
 from api.adapters.cognito import CognitoUser
+from api.emails import normalize_email
 from api.models import AuthType
 
 EXTERNAL_PROVIDER = "EXTERNAL_PROVIDER"
@@ -67,6 +68,6 @@ def prove_identity(user: CognitoUser, *, stand_in_pool: bool = False) -> ProvenI
     return ProvenIdentity(
         username=user.username,
         auth_type=provider if status_ok else AuthType.EMAIL,
-        email=user.attributes.get("email", "").strip().lower(),
+        email=normalize_email(user.attributes.get("email", "")),
         email_verified=user.attributes.get("email_verified", "").lower() == "true",
     )

@@ -24,9 +24,9 @@ from api.adapters.cognito import (
 from api.cognito_errors import cognito_errors
 from api.config import Settings
 from api.db import undo_on_rollback
+from api.emails import email_domain, is_blocked_domain
 from api.errors import EmailInUse, InvalidEmailProvider, ProviderRefused
 from api.models import AuthType, User
-from api.session import rules
 from api.session.cookies import SessionCookies
 from api.session.schemas import RegistrationRequest, TokensOut
 from api.session.service import tokens_out
@@ -50,7 +50,7 @@ async def register(
         VendorUnavailable: Cognito is unreachable (nothing is left behind).
     """
     email = form.email_address
-    if rules.is_blocked_domain(rules.email_domain(email)):
+    if is_blocked_domain(email_domain(email)):
         raise InvalidEmailProvider()
     attributes = {"email": email, "given_name": form.first_name, "family_name": form.last_name}
     async with cognito_errors():

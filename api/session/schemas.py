@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import uuid
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from api.schemas import ApiModel
+from api.emails import is_valid_email
+from api.schemas import REQUIRED, ApiModel, Email, PersonName, required
 from api.session import rules
+
+EMAIL_REQUIRED = "Email address is required"  # SPEC 5 Login, reset screens
 
 
 class SessionUser(ApiModel):
@@ -43,23 +46,8 @@ class SessionResponse(ApiModel):
 class SignInRequest(ApiModel):
     """Password sign-in. The email is lowercased and trimmed before use (SPEC 5 Login)."""
 
-    email: str = Field(max_length=320)
-    password: str = Field(max_length=256)
-
-    @field_validator("email")
-    @classmethod
-    def _email(cls, value: str) -> str:
-        value = value.strip().lower()
-        if not value:
-            raise ValueError("Email address is required")
-        return value
-
-    @field_validator("password")
-    @classmethod
-    def _password(cls, value: str) -> str:
-        if not value:
-            raise ValueError("Password is required")
-        return value
+    email: Annotated[Email, required(EMAIL_REQUIRED)]
+    password: Annotated[str, Field(max_length=256), required("Password is required")]
 
 
 class TokensOut(ApiModel):
@@ -87,17 +75,10 @@ class SignInResponse(ApiModel):
     challenge: ChallengeOut | None = None
 
 
-def _required_email(value: str) -> str:
-    value = rules.normalize_email(value)
-    if not value:
-        raise ValueError("Email address is required")
-    return value
-
-
 def _required(value: str) -> str:
     value = value.strip()
     if not value:
-        raise ValueError(rules.REQUIRED)
+        raise ValueError(REQUIRED)
     return value
 
 
@@ -125,9 +106,7 @@ class CompleteNewPasswordRequest(ApiModel):
 class ForgotPasswordRequest(ApiModel):
     """Ask for a password-reset code by email (SPEC 4 forgot-password)."""
 
-    email: str = Field(max_length=320)
-
-    _email = field_validator("email")(_required_email)
+    email: Annotated[Email, required(EMAIL_REQUIRED)]
 
 
 class CodeDeliveryOut(ApiModel):
@@ -148,11 +127,9 @@ class ForgotPasswordResponse(ApiModel):
 class ConfirmForgotPasswordRequest(ApiModel):
     """The emailed code and the new password (SPEC 4 complete-forgot-password)."""
 
-    email: str = Field(max_length=320)
+    email: Annotated[Email, required(EMAIL_REQUIRED)]
     code: str = Field(max_length=64)
     new_password: str = Field(max_length=256)
-
-    _email = field_validator("email")(_required_email)
 
     @field_validator("code")
     @classmethod
@@ -217,13 +194,13 @@ class RegistrationRequest(ApiModel):
     """The registration form (SPEC 3). Every field is required ('Required'); the email is a
     business email, lowercased and trimmed; names are trimmed; the password follows SPEC 5."""
 
-    first_name: str = Field(max_length=100)
-    last_name: str = Field(max_length=100)
-    email_address: str = Field(max_length=320)
+    first_name: Annotated[PersonName, required(REQUIRED)]
+    last_name: Annotated[PersonName, required(REQUIRED)]
+    email_address: Annotated[Email, required(REQUIRED)]
     organization_name: str = Field(max_length=200)
     new_password: str = Field(max_length=256)
 
-    @field_validator("first_name", "last_name", "organization_name")
+    @field_validator("organization_name")
     @classmethod
     def _trimmed(cls, value: str) -> str:
         return _required(value)
@@ -231,8 +208,7 @@ class RegistrationRequest(ApiModel):
     @field_validator("email_address")
     @classmethod
     def _email(cls, value: str) -> str:
-        value = _required(rules.normalize_email(value))
-        if not rules.is_valid_email(value):
+        if not is_valid_email(value):
             raise ValueError(rules.BUSINESS_EMAIL)
         return value
 
@@ -240,7 +216,7 @@ class RegistrationRequest(ApiModel):
     @classmethod
     def _password(cls, value: str) -> str:
         if not value:
-            raise ValueError(rules.REQUIRED)
+            raise ValueError(REQUIRED)
         return _new_password(value)
 
 
@@ -263,9 +239,9 @@ class SsoJoinRequest(ApiModel):
     """SPEC 3 "Join payload"."""
 
     account_id: uuid.UUID
-    user_first_name: str = Field(max_length=100)
-    user_last_name: str = Field(max_length=100)
-    user_email: str = Field(max_length=320)
+    user_first_name: PersonName
+    user_last_name: PersonName
+    user_email: Email
     user_identity_id: str = Field(min_length=1, max_length=255)
 
 
@@ -273,9 +249,9 @@ class SsoCreateRequest(ApiModel):
     """SPEC 3 "Create-account payload"; the account name is trimmed and must not be empty."""
 
     account_name: str = Field(max_length=200)
-    user_first_name: str = Field(max_length=100)
-    user_last_name: str = Field(max_length=100)
-    user_email: str = Field(max_length=320)
+    user_first_name: PersonName
+    user_last_name: PersonName
+    user_email: Email
     user_identity_id: str = Field(min_length=1, max_length=255)
 
     @field_validator("account_name")

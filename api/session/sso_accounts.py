@@ -24,6 +24,7 @@ from api.auth.identity import ProvenIdentity, prove_identity
 from api.auth.tokens import AccessClaims
 from api.cognito_errors import cognito_errors
 from api.config import Settings
+from api.emails import email_domain, is_gmail_domain, normalize_email
 from api.errors import (
     BadRequest,
     Conflict,
@@ -32,7 +33,7 @@ from api.errors import (
     NotFound,
 )
 from api.models import AuthType, User
-from api.session import repository, rules
+from api.session import repository
 from api.session.schemas import SsoAccount, SsoAccountsResponse
 
 IDENTITY_MISMATCH = "The identity does not match your sign-in"
@@ -51,7 +52,7 @@ async def _prove(
     async with cognito_errors(refused=lambda _: BadRequest(IDENTITY_MISMATCH)):
         user = await cognito.admin_get_user(claims.username)
     identity = prove_identity(user, stand_in_pool=settings.dev_stand_ins)
-    if not identity.email or identity.email != rules.normalize_email(email):
+    if not identity.email or identity.email != normalize_email(email):
         raise BadRequest(IDENTITY_MISMATCH)
     return identity
 
@@ -63,8 +64,8 @@ def _require_verified_email(identity: ProvenIdentity) -> None:
 
 def _may_auto_join(identity: ProvenIdentity) -> bool:
     """SPEC 4: only Google identities look up accounts of their domain, never for Gmail."""
-    return identity.auth_type is AuthType.GOOGLE_SSO and not rules.is_gmail_domain(
-        rules.email_domain(identity.email)
+    return identity.auth_type is AuthType.GOOGLE_SSO and not is_gmail_domain(
+        email_domain(identity.email)
     )
 
 
@@ -84,7 +85,7 @@ async def lookup(
     VendorUnavailable.
     """
     identity = await _prove(cognito, settings, claims, cognito_id, email)
-    domain = rules.email_domain(identity.email)
+    domain = email_domain(identity.email)
     if not _may_auto_join(identity):
         return SsoAccountsResponse(accounts=[], domain=domain)
     _require_verified_email(identity)
@@ -144,7 +145,7 @@ async def join(
     if not _may_auto_join(identity):
         raise NotFound()
     _require_verified_email(identity)
-    domain = rules.email_domain(identity.email)
+    domain = email_domain(identity.email)
     if await repository.joinable_account(db, account_id, domain) is None:
         raise NotFound()
     await _add_user(db, account_id, identity, first_name, last_name)

@@ -10,16 +10,10 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.auth.principal import Caller
+from api.emails import email_domain, is_gmail_domain
 from api.models import Account, AuthType
 from api.sso.errors import GoogleSsoAuthTypeRequired, PersonalGmailAccount
 from api.sso.schemas import Sso
-
-GMAIL_DOMAINS = frozenset({"gmail.com", "googlemail.com"})
-
-
-def email_domain(email: str) -> str:
-    """The lowercased domain of an email address."""
-    return email.rsplit("@", 1)[-1].strip().lower()
 
 
 async def set_google_sso(db: AsyncSession, caller: Caller, required: bool) -> Sso:
@@ -32,7 +26,7 @@ async def set_google_sso(db: AsyncSession, caller: Caller, required: bool) -> Ss
     account = await db.get_one(Account, caller.account_id)
     if required:
         domain = email_domain(caller.email)
-        if domain in GMAIL_DOMAINS:
+        if is_gmail_domain(domain):
             raise PersonalGmailAccount()
         if caller.auth_type != AuthType.GOOGLE_SSO:
             raise GoogleSsoAuthTypeRequired()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import uuid
+from typing import Annotated
 
-from email_validator import EmailNotValidError, validate_email
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import ConfigDict, field_validator
 
-from api.schemas import ApiModel
+from api.emails import is_valid_email
+from api.schemas import REQUIRED, ApiModel, Email, PersonName, required
 
 
 class AccountUser(ApiModel):
@@ -20,37 +21,23 @@ class AccountUser(ApiModel):
     auth_type: str
 
 
-def _name(value: str) -> str:
-    value = value.strip()
-    if not value:
-        raise ValueError("Required")
-    return value
-
-
 class UserNames(ApiModel):
     """First and last name, trimmed, each required."""
 
-    first_name: str = Field(max_length=100)
-    last_name: str = Field(max_length=100)
-
-    _names = field_validator("first_name", "last_name")(_name)
+    first_name: Annotated[PersonName, required(REQUIRED)]
+    last_name: Annotated[PersonName, required(REQUIRED)]
 
 
 class UserInvite(UserNames):
     """``POST /web/users``: who to invite. The email is trimmed and lowercased."""
 
-    email: str = Field(max_length=320)
+    email: Annotated[Email, required(REQUIRED)]
 
     @field_validator("email")
     @classmethod
     def _email(cls, value: str) -> str:
-        value = value.strip().lower()
-        if not value:
-            raise ValueError("Required")
-        try:
-            validate_email(value, check_deliverability=False)
-        except EmailNotValidError as exc:
-            raise ValueError("Must be a valid email address") from exc
+        if not is_valid_email(value):
+            raise ValueError("Must be a valid email address")
         return value
 
 
