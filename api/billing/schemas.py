@@ -6,9 +6,8 @@ from datetime import datetime
 
 from pydantic import Field
 
+from api.models import MAX_UNITS
 from api.schemas import ApiModel
-
-MAX_UNITS = 20  # SPEC 9: "Slider is 0 to 20 whole units"
 
 
 class Subscription(ApiModel):

@@ -31,12 +31,11 @@ from api.adapters.stripe import (
 )
 from api.billing import repository
 from api.errors import InvalidWebhookSignature
-from api.models import Account
+from api.models import MAX_UNITS, Account
 
 log = structlog.get_logger(__name__)
 
 LIVE_STATUSES = frozenset({"active", "trialing", "past_due"})
-MAX_UNITS = 20
 
 
 def _apply_subscription(account: Account, obj: dict[str, Any], deleted: bool) -> None:

@@ -3,7 +3,7 @@ share, so no domain imports another for its tables. Importing this package regis
 whole metadata (Alembic's env imports ``Base`` from here)."""
 
 from api.db import Base
-from api.models.account import Account
+from api.models.account import MAX_UNITS, Account
 from api.models.rate_limit_counter import RateLimitCounter
 from api.models.stripe_event import StripeEvent
 from api.models.usage import Platform, Usage
@@ -11,6 +11,7 @@ from api.models.usage_record import UsageRecord
 from api.models.user import AuthType, User
 
 __all__ = [
+    "MAX_UNITS",
     "Account",
     "AuthType",
     "Base",

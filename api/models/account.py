@@ -10,6 +10,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from api.db import Base, TimestampMixin, new_id
 
+MAX_UNITS = 20  # SPEC 9: "Slider is 0 to 20 whole units"; the API and webhooks clamp to it
+
 
 class Account(TimestampMixin, Base):
     """One customer organization. Every user belongs to exactly one account.
@@ -23,7 +25,9 @@ class Account(TimestampMixin, Base):
 
     __tablename__ = "account"
     __table_args__ = (
-        CheckConstraint("subscription_units >= 0 AND subscription_units <= 20", name="units_range"),
+        CheckConstraint(
+            f"subscription_units >= 0 AND subscription_units <= {MAX_UNITS}", name="units_range"
+        ),
         CheckConstraint("length(trim(name)) > 0", name="name_not_blank"),
     )
 

@@ -6,7 +6,6 @@ import {
   type UsageInput,
   formatDay,
   graphMaximum,
-  planRequests,
   resetDate,
   usageGraph,
   usageSummary,
@@ -110,8 +109,8 @@ describe("usageGraph (SPEC 9)", () => {
   });
 
   it("uses the free plan at zero units, and draws no limit when the plan allows nothing", () => {
-    expect(planRequests({ units: 0, unitPlanRequests: 1000, freePlanRequests: 250 })).toBe(250);
-    expect(planRequests({ units: 2, unitPlanRequests: 1000, freePlanRequests: 250 })).toBe(2000);
+    const free = usageGraph([entry(NOV_21, 9)], { units: 0, unitPlanRequests: 1000, freePlanRequests: 250 });
+    expect(free.planRequests).toBe(250);
     const none = usageGraph([entry(NOV_21, 9)], { units: 0, unitPlanRequests: 0, freePlanRequests: 0 });
     expect(none.limitY).toBeNull();
     expect(none.maximum).toBe(51);

@@ -9,6 +9,8 @@
  * a multiple of 3 up to 300, of 30 up to 3,000, and of 300 above (so thirds are whole numbers).
  */
 
+import { type PlanTerms, allowedRequests } from "@/lib/plan";
+
 export const CHART_WIDTH = 500;
 export const CHART_HEIGHT = 150;
 export const BAR_WIDTH = 16;
@@ -22,12 +24,6 @@ interface PlatformUsage {
   credits: number;
 }
 export type UsageInput = { startMs: number; requests: number } & Record<Series, PlatformUsage>;
-
-export interface PlanInput {
-  units: number;
-  unitPlanRequests: number;
-  freePlanRequests: number;
-}
 
 export interface Segment extends PlatformUsage {
   series: Series;
@@ -61,11 +57,6 @@ export interface Graph {
 const utc = (ms: number | Date, options: Intl.DateTimeFormatOptions) =>
   new Date(ms).toLocaleDateString("en-US", { timeZone: "UTC", ...options });
 
-/** Requests per cycle the plan allows (SPEC 9): the free plan's at 0 units, else units x per unit. */
-export function planRequests({ units, unitPlanRequests, freePlanRequests }: PlanInput): number {
-  return units === 0 ? freePlanRequests : units * unitPlanRequests;
-}
-
 /** The y-axis maximum (see the module comment); integer arithmetic keeps x1.1 exact. */
 export function graphMaximum(peakRequests: number, planRequestCount: number): number {
   const raw = Math.max(MIN_MAXIMUM, (peakRequests * 11) / 10, (planRequestCount * 3) / 2);
@@ -73,8 +64,8 @@ export function graphMaximum(peakRequests: number, planRequestCount: number): nu
   return Math.ceil(raw / step) * step;
 }
 
-export function usageGraph(usage: readonly UsageInput[], plan: PlanInput): Graph {
-  const allowed = planRequests(plan);
+export function usageGraph(usage: readonly UsageInput[], plan: PlanTerms): Graph {
+  const allowed = allowedRequests(plan);
   const maximum = graphMaximum(Math.max(0, ...usage.map((u) => u.requests)), allowed);
   const scale = (value: number) => (value / maximum) * CHART_HEIGHT;
   const slot = CHART_WIDTH / Math.max(usage.length, 1);

@@ -1,24 +1,14 @@
 /**
- * Plan arithmetic of SPEC 9: 20 USD per unit (whole dollars); the allowance at 0 units is the
- * free plan's request count, otherwise units times the requests per unit.
+ * Plan arithmetic of SPEC 9: 20 USD per unit (whole dollars). The allowance is
+ * `allowedRequests` in lib/plan.ts, shared with Account Information.
  */
 
 export const PRICE_PER_UNIT_USD = 20;
 /** SPEC 9: "Slider is 0 to 20 whole units". */
 export const MAX_UNITS = 20;
 
-export interface PlanTerms {
-  units: number;
-  unitPlanRequests: number;
-  freePlanRequests: number;
-}
-
 export function monthlyPriceUsd(units: number): number {
   return Math.max(0, Math.round(units)) * PRICE_PER_UNIT_USD;
-}
-
-export function allowedRequests({ units, unitPlanRequests, freePlanRequests }: PlanTerms): number {
-  return units === 0 ? freePlanRequests : units * unitPlanRequests;
 }
 
 /** 'N requests', N with thousands separators. */

@@ -28,6 +28,7 @@ import { Modal } from "@/components/ui/Modal";
 import { Panel } from "@/components/ui/Panel";
 import { RangeSlider } from "@/components/ui/RangeSlider";
 import { Tooltip } from "@/components/ui/Tooltip";
+import { allowedRequests } from "@/lib/plan";
 
 import {
   useBillingSummary,
@@ -37,7 +38,6 @@ import {
 import { CardBrandLogo } from "../components/CardBrandLogo";
 import {
   MAX_UNITS,
-  allowedRequests,
   canUpdatePlan,
   formatExpiry,
   formatRequests,

@@ -1,13 +1,14 @@
 import { type FormEvent, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 
+import { errorMessage } from "@/api";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
 import { GitHubIcon, GoogleIcon } from "@/components/provider-icons";
 
 import { useSignIn } from "../api/sign-in";
-import { isPasswordExpired, signInErrorMessage } from "../lib/sign-in-errors";
+import { isPasswordExpired } from "../lib/sign-in-errors";
 import { normalizeEmail, validateLogin } from "../lib/validation";
 
 import styles from "./forms.module.css";
@@ -63,7 +64,7 @@ export function LoginForm({ initialEmail, next, onForgotPassword, onNewPasswordR
           }
         },
         onError: (err) => {
-          setError(signInErrorMessage(err));
+          setError(errorMessage(err));
           setPasswordExpired(isPasswordExpired(err));
         },
       },

@@ -2,23 +2,10 @@ import { describe, expect, it } from "vitest";
 
 import { ApiError } from "@/api";
 
-import { isPasswordExpired, signInErrorMessage } from "./sign-in-errors";
+import { isPasswordExpired } from "./sign-in-errors";
 
 const refused = (code: string, message: string) =>
   new ApiError(400, "Bad Request", { code, message }, false);
-
-describe("signInErrorMessage", () => {
-  it("says an unconfirmed user must sign in with Google (SPEC 8)", () => {
-    expect(signInErrorMessage(refused("UserNotConfirmedException", "User is not confirmed."))).toBe(
-      "This user must sign in with Google",
-    );
-  });
-  it("shows the provider's message otherwise", () => {
-    expect(
-      signInErrorMessage(refused("NotAuthorizedException", "Incorrect username or password.")),
-    ).toBe("Incorrect username or password.");
-  });
-});
 
 describe("isPasswordExpired", () => {
   it("offers the reset flow for a password an administrator reset", () => {

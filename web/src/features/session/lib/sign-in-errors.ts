@@ -1,13 +1,8 @@
-/** What the login mode shows for a failed sign-in (SPEC 2 "Login screen", SPEC 8 "Sign-in"). */
-import { ApiError, errorMessage } from "@/api";
-
-/** SPEC 8 "Sign-in": the server names the provider's error in `code`. */
-export function signInErrorMessage(error: unknown): string {
-  if (error instanceof ApiError && error.code === "UserNotConfirmedException") {
-    return "This user must sign in with Google";
-  }
-  return errorMessage(error);
-}
+/**
+ * A failed sign-in (SPEC 2 "Login screen", SPEC 8 "Sign-in"). The server already words every
+ * SPEC 8 message (api/cognito_errors.py); the screen only decides whether to offer the reset.
+ */
+import { ApiError } from "@/api";
 
 /**
  * SPEC 2 "An 'expired password' prompt offers a link to the reset flow": Cognito reports a
