@@ -20,16 +20,16 @@ class StripeConfig(ApiModel):
     js_url: str
 
 
-class WebConfig(ApiModel):
+class WebConfigResponse(ApiModel):
     """``GET /web/config`` body."""
 
     stripe: StripeConfig
 
 
-@router.get("/config", response_model=WebConfig)
-async def get_config(settings: SettingsDep) -> WebConfig:
+@router.get("/config", response_model=WebConfigResponse)
+async def get_config(settings: SettingsDep) -> WebConfigResponse:
     """Public, unauthenticated client configuration."""
-    return WebConfig(
+    return WebConfigResponse(
         stripe=StripeConfig(
             publishable_key=settings.stripe_publishable_key, js_url=settings.stripe_js_url
         ),

@@ -3,7 +3,7 @@
 from fastapi import APIRouter, status
 
 from api.account import service
-from api.account.schemas import AccountResponse, UpdateAccountRequest
+from api.account.schemas import AccountResponse, AccountUpdate
 from api.deps import CurrentUser, DbSession
 from api.errors import (
     AccountRequired,
@@ -33,7 +33,7 @@ async def get_account(caller: CurrentUser, db: DbSession) -> AccountResponse:
     responses=error_responses(NotAuthenticated, AccountRequired, RequestValidationFailed),
 )
 async def update_account(
-    body: UpdateAccountRequest, caller: CurrentUser, db: DbSession
+    body: AccountUpdate, caller: CurrentUser, db: DbSession
 ) -> AccountResponse:
     """Rename the caller's account; returns the updated account (SPEC 7: PUT /web/account)."""
     return AccountResponse(account=await service.rename_account(db, caller.account_id, body.name))

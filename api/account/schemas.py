@@ -14,7 +14,7 @@ from api.usage.schemas import UsageEntry
 from api.users.schemas import AccountUser
 
 
-class AccountOut(ApiModel):
+class Account(ApiModel):
     """The caller's account. ``usage`` lists up to 12 billing cycles, oldest first, always
     ending with the current cycle."""
 
@@ -31,13 +31,13 @@ class AccountOut(ApiModel):
 class AccountResponse(ApiModel):
     """``GET /web/account`` body."""
 
-    account: AccountOut
+    account: Account
 
 
 ACCOUNT_NAME_MAX = 200
 
 
-class UpdateAccountRequest(ApiModel):
+class AccountUpdate(ApiModel):
     """``PUT /web/account`` body (SPEC 3 "Account name update: name"). The name is trimmed;
     it must not be empty after trimming (SPEC 5) and has at most 200 characters."""
 

@@ -9,11 +9,11 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from api import models
 from api.account import repository
-from api.account.schemas import AccountOut
+from api.account.schemas import Account
 from api.billing.service import payment_method_of, subscription_of
 from api.config import Settings
-from api.models import Account
 from api.sso.service import sso_of
 from api.usage.service import usage_by_cycle
 from api.users.service import account_users
@@ -30,12 +30,12 @@ async def create_account(
     name: str,
     *,
     billing_cycle_anchor: datetime | None = None,
-) -> Account:
+) -> models.Account:
     """A new account on the free plan (0 units) with a fresh API key and the plan constants
     of ``settings``; its billing cycles start at ``billing_cycle_anchor`` (default: now).
     Flushes, so the returned account has its id. Registration, third-party sign-up, the dev
     seed and the tests all create accounts here."""
-    account = Account(
+    account = models.Account(
         name=name,
         api_key=new_api_key(),
         unit_plan_requests=settings.unit_plan_requests,
@@ -50,13 +50,13 @@ async def create_account(
 
 async def account_summary(
     db: AsyncSession, account_id: uuid.UUID, now: datetime | None = None
-) -> AccountOut:
+) -> Account:
     """The account as the console shows it. Reads only our database (no vendor call).
 
     ``usage`` has one entry per billing cycle of the last 12 (see ``usage_by_cycle``).
     """
-    account = await db.get_one(Account, account_id)
-    return AccountOut(
+    account = await db.get_one(models.Account, account_id)
+    return Account(
         id=account.id,
         name=account.name,
         api_key=account.api_key,
@@ -68,9 +68,9 @@ async def account_summary(
     )
 
 
-async def rename_account(db: AsyncSession, account_id: uuid.UUID, name: str) -> AccountOut:
+async def rename_account(db: AsyncSession, account_id: uuid.UUID, name: str) -> Account:
     """Rename the caller's account (SPEC 2 "Editable Account Name"); ``name`` is already
-    trimmed and non-empty (``UpdateAccountRequest``). Returns the account as
+    trimmed and non-empty (``AccountUpdate``). Returns the account as
     ``account_summary`` shows it."""
     await repository.rename(db, account_id, name)
     return await account_summary(db, account_id)

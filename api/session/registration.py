@@ -28,7 +28,7 @@ from api.emails import email_domain, is_blocked_domain
 from api.errors import EmailInUse, InvalidEmailProvider, ProviderRefused
 from api.models import AuthType, User
 from api.session.cookies import SessionCookies
-from api.session.schemas import RegistrationRequest, TokensOut
+from api.session.schemas import RegistrationRequest, Tokens
 from api.session.service import tokens_out
 
 log = structlog.get_logger(__name__)
@@ -40,7 +40,7 @@ async def register(
     settings: Settings,
     cookies: SessionCookies,
     form: RegistrationRequest,
-) -> TokensOut:
+) -> Tokens:
     """Create the Cognito user, the account and its first user; return the user's tokens.
 
     ``form`` is already validated (required fields, email syntax, password rule). Raises:

@@ -61,7 +61,7 @@ from api.session.schemas import (
     SsoAccountsResponse,
     SsoCreateRequest,
     SsoJoinRequest,
-    TokensOut,
+    Tokens,
 )
 
 router = APIRouter(prefix="/web", tags=["session"])
@@ -218,14 +218,14 @@ async def exchange_code(
 @router.post(
     "/session/refresh",
     status_code=200,
-    response_model=TokensOut,
+    response_model=Tokens,
     responses=error_responses(NotAuthenticated, VendorUnavailable),
 )
 async def refresh(
     cognito: Cognito,
     cookies: Cookies,
     refresh_token: Annotated[str | None, Cookie(alias=REFRESH_COOKIE)] = None,
-) -> TokensOut:
+) -> Tokens:
     """New access and ID tokens for the browser's refresh token cookie (httpOnly, sent to
     this path only): how a reloaded page gets its session back."""
     return await service.refresh(cognito, cookies, refresh_token)
@@ -246,7 +246,7 @@ async def sign_out(cognito: Cognito, cookies: Cookies, token: OptionalAccessToke
 @router.post(
     "/registration",
     status_code=201,
-    response_model=TokensOut,
+    response_model=Tokens,
     responses=error_responses(
         InvalidEmailProvider,
         EmailInUse,
@@ -261,7 +261,7 @@ async def register(
     cognito: Cognito,
     settings: SettingsDep,
     cookies: Cookies,
-) -> TokensOut:
+) -> Tokens:
     """Register with the form (SPEC 3): a new account and its first user, signed in."""
     return await registration.register(db, cognito, settings, cookies, body)
 

@@ -50,7 +50,7 @@ class SignInRequest(ApiModel):
     password: Annotated[str, Field(max_length=256), required("Password is required")]
 
 
-class TokensOut(ApiModel):
+class Tokens(ApiModel):
     """Cognito access and ID tokens; ``expires_in`` is the access token's lifetime in seconds.
     The refresh token is never in a body: it is set as an httpOnly cookie that only
     ``POST /web/session/refresh`` receives (api/session/cookies.py)."""
@@ -60,7 +60,7 @@ class TokensOut(ApiModel):
     expires_in: int
 
 
-class ChallengeOut(ApiModel):
+class Challenge(ApiModel):
     """A challenge to answer before tokens are issued (e.g. NEW_PASSWORD_REQUIRED)."""
 
     name: str
@@ -71,8 +71,8 @@ class ChallengeOut(ApiModel):
 class SignInResponse(ApiModel):
     """Exactly one of ``tokens`` and ``challenge`` is set."""
 
-    tokens: TokensOut | None = None
-    challenge: ChallengeOut | None = None
+    tokens: Tokens | None = None
+    challenge: Challenge | None = None
 
 
 def _required(value: str) -> str:
@@ -109,7 +109,7 @@ class ForgotPasswordRequest(ApiModel):
     email: Annotated[Email, required(EMAIL_REQUIRED)]
 
 
-class CodeDeliveryOut(ApiModel):
+class CodeDelivery(ApiModel):
     """Where the reset code went, e.g. destination ``a***@e***``, medium ``EMAIL``."""
 
     destination: str
@@ -121,7 +121,7 @@ class ForgotPasswordResponse(ApiModel):
     """``code_delivery`` is null when the provider refused silently (SPEC 8:
     NotAuthorizedException is ignored): the screen stays as it is."""
 
-    code_delivery: CodeDeliveryOut | None
+    code_delivery: CodeDelivery | None
 
 
 class ConfirmForgotPasswordRequest(ApiModel):
@@ -186,7 +186,7 @@ class FederatedIdentity(ApiModel):
 class CodeExchangeResponse(ApiModel):
     """Tokens of the third-party sign-in and the identity they belong to."""
 
-    tokens: TokensOut
+    tokens: Tokens
     identity: FederatedIdentity
 
 

@@ -18,8 +18,8 @@ from api.adapters.cognito import (
     CognitoUnavailable,
     NotAuthorizedError,
     OAuthError,
-    Tokens,
 )
+from api.adapters.cognito import Tokens as CognitoTokens
 from api.auth.tokens import AccessTokenVerifier, InvalidToken
 from api.cognito_errors import cognito_errors
 from api.errors import (
@@ -35,13 +35,13 @@ from api.session import repository
 from api.session.cookies import SessionCookies
 from api.session.schemas import (
     AuthorizeResponse,
-    ChallengeOut,
-    CodeDeliveryOut,
+    Challenge,
+    CodeDelivery,
     CodeExchangeResponse,
     FederatedIdentity,
     ForgotPasswordResponse,
     SignInResponse,
-    TokensOut,
+    Tokens,
 )
 
 
@@ -55,7 +55,7 @@ def _sign_in_response(result: AuthResult, username: str, cookies: SessionCookies
         return SignInResponse(tokens=tokens_out(result.tokens, cookies))
     assert result.challenge is not None
     return SignInResponse(
-        challenge=ChallengeOut(
+        challenge=Challenge(
             name=result.challenge.name,
             session=result.challenge.session,
             username=result.challenge.parameters.get("USER_ID_FOR_SRP", username),
@@ -63,11 +63,11 @@ def _sign_in_response(result: AuthResult, username: str, cookies: SessionCookies
     )
 
 
-def tokens_out(tokens: Tokens, cookies: SessionCookies) -> TokensOut:
+def tokens_out(tokens: CognitoTokens, cookies: SessionCookies) -> Tokens:
     """Adapter tokens to the wire shape: the refresh token goes to its httpOnly cookie, the
     access and ID tokens to the body."""
     cookies.keep_refresh_token(tokens.refresh_token)
-    return TokensOut(
+    return Tokens(
         access_token=tokens.access_token,
         id_token=tokens.id_token,
         expires_in=tokens.expires_in,
@@ -151,7 +151,7 @@ async def forgot_password(
     if delivery is None:
         raise PasswordResetUnavailable()
     return ForgotPasswordResponse(
-        code_delivery=CodeDeliveryOut(
+        code_delivery=CodeDelivery(
             destination=delivery.destination,
             delivery_medium=delivery.delivery_medium,
             attribute_name=delivery.attribute_name,
@@ -267,7 +267,7 @@ async def exchange_code(
 
 async def refresh(
     cognito: CognitoClient, cookies: SessionCookies, refresh_token: str | None
-) -> TokensOut:
+) -> Tokens:
     """New access and ID tokens for the refresh token of the browser's cookie.
 
     Raises:

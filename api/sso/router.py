@@ -6,7 +6,7 @@ from api.deps import CurrentUser, DbSession
 from api.errors import AccountRequired, NotAuthenticated, RequestValidationFailed, error_responses
 from api.sso import service
 from api.sso.errors import GoogleSsoAuthTypeRequired, PersonalGmailAccount
-from api.sso.schemas import SsoResponse, SsoSettings
+from api.sso.schemas import SsoResponse, SsoUpdate
 
 router = APIRouter(prefix="/web", tags=["sso"])
 
@@ -22,6 +22,6 @@ router = APIRouter(prefix="/web", tags=["sso"])
         RequestValidationFailed,
     ),
 )
-async def set_sso(body: SsoSettings, caller: CurrentUser, db: DbSession) -> SsoResponse:
+async def set_sso(body: SsoUpdate, caller: CurrentUser, db: DbSession) -> SsoResponse:
     """Require (or stop requiring) Google sign-in for the account."""
     return SsoResponse(sso=await service.set_google_sso(db, caller, body.require_google_sso))

@@ -12,7 +12,7 @@ class Sso(ApiModel):
     domains: list[str]
 
 
-class SsoSettings(ApiModel):
+class SsoUpdate(ApiModel):
     """``POST /web/sso`` body."""
 
     require_google_sso: bool = Field(alias="requireGoogleSSO")

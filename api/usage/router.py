@@ -8,17 +8,19 @@ from fastapi import APIRouter, status
 from api.deps import ApiKeyAccount, DbSession
 from api.errors import ApiKeyRequired, InvalidApiKey, RequestValidationFailed, error_responses
 from api.usage import service
-from api.usage.schemas import UsageBatchIn, UsageBatchOut
+from api.usage.schemas import UsageBatchCreate, UsageBatchResponse
 
 router = APIRouter(prefix="/metering", tags=["usage"], include_in_schema=False)
 
 
 @router.post(
     "/usage",
-    response_model=UsageBatchOut,
+    response_model=UsageBatchResponse,
     status_code=status.HTTP_200_OK,
     responses=error_responses(ApiKeyRequired, InvalidApiKey, RequestValidationFailed),
 )
-async def ingest_usage(body: UsageBatchIn, holder: ApiKeyAccount, db: DbSession) -> UsageBatchOut:
+async def ingest_usage(
+    body: UsageBatchCreate, holder: ApiKeyAccount, db: DbSession
+) -> UsageBatchResponse:
     """Count a batch of usage records (idempotent per record key) for the key's account."""
     return await service.ingest(db, holder, body.records)

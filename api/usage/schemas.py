@@ -14,7 +14,7 @@ MAX_BATCH = 1000
 MAX_CLOCK_SKEW = timedelta(minutes=10)
 
 
-class UsageRecordIn(ApiModel):
+class UsageRecordCreate(ApiModel):
     """One metered record: what one test run on one platform used.
 
     ``idempotency_key`` is unique per record within the account (a UUID per record is the
@@ -38,13 +38,13 @@ class UsageRecordIn(ApiModel):
         return value
 
 
-class UsageBatchIn(ApiModel):
+class UsageBatchCreate(ApiModel):
     """A batch of 1 to 1000 records, counted all or nothing."""
 
-    records: list[UsageRecordIn] = Field(min_length=1, max_length=MAX_BATCH)
+    records: list[UsageRecordCreate] = Field(min_length=1, max_length=MAX_BATCH)
 
 
-class UsageBatchOut(ApiModel):
+class UsageBatchResponse(ApiModel):
     """``accepted``: records counted now; ``duplicates``: records whose idempotency key was
     already counted (in an earlier batch or earlier in this one), ignored."""
 

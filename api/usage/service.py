@@ -14,14 +14,14 @@ from api.models import Platform
 from api.usage import repository
 from api.usage.cycles import containing_cycle_starts, recent_cycle_starts
 from api.usage.repository import NewRecord
-from api.usage.schemas import PlatformUsage, UsageBatchOut, UsageEntry, UsageRecordIn
+from api.usage.schemas import PlatformUsage, UsageBatchResponse, UsageEntry, UsageRecordCreate
 
 USAGE_CYCLES_SHOWN = 12
 
 
 async def ingest(
-    db: AsyncSession, holder: KeyHolder, records: Sequence[UsageRecordIn]
-) -> UsageBatchOut:
+    db: AsyncSession, holder: KeyHolder, records: Sequence[UsageRecordCreate]
+) -> UsageBatchResponse:
     """Count a batch of records for the API key's account, all or nothing.
 
     A key repeated inside the batch counts once (the first occurrence); a key the account
@@ -32,7 +32,7 @@ async def ingest(
     Returns:
         how many records were counted now and how many were duplicates.
     """
-    unique: dict[str, UsageRecordIn] = {}
+    unique: dict[str, UsageRecordCreate] = {}
     for record in records:
         unique.setdefault(record.idempotency_key, record)
     ordered = sorted(unique.values(), key=lambda r: r.idempotency_key)
@@ -45,7 +45,7 @@ async def ingest(
             for r, start in zip(ordered, starts, strict=True)
         ],
     )
-    return UsageBatchOut(accepted=accepted, duplicates=len(records) - accepted)
+    return UsageBatchResponse(accepted=accepted, duplicates=len(records) - accepted)
 
 
 async def usage_by_cycle(

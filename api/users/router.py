@@ -17,7 +17,7 @@ from api.errors import (
 )
 from api.users import service
 from api.users.errors import CannotDeleteSelf, InviteRefusedWithSso, LastUserRequired
-from api.users.schemas import UserInvite, UserResponse, UserUpdate
+from api.users.schemas import UserCreate, UserResponse, UserUpdate
 
 router = APIRouter(prefix="/web/users", tags=["users"])
 
@@ -38,7 +38,7 @@ _AUTH = (NotAuthenticated, AccountRequired)
     ),
 )
 async def invite_user(
-    body: UserInvite, caller: CurrentUser, db: DbSession, cognito: Cognito
+    body: UserCreate, caller: CurrentUser, db: DbSession, cognito: Cognito
 ) -> UserResponse:
     """Invite a user; Cognito emails them a temporary password to sign in with."""
     return UserResponse(user=await service.invite(db, cognito, caller, body))

@@ -28,7 +28,7 @@ class UserNames(ApiModel):
     last_name: Annotated[PersonName, required(REQUIRED)]
 
 
-class UserInvite(UserNames):
+class UserCreate(UserNames):
     """``POST /web/users``: who to invite. The email is trimmed and lowercased."""
 
     email: Annotated[Email, required(REQUIRED)]

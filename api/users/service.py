@@ -34,7 +34,7 @@ from api.errors import EmailInUse, NotFound
 from api.models import Account, AuthType, User
 from api.users import repository
 from api.users.errors import CannotDeleteSelf, InviteRefusedWithSso, LastUserRequired
-from api.users.schemas import AccountUser, UserInvite, UserUpdate
+from api.users.schemas import AccountUser, UserCreate, UserUpdate
 
 log = structlog.get_logger(__name__)
 _SYMBOLS = "!#$%&*+-=?@^_"
@@ -65,7 +65,7 @@ async def _user_in_account(db: AsyncSession, caller: Caller, user_id: uuid.UUID)
 
 
 async def invite(
-    db: AsyncSession, cognito: CognitoClient, caller: Caller, body: UserInvite
+    db: AsyncSession, cognito: CognitoClient, caller: Caller, body: UserCreate
 ) -> AccountUser:
     """Invite a user into the caller's account.
 

@@ -426,11 +426,11 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * AccountOut
+         * Account
          * @description The caller's account. ``usage`` lists up to 12 billing cycles, oldest first, always
          *     ending with the current cycle.
          */
-        AccountOut: {
+        Account: {
             /** Apikey */
             apiKey: string;
             billing: components["schemas"]["Billing"] | null;
@@ -453,7 +453,16 @@ export interface components {
          * @description ``GET /web/account`` body.
          */
         AccountResponse: {
-            account: components["schemas"]["AccountOut"];
+            account: components["schemas"]["Account"];
+        };
+        /**
+         * AccountUpdate
+         * @description ``PUT /web/account`` body (SPEC 3 "Account name update: name"). The name is trimmed;
+         *     it must not be empty after trimming (SPEC 5) and has at most 200 characters.
+         */
+        AccountUpdate: {
+            /** Name */
+            name: string;
         };
         /**
          * AccountUser
@@ -512,10 +521,10 @@ export interface components {
             last4: string;
         };
         /**
-         * ChallengeOut
+         * Challenge
          * @description A challenge to answer before tokens are issued (e.g. NEW_PASSWORD_REQUIRED).
          */
-        ChallengeOut: {
+        Challenge: {
             /** Name */
             name: string;
             /** Session */
@@ -524,10 +533,10 @@ export interface components {
             username: string;
         };
         /**
-         * CodeDeliveryOut
+         * CodeDelivery
          * @description Where the reset code went, e.g. destination ``a***@e***``, medium ``EMAIL``.
          */
-        CodeDeliveryOut: {
+        CodeDelivery: {
             /** Attributename */
             attributeName: string;
             /** Deliverymedium */
@@ -554,7 +563,7 @@ export interface components {
          */
         CodeExchangeResponse: {
             identity: components["schemas"]["FederatedIdentity"];
-            tokens: components["schemas"]["TokensOut"];
+            tokens: components["schemas"]["Tokens"];
         };
         /**
          * CompleteNewPasswordRequest
@@ -630,7 +639,7 @@ export interface components {
          *     NotAuthorizedException is ignored): the screen stays as it is.
          */
         ForgotPasswordResponse: {
-            codeDelivery: components["schemas"]["CodeDeliveryOut"] | null;
+            codeDelivery: components["schemas"]["CodeDelivery"] | null;
         };
         /** HTTPValidationError */
         HTTPValidationError: {
@@ -737,8 +746,8 @@ export interface components {
          * @description Exactly one of ``tokens`` and ``challenge`` is set.
          */
         SignInResponse: {
-            challenge?: components["schemas"]["ChallengeOut"] | null;
-            tokens?: components["schemas"]["TokensOut"] | null;
+            challenge?: components["schemas"]["Challenge"] | null;
+            tokens?: components["schemas"]["Tokens"] | null;
         };
         /**
          * Sso
@@ -818,10 +827,10 @@ export interface components {
             sso: components["schemas"]["Sso"];
         };
         /**
-         * SsoSettings
+         * SsoUpdate
          * @description ``POST /web/sso`` body.
          */
-        SsoSettings: {
+        SsoUpdate: {
             /** Requiregooglesso */
             requireGoogleSSO: boolean;
         };
@@ -879,27 +888,18 @@ export interface components {
             units: number;
         };
         /**
-         * TokensOut
+         * Tokens
          * @description Cognito access and ID tokens; ``expires_in`` is the access token's lifetime in seconds.
          *     The refresh token is never in a body: it is set as an httpOnly cookie that only
          *     ``POST /web/session/refresh`` receives (api/session/cookies.py).
          */
-        TokensOut: {
+        Tokens: {
             /** Accesstoken */
             accessToken: string;
             /** Expiresin */
             expiresIn: number;
             /** Idtoken */
             idToken: string;
-        };
-        /**
-         * UpdateAccountRequest
-         * @description ``PUT /web/account`` body (SPEC 3 "Account name update: name"). The name is trimmed;
-         *     it must not be empty after trimming (SPEC 5) and has at most 200 characters.
-         */
-        UpdateAccountRequest: {
-            /** Name */
-            name: string;
         };
         /**
          * UsageEntry
@@ -916,10 +916,10 @@ export interface components {
             web: components["schemas"]["PlatformUsage"];
         };
         /**
-         * UserInvite
+         * UserCreate
          * @description ``POST /web/users``: who to invite. The email is trimmed and lowercased.
          */
-        UserInvite: {
+        UserCreate: {
             /** Email */
             email: string;
             /** Firstname */
@@ -970,10 +970,10 @@ export interface components {
             message: string;
         };
         /**
-         * WebConfig
+         * WebConfigResponse
          * @description ``GET /web/config`` body.
          */
-        WebConfig: {
+        WebConfigResponse: {
             stripe: components["schemas"]["StripeConfig"];
         };
     };
@@ -1032,7 +1032,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateAccountRequest"];
+                "application/json": components["schemas"]["AccountUpdate"];
             };
         };
         responses: {
@@ -1089,7 +1089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebConfig"];
+                    "application/json": components["schemas"]["WebConfigResponse"];
                 };
             };
         };
@@ -1113,7 +1113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TokensOut"];
+                    "application/json": components["schemas"]["Tokens"];
                 };
             };
             /** @description InvalidEmailProvider | ProviderRefused */
@@ -1431,7 +1431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TokensOut"];
+                    "application/json": components["schemas"]["Tokens"];
                 };
             };
             /** @description NotAuthenticated */
@@ -1603,7 +1603,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SsoSettings"];
+                "application/json": components["schemas"]["SsoUpdate"];
             };
         };
         responses: {
@@ -2093,7 +2093,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UserInvite"];
+                "application/json": components["schemas"]["UserCreate"];
             };
         };
         responses: {
