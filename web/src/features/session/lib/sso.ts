@@ -1,4 +1,5 @@
 /** Texts of the account choice after third-party sign-in (SPEC 2 "OAuth landing", 9). */
+import { isGmailDomain } from "@/lib/email";
 
 /** SPEC 9: '10+ users' above 10, else '{n} user(s)'. */
 export function userCountText(count: number): string {
@@ -8,7 +9,7 @@ export function userCountText(count: number): string {
 /** SPEC 2: the domain is shown as 'for {domain}' unless it is a Gmail domain. */
 export function domainText(domain: string): string {
   const d = domain.trim().toLowerCase();
-  if (d === "" || d === "gmail.com" || d === "googlemail.com") return "";
+  if (d === "" || isGmailDomain(d)) return "";
   return `for ${d}`;
 }
 

@@ -16,9 +16,10 @@ import { InfoBox } from "@/components/ui/InfoBox";
 import { Modal } from "@/components/ui/Modal";
 import { Panel } from "@/components/ui/Panel";
 import { Tooltip } from "@/components/ui/Tooltip";
+import { emailDomain } from "@/lib/email";
 
 import { useSetGoogleSso } from "../api/users";
-import { type SsoChoice, emailDomain, googleSsoBlockedReason } from "../lib/sso";
+import { type SsoChoice, googleSsoBlockedReason } from "../lib/sso";
 
 import styles from "./users.module.css";
 

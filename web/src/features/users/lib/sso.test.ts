@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import { AUTH_TYPE_TOOLTIP, GMAIL_TOOLTIP, emailDomain, googleSsoBlockedReason } from "./sso";
+import { emailDomain } from "@/lib/email";
+
+import { AUTH_TYPE_TOOLTIP, GMAIL_TOOLTIP, googleSsoBlockedReason } from "./sso";
 
 describe("googleSsoBlockedReason", () => {
   it("allows a Google SSO user of a company domain", () => {

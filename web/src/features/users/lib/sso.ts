@@ -2,19 +2,15 @@
  * Who may require Google SSO (SPEC 5 "Other"): the Google option is disabled when the current
  * user has a Gmail address or did not sign in with Google; the tooltip says why.
  */
+import { emailDomain, isGmailDomain } from "@/lib/email";
+
 export const GMAIL_TOOLTIP =
   "This setting only applies to Google Workspace accounts, not personal Gmail accounts.";
 export const AUTH_TYPE_TOOLTIP = "You must have a Google SSO auth type to require Google SSO.";
 export const INVITE_DISABLED_TOOLTIP = "Instruct other users to sign in with SSO to join the account.";
 
-const GMAIL_DOMAINS = new Set(["gmail.com", "googlemail.com"]);
-
-export function emailDomain(email: string): string {
-  return email.slice(email.lastIndexOf("@") + 1).trim().toLowerCase();
-}
-
 export function isGmail(email: string): boolean {
-  return GMAIL_DOMAINS.has(emailDomain(email));
+  return isGmailDomain(emailDomain(email));
 }
 
 /** Why the current user cannot turn Google SSO on, or null when they can. */
