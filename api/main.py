@@ -45,12 +45,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     Args:
         settings: defaults to ``Settings()`` read from the environment.
+
+    Raises:
+        ValueError: unsafe settings (:meth:`Settings.check`), before anything is mounted.
     """
     settings = settings or Settings()
+    settings.check()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        settings.check()
+        settings.check_database()
         configure_logging(settings.log_format, settings.log_level)
         cognito_hooks: dict[str, list[Any]] | None = None
         if settings.dev_stand_ins:
