@@ -25,6 +25,7 @@ from api.config import Settings
 from api.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from api.errors import install_error_handlers
 from api.health import router as health_router
+from api.http_methods import HeadAsGetMiddleware
 from api.logging import RequestContextMiddleware, configure_logging
 from api.ratelimit.service import RateLimiter
 from api.session.router import router as session_router
@@ -106,6 +107,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
+    # Innermost, so the access log and CORS see the real method.
+    app.add_middleware(HeadAsGetMiddleware)
     if settings.cors_allowed_origins:
         # The SPA on another origin (a CDN) sends the bearer token in a header, no cookies.
         app.add_middleware(
