@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.routing import APIRoute
+from starlette.types import ASGIApp
 
 from api.account.router import router as account_router
 from api.adapters.cognito import CognitoClient
@@ -28,6 +29,7 @@ from api.health import router as health_router
 from api.http_methods import HeadAsGetMiddleware
 from api.logging import RequestContextMiddleware, configure_logging
 from api.ratelimit.service import RateLimiter
+from api.security_headers import SecurityHeaders, SecurityHeadersMiddleware
 from api.session.router import router as session_router
 from api.session.tokens import AccessTokenVerifier
 from api.spa import mount_spa
@@ -39,6 +41,15 @@ from api.webconfig import router as webconfig_router
 
 def _operation_id(route: APIRoute) -> str:
     return f"{route.tags[0]}-{route.name}" if route.tags else route.name
+
+
+class _ConsoleApp(FastAPI):
+    """FastAPI with the security headers as the outermost layer, outside Starlette's
+    ServerErrorMiddleware and body limit, so an unexpected 500 or a 413 carries them too."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        headers: SecurityHeaders = self.state.security_headers
+        return SecurityHeadersMiddleware(super().build_middleware_stack(), headers)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -97,7 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await stripe.aclose()
             await engine.dispose()
 
-    app = FastAPI(
+    app = _ConsoleApp(
         title="Console API",
         version="1",
         summary="Account console of the AI browser-test service (SPEC 7).",
@@ -107,6 +118,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
+    # Swagger UI (development only) loads a CDN script and runs an inline one: no CSP there.
+    docs = [app.docs_url, app.swagger_ui_oauth2_redirect_url] if app.docs_url else []
+    app.state.security_headers = SecurityHeaders.from_settings(
+        settings, unprotected_paths=[path for path in docs if path]
+    )
     # Innermost, so the access log and CORS see the real method.
     app.add_middleware(HeadAsGetMiddleware)
     if settings.cors_allowed_origins:
