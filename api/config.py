@@ -186,8 +186,9 @@ class Settings(BaseSettings):
         }
         # The hosted UI may also be this very app (the stand-in is mounted here): the API
         # tests' PUBLIC_URL is http://testserver, which never leaves the process.
-        if _origin(self.cognito_hosted_ui_url) != _origin(self.public_url):
-            local_only["COGNITO_HOSTED_UI_URL"] = self.cognito_hosted_ui_url
+        hosted_ui = self.cognito_hosted_ui_url
+        if not hosted_ui or _origin(hosted_ui) != _origin(self.public_url):
+            local_only["COGNITO_HOSTED_UI_URL"] = hosted_ui
         for name, url in local_only.items():
             if not is_loopback_url(url):
                 raise ValueError(

@@ -283,6 +283,7 @@ class TestStandInGuard:
         [
             ("cognito_endpoint", "https://cognito-idp.us-east-1.amazonaws.com"),
             ("cognito_hosted_ui_url", "https://auth.example.com"),
+            ("cognito_hosted_ui_url", ""),
             ("stripe_api_base", "https://api.stripe.com"),
             ("stripe_js_url", "https://js.stripe.com/v3/"),
         ],
