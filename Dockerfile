@@ -1,5 +1,12 @@
-# The API (serving the built SPA). Used by docker-compose.yml; production images would use
-# only requirements.lock and `uvicorn --factory api.main:create_app`.
+# Images of the API serving the built SPA.
+#
+#   docker build .             the production image (the last stage, `runtime`): only
+#                              requirements.lock; api/ without the development stand-ins,
+#                              migrations/, alembic.ini and web/dist; runs as a non-root user.
+#                              Migrate with `docker run IMAGE alembic upgrade head`.
+#   docker build --target dev  the development stack that docker-compose.yml runs
+#                              (`python -m api.devstack`, with requirements-dev.lock).
+
 FROM node:20-bookworm-slim AS web
 WORKDIR /src/web
 COPY web/package.json web/package-lock.json web/.npmrc ./
@@ -8,11 +15,37 @@ COPY openapi.json /src/openapi.json
 COPY web/ ./
 RUN npm run build
 
-FROM python:3.11-slim-bookworm
+FROM python:3.11-slim-bookworm AS python
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /app
-COPY requirements.lock requirements-dev.lock ./
+RUN useradd --system --uid 10001 --user-group --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin console
+COPY requirements.lock ./
+RUN pip install --no-cache-dir -r requirements.lock
+
+# The API's code without api/devstack: the hosted-UI stand-in and the mailbox cannot even be
+# imported in production (Settings.check refuses DEV_STAND_INS outside development anyway).
+FROM python AS api-source
+COPY api/ /src/api/
+RUN rm -rf /src/api/devstack
+
+FROM python AS dev
+COPY requirements-dev.lock ./
 RUN pip install --no-cache-dir -r requirements.lock -r requirements-dev.lock
 COPY . .
 COPY --from=web /src/web/dist ./web/dist
+RUN mkdir .devdata && chown console:console .devdata
+USER console
+EXPOSE 8000
+CMD ["python", "-m", "api.devstack", "--skip-build", "--host=0.0.0.0", "--port=8000"]
+
+FROM python AS runtime
+COPY --from=api-source /src/api ./api
+COPY migrations/ ./migrations/
+COPY alembic.ini ./
+COPY --from=web /src/web/dist ./web/dist
+# Serve the SPA from the API (set WEB_DIST= when a CDN serves it).
+ENV WEB_DIST=/app/web/dist
+USER console
 EXPOSE 8000
 CMD ["uvicorn", "--factory", "api.main:create_app", "--host", "0.0.0.0", "--port", "8000"]

@@ -8,8 +8,39 @@ set them. The README lists every setting.
 
 from __future__ import annotations
 
+import ipaddress
+from urllib.parse import urlsplit
+
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+_LIVE_KEY_PREFIXES = ("sk_live_", "rk_live_", "pk_live_")
+
+
+def is_loopback_url(url: str) -> bool:
+    """Whether ``url``'s host is this machine: ``localhost``, 127.0.0.0/8 or ``::1``.
+
+    Args:
+        url: an absolute URL such as ``http://127.0.0.1:4566``; anything without a host
+            (empty, relative, unparsable) is not loopback.
+    """
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:
+        return False
+    if not host:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
 
 
 class Settings(BaseSettings):
@@ -121,12 +152,63 @@ class Settings(BaseSettings):
         return f"{self.cognito_base_url}/{self.cognito_user_pool_id}/.well-known/jwks.json"
 
     def check(self) -> None:
-        """Refuse unsafe combinations at start-up.
+        """Refuse unsafe combinations; ``create_app`` calls this before mounting anything.
+
+        With ``DEV_STAND_INS`` on, every vendor setting must point at a local stand-in, so a
+        stand-in (the hosted-UI page that signs anyone in, the mailbox that shows temporary
+        passwords) can never work against a real user pool or Stripe account: the Cognito API,
+        Stripe API and Stripe.js must be on loopback (``localhost``, 127.0.0.0/8, ``::1``), and
+        the hosted UI on loopback or at ``PUBLIC_URL`` itself (the stand-in this app serves).
+        In development no Stripe key may be a live one.
 
         Raises:
-            ValueError: stand-ins requested outside development, or no database configured.
+            ValueError: naming the offending setting: stand-ins outside development, a vendor
+                setting that is not local while stand-ins are on, or a live Stripe key in
+                development.
         """
         if self.dev_stand_ins and self.environment != "development":
             raise ValueError("DEV_STAND_INS may only be set when ENVIRONMENT=development")
+        if self.dev_stand_ins or self.environment == "development":
+            keys = {
+                "STRIPE_SECRET_KEY": self.stripe_secret_key.get_secret_value(),
+                "STRIPE_PUBLISHABLE_KEY": self.stripe_publishable_key,
+            }
+            for name, key in keys.items():
+                if key.startswith(_LIVE_KEY_PREFIXES):
+                    raise ValueError(
+                        f"{name} is a live Stripe key; development and the stand-ins take "
+                        "test keys only"
+                    )
+        if not self.dev_stand_ins:
+            return
+        if not self.cognito_endpoint:
+            raise ValueError(
+                "COGNITO_ENDPOINT is empty, which means real AWS Cognito; with DEV_STAND_INS "
+                "it must point at the local stand-in (moto), e.g. http://127.0.0.1:4566"
+            )
+        local_only = {
+            "COGNITO_ENDPOINT": self.cognito_endpoint,
+            "STRIPE_API_BASE": self.stripe_api_base,
+            "STRIPE_JS_URL": self.stripe_js_url,
+        }
+        # The hosted UI may also be this very app (the stand-in is mounted here): the API
+        # tests' PUBLIC_URL is http://testserver, which never leaves the process.
+        hosted_ui = self.cognito_hosted_ui_url
+        if not hosted_ui or _origin(hosted_ui) != _origin(self.public_url):
+            local_only["COGNITO_HOSTED_UI_URL"] = hosted_ui
+        for name, url in local_only.items():
+            if not is_loopback_url(url):
+                raise ValueError(
+                    f"{name}={url!r} is not a loopback address; with DEV_STAND_INS every "
+                    "vendor setting must point at a local stand-in (localhost, 127.0.0.0/8 "
+                    "or ::1)"
+                )
+
+    def check_database(self) -> None:
+        """Refuse to serve without a database (the contract generator builds apps without one).
+
+        Raises:
+            ValueError: ``DATABASE_URL`` is not set.
+        """
         if not self.database_url:
             raise ValueError("DATABASE_URL is not set")

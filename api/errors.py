@@ -17,6 +17,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api.http_methods import allowed_methods
+
 log = structlog.get_logger(__name__)
 
 
@@ -236,8 +238,12 @@ def error_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
     }
 
 
-def _envelope(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"code": code, "message": message, **extra}, status_code=status)
+def _envelope(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None, **extra: Any
+) -> JSONResponse:
+    return JSONResponse(
+        {"code": code, "message": message, **extra}, status_code=status, headers=headers
+    )
 
 
 async def _app_error(_: Request, exc: Exception) -> JSONResponse:
@@ -261,10 +267,17 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
 _HTTP_CODES = {404: "NotFound", 405: "MethodNotAllowed", 401: "NotAuthenticated"}
 
 
-async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code = _HTTP_CODES.get(exc.status_code, "HttpError")
-    return _envelope(exc.status_code, code, str(exc.detail))
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        # Starlette's Allow names only the first matching route's methods (GET and PUT of one
+        # path are two routes): list every method of the path, HEAD wherever GET is.
+        methods = allowed_methods(request.app.router.routes, request.scope)
+        if methods:
+            headers["Allow"] = ", ".join(methods)
+    return _envelope(exc.status_code, code, str(exc.detail), headers=headers)
 
 
 async def _unexpected(_: Request, exc: Exception) -> JSONResponse:

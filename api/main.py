@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.routing import APIRoute
+from starlette.types import ASGIApp
 
 from api.account.router import router as account_router
 from api.adapters.cognito import CognitoClient
@@ -26,8 +27,10 @@ from api.config import Settings
 from api.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from api.errors import install_error_handlers
 from api.health import router as health_router
+from api.http_methods import HeadAsGetMiddleware
 from api.logging import RequestContextMiddleware, configure_logging
 from api.ratelimit.service import RateLimiter
+from api.security_headers import SecurityHeaders, SecurityHeadersMiddleware
 from api.session.router import router as session_router
 from api.spa import mount_spa
 from api.sso.router import router as sso_router
@@ -40,17 +43,30 @@ def _operation_id(route: APIRoute) -> str:
     return f"{route.tags[0]}-{route.name}" if route.tags else route.name
 
 
+class _ConsoleApp(FastAPI):
+    """FastAPI with the security headers as the outermost layer, outside Starlette's
+    ServerErrorMiddleware and body limit, so an unexpected 500 or a 413 carries them too."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        headers: SecurityHeaders = self.state.security_headers
+        return SecurityHeadersMiddleware(super().build_middleware_stack(), headers)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app.
 
     Args:
         settings: defaults to ``Settings()`` read from the environment.
+
+    Raises:
+        ValueError: unsafe settings (:meth:`Settings.check`), before anything is mounted.
     """
     settings = settings or Settings()
+    settings.check()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        settings.check()
+        settings.check_database()
         configure_logging(settings.log_format, settings.log_level)
         cognito_hooks: dict[str, list[Any]] | None = None
         if settings.dev_stand_ins:
@@ -92,7 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await stripe.aclose()
             await engine.dispose()
 
-    app = FastAPI(
+    app = _ConsoleApp(
         title="Console API",
         version="1",
         summary="Account console of the AI browser-test service (SPEC 7).",
@@ -102,6 +118,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
+    # Swagger UI (development only) loads a CDN script and runs an inline one: no CSP there.
+    docs = [app.docs_url, app.swagger_ui_oauth2_redirect_url] if app.docs_url else []
+    app.state.security_headers = SecurityHeaders.from_settings(
+        settings, unprotected_paths=[path for path in docs if path]
+    )
+    # Innermost, so the access log and CORS see the real method.
+    app.add_middleware(HeadAsGetMiddleware)
     if settings.cors_allowed_origins:
         # The SPA on another origin (a CDN) sends the bearer token in a header, and the
         # sign-in cookies (refresh token, OAuth flow) with credentials: allowed for the

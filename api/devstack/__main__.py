@@ -79,9 +79,19 @@ def main() -> None:
             database_url = postgres.default_url or postgres.create_database("console")
         services.migrate(database_url)
         _say("database migrated")
-        children.append(services.start_moto(data_dir / "logs"))
-        children.append(services.start_localstripe(data_dir))
-        stand_ins = asyncio.run(bootstrap.bootstrap(children[0].url, children[1].url, public_url))
+        if args.moto_url:  # already running (docker-compose.yml)
+            moto_url = args.moto_url.rstrip("/")
+            services.wait_http(moto_url + "/moto-api/")
+        else:
+            children.append(services.start_moto(data_dir / "logs"))
+            moto_url = children[-1].url
+        if args.localstripe_url:
+            localstripe_url = args.localstripe_url.rstrip("/")
+            services.wait_http(localstripe_url + "/js.stripe.com/v3/")
+        else:
+            children.append(services.start_localstripe(data_dir))
+            localstripe_url = children[-1].url
+        stand_ins = asyncio.run(bootstrap.bootstrap(moto_url, localstripe_url, public_url))
         bootstrap.register_stripe_webhook(stand_ins.localstripe_url, public_url)
         os.environ.update(
             bootstrap.api_environment(

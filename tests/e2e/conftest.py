@@ -11,10 +11,19 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 
 from api.devstack.seed import DEMO_EMAIL, DEMO_PASSWORD
 from api.devstack.services import ROOT, free_port
@@ -29,6 +38,32 @@ CHROMIUM_FLAGS = [
     "--no-first-run",
     "--disable-sync",
 ]
+
+# Every page the tests open fails its test on a Content-Security-Policy violation (issue 9):
+# Chromium logs each one as a console error ("Refused to ... violates the following Content
+# Security Policy directive ..."), and this init script, run in every frame before the page's
+# own scripts, records the `securitypolicyviolation` events too and reports them on the console.
+CSP_VIOLATION_RECORDER = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  const violation = `${event.effectiveDirective} blocked ${event.blockedURI || "inline"} ` +
+    `at ${event.sourceFile || document.location.href}:${event.lineNumber}`;
+  window.__cspViolations.push(violation);
+  console.error(`Content Security Policy violation: ${violation}`);
+});
+"""
+csp_errors: list[str] = []  # console errors about CSP, from every context of the running test
+
+
+def watch_csp(context: BrowserContext) -> None:
+    """Record the CSP violations of every page of ``context`` into :data:`csp_errors`."""
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            csp_errors.append(f"{message.page.url if message.page else '?'}: {message.text}")
+
+    context.add_init_script(CSP_VIOLATION_RECORDER)
+    context.on("console", on_console)
 
 
 @pytest.fixture(scope="session")
@@ -87,6 +122,15 @@ def playwright() -> Iterator[Playwright]:
 def browser(playwright: Playwright) -> Iterator[Browser]:
     executable = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+    new_context = browser.new_context
+
+    def new_watched_context(**options: Any) -> BrowserContext:
+        context = new_context(**options)
+        watch_csp(context)
+        return context
+
+    # Contexts that tests open themselves (a second user) are watched too.
+    browser.new_context = new_watched_context  # type: ignore[method-assign]
     yield browser
     browser.close()
 
@@ -96,11 +140,15 @@ def page(browser: Browser, console_url: str, request: pytest.FixtureRequest) -> 
     context = browser.new_context(base_url=console_url, viewport={"width": 1280, "height": 800})
     context.set_default_timeout(15_000)
     page = context.new_page()
+    csp_errors.clear()
     yield page
     ARTIFACTS.mkdir(exist_ok=True)
     name = re.sub(r"[^\w.-]+", "_", request.node.name)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    recorded = page.evaluate("window.__cspViolations ?? []")
     context.close()
+    assert not recorded, f"CSP violations on {page.url}: {recorded}"
+    assert not csp_errors, "CSP violations:\n" + "\n".join(csp_errors)
 
 
 def sign_in(page: Page, email: str = DEMO_EMAIL, password: str = DEMO_PASSWORD) -> None:
