@@ -210,6 +210,9 @@ class TestStandIns:
                 "response_type": "code",
                 "client_id": stack.settings.cognito_client_id,
                 "redirect_uri": "http://testserver/oauth/sso",
+                "state": "s-1",
+                "code_challenge": "c" * 43,
+                "code_challenge_method": "S256",
             },
         )
         assert response.status_code == 200 and "<style>" in response.text
