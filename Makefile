@@ -31,6 +31,7 @@ lint: $(VENV_STAMP)
 	$(PY) -m ruff check api tests bench migrations
 	$(PY) -m ruff format --check api tests bench migrations
 	$(PY) -m mypy
+	.venv/bin/lint-imports --no-cache
 
 test-api: $(VENV_STAMP)
 	$(PY) -m pytest tests/api

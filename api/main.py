@@ -1,18 +1,20 @@
 """The FastAPI application factory.
 
 ``uvicorn --factory api.main:create_app`` builds the app from the environment. Vendor clients
-and the database engine are created in the lifespan and closed on shutdown.
+and the database engine are created in the lifespan and closed on shutdown. The dev stack
+builds this same app and adds its stand-ins (``api.devstack.app.create_dev_app``); nothing
+here knows about them.
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.routing import APIRoute
 from starlette.types import ASGIApp
@@ -52,11 +54,23 @@ class _ConsoleApp(FastAPI):
         return SecurityHeadersMiddleware(super().build_middleware_stack(), headers)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+CognitoEventHooks = Callable[[FastAPI], dict[str, list[Any]]]
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    cognito_event_hooks: CognitoEventHooks | None = None,
+    extra_routers: Sequence[APIRouter] = (),
+) -> FastAPI:
     """Build the app.
 
     Args:
         settings: defaults to ``Settings()`` read from the environment.
+        cognito_event_hooks: builds httpx event hooks for the Cognito adapter from the app
+            (the dev stack's mailbox records what Cognito would email this way).
+        extra_routers: included after the API's routers and before the SPA's catch-all
+            (the dev stack's stand-ins).
 
     Raises:
         ValueError: unsafe settings (:meth:`Settings.check`), before anything is mounted.
@@ -68,11 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.check_database()
         configure_logging(settings.log_format, settings.log_level)
-        cognito_hooks: dict[str, list[Any]] | None = None
-        if settings.dev_stand_ins:
-            from api.devstack.standins import cognito_event_hooks
-
-            cognito_hooks = cognito_event_hooks(app)
+        cognito_hooks = cognito_event_hooks(app) if cognito_event_hooks else None
         engine = create_engine(settings.database_url, settings.db_pool_size)
         cognito = CognitoClient.from_settings(settings, event_hooks=cognito_hooks)
         stripe = StripeGateway(
@@ -148,10 +158,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(stripe_webhook_router)
     app.include_router(usage_router)
     app.include_router(webconfig_router)
-    if settings.dev_stand_ins:
-        from api.devstack.standins import router as standins_router
-
-        app.include_router(standins_router)
+    for router in extra_routers:
+        app.include_router(router)
     if settings.web_dist:
         mount_spa(app, Path(settings.web_dist))
     return app

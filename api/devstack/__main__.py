@@ -31,10 +31,10 @@ def _say(message: str) -> None:
 
 async def _serve(host: str, port: int) -> None:
     from api.config import Settings
-    from api.main import create_app
+    from api.devstack.app import create_dev_app
 
     config = uvicorn.Config(
-        create_app(Settings()), host=host, port=port, log_level="warning", access_log=False
+        create_dev_app(Settings()), host=host, port=port, log_level="warning", access_log=False
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

@@ -15,8 +15,8 @@ from fastapi import FastAPI
 
 from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
+from api.devstack.app import create_dev_app
 from api.devstack.stack import Stack, running_stack
-from api.main import create_app
 from api.models import Account, AuthType, User
 
 PASSWORD = "Correct-horse-42!"
@@ -30,7 +30,7 @@ def stack() -> Iterator[Stack]:
 
 @pytest.fixture(scope="session")
 async def app(stack: Stack) -> AsyncIterator[FastAPI]:
-    application = create_app(stack.settings)
+    application = create_dev_app(stack.settings)
     async with application.router.lifespan_context(application):
         yield application
 

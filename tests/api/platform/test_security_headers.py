@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from pydantic import SecretStr
 
+from api.devstack.app import create_dev_app
 from api.devstack.stack import Stack
 from api.main import create_app
 from tests.api.conftest import MakeUser
@@ -65,7 +66,7 @@ async def client_for(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 @pytest.fixture
 async def spa(stack: Stack, dist: Path) -> AsyncIterator[httpx.AsyncClient]:
     """The dev-stack app (stand-ins on, localstripe's Stripe.js) serving ``dist``."""
-    async for c in client_for(create_app(stack.with_settings(web_dist=str(dist)))):
+    async for c in client_for(create_dev_app(stack.with_settings(web_dist=str(dist)))):
         yield c
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from api.adapters.cognito import CognitoClient
 from api.config import Settings
+from api.devstack.app import create_dev_app
 from api.devstack.stack import Stack
 from api.main import create_app
 from tests.api.conftest import unique_email
@@ -202,3 +203,19 @@ class TestProductionHasNoStandIns:
         assert "/dev/mailbox" not in paths
         assert "/oauth2/authorize" not in paths
         assert "/oauth2/token" not in paths
+
+
+def test_the_dev_app_needs_stand_ins_on(stack: Stack) -> None:
+    with pytest.raises(ValueError, match="DEV_STAND_INS"):
+        create_dev_app(stack.with_settings(dev_stand_ins=False))
+
+
+async def test_only_the_dev_app_mounts_the_stand_ins(stack: Stack) -> None:
+    # Even with stand-ins allowed by the settings, only create_dev_app mounts them.
+    for factory, status in ((create_app, 404), (create_dev_app, 400)):
+        transport = httpx.ASGITransport(app=factory(stack.settings))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+            response = await c.get(
+                "/oauth2/authorize", params={"client_id": "x", "redirect_uri": REDIRECT}
+            )
+        assert response.status_code == status, factory.__name__

@@ -1,0 +1,31 @@
+"""The dev stack's app: the production app (``api.main.create_app``) plus the stand-ins that
+let it run with no network, the hosted-UI sign-in page and the mailbox (api/devstack/standins.py).
+
+``uvicorn --factory api.devstack.app:create_dev_app`` with ``ENVIRONMENT=development`` and
+``DEV_STAND_INS=true`` (``python -m api.devstack`` sets both).
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from api.config import Settings
+from api.devstack.standins import cognito_event_hooks
+from api.devstack.standins import router as standins_router
+from api.main import create_app
+
+
+def create_dev_app(settings: Settings | None = None) -> FastAPI:
+    """The app with the development stand-ins mounted.
+
+    Raises:
+        ValueError: the settings do not turn stand-ins on (``DEV_STAND_INS``), or
+            :meth:`Settings.check` refuses them (outside development, or pointing at a real
+            vendor).
+    """
+    settings = settings or Settings()
+    if not settings.dev_stand_ins:
+        raise ValueError("create_dev_app needs DEV_STAND_INS=true (and ENVIRONMENT=development)")
+    return create_app(
+        settings, cognito_event_hooks=cognito_event_hooks, extra_routers=[standins_router]
+    )
