@@ -3,6 +3,11 @@
 ``DbSession`` is the request's database transaction; ``Claims`` a verified access token;
 ``CurrentUser`` the caller's user and account, the root of every tenant-scoped query;
 ``ApiKeyAccount`` the account of an ``X-API-Key`` header (the metering intake's caller).
+
+Naming rule: an alias is named for what the route receives (``DbSession``, ``CurrentUser``,
+``Cognito``); the suffix ``Dep`` only where that name is the class itself (``SettingsDep``,
+``PasswordAttemptsDep``). This module imports only ``api.auth``, ``api.db``, ``api.config``,
+``api.adapters`` and ``api.ratelimit``.
 """
 
 from __future__ import annotations
@@ -16,11 +21,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from api.adapters.cognito import CognitoClient
 from api.adapters.stripe import StripeGateway
 from api.auth import principal
+from api.auth.errors import AccountRequired, ApiKeyRequired, InvalidApiKey, NotAuthenticated
 from api.auth.principal import Caller, KeyHolder
 from api.auth.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
 from api.config import Settings
 from api.db import get_db
-from api.errors import AccountRequired, ApiKeyRequired, InvalidApiKey, NotAuthenticated
 from api.ratelimit.service import PasswordAttempts, RateLimiter
 
 DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]

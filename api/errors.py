@@ -125,40 +125,6 @@ class EmailInUse(AppError):
     default_message = "This email address is already in use"
 
 
-class NotAuthenticated(AppError):
-    """401: no bearer token, or one that is invalid or expired."""
-
-    status_code = 401
-    default_message = "Authentication required"
-
-
-class ApiKeyRequired(AppError):
-    """401: a metering call without the ``X-API-Key`` header."""
-
-    status_code = 401
-    default_message = (
-        "API key required: send your account's API key in the X-API-Key header "
-        "(shown on the console's Account Information page)"
-    )
-
-
-class InvalidApiKey(AppError):
-    """401: the ``X-API-Key`` header matches no account."""
-
-    status_code = 401
-    default_message = (
-        "Invalid API key: the X-API-Key header matches no account. Copy the key from the "
-        "console's Account Information page."
-    )
-
-
-class AccountRequired(AppError):
-    """403: a valid identity that has no user record in any account yet (SPEC 4 needsAccount)."""
-
-    status_code = 403
-    default_message = "This identity has no account yet"
-
-
 class NotFound(AppError):
     """404: the resource does not exist in the caller's account."""
 

@@ -4,13 +4,9 @@ from fastapi import APIRouter, status
 
 from api.account import service
 from api.account.schemas import AccountResponse, AccountUpdate
+from api.auth.errors import AccountRequired, NotAuthenticated
 from api.deps import CurrentUser, DbSession
-from api.errors import (
-    AccountRequired,
-    NotAuthenticated,
-    RequestValidationFailed,
-    error_responses,
-)
+from api.errors import RequestValidationFailed, error_responses
 
 router = APIRouter(prefix="/web", tags=["account"])
 

@@ -5,6 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Request, status
 
+from api.auth.errors import AccountRequired, NotAuthenticated
 from api.billing import service, webhooks
 from api.billing.schemas import (
     PaymentMethodResponse,
@@ -15,10 +16,8 @@ from api.billing.schemas import (
 )
 from api.deps import CurrentUser, DbSession, SettingsDep, Stripe
 from api.errors import (
-    AccountRequired,
     CardDeclined,
     InvalidWebhookSignature,
-    NotAuthenticated,
     NotFound,
     PaymentMethodRequired,
     PaymentProviderRefused,

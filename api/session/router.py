@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Cookie, Depends, Query, Response
 
+from api.auth.errors import AccountRequired, NotAuthenticated
 from api.deps import (
     Claims,
     Cognito,
@@ -17,14 +18,12 @@ from api.deps import (
     TokenVerifier,
 )
 from api.errors import (
-    AccountRequired,
     BadRequest,
     Conflict,
     EmailInUse,
     EmailNotVerified,
     InvalidEmailProvider,
     MustSignInWithGoogle,
-    NotAuthenticated,
     NotFound,
     PasswordResetUnavailable,
     ProviderRefused,

@@ -20,11 +20,11 @@ from api.adapters.cognito import (
     OAuthError,
 )
 from api.adapters.cognito import Tokens as CognitoTokens
+from api.auth.errors import NotAuthenticated
 from api.auth.tokens import AccessTokenVerifier, InvalidToken
 from api.cognito_errors import cognito_errors
 from api.errors import (
     MustSignInWithGoogle,
-    NotAuthenticated,
     PasswordResetUnavailable,
     UnableToAuthenticate,
     ValidationCodeExpired,

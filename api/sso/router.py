@@ -2,8 +2,9 @@
 
 from fastapi import APIRouter
 
+from api.auth.errors import AccountRequired, NotAuthenticated
 from api.deps import CurrentUser, DbSession
-from api.errors import AccountRequired, NotAuthenticated, RequestValidationFailed, error_responses
+from api.errors import RequestValidationFailed, error_responses
 from api.sso import service
 from api.sso.errors import GoogleSsoAuthTypeRequired, PersonalGmailAccount
 from api.sso.schemas import SsoResponse, SsoUpdate

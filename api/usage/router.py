@@ -5,8 +5,9 @@ Not part of the /web contract (``include_in_schema=False``); the README document
 
 from fastapi import APIRouter, status
 
+from api.auth.errors import ApiKeyRequired, InvalidApiKey
 from api.deps import ApiKeyAccount, DbSession
-from api.errors import ApiKeyRequired, InvalidApiKey, RequestValidationFailed, error_responses
+from api.errors import RequestValidationFailed, error_responses
 from api.usage import service
 from api.usage.schemas import UsageBatchCreate, UsageBatchResponse
 

@@ -4,11 +4,10 @@ import uuid
 
 from fastapi import APIRouter, Response
 
+from api.auth.errors import AccountRequired, NotAuthenticated
 from api.deps import Cognito, CurrentUser, DbSession
 from api.errors import (
-    AccountRequired,
     EmailInUse,
-    NotAuthenticated,
     NotFound,
     ProviderRefused,
     RequestValidationFailed,
