@@ -1,18 +1,32 @@
 """Serve the built SPA (``web/dist``) from the API process (development and single-box deploys).
 
 Hashed assets are cached for a year; every other non-API path gets ``index.html`` so the
-client-side router handles it. Unknown ``/web/*`` paths still get the JSON 404.
+client-side router handles it. The fallback route does not even match API paths (``/web/*``,
+``/metering/*``...), so an unknown one is the JSON 404 and a 405 there lists only the API's own
+methods in ``Allow``, not the SPA's GET.
 """
 
 from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import Match
+from starlette.types import Scope
 
 from api.errors import NotFound
 
-_API_PREFIXES = ("web/", "dev/", "oauth2/", "webhooks/", "metering/")
+_API_PREFIXES = ("/web/", "/dev/", "/oauth2/", "/webhooks/", "/metering/", "/assets/")
+
+
+class _SpaRoute(APIRoute):
+    """A route that never matches an API path."""
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope.get("path", "").startswith(_API_PREFIXES):
+            return Match.NONE, {}
+        return super().matches(scope)
 
 
 class _ImmutableStatic(StaticFiles):
@@ -28,11 +42,18 @@ def mount_spa(app: FastAPI, dist: Path) -> None:
     if (dist / "assets").is_dir():
         app.mount("/assets", _ImmutableStatic(directory=dist / "assets"), name="assets")
 
-    @app.get("/{path:path}", include_in_schema=False)
     def spa(path: str) -> FileResponse:  # sync: file checks run in the threadpool
-        if path.startswith(_API_PREFIXES) or not index.is_file():
+        if not index.is_file():
             raise NotFound()
         candidate = (dist / path).resolve()
         if path and candidate.is_file() and candidate.is_relative_to(dist.resolve()):
             return FileResponse(candidate)
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    app.router.add_api_route(
+        "/{path:path}",
+        spa,
+        methods=["GET"],
+        include_in_schema=False,
+        route_class_override=_SpaRoute,
+    )

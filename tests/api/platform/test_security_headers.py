@@ -273,6 +273,16 @@ class TestMethodNotAllowed:
             assert response.status_code == 405, method
             assert response.headers["allow"] == "POST"
 
+    async def test_the_spa_fallback_never_answers_an_api_path(self, spa: httpx.AsyncClient) -> None:
+        # With the SPA served, its GET catch-all must not add GET to an API path's methods.
+        options = await spa.options("/web/registration")
+        assert options.status_code == 405
+        assert options.headers["allow"] == "POST"
+        unknown = await spa.post("/web/no-such-thing")
+        assert unknown.status_code == 404
+        assert unknown.json()["code"] == "NotFound"
+        assert (await spa.get("/users")).status_code == 200  # a client route still is the SPA
+
     async def test_405_of_a_get_only_path(self, client: httpx.AsyncClient) -> None:
         response = await client.delete("/healthz")
         assert response.status_code == 405
