@@ -6,7 +6,7 @@ PY := .venv/bin/python
 VENV_STAMP := .venv/.installed
 WEB_STAMP := web/node_modules/.package-lock.json
 
-.PHONY: dev test lint test-api test-web test-e2e contract bench chromium deps
+.PHONY: dev test lint test-api test-web test-e2e test-fuzz contract bench chromium deps
 
 deps: $(VENV_STAMP) $(WEB_STAMP)
 
@@ -44,11 +44,16 @@ test-web: $(WEB_STAMP)
 test-e2e: deps chromium
 	$(PY) -m pytest tests/e2e
 
+# Schemathesis against a dev stack (settings in schemathesis.toml); a pytest run of its own.
+test-fuzz: $(VENV_STAMP) $(WEB_STAMP)
+	$(PY) -m pytest tests/fuzz
+
 test: deps chromium
 	$(MAKE) lint
 	$(MAKE) test-api
 	$(MAKE) test-web
 	$(MAKE) test-e2e
+	$(MAKE) test-fuzz
 
 # Regenerate the contract and the web client types after changing a /web route or schema.
 contract: deps

@@ -217,15 +217,21 @@ async def _app_error(_: Request, exc: Exception) -> JSONResponse:
     return _envelope(exc.status_code, exc.code, exc.message)
 
 
+MALFORMED_BODY = "The request body is not valid JSON"
+
+
+def _field_error(err: Any) -> dict[str, str]:
+    if err["type"] == "json_invalid":  # loc is ("body", <character offset>)
+        return {"field": "body", "message": MALFORMED_BODY}
+    return {
+        "field": ".".join(str(p) for p in err["loc"] if p not in ("body", "query", "path")),
+        "message": str(err["msg"]).removeprefix("Value error, "),
+    }
+
+
 async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    fields = [
-        {
-            "field": ".".join(str(p) for p in err["loc"] if p not in ("body", "query", "path")),
-            "message": str(err["msg"]).removeprefix("Value error, "),
-        }
-        for err in exc.errors()
-    ]
+    fields = [_field_error(err) for err in exc.errors()]
     message = fields[0]["message"] if fields else "Invalid request"
     return _envelope(422, "ValidationError", message, fields=fields)
 
@@ -235,6 +241,12 @@ _HTTP_CODES = {404: "NotFound", 405: "MethodNotAllowed", 401: "NotAuthenticated"
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:
+        # Our code raises AppError, never HTTPException: a 400 here is FastAPI failing to read
+        # the body ("There was an error parsing the body", e.g. bytes that are not UTF-8).
+        # That is a malformed request like any other: the documented 422 envelope.
+        body = {"field": "body", "message": MALFORMED_BODY}
+        return _envelope(422, "ValidationError", MALFORMED_BODY, fields=[body])
     code = _HTTP_CODES.get(exc.status_code, "HttpError")
     headers = dict(exc.headers or {})
     if exc.status_code == 405:

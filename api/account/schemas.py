@@ -4,11 +4,10 @@ with the pieces each domain owns (usage entries, subscription and card, users, S
 from __future__ import annotations
 
 import uuid
-
-from pydantic import field_validator
+from typing import Annotated
 
 from api.billing.schemas import Billing, Subscription
-from api.schemas import ApiModel
+from api.schemas import ACCOUNT_NAME_REQUIRED, AccountName, ApiModel, Required
 from api.sso.schemas import Sso
 from api.usage.schemas import UsageEntry
 from api.users.schemas import AccountUser
@@ -34,21 +33,8 @@ class AccountResponse(ApiModel):
     account: Account
 
 
-ACCOUNT_NAME_MAX = 200
-
-
 class AccountUpdate(ApiModel):
     """``PUT /web/account`` body (SPEC 3 "Account name update: name"). The name is trimmed;
     it must not be empty after trimming (SPEC 5) and has at most 200 characters."""
 
-    name: str
-
-    @field_validator("name")
-    @classmethod
-    def _trimmed_not_empty(cls, value: str) -> str:
-        value = value.strip()
-        if not value:
-            raise ValueError("Account name must not be empty")
-        if len(value) > ACCOUNT_NAME_MAX:
-            raise ValueError(f"Account name must be at most {ACCOUNT_NAME_MAX} characters")
-        return value
+    name: Annotated[AccountName, Required(ACCOUNT_NAME_REQUIRED)]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import Field
 
 from api.models import MAX_UNITS
-from api.schemas import ApiModel
+from api.schemas import WHOLE_NUMBER, ApiModel
 
 
 class Subscription(ApiModel):
@@ -38,7 +39,7 @@ class SubscriptionUpdate(ApiModel):
     ``units``: whole units of the $20/month plan, 0 (free plan) to 20.
     """
 
-    units: int = Field(ge=0, le=MAX_UNITS, strict=True)
+    units: Annotated[int, Field(ge=0, le=MAX_UNITS), WHOLE_NUMBER]
 
 
 class SubscriptionResponse(ApiModel):
@@ -51,7 +52,7 @@ class PaymentMethodUpdate(ApiModel):
     """``POST /web/subscription/payment`` body (SPEC 3 "Payment payload: cardToken"): the id
     of a Stripe.js card token (``tok_...``). Card numbers never reach the API."""
 
-    card_token: str = Field(min_length=1, max_length=255, pattern=r"^tok_[A-Za-z0-9_]+$")
+    card_token: str = Field(min_length=1, max_length=255, pattern=r"^tok_[A-Za-z0-9_]+$(?!\n)")
 
 
 class PaymentMethodResponse(ApiModel):

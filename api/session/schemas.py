@@ -3,15 +3,65 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Literal
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, core_schema
 
-from api.emails import is_valid_email
-from api.schemas import REQUIRED, ApiModel, Email, PersonName, required
+from api.schemas import (
+    ACCOUNT_NAME_REQUIRED,
+    REQUIRED,
+    AccountName,
+    ApiModel,
+    Email,
+    PersonName,
+    Required,
+    Text,
+    ValidEmail,
+)
 from api.session import rules
 
 EMAIL_REQUIRED = "Email address is required"  # SPEC 5 Login, reset screens
+PASSWORD_MAX_LENGTH = 256
+# SPEC 5's password rule as a pattern (see ApiModel on `$(?!\n)`): 12+ characters, a digit
+# and a character other than a letter or digit, no control characters.
+PASSWORD_PATTERN = (
+    r"^(?=[^\x00-\x1f\x7f]*\d)(?=[^\x00-\x1f\x7f]*[^A-Za-z0-9\x00-\x1f\x7f])"  # noqa: S105
+    r"[^\x00-\x1f\x7f]{12,}$(?!\n)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NewPassword:
+    """Field metadata of a password being chosen: blank is refused with ``message`` (the
+    screen's SPEC 5 text), a weak one with SPEC 5's rule; the schema carries the rule as
+    ``minLength`` and :data:`PASSWORD_PATTERN`."""
+
+    message: str
+
+    def _check(self, value: str) -> str:
+        if not value:
+            raise ValueError(self.message)
+        if not rules.is_strong_password(value):
+            raise ValueError(rules.PASSWORD_RULE)
+        return value
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return core_schema.no_info_after_validator_function(self._check, handler(source))
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        json_schema = handler(schema)
+        json_schema.update(minLength=rules.PASSWORD_MIN_LENGTH, pattern=PASSWORD_PATTERN)
+        return json_schema
+
+
+Password = Annotated[str, Text(PASSWORD_MAX_LENGTH)]
 
 
 class SessionUser(ApiModel):
@@ -46,8 +96,8 @@ class SessionResponse(ApiModel):
 class SignInRequest(ApiModel):
     """Password sign-in. The email is lowercased and trimmed before use (SPEC 5 Login)."""
 
-    email: Annotated[Email, required(EMAIL_REQUIRED)]
-    password: Annotated[str, Field(max_length=256), required("Password is required")]
+    email: Annotated[Email, Required(EMAIL_REQUIRED)]
+    password: Annotated[Password, Required("Password is required")]
 
 
 class Tokens(ApiModel):
@@ -75,38 +125,18 @@ class SignInResponse(ApiModel):
     challenge: Challenge | None = None
 
 
-def _required(value: str) -> str:
-    value = value.strip()
-    if not value:
-        raise ValueError(REQUIRED)
-    return value
-
-
-def _new_password(value: str) -> str:
-    if not rules.is_strong_password(value):
-        raise ValueError(rules.PASSWORD_RULE)
-    return value
-
-
 class CompleteNewPasswordRequest(ApiModel):
     """Answer to the NEW_PASSWORD_REQUIRED challenge of a sign-in (SPEC 4)."""
 
-    username: str = Field(min_length=1, max_length=320)
-    session: str = Field(min_length=1, max_length=8192)
-    new_password: str = Field(max_length=256)
-
-    @field_validator("new_password")
-    @classmethod
-    def _password(cls, value: str) -> str:
-        if not value:
-            raise ValueError("A new password is required")
-        return _new_password(value)
+    username: Annotated[str, Text(320), Field(min_length=1)]
+    session: Annotated[str, Text(8192), Field(min_length=1)]
+    new_password: Annotated[Password, NewPassword("A new password is required")]
 
 
 class ForgotPasswordRequest(ApiModel):
     """Ask for a password-reset code by email (SPEC 4 forgot-password)."""
 
-    email: Annotated[Email, required(EMAIL_REQUIRED)]
+    email: Annotated[Email, Required(EMAIL_REQUIRED)]
 
 
 class CodeDelivery(ApiModel):
@@ -127,24 +157,11 @@ class ForgotPasswordResponse(ApiModel):
 class ConfirmForgotPasswordRequest(ApiModel):
     """The emailed code and the new password (SPEC 4 complete-forgot-password)."""
 
-    email: Annotated[Email, required(EMAIL_REQUIRED)]
-    code: str = Field(max_length=64)
-    new_password: str = Field(max_length=256)
-
-    @field_validator("code")
-    @classmethod
-    def _code(cls, value: str) -> str:
-        value = value.strip()
-        if not value:
-            raise ValueError("Verification code is required")
-        return value
-
-    @field_validator("new_password")
-    @classmethod
-    def _password(cls, value: str) -> str:
-        if not value:
-            raise ValueError("Enter a new password")
-        return _new_password(value)
+    email: Annotated[Email, Required(EMAIL_REQUIRED)]
+    code: Annotated[
+        str, Text(64), AfterValidator(str.strip), Required("Verification code is required")
+    ]
+    new_password: Annotated[Password, NewPassword("Enter a new password")]
 
 
 class AuthorizeRequest(ApiModel):
@@ -152,7 +169,7 @@ class AuthorizeRequest(ApiModel):
     the provider name and where the hosted UI sends the browser back (``/oauth/sso``)."""
 
     identity_provider: Literal["Google", "Github"]
-    redirect_uri: str = Field(min_length=1, max_length=2048)
+    redirect_uri: Annotated[str, Text(2048), Field(min_length=1)]
 
 
 class AuthorizeResponse(ApiModel):
@@ -166,9 +183,9 @@ class CodeExchangeRequest(ApiModel):
     """The hosted UI's authorization code, the ``state`` it came back with, and the redirect
     URI it was issued for."""
 
-    code: str = Field(min_length=1, max_length=2048)
-    state: str = Field(min_length=1, max_length=256)
-    redirect_uri: str = Field(min_length=1, max_length=2048)
+    code: Annotated[str, Text(2048), Field(min_length=1)]
+    state: Annotated[str, Text(256), Field(min_length=1)]
+    redirect_uri: Annotated[str, Text(2048), Field(min_length=1)]
 
 
 class FederatedIdentity(ApiModel):
@@ -194,30 +211,11 @@ class RegistrationRequest(ApiModel):
     """The registration form (SPEC 3). Every field is required ('Required'); the email is a
     business email, lowercased and trimmed; names are trimmed; the password follows SPEC 5."""
 
-    first_name: Annotated[PersonName, required(REQUIRED)]
-    last_name: Annotated[PersonName, required(REQUIRED)]
-    email_address: Annotated[Email, required(REQUIRED)]
-    organization_name: str = Field(max_length=200)
-    new_password: str = Field(max_length=256)
-
-    @field_validator("organization_name")
-    @classmethod
-    def _trimmed(cls, value: str) -> str:
-        return _required(value)
-
-    @field_validator("email_address")
-    @classmethod
-    def _email(cls, value: str) -> str:
-        if not is_valid_email(value):
-            raise ValueError(rules.BUSINESS_EMAIL)
-        return value
-
-    @field_validator("new_password")
-    @classmethod
-    def _password(cls, value: str) -> str:
-        if not value:
-            raise ValueError(REQUIRED)
-        return _new_password(value)
+    first_name: Annotated[PersonName, Required(REQUIRED)]
+    last_name: Annotated[PersonName, Required(REQUIRED)]
+    email_address: Annotated[Email, Required(REQUIRED), ValidEmail(rules.BUSINESS_EMAIL)]
+    organization_name: Annotated[AccountName, Required(REQUIRED)]
+    new_password: Annotated[Password, NewPassword(REQUIRED)]
 
 
 class SsoAccount(ApiModel):
@@ -242,22 +240,14 @@ class SsoJoinRequest(ApiModel):
     user_first_name: PersonName
     user_last_name: PersonName
     user_email: Email
-    user_identity_id: str = Field(min_length=1, max_length=255)
+    user_identity_id: Annotated[str, Text(255), Field(min_length=1)]
 
 
 class SsoCreateRequest(ApiModel):
     """SPEC 3 "Create-account payload"; the account name is trimmed and must not be empty."""
 
-    account_name: str = Field(max_length=200)
+    account_name: Annotated[AccountName, Required(ACCOUNT_NAME_REQUIRED)]
     user_first_name: PersonName
     user_last_name: PersonName
     user_email: Email
-    user_identity_id: str = Field(min_length=1, max_length=255)
-
-    @field_validator("account_name")
-    @classmethod
-    def _name(cls, value: str) -> str:
-        value = value.strip()
-        if not value:
-            raise ValueError("Account name must not be empty")
-        return value
+    user_identity_id: Annotated[str, Text(255), Field(min_length=1)]

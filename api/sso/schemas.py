@@ -15,7 +15,7 @@ class Sso(ApiModel):
 class SsoUpdate(ApiModel):
     """``POST /web/sso`` body."""
 
-    require_google_sso: bool = Field(alias="requireGoogleSSO")
+    require_google_sso: bool = Field(alias="requireGoogleSSO", strict=True)
 
 
 class SsoResponse(ApiModel):

@@ -5,10 +5,9 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from pydantic import ConfigDict, field_validator
+from pydantic import ConfigDict
 
-from api.emails import is_valid_email
-from api.schemas import REQUIRED, ApiModel, Email, PersonName, required
+from api.schemas import REQUIRED, ApiModel, Email, PersonName, Required, ValidEmail
 
 
 class AccountUser(ApiModel):
@@ -24,21 +23,14 @@ class AccountUser(ApiModel):
 class UserNames(ApiModel):
     """First and last name, trimmed, each required."""
 
-    first_name: Annotated[PersonName, required(REQUIRED)]
-    last_name: Annotated[PersonName, required(REQUIRED)]
+    first_name: Annotated[PersonName, Required(REQUIRED)]
+    last_name: Annotated[PersonName, Required(REQUIRED)]
 
 
 class UserCreate(UserNames):
     """``POST /web/users``: who to invite. The email is trimmed and lowercased."""
 
-    email: Annotated[Email, required(REQUIRED)]
-
-    @field_validator("email")
-    @classmethod
-    def _email(cls, value: str) -> str:
-        if not is_valid_email(value):
-            raise ValueError("Must be a valid email address")
-        return value
+    email: Annotated[Email, Required(REQUIRED), ValidEmail("Must be a valid email address")]
 
 
 class UserUpdate(UserNames):

@@ -149,14 +149,18 @@ class TestUpdateAccount:
         self, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:
         me = await make_user(account_name="Keep Me")
-        for name in ("", "   \t "):
+        for name in ("", "    "):
             response = await client.put("/web/account", json={"name": name}, headers=me.headers)
             assert response.status_code == 422
             assert response.json()["code"] == "ValidationError"
             assert response.json()["message"] == "Account name must not be empty"
+        for name in ("Tab\tCo", "Nul\x00Co", "   \t "):
+            response = await client.put("/web/account", json={"name": name}, headers=me.headers)
+            assert response.status_code == 422
+            assert response.json()["message"] == "Must not contain control characters"
         too_long = await client.put("/web/account", json={"name": "x" * 201}, headers=me.headers)
         assert too_long.status_code == 422
-        assert too_long.json()["message"] == "Account name must be at most 200 characters"
+        assert too_long.json()["message"] == "String should have at most 200 characters"
         account = (await client.get("/web/account", headers=me.headers)).json()["account"]
         assert account["name"] == "Keep Me"
 

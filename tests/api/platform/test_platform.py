@@ -116,3 +116,18 @@ async def test_cors_only_for_configured_origins(stack: Stack) -> None:
     assert allowed.status_code == 200
     assert allowed.headers["access-control-allow-origin"] == "https://console.example.com"
     assert "access-control-allow-origin" not in other.headers
+
+
+async def test_a_body_that_is_not_json_is_a_422(client: httpx.AsyncClient) -> None:
+    # Broken JSON, and bytes that are not even text (FastAPI's own undocumented 400 "There
+    # was an error parsing the body"), are the documented 422 like any malformed request.
+    for body in (b'{"email": ', b"\x80 not utf-8"):
+        response = await client.post(
+            "/web/session/sign-in", content=body, headers={"Content-Type": "application/json"}
+        )
+        assert response.status_code == 422, body
+        assert response.json() == {
+            "code": "ValidationError",
+            "message": "The request body is not valid JSON",
+            "fields": [{"field": "body", "message": "The request body is not valid JSON"}],
+        }

@@ -132,6 +132,24 @@ class TestUpdate:
         assert response.json()["user"]["lastName"] == "Hopper"
         assert response.json()["user"]["email"] == mate.user.email
 
+    async def test_control_characters_are_refused_not_a_server_error(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        # A NUL in firstName was a 500 (PostgreSQL refuses \u0000 in text): the fuzzer's find.
+        me = await make_user(first_name="Ada")
+        for name in ("Ada\u0000", "A\tda", "Ada\x7f"):
+            response = await client.put(
+                f"/web/users/{me.user.id}",
+                headers=me.headers,
+                json={"firstName": name, "lastName": "Lovelace"},
+            )
+            assert response.status_code == 422, name
+            assert response.json()["fields"] == [
+                {"field": "firstName", "message": "Must not contain control characters"}
+            ]
+        users = (await client.get("/web/account", headers=me.headers)).json()["account"]["users"]
+        assert [u["firstName"] for u in users] == ["Ada"]
+
     async def test_email_is_not_editable(
         self, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:

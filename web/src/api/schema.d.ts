@@ -678,7 +678,10 @@ export interface components {
          *     business email, lowercased and trimmed; names are trimmed; the password follows SPEC 5.
          */
         RegistrationRequest: {
-            /** Emailaddress */
+            /**
+             * Emailaddress
+             * Format: email
+             */
             emailAddress: string;
             /** Firstname */
             firstName: string;
@@ -920,7 +923,10 @@ export interface components {
          * @description ``POST /web/users``: who to invite. The email is trimmed and lowercased.
          */
         UserCreate: {
-            /** Email */
+            /**
+             * Email
+             * Format: email
+             */
             email: string;
             /** Firstname */
             firstName: string;
