@@ -132,8 +132,10 @@ async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
         try:
             yield db
         except BaseException:
-            await db.rollback()
-            await _run_undo(db)
+            try:
+                await db.rollback()  # raises too when the connection is gone
+            finally:
+                await _run_undo(db)
             raise
         else:
             try:

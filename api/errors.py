@@ -146,6 +146,14 @@ class RateLimited(AppError):
     default_message = "Too many attempts. Please wait a few minutes and try again."
 
 
+class DatabaseUnavailable(AppError):
+    """503: PostgreSQL could not be reached or dropped the connection (api/db_faults.py); a
+    write was not kept. Any route that touches the database may answer it."""
+
+    status_code = 503
+    default_message = "The database is not reachable right now. Please try again shortly."
+
+
 class VendorUnavailable(AppError):
     """503: an identity or payment provider could not be reached; nothing was changed."""
 
@@ -187,13 +195,15 @@ class RequestValidationFailed(AppError):
 
 
 def error_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
-    """Build a route's ``responses=`` mapping for the given error classes.
+    """Build a route's ``responses=`` mapping for the given error classes, plus
+    ``DatabaseUnavailable``, which any route that touches the database may answer.
 
     Returns:
         ``{status_code: {"model": ErrorBody, "description": "CodeA | CodeB"}}``.
     """
     by_status: dict[int, list[str]] = {}
-    for err in errors:
+    every: tuple[type[AppError], ...] = (*errors, DatabaseUnavailable)
+    for err in every:
         by_status.setdefault(err.status_code, []).append(err.__name__)
     return {
         status: {

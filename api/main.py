@@ -27,6 +27,7 @@ from api.billing.router import router as billing_router
 from api.billing.router import webhook_router as stripe_webhook_router
 from api.config import Settings
 from api.db import create_engine, create_read_sessionmaker, create_sessionmaker
+from api.db_faults import DatabaseFaultsMiddleware
 from api.errors import install_error_handlers
 from api.health import router as health_router
 from api.http_methods import HeadAsGetMiddleware
@@ -133,7 +134,9 @@ def create_app(
     app.state.security_headers = SecurityHeaders.from_settings(
         settings, unprotected_paths=[path for path in docs if path]
     )
-    # Innermost, so the access log and CORS see the real method.
+    # Innermost: a safe request whose database connection died is run again from scratch.
+    app.add_middleware(DatabaseFaultsMiddleware)
+    # Then HEAD as GET, still inside the access log and CORS, which see the real method.
     app.add_middleware(HeadAsGetMiddleware)
     if settings.cors_allowed_origins:
         # The SPA on another origin (a CDN) sends the bearer token in a header, and the
