@@ -2,8 +2,8 @@
 administrator's ``pg_terminate_backend``) or is down (issue 10 "Database faults").
 
 - A safe request (GET, HEAD) whose connection turns out dead before anything was sent is run
-  once more: SQLAlchemy has by then marked the pool's older connections stale, so the retry
-  gets a fresh one. No round trip is added to healthy requests (no pre-ping).
+  once more, after the pool is replaced (its other connections died too), so the retry gets a
+  fresh connection. No round trip is added to healthy requests (no pre-ping).
 - Any other request, or a retry that fails too, answers 503 ``DatabaseUnavailable`` in the
   usual envelope instead of a 500. A write's transaction died with its connection, so
   PostgreSQL kept nothing of it, and ``get_db`` runs its compensating steps (e.g. removing a
@@ -83,6 +83,7 @@ class DatabaseFaultsMiddleware:
                 if started or not is_database_unavailable(exc):
                     raise
                 log.warning("database_unavailable", attempt=attempt, error=repr(exc))
+                await scope["app"].state.engine.dispose()
         await send(
             {
                 "type": "http.response.start",

@@ -4,13 +4,23 @@ reads carry on, writes answer 503 with nothing half-written, never a 500 (issue 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import asyncpg
 import httpx
+import pytest
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
 from tests.api.conftest import MakeUser
+
+
+@pytest.fixture(autouse=True)
+async def _fresh_pool_afterwards(app: FastAPI) -> AsyncIterator[None]:
+    # The app is shared with the other tests, some of which use its engine directly (not
+    # through requests, which recover by themselves): leave them a pool of live connections.
+    yield
+    await app.state.engine.dispose()
 
 
 async def _terminate_the_apis_connections(app: FastAPI) -> int:
