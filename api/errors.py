@@ -146,6 +146,14 @@ class RateLimited(AppError):
     default_message = "Too many attempts. Please wait a few minutes and try again."
 
 
+class PayloadTooLarge(AppError):
+    """413: the request body is larger than the route accepts (64 KiB on /web/*, 1 MiB for a
+    metering batch, 512 KiB for a Stripe webhook); refused before it is read in full."""
+
+    status_code = 413
+    default_message = "The request body is too large"
+
+
 class DatabaseUnavailable(AppError):
     """503: PostgreSQL could not be reached or dropped the connection (api/db_faults.py); a
     write was not kept. Any route that touches the database may answer it."""
@@ -203,6 +211,8 @@ def error_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
     """
     by_status: dict[int, list[str]] = {}
     every: tuple[type[AppError], ...] = (*errors, DatabaseUnavailable)
+    if RequestValidationFailed in errors:  # the route reads input, so its body is limited
+        every = (*every, PayloadTooLarge)
     for err in every:
         by_status.setdefault(err.status_code, []).append(err.__name__)
     return {

@@ -25,6 +25,7 @@ from api.adapters.stripe import StripeGateway
 from api.auth.tokens import AccessTokenVerifier
 from api.billing.router import router as billing_router
 from api.billing.router import webhook_router as stripe_webhook_router
+from api.body_limits import BodyLimitMiddleware
 from api.config import Settings
 from api.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from api.db_faults import DatabaseFaultsMiddleware
@@ -40,6 +41,12 @@ from api.sso.router import router as sso_router
 from api.usage.router import router as usage_router
 from api.users.router import router as users_router
 from api.webconfig import router as webconfig_router
+
+# Every /web/* body is a small form; a metering batch holds up to 1000 records of about 200
+# bytes; Stripe documents no maximum for an event (one is a few kilobytes, a large invoice
+# tens of kilobytes).
+WEB_MAX_BODY_BYTES = 64 * 1024
+BODY_LIMITS_BY_PREFIX = (("/metering/", 1024 * 1024), ("/webhooks/stripe", 512 * 1024))
 
 
 def _operation_id(route: APIRoute) -> str:
@@ -150,6 +157,9 @@ def create_app(
             allow_headers=["Authorization", "Content-Type"],
             max_age=600,
         )
+    app.add_middleware(
+        BodyLimitMiddleware, default_bytes=WEB_MAX_BODY_BYTES, by_prefix=BODY_LIMITS_BY_PREFIX
+    )
     app.add_middleware(RequestContextMiddleware)
     install_error_handlers(app)
     app.include_router(health_router)
