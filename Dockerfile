@@ -48,4 +48,4 @@ COPY --from=web /src/web/dist ./web/dist
 ENV WEB_DIST=/app/web/dist
 USER console
 EXPOSE 8000
-CMD ["uvicorn", "--factory", "api.main:create_app", "--host", "0.0.0.0", "--port", "8000"]
+CMD ["uvicorn", "--factory", "api.main:create_app", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers"]

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from api.adapters.cognito import (
@@ -46,15 +46,12 @@ def refusal(exc: CognitoError) -> AppError:
 
 @asynccontextmanager
 async def cognito_errors(
-    *,
-    refused: Callable[[CognitoError], AppError] = refusal,
-    on_refused: Callable[[CognitoError], Awaitable[object]] | None = None,
+    *, refused: Callable[[CognitoError], AppError] = refusal
 ) -> AsyncIterator[None]:
     """Run Cognito calls, raising API errors for the adapter's.
 
     Args:
         refused: the API error for a refusal (default :func:`refusal`).
-        on_refused: awaited first on a refusal, e.g. to count a failed sign-in attempt.
 
     Raises:
         AppError: ``refused(exc)`` for a ``CognitoError``.
@@ -63,8 +60,6 @@ async def cognito_errors(
     try:
         yield
     except CognitoError as exc:
-        if on_refused is not None:
-            await on_refused(exc)
         raise refused(exc) from exc
     except CognitoUnavailable as exc:
         raise VendorUnavailable() from exc

@@ -11,8 +11,10 @@ from __future__ import annotations
 import ipaddress
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from api.client_address import Network, parse_networks
 
 _LIVE_KEY_PREFIXES = ("sk_live_", "rk_live_", "pk_live_")
 
@@ -80,6 +82,13 @@ class Settings(BaseSettings):
             '(a CDN), as a JSON list: ["https://console.example.com"]. Empty: same origin only.'
         ),
     )
+    trusted_proxies: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Addresses or CIDRs of the proxies in front of the API, as a JSON list such as "
+            '["10.0.0.0/8"]: only their X-Forwarded-For is believed (api/client_address.py).'
+        ),
+    )
     public_url: str = Field(
         default="http://127.0.0.1:8000",
         description="Origin the browser uses for this API and the SPA.",
@@ -129,10 +138,32 @@ class Settings(BaseSettings):
         default=100, description="Attempts per client IP address per window."
     )
     sign_in_limit_window_s: int = Field(default=900, description="Window length, seconds.")
+    reset_limit_per_email: int = Field(
+        default=5,
+        description=(
+            "Password-reset requests per email per window (each one emails the user); "
+            "counted apart from sign-in attempts."
+        ),
+    )
 
     # Plan constants (SPEC 9): new accounts get these; the account row keeps its own copy.
     unit_plan_requests: int = Field(default=1000, description="Requests per unit per cycle.")
     free_plan_requests: int = Field(default=100, description="Requests per cycle at 0 units.")
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        for cidr in value:
+            try:
+                parse_networks([cidr])
+            except ValueError as exc:
+                raise ValueError(f"TRUSTED_PROXIES: {cidr!r} is not an address or CIDR") from exc
+        return value
+
+    @property
+    def trusted_networks(self) -> tuple[Network, ...]:
+        """``trusted_proxies`` as networks."""
+        return parse_networks(self.trusted_proxies)
 
     @property
     def cognito_base_url(self) -> str:

@@ -7,7 +7,7 @@
 Naming rule: an alias is named for what the route receives (``DbSession``, ``CurrentUser``,
 ``Cognito``); the suffix ``Dep`` only where that name is the class itself (``SettingsDep``,
 ``PasswordAttemptsDep``). This module imports only ``api.auth``, ``api.db``, ``api.config``,
-``api.adapters`` and ``api.ratelimit``.
+``api.adapters``, ``api.ratelimit`` and ``api.client_address``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from api.auth import principal
 from api.auth.errors import AccountRequired, ApiKeyRequired, InvalidApiKey, NotAuthenticated
 from api.auth.principal import Caller, KeyHolder
 from api.auth.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
+from api.client_address import client_address
 from api.config import Settings
 from api.db import get_db
 from api.ratelimit.service import PasswordAttempts, RateLimiter
@@ -59,9 +60,12 @@ def _token_verifier(request: Request) -> AccessTokenVerifier:
 
 
 def _client_address(request: Request) -> str:
-    """The client's IP address (behind a proxy, run uvicorn with ``--proxy-headers`` and
-    ``--forwarded-allow-ips`` so this is the browser's, not the proxy's)."""
-    return request.client.host if request.client else "unknown"
+    """The client's IP address: the peer's, or behind ``TRUSTED_PROXIES`` the one they saw
+    (api/client_address.py)."""
+    peer = request.client.host if request.client else "unknown"
+    return client_address(
+        peer, request.headers.getlist("x-forwarded-for"), request.app.state.trusted_networks
+    )
 
 
 SettingsDep = Annotated[Settings, Depends(_settings)]

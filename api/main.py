@@ -136,6 +136,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.trusted_networks = settings.trusted_networks
     # Swagger UI (development only) loads a CDN script and runs an inline one: no CSP there.
     docs = [app.docs_url, app.swagger_ui_oauth2_redirect_url] if app.docs_url else []
     app.state.security_headers = SecurityHeaders.from_settings(

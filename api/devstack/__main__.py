@@ -34,7 +34,12 @@ async def _serve(host: str, port: int) -> None:
     from api.devstack.app import create_dev_app
 
     config = uvicorn.Config(
-        create_dev_app(Settings()), host=host, port=port, log_level="warning", access_log=False
+        create_dev_app(Settings()),
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        proxy_headers=False,  # the client address is TRUSTED_PROXIES' business alone
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

@@ -15,15 +15,17 @@ ended a day ago are deleted, which keeps the table small without a cron job.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Delete, delete, select
+from sqlalchemy import Delete, delete, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.config import Settings
-from api.errors import RateLimited
+from api.errors import ProviderRefused, RateLimited
 from api.models import RateLimitCounter
 
 
@@ -72,6 +74,21 @@ class RateLimiter:
             )
         if (hits or 0) >= limit.max_hits:
             raise _refusal(limit)
+
+    async def release(self, limit: Limit, subject: str, now: datetime | None = None) -> None:
+        """Give back one attempt counted with :meth:`hit` in the window of ``now`` (an attempt
+        that turned out not to count, e.g. a successful sign-in)."""
+        window_start, key = _window(limit, subject, now)
+        async with self._engine.connect() as connection:
+            await connection.execute(
+                update(RateLimitCounter)
+                .where(
+                    RateLimitCounter.key == key,
+                    RateLimitCounter.window_start == window_start,
+                    RateLimitCounter.hits > 0,
+                )
+                .values(hits=RateLimitCounter.hits - 1)
+            )
 
     async def record(self, limit: Limit, subject: str, now: datetime | None = None) -> int:
         """Count one attempt of ``subject`` without refusing it; returns the window's count."""
@@ -124,43 +141,61 @@ class PasswordAttempts:
     """The password attempts of one request (README "Sign-in attempt limits"):
 
     - per client address, every attempt counts (password spraying across many emails);
-    - per email (or username), only failed attempts count (guessing one user's password),
-      so signing in often never locks a user out.
+    - per email (or username), only failed attempts count (guessing one user's password), so
+      signing in often never locks a user out. The attempt is counted before the password is
+      tried (one atomic upsert), so a parallel burst cannot pass the limit, and given back
+      when it did not fail;
+    - reset requests count per email under a limit of their own (each one emails the user),
+      never against signing in.
     """
 
     limiter: RateLimiter
     settings: Settings
     client_address: str
 
-    def _per_email(self) -> Limit:
-        return Limit(
-            "sign-in:email",
-            self.settings.sign_in_limit_per_email,
-            self.settings.sign_in_limit_window_s,
+    def _limit(self, name: str, max_hits: int) -> Limit:
+        return Limit(name, max_hits, self.settings.sign_in_limit_window_s)
+
+    async def _count_address(self) -> None:
+        await self.limiter.hit(
+            self._limit("sign-in:ip", self.settings.sign_in_limit_per_address),
+            self.client_address,
         )
 
-    async def start(self, subject: str) -> None:
-        """Before trying ``subject``'s password: count the address, refuse if over a limit.
+    @asynccontextmanager
+    async def attempt(self, subject: str) -> AsyncIterator[None]:
+        """Try ``subject``'s password (or code) inside this block.
+
+        The address and the subject are counted first; the subject's count is given back
+        unless the block raises ``ProviderRefused`` (a wrong password, a wrong code).
 
         Raises:
             RateLimited: too many attempts from this address, or failures for this subject.
         """
-        await self.limiter.check(self._per_email(), subject)
+        per_email = self._limit("sign-in:email", self.settings.sign_in_limit_per_email)
+        now = datetime.now(UTC)
+        await self._count_address()
+        try:
+            await self.limiter.hit(per_email, subject, now)
+        except RateLimited:
+            await self.limiter.release(per_email, subject, now)  # a refusal is no guess
+            raise
+        try:
+            yield
+        except ProviderRefused:
+            raise
+        except BaseException:
+            await self.limiter.release(per_email, subject, now)
+            raise
+        await self.limiter.release(per_email, subject, now)
+
+    async def reset_requested(self, subject: str) -> None:
+        """Count a password-reset request for ``subject`` (and the address).
+
+        Raises:
+            RateLimited: too many requests from this address, or for this subject.
+        """
+        await self._count_address()
         await self.limiter.hit(
-            Limit(
-                "sign-in:ip",
-                self.settings.sign_in_limit_per_address,
-                self.settings.sign_in_limit_window_s,
-            ),
-            self.client_address,
+            self._limit("reset:email", self.settings.reset_limit_per_email), subject
         )
-
-    async def failed(self, subject: str) -> None:
-        """Count a failed attempt (wrong password or code) for ``subject``."""
-        await self.limiter.record(self._per_email(), subject)
-
-    async def count_always(self, subject: str) -> None:
-        """An attempt that counts for ``subject`` whatever its outcome (each one emails the
-        user: a reset request). Raises RateLimited like :meth:`start`."""
-        await self.start(subject)
-        await self.failed(subject)

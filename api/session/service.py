@@ -92,9 +92,8 @@ async def sign_in(
             Google'; any other provider refusal with the provider's message (SPEC 8).
         VendorUnavailable: Cognito is unreachable.
     """
-    await attempts.start(email)
-    await _refuse_if_google_required(db, email)
-    async with cognito_errors(on_refused=lambda _: attempts.failed(email)):
+    async with attempts.attempt(email), cognito_errors():
+        await _refuse_if_google_required(db, email)
         result = await cognito.initiate_password_auth(email, password)
     return _sign_in_response(result, email, cookies)
 
@@ -115,13 +114,12 @@ async def complete_new_password(
     Raises: RateLimited, MustSignInWithGoogle, ProviderRefused (e.g. an expired challenge
     session), VendorUnavailable.
     """
-    await attempts.start(username)
-    await _refuse_if_google_required(db, username)
-    names = await repository.user_names(db, username)
-    attributes = {}
-    if names is not None:
-        attributes = {"given_name": names[0], "family_name": names[1]}
-    async with cognito_errors(on_refused=lambda _: attempts.failed(username)):
+    async with attempts.attempt(username), cognito_errors():
+        await _refuse_if_google_required(db, username)
+        names = await repository.user_names(db, username)
+        attributes = {}
+        if names is not None:
+            attributes = {"given_name": names[0], "family_name": names[1]}
         result = await cognito.respond_new_password(username, session, new_password, attributes)
     return _sign_in_response(result, username, cookies)
 
@@ -141,7 +139,7 @@ async def forgot_password(
         PasswordResetUnavailable: the answer has no delivery details;
         VendorUnavailable.
     """
-    await attempts.count_always(email)
+    await attempts.reset_requested(email)
     await _refuse_if_google_required(db, email)
     async with cognito_errors():
         try:
@@ -174,10 +172,9 @@ async def confirm_forgot_password(
     Raises: RateLimited, MustSignInWithGoogle, ProviderRefused (wrong or expired code, with
     the provider's message), VendorUnavailable.
     """
-    await attempts.start(email)
-    await _refuse_if_google_required(db, email)
     # A refusal is a wrong or expired code (or an unknown user): a failed attempt.
-    async with cognito_errors(on_refused=lambda _: attempts.failed(email)):
+    async with attempts.attempt(email), cognito_errors():
+        await _refuse_if_google_required(db, email)
         await cognito.confirm_forgot_password(email, code, new_password)
         result = await cognito.initiate_password_auth(email, new_password)
     return _sign_in_response(result, email, cookies)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
@@ -19,7 +20,9 @@ from tests.api.conftest import MakeUser, unique_email
 @pytest.fixture(scope="module")
 async def replicas(stack: Stack) -> AsyncIterator[tuple[FastAPI, FastAPI]]:
     """Two API replicas on the same database, with small limits."""
-    settings = stack.with_settings(sign_in_limit_per_email=3, sign_in_limit_per_address=5)
+    settings = stack.with_settings(
+        sign_in_limit_per_email=3, sign_in_limit_per_address=5, reset_limit_per_email=10
+    )
     first, second = create_app(settings), create_app(settings)
     async with first.router.lifespan_context(first), second.router.lifespan_context(second):
         yield first, second
@@ -93,6 +96,35 @@ class TestSignInRateLimit:
         assert reset.status_code == 429
         async with _client(replicas[0], "203.0.113.8") as client:
             assert (await _attempt(client, unique_email())).status_code == 400
+
+    async def test_reset_requests_never_lock_a_user_out_of_signing_in(
+        self, limited_app: FastAPI, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        for i in range(10):  # a forgetful user, or someone flooding their mailbox
+            async with _client(limited_app, f"192.0.2.{100 + i}") as client:
+                await client.post("/web/session/forgot-password", json={"email": me.user.email})
+        async with _client(limited_app, "192.0.2.200") as client:
+            signed_in = await client.post(
+                "/web/session/sign-in", json={"email": me.user.email, "password": me.password}
+            )
+            # Reset requests have a limit of their own.
+            flooded = await client.post(
+                "/web/session/forgot-password", json={"email": me.user.email}
+            )
+        assert signed_in.status_code == 200, signed_in.text
+        assert flooded.status_code == 429
+
+    async def test_a_parallel_burst_cannot_exceed_the_limit(self, limited_app: FastAPI) -> None:
+        email = unique_email("burst")
+
+        async def guess(i: int) -> int:
+            async with _client(limited_app, f"198.18.0.{i + 1}") as client:
+                return (await _attempt(client, email)).status_code
+
+        statuses = await asyncio.gather(*(guess(i) for i in range(12)))
+        # The per-email limit is 3: however the 12 guesses interleave, 3 reach Cognito.
+        assert sorted(statuses) == [400] * 3 + [429] * 9
 
 
 class TestRateLimiter:

@@ -1027,6 +1027,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     "account-update_account": {
@@ -1069,6 +1078,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -1076,6 +1094,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1140,6 +1167,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -1149,7 +1185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1196,6 +1232,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     "session-authorize": {
@@ -1220,6 +1265,15 @@ export interface operations {
                     "application/json": components["schemas"]["AuthorizeResponse"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -1229,7 +1283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1271,6 +1325,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -1289,7 +1352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1331,6 +1394,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -1349,7 +1421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1391,6 +1463,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -1409,7 +1490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1458,7 +1539,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1500,6 +1581,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -1518,7 +1608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1545,7 +1635,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1589,6 +1679,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -1596,6 +1695,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1649,6 +1757,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -1656,6 +1773,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1708,7 +1834,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1766,6 +1892,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -1775,7 +1910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1842,6 +1977,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -1851,7 +1995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1929,6 +2073,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -1938,7 +2091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2007,6 +2160,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -2016,7 +2178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2079,7 +2241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2148,6 +2310,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -2157,7 +2328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2219,6 +2390,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RequestValidationFailed */
             422: {
                 headers: {
@@ -2226,6 +2406,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2293,7 +2482,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description VendorUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;

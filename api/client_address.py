@@ -1,0 +1,53 @@
+"""Which address a request comes from, for the per-address limits (issue 10).
+
+The socket's peer, unless that peer is one of ``TRUSTED_PROXIES``: then the right-most hop of
+``X-Forwarded-For`` that is not itself a trusted proxy (each proxy appends the address it saw,
+so everything left of the last untrusted hop may have been written by the client). A header
+from any other peer is ignored: nobody can choose their own address by sending it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Sequence
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_networks(cidrs: Sequence[str]) -> tuple[Network, ...]:
+    """``TRUSTED_PROXIES`` entries as networks (a bare address is a /32 or /128).
+
+    Raises:
+        ValueError: an entry is not an address or CIDR.
+    """
+    return tuple(ipaddress.ip_network(cidr.strip(), strict=False) for cidr in cidrs)
+
+
+def _trusted(address: str, trusted: Sequence[Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in trusted)
+
+
+def client_address(peer: str, forwarded_for: Sequence[str], trusted: Sequence[Network]) -> str:
+    """The client's address.
+
+    Args:
+        peer: the socket's peer address.
+        forwarded_for: every ``X-Forwarded-For`` header value, in order received.
+        trusted: the networks of the proxies in front of the API.
+
+    Returns:
+        ``peer`` when it is not a trusted proxy; else the right-most untrusted hop of
+        ``X-Forwarded-For`` (the left-most hop when all are trusted, ``peer`` when there
+        is none).
+    """
+    if not _trusted(peer, trusted):
+        return peer
+    hops = [hop.strip() for value in forwarded_for for hop in value.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if not _trusted(hop, trusted):
+            return hop
+    return hops[0] if hops else peer
