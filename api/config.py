@@ -109,6 +109,13 @@ class Settings(BaseSettings):
         description="Hosted UI domain, e.g. https://auth.example.com (serves /oauth2/authorize).",
     )
     cognito_timeout_s: float = 5.0
+    vendor_budget_s: float = Field(
+        default=7.0,
+        description=(
+            "Seconds one request may spend in all its Cognito and Stripe calls together; "
+            "past it the request answers 503 (api/vendor_budget.py)."
+        ),
+    )
     refresh_token_validity_s: int = Field(
         default=30 * 24 * 3600,
         description=(

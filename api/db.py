@@ -26,6 +26,8 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from api.vendor_budget import vendor_budget
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -106,9 +108,18 @@ def undo_on_rollback(db: AsyncSession, undo: Callable[[], Awaitable[None]]) -> N
     db.info.setdefault(_UNDO_KEY, []).append(undo)
 
 
+# Compensating steps run after the request's vendor budget may be spent (a hung vendor is
+# often why the request failed): they get a budget of their own.
+UNDO_BUDGET_S = 5.0
+
+
 async def _run_undo(db: AsyncSession) -> None:
-    for undo in reversed(db.info.pop(_UNDO_KEY, [])):
-        await undo()
+    undos = db.info.pop(_UNDO_KEY, [])
+    if not undos:
+        return
+    with vendor_budget(UNDO_BUDGET_S):
+        for undo in reversed(undos):
+            await undo()
 
 
 _SAFE_METHODS = frozenset({"GET", "HEAD"})

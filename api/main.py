@@ -40,6 +40,7 @@ from api.spa import mount_spa
 from api.sso.router import router as sso_router
 from api.usage.router import router as usage_router
 from api.users.router import router as users_router
+from api.vendor_budget import VendorBudgetMiddleware
 from api.webconfig import router as webconfig_router
 
 # Every /web/* body is a small form; a metering batch holds up to 1000 records of about 200
@@ -142,7 +143,9 @@ def create_app(
     app.state.security_headers = SecurityHeaders.from_settings(
         settings, unprotected_paths=[path for path in docs if path]
     )
-    # Innermost: a safe request whose database connection died is run again from scratch.
+    # Innermost: each request's time budget for vendor calls, then the database-fault retry
+    # (a retried request gets a fresh budget).
+    app.add_middleware(VendorBudgetMiddleware, seconds=settings.vendor_budget_s)
     app.add_middleware(DatabaseFaultsMiddleware)
     # Then HEAD as GET, still inside the access log and CORS, which see the real method.
     app.add_middleware(HeadAsGetMiddleware)

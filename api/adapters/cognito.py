@@ -26,6 +26,7 @@ from botocore.credentials import Credentials
 from botocore.session import Session as BotocoreSession
 
 from api.config import Settings
+from api.vendor_budget import within_budget
 
 _TARGET_PREFIX = "AWSCognitoIdentityProviderService."
 _CONTENT_TYPE = "application/x-amz-json-1.1"
@@ -275,8 +276,9 @@ class CognitoClient:
         if signed:
             headers = self._signed_headers(body, headers)
         try:
-            response = await self._http.post(self.base_url + "/", content=body, headers=headers)
-        except httpx.HTTPError as exc:
+            async with within_budget():
+                response = await self._http.post(self.base_url + "/", content=body, headers=headers)
+        except (httpx.HTTPError, TimeoutError) as exc:
             raise CognitoUnavailable(f"{operation}: {exc!r}") from exc
         if response.status_code >= 500:
             raise CognitoUnavailable(f"{operation}: HTTP {response.status_code}")
@@ -423,17 +425,18 @@ class CognitoClient:
         if not self.hosted_ui_url:
             raise CognitoUnavailable("No hosted UI is configured")
         try:
-            response = await self._http.post(
-                self.hosted_ui_url + "/oauth2/token",
-                data={
-                    "grant_type": "authorization_code",
-                    "code": code,
-                    "client_id": self.client_id,
-                    "redirect_uri": redirect_uri,
-                    "code_verifier": code_verifier,
-                },
-            )
-        except httpx.HTTPError as exc:
+            async with within_budget():
+                response = await self._http.post(
+                    self.hosted_ui_url + "/oauth2/token",
+                    data={
+                        "grant_type": "authorization_code",
+                        "code": code,
+                        "client_id": self.client_id,
+                        "redirect_uri": redirect_uri,
+                        "code_verifier": code_verifier,
+                    },
+                )
+        except (httpx.HTTPError, TimeoutError) as exc:
             raise CognitoUnavailable(f"oauth2/token: {exc!r}") from exc
         if response.status_code >= 500:
             raise CognitoUnavailable(f"oauth2/token: HTTP {response.status_code}")
@@ -457,9 +460,10 @@ class CognitoClient:
         """
         url = f"{self.base_url}/{self.user_pool_id}/.well-known/jwks.json"
         try:
-            response = await self._http.get(url)
+            async with within_budget():
+                response = await self._http.get(url)
             response.raise_for_status()
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, TimeoutError) as exc:
             raise CognitoUnavailable(f"JWKS: {exc!r}") from exc
         jwks: dict[str, Any] = response.json()
         return jwks

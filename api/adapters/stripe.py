@@ -18,6 +18,8 @@ from typing import Any, TypeVar
 
 import stripe
 
+from api.vendor_budget import within_budget
+
 T = TypeVar("T")
 
 
@@ -177,7 +179,10 @@ class StripeGateway:
     @staticmethod
     async def _call(awaitable: Awaitable[T]) -> T:
         try:
-            return await awaitable
+            async with within_budget():
+                return await awaitable
+        except TimeoutError as exc:
+            raise StripeUnavailable("The request's time budget for vendors ran out") from exc
         except stripe.CardError as exc:
             raise CardError(exc.user_message or str(exc), exc.code, exc.http_status or 402) from exc
         except (stripe.APIConnectionError, stripe.RateLimitError) as exc:

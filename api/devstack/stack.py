@@ -23,6 +23,8 @@ class Stack:
     postgres: services.Postgres
     database: str
     stand_ins: bootstrap.StandIns
+    moto: services.ChildProcess
+    localstripe: services.ChildProcess
 
     def with_settings(self, **changes: object) -> Settings:
         """A copy of the settings with some fields changed."""
@@ -49,7 +51,7 @@ def running_stack(data_dir: Path = TEST_DATA) -> Iterator[Stack]:
         stand_ins = asyncio.run(bootstrap.bootstrap(children[0].url, children[1].url, public_url))
         env = bootstrap.api_environment(stand_ins, database_url=url, public_url=public_url)
         env["LOG_LEVEL"] = "WARNING"
-        yield Stack(settings_from_env(env), postgres, database, stand_ins)
+        yield Stack(settings_from_env(env), postgres, database, stand_ins, *children)
     finally:
         for child in reversed(children):
             child.stop()
