@@ -145,6 +145,29 @@ class Settings(BaseSettings):
         default=100, description="Attempts per client IP address per window."
     )
     sign_in_limit_window_s: int = Field(default=900, description="Window length, seconds.")
+    # Abuse controls of the other actions that cost us or a vendor (issue 10), per client
+    # address and per account; windows of an hour (metering: a minute).
+    registration_limit_per_address: int = Field(
+        default=10, description="Registrations per client address per hour."
+    )
+    invite_limit_per_account: int = Field(
+        default=50, description="Invitations per account per hour."
+    )
+    invite_limit_per_address: int = Field(
+        default=100, description="Invitations per client address per hour."
+    )
+    card_limit_per_account: int = Field(
+        default=10, description="Payment-method changes per account per hour (card testing)."
+    )
+    card_limit_per_address: int = Field(
+        default=20, description="Payment-method changes per client address per hour."
+    )
+    metering_limit_per_account: int = Field(
+        default=3000, description="Metering batches per account per minute."
+    )
+    metering_limit_per_address: int = Field(
+        default=6000, description="Metering batches per client address per minute."
+    )
     reset_limit_per_email: int = Field(
         default=5,
         description=(

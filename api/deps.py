@@ -27,7 +27,7 @@ from api.auth.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
 from api.client_address import client_address
 from api.config import Settings
 from api.db import get_db
-from api.ratelimit.service import PasswordAttempts, RateLimiter
+from api.ratelimit.service import PasswordAttempts, RateLimiter, Throttle
 
 DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]
 
@@ -165,3 +165,42 @@ async def get_key_holder(
 
 
 ApiKeyAccount = Annotated[KeyHolder, Depends(get_key_holder)]
+
+
+# Abuse controls (README "Sign-in attempt limits"; api/ratelimit/service.py ``Throttle``):
+# route dependencies that count the attempt and refuse it with 429 over a limit.
+
+
+def _throttle(request: Request, action: str) -> Throttle:
+    throttle: Throttle = request.app.state.throttles[action]
+    return throttle
+
+
+async def _registration_throttle(
+    request: Request, limiter: Limiter, address: ClientAddress
+) -> None:
+    await _throttle(request, "registration").hit(limiter, address)
+
+
+async def _invitation_throttle(
+    request: Request, limiter: Limiter, address: ClientAddress, caller: CurrentUser
+) -> None:
+    await _throttle(request, "invitation").hit(limiter, address, caller.account_id)
+
+
+async def _payment_method_throttle(
+    request: Request, limiter: Limiter, address: ClientAddress, caller: CurrentUser
+) -> None:
+    await _throttle(request, "payment-method").hit(limiter, address, caller.account_id)
+
+
+async def _metering_throttle(
+    request: Request, limiter: Limiter, address: ClientAddress, holder: ApiKeyAccount
+) -> None:
+    await _throttle(request, "metering").hit(limiter, address, holder.account_id)
+
+
+RegistrationThrottle = Depends(_registration_throttle)
+InvitationThrottle = Depends(_invitation_throttle)
+PaymentMethodThrottle = Depends(_payment_method_throttle)
+MeteringThrottle = Depends(_metering_throttle)

@@ -33,7 +33,7 @@ from api.errors import install_error_handlers
 from api.health import router as health_router
 from api.http_methods import HeadAsGetMiddleware
 from api.logging import RequestContextMiddleware, configure_logging
-from api.ratelimit.service import RateLimiter
+from api.ratelimit.service import RateLimiter, throttles
 from api.security_headers import SecurityHeaders, SecurityHeadersMiddleware
 from api.session.router import router as session_router
 from api.spa import mount_spa
@@ -138,6 +138,7 @@ def create_app(
     )
     app.state.settings = settings
     app.state.trusted_networks = settings.trusted_networks
+    app.state.throttles = throttles(settings)
     # Swagger UI (development only) loads a CDN script and runs an inline one: no CSP there.
     docs = [app.docs_url, app.swagger_ui_oauth2_redirect_url] if app.docs_url else []
     app.state.security_headers = SecurityHeaders.from_settings(

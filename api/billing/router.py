@@ -14,13 +14,14 @@ from api.billing.schemas import (
     SubscriptionUpdate,
     WebhookAck,
 )
-from api.deps import CurrentUser, DbSession, SettingsDep, Stripe
+from api.deps import CurrentUser, DbSession, PaymentMethodThrottle, SettingsDep, Stripe
 from api.errors import (
     CardDeclined,
     InvalidWebhookSignature,
     NotFound,
     PaymentMethodRequired,
     PaymentProviderRefused,
+    RateLimited,
     RequestValidationFailed,
     VendorUnavailable,
     error_responses,
@@ -63,9 +64,11 @@ async def update_subscription(
     "/subscription/payment",
     response_model=PaymentMethodResponse,
     status_code=status.HTTP_200_OK,
+    dependencies=[PaymentMethodThrottle],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
+        RateLimited,
         CardDeclined,
         PaymentProviderRefused,
         RequestValidationFailed,

@@ -186,4 +186,7 @@ def api_environment(
         # limit out of their way (production: 100 per 15 minutes). The per-email limit counts
         # only failures and stays as in production.
         "SIGN_IN_LIMIT_PER_ADDRESS": "10000",
+        "REGISTRATION_LIMIT_PER_ADDRESS": "10000",
+        "INVITE_LIMIT_PER_ADDRESS": "10000",
+        "CARD_LIMIT_PER_ADDRESS": "10000",
     }

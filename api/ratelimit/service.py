@@ -15,6 +15,7 @@ ended a day ago are deleted, which keeps the table small without a cron job.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -199,3 +200,61 @@ class PasswordAttempts:
         await self.limiter.hit(
             self._limit("reset:email", self.settings.reset_limit_per_email), subject
         )
+
+
+HOUR_S = 3600
+MINUTE_S = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Throttle:
+    """An action limited per client address and, when there is one, per account (issue 10:
+    registration, invitations, payment-method changes, metering batches). Every attempt
+    counts, in fixed windows of ``window_s``.
+    """
+
+    name: str
+    per_address: int
+    per_account: int | None
+    window_s: int
+
+    async def hit(
+        self, limiter: RateLimiter, address: str, account_id: uuid.UUID | None = None
+    ) -> None:
+        """Count one attempt.
+
+        Raises:
+            RateLimited: over either limit (HTTP 429).
+        """
+        await limiter.hit(Limit(f"{self.name}:ip", self.per_address, self.window_s), address)
+        if account_id is not None and self.per_account is not None:
+            await limiter.hit(
+                Limit(f"{self.name}:account", self.per_account, self.window_s), str(account_id)
+            )
+
+
+def throttles(settings: Settings) -> dict[str, Throttle]:
+    """The throttles of ``settings``, by action."""
+    return {
+        "registration": Throttle(
+            "registration", settings.registration_limit_per_address, None, HOUR_S
+        ),
+        "invitation": Throttle(
+            "invitation",
+            settings.invite_limit_per_address,
+            settings.invite_limit_per_account,
+            HOUR_S,
+        ),
+        "payment-method": Throttle(
+            "payment-method",
+            settings.card_limit_per_address,
+            settings.card_limit_per_account,
+            HOUR_S,
+        ),
+        "metering": Throttle(
+            "metering",
+            settings.metering_limit_per_address,
+            settings.metering_limit_per_account,
+            MINUTE_S,
+        ),
+    }

@@ -14,6 +14,7 @@ from api.deps import (
     DbSession,
     OptionalAccessToken,
     PasswordAttemptsDep,
+    RegistrationThrottle,
     SettingsDep,
     TokenVerifier,
 )
@@ -246,7 +247,9 @@ async def sign_out(cognito: Cognito, cookies: Cookies, token: OptionalAccessToke
     "/registration",
     status_code=201,
     response_model=Tokens,
+    dependencies=[RegistrationThrottle],
     responses=error_responses(
+        RateLimited,
         InvalidEmailProvider,
         EmailInUse,
         ProviderRefused,

@@ -6,8 +6,8 @@ Not part of the /web contract (``include_in_schema=False``); the README document
 from fastapi import APIRouter, status
 
 from api.auth.errors import ApiKeyRequired, InvalidApiKey
-from api.deps import ApiKeyAccount, DbSession
-from api.errors import RequestValidationFailed, error_responses
+from api.deps import ApiKeyAccount, DbSession, MeteringThrottle
+from api.errors import RateLimited, RequestValidationFailed, error_responses
 from api.usage import service
 from api.usage.schemas import UsageBatchCreate, UsageBatchResponse
 
@@ -18,7 +18,8 @@ router = APIRouter(prefix="/metering", tags=["usage"], include_in_schema=False)
     "/usage",
     response_model=UsageBatchResponse,
     status_code=status.HTTP_200_OK,
-    responses=error_responses(ApiKeyRequired, InvalidApiKey, RequestValidationFailed),
+    dependencies=[MeteringThrottle],
+    responses=error_responses(ApiKeyRequired, InvalidApiKey, RateLimited, RequestValidationFailed),
 )
 async def ingest_usage(
     body: UsageBatchCreate, holder: ApiKeyAccount, db: DbSession

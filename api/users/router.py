@@ -5,11 +5,12 @@ import uuid
 from fastapi import APIRouter, Response
 
 from api.auth.errors import AccountRequired, NotAuthenticated
-from api.deps import Cognito, CurrentUser, DbSession
+from api.deps import Cognito, CurrentUser, DbSession, InvitationThrottle
 from api.errors import (
     EmailInUse,
     NotFound,
     ProviderRefused,
+    RateLimited,
     RequestValidationFailed,
     VendorUnavailable,
     error_responses,
@@ -27,8 +28,10 @@ _AUTH = (NotAuthenticated, AccountRequired)
     "",
     status_code=201,
     response_model=UserResponse,
+    dependencies=[InvitationThrottle],
     responses=error_responses(
         *_AUTH,
+        RateLimited,
         EmailInUse,
         InviteRefusedWithSso,
         ProviderRefused,

@@ -1185,6 +1185,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
@@ -2178,6 +2187,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
@@ -2326,6 +2344,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
