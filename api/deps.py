@@ -167,7 +167,7 @@ async def get_key_holder(
 ApiKeyAccount = Annotated[KeyHolder, Depends(get_key_holder)]
 
 
-# Abuse controls (README "Sign-in attempt limits"; api/ratelimit/service.py ``Throttle``):
+# Abuse controls (README "Sign-in and abuse limits"; api/ratelimit/service.py ``Throttle``):
 # route dependencies that count the attempt and refuse it with 429 over a limit.
 
 

@@ -139,7 +139,7 @@ def _wait_text(window_s: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class PasswordAttempts:
-    """The password attempts of one request (README "Sign-in attempt limits"):
+    """The password attempts of one request (README "Sign-in and abuse limits"):
 
     - per client address, every attempt counts (password spraying across many emails);
     - per email (or username), only failed attempts count (guessing one user's password), so
