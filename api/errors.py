@@ -57,26 +57,56 @@ class AppError(Exception):
         """The stable wire code: the class name."""
         return type(self).__name__
 
+    @classmethod
+    def wire_codes(cls) -> tuple[str, ...]:
+        """Every ``code`` this error can carry on the wire (declared per route in openapi.json)."""
+        return (cls.__name__,)
+
 
 class BadRequest(AppError):
     """Generic 400 carrying a message meant for the user (SPEC 8: 400 with a message)."""
 
 
-class ProviderRefused(AppError):
-    """400: the identity or payment provider refused the request; ``message`` is its text.
+# The identity provider's refusals that keep their own code on the wire (Amazon Cognito API
+# reference, the errors of InitiateAuth, RespondToAuthChallenge, ForgotPassword,
+# ConfirmForgotPassword, AdminCreateUser, AdminSetUserPassword, GlobalSignOut); any other
+# refusal is ``ProviderRefused``, with the provider's message.
+PROVIDER_CODES = (
+    "CodeMismatchException",
+    "ExpiredCodeException",
+    "InvalidParameterException",
+    "InvalidPasswordException",
+    "LimitExceededException",
+    "NotAuthorizedException",
+    "PasswordResetRequiredException",
+    "TooManyFailedAttemptsException",
+    "TooManyRequestsException",
+    "UserNotConfirmedException",
+    "UserNotFoundException",
+)
 
-    The wire code is the provider's own (e.g. ``NotAuthorizedException``) so the SPA can
-    react to specific cases (SPEC 8).
+
+class ProviderRefused(AppError):
+    """400: the identity provider refused the request; ``message`` is its text (SPEC 8).
+
+    The wire code is the provider's own when it is one of :data:`PROVIDER_CODES` (e.g.
+    ``NotAuthorizedException``, so the SPA can react to specific cases), else
+    ``ProviderRefused``: the contract lists every code a client can see.
     """
 
     def __init__(self, message: str, provider_code: str) -> None:
         super().__init__(message)
-        self.provider_code = provider_code
+        self.provider_code = provider_code if provider_code in PROVIDER_CODES else None
 
     @property
     def code(self) -> str:
-        """The provider's error code."""
-        return self.provider_code
+        """The provider's error code, or ``ProviderRefused``."""
+        return self.provider_code or type(self).__name__
+
+    @classmethod
+    def wire_codes(cls) -> tuple[str, ...]:
+        """The provider's codes and ``ProviderRefused``."""
+        return (*PROVIDER_CODES, cls.__name__)
 
 
 class MustSignInWithGoogle(AppError):
@@ -201,26 +231,63 @@ class RequestValidationFailed(AppError):
     status_code = 422
     default_message = "The request is not valid"
 
+    @classmethod
+    def wire_codes(cls) -> tuple[str, ...]:
+        """What the validation handler answers with."""
+        return ("ValidationError",)
+
 
 def error_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
     """Build a route's ``responses=`` mapping for the given error classes, plus
-    ``DatabaseUnavailable``, which any route that touches the database may answer.
+    ``DatabaseUnavailable``, which any route that touches the database may answer, and
+    ``PayloadTooLarge`` where the route reads input.
+
+    Each status's schema is the envelope with ``code`` narrowed to an enum of the codes the
+    route can answer with it, so clients (and the generated TypeScript types) switch on typed
+    codes, and the fuzzer fails on any code the contract does not list.
 
     Returns:
-        ``{status_code: {"model": ErrorBody, "description": "CodeA | CodeB"}}``.
+        ``{status_code: {"description": "CodeA | CodeB", "content": {...}}}``.
     """
-    by_status: dict[int, list[str]] = {}
     every: tuple[type[AppError], ...] = (*errors, DatabaseUnavailable)
     if RequestValidationFailed in errors:  # the route reads input, so its body is limited
         every = (*every, PayloadTooLarge)
+    by_status: dict[int, set[str]] = {}
     for err in every:
-        by_status.setdefault(err.status_code, []).append(err.__name__)
+        by_status.setdefault(err.status_code, set()).update(err.wire_codes())
     return {
         status: {
-            "model": ValidationErrorBody if status == 422 else ErrorBody,
             "description": " | ".join(sorted(codes)),
+            "content": {"application/json": {"schema": _envelope_schema(status, codes)}},
         }
         for status, codes in sorted(by_status.items())
+    }
+
+
+def _envelope_schema(status: int, codes: set[str]) -> dict[str, Any]:
+    """The JSON Schema of ``ErrorBody`` (``ValidationErrorBody`` for 422) with ``code`` an
+    enum of ``codes``, inline (openapi-typescript reads no siblings of a ``$ref``)."""
+    properties: dict[str, Any] = {
+        "code": {"type": "string", "enum": sorted(codes)},
+        "message": {"type": "string"},
+    }
+    required = ["code", "message"]
+    if status == 422:
+        field = {"type": "string"}
+        properties["fields"] = {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["field", "message"],
+                "properties": {"field": field, "message": field},
+            },
+        }
+        required.append("fields")
+    return {
+        "title": "ValidationErrorBody" if status == 422 else "ErrorBody",
+        "type": "object",
+        "required": required,
+        "properties": properties,
     }
 
 

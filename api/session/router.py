@@ -219,7 +219,7 @@ async def exchange_code(
     "/session/refresh",
     status_code=200,
     response_model=Tokens,
-    responses=error_responses(NotAuthenticated, VendorUnavailable),
+    responses=error_responses(NotAuthenticated, RequestValidationFailed, VendorUnavailable),
 )
 async def refresh(
     cognito: Cognito,
@@ -272,7 +272,9 @@ async def register(
     "/sso-accounts",
     status_code=200,
     response_model=SsoAccountsResponse,
-    responses=error_responses(NotAuthenticated, BadRequest, EmailNotVerified, VendorUnavailable),
+    responses=error_responses(
+        NotAuthenticated, BadRequest, EmailNotVerified, RequestValidationFailed, VendorUnavailable
+    ),
 )
 async def get_sso_accounts(
     claims: Claims,

@@ -63,7 +63,12 @@ async def update_user(
     status_code=204,
     response_class=Response,
     responses=error_responses(
-        *_AUTH, NotFound, CannotDeleteSelf, LastUserRequired, VendorUnavailable
+        *_AUTH,
+        NotFound,
+        CannotDeleteSelf,
+        LastUserRequired,
+        RequestValidationFailed,
+        VendorUnavailable,
     ),
 )
 async def delete_user(

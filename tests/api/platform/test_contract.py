@@ -24,3 +24,18 @@ def test_every_protected_route_documents_401() -> None:
         for method, operation in operations.items():
             if operation.get("security"):
                 assert "401" in operation["responses"], f"{method.upper()} {path}"
+
+
+def test_every_error_response_names_its_codes() -> None:
+    import json
+
+    document = json.loads(contract())
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for status, response in operation["responses"].items():
+                if not status.startswith(("4", "5")):
+                    continue
+                schema = response["content"]["application/json"]["schema"]
+                codes = schema["properties"]["code"]["enum"]
+                assert codes, f"{method.upper()} {path} {status}"
+                assert response["description"] == " | ".join(codes)

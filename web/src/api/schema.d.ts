@@ -590,16 +590,6 @@ export interface components {
             newPassword: string;
         };
         /**
-         * ErrorBody
-         * @description The wire shape of every error.
-         */
-        ErrorBody: {
-            /** Code */
-            code: string;
-            /** Message */
-            message: string;
-        };
-        /**
          * FederatedIdentity
          * @description Who signed in with the identity provider (claims of its ID token, SPEC 7).
          *
@@ -616,16 +606,6 @@ export interface components {
             username: string;
         };
         /**
-         * FieldError
-         * @description One invalid field of a request.
-         */
-        FieldError: {
-            /** Field */
-            field: string;
-            /** Message */
-            message: string;
-        };
-        /**
          * ForgotPasswordRequest
          * @description Ask for a password-reset code by email (SPEC 4 forgot-password).
          */
@@ -640,11 +620,6 @@ export interface components {
          */
         ForgotPasswordResponse: {
             codeDelivery: components["schemas"]["CodeDelivery"] | null;
-        };
-        /** HTTPValidationError */
-        HTTPValidationError: {
-            /** Detail */
-            detail?: components["schemas"]["ValidationError"][];
         };
         /**
          * PaymentMethodResponse
@@ -950,31 +925,6 @@ export interface components {
             /** Lastname */
             lastName: string;
         };
-        /** ValidationError */
-        ValidationError: {
-            /** Context */
-            ctx?: Record<string, never>;
-            /** Input */
-            input?: unknown;
-            /** Location */
-            loc: (string | number)[];
-            /** Message */
-            msg: string;
-            /** Error Type */
-            type: string;
-        };
-        /**
-         * ValidationErrorBody
-         * @description 422 body: the first problem in ``message``, all of them in ``fields``.
-         */
-        ValidationErrorBody: {
-            /** Code */
-            code: string;
-            /** Fields */
-            fields: components["schemas"]["FieldError"][];
-            /** Message */
-            message: string;
-        };
         /**
          * WebConfigResponse
          * @description ``GET /web/config`` body.
@@ -1015,7 +965,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
             /** @description AccountRequired */
@@ -1024,7 +978,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable */
@@ -1033,7 +991,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1066,7 +1028,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
             /** @description AccountRequired */
@@ -1075,7 +1041,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -1084,16 +1054,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable */
@@ -1102,7 +1084,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1149,13 +1135,17 @@ export interface operations {
                     "application/json": components["schemas"]["Tokens"];
                 };
             };
-            /** @description InvalidEmailProvider | ProviderRefused */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidEmailProvider | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidEmailProvider" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
+                        message: string;
+                    };
                 };
             };
             /** @description EmailInUse */
@@ -1164,7 +1154,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "EmailInUse";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -1173,16 +1167,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description RateLimited */
@@ -1191,7 +1197,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -1200,7 +1210,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1229,7 +1243,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
             /** @description AccountRequired */
@@ -1238,7 +1256,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable */
@@ -1247,7 +1269,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1280,16 +1306,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -1298,7 +1336,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1325,13 +1367,17 @@ export interface operations {
                     "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description MustSignInWithGoogle | ProviderRefused */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -1340,16 +1386,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description RateLimited */
@@ -1358,7 +1416,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -1367,7 +1429,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1394,13 +1460,17 @@ export interface operations {
                     "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description MustSignInWithGoogle | ProviderRefused */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -1409,16 +1479,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description RateLimited */
@@ -1427,7 +1509,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -1436,7 +1522,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1463,13 +1553,17 @@ export interface operations {
                     "application/json": components["schemas"]["ForgotPasswordResponse"];
                 };
             };
-            /** @description MustSignInWithGoogle | PasswordResetUnavailable | ProviderRefused */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | PasswordResetUnavailable | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "PasswordResetUnavailable" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -1478,16 +1572,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description RateLimited */
@@ -1496,7 +1602,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -1505,7 +1615,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1536,16 +1650,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
-            /** @description Validation Error */
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -1554,7 +1693,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1581,13 +1724,17 @@ export interface operations {
                     "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description MustSignInWithGoogle | ProviderRefused */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -1596,16 +1743,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description RateLimited */
@@ -1614,7 +1773,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -1623,7 +1786,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1650,7 +1817,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1685,7 +1856,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "UnableToAuthenticate" | "ValidationCodeExpired";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -1694,16 +1869,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable */
@@ -1712,7 +1899,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1745,7 +1936,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "GoogleSsoAuthTypeRequired" | "PersonalGmailAccount";
+                        message: string;
+                    };
                 };
             };
             /** @description NotAuthenticated */
@@ -1754,7 +1949,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
             /** @description AccountRequired */
@@ -1763,7 +1962,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -1772,16 +1975,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable */
@@ -1790,7 +2005,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1822,7 +2041,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "BadRequest" | "EmailNotVerified";
+                        message: string;
+                    };
                 };
             };
             /** @description NotAuthenticated */
@@ -1831,16 +2054,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
-            /** @description Validation Error */
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -1849,7 +2097,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1880,7 +2132,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "BadRequest" | "EmailNotVerified";
+                        message: string;
+                    };
                 };
             };
             /** @description NotAuthenticated */
@@ -1889,7 +2145,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
             /** @description Conflict | EmailInUse */
@@ -1898,7 +2158,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "Conflict" | "EmailInUse";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -1907,16 +2171,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -1925,7 +2201,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -1956,7 +2236,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "BadRequest" | "EmailNotVerified";
+                        message: string;
+                    };
                 };
             };
             /** @description NotAuthenticated */
@@ -1965,7 +2249,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
             /** @description NotFound */
@@ -1974,7 +2262,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
                 };
             };
             /** @description Conflict | EmailInUse */
@@ -1983,7 +2275,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "Conflict" | "EmailInUse";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -1992,16 +2288,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -2010,7 +2318,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -2043,7 +2355,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaymentProviderRefused";
+                        message: string;
+                    };
                 };
             };
             /** @description NotAuthenticated */
@@ -2052,7 +2368,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
             /** @description CardDeclined */
@@ -2061,7 +2381,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CardDeclined";
+                        message: string;
+                    };
                 };
             };
             /** @description AccountRequired */
@@ -2070,7 +2394,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
                 };
             };
             /** @description PaymentMethodRequired */
@@ -2079,7 +2407,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaymentMethodRequired";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -2088,16 +2420,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -2106,7 +2450,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -2139,7 +2487,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaymentProviderRefused";
+                        message: string;
+                    };
                 };
             };
             /** @description NotAuthenticated */
@@ -2148,7 +2500,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
             /** @description CardDeclined */
@@ -2157,7 +2513,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CardDeclined";
+                        message: string;
+                    };
                 };
             };
             /** @description AccountRequired */
@@ -2166,7 +2526,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -2175,16 +2539,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description RateLimited */
@@ -2193,7 +2569,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -2202,7 +2582,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -2229,7 +2613,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaymentProviderRefused";
+                        message: string;
+                    };
                 };
             };
             /** @description NotAuthenticated */
@@ -2238,7 +2626,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
             /** @description AccountRequired */
@@ -2247,7 +2639,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
                 };
             };
             /** @description NotFound */
@@ -2256,7 +2652,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -2265,7 +2665,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -2292,13 +2696,17 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description InviteRefusedWithSso | ProviderRefused */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InviteRefusedWithSso | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InviteRefusedWithSso" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
+                        message: string;
+                    };
                 };
             };
             /** @description NotAuthenticated */
@@ -2307,7 +2715,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
             /** @description AccountRequired */
@@ -2316,7 +2728,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
                 };
             };
             /** @description EmailInUse */
@@ -2325,7 +2741,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "EmailInUse";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -2334,16 +2754,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description RateLimited */
@@ -2352,7 +2784,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -2361,7 +2797,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -2396,7 +2836,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
             /** @description AccountRequired */
@@ -2405,7 +2849,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
                 };
             };
             /** @description NotFound */
@@ -2414,7 +2862,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
                 };
             };
             /** @description PayloadTooLarge */
@@ -2423,16 +2875,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
                 };
             };
-            /** @description RequestValidationFailed */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable */
@@ -2441,7 +2905,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
@@ -2470,7 +2938,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CannotDeleteSelf" | "LastUserRequired";
+                        message: string;
+                    };
                 };
             };
             /** @description NotAuthenticated */
@@ -2479,7 +2951,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
                 };
             };
             /** @description AccountRequired */
@@ -2488,7 +2964,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
                 };
             };
             /** @description NotFound */
@@ -2497,16 +2977,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
                 };
             };
-            /** @description Validation Error */
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -2515,7 +3020,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };
