@@ -1,6 +1,6 @@
 """The metering intake: the test service reports ``ai()`` usage with the account's API key.
 
-Not part of the /web contract (``include_in_schema=False``); the README documents it.
+In the contract (openapi.json) for the test service's integrators; the README documents it.
 """
 
 from fastapi import APIRouter, status
@@ -9,9 +9,10 @@ from api.auth.errors import ApiKeyRequired, InvalidApiKey
 from api.deps import ApiKeyAccount, DbSession, MeteringThrottle
 from api.errors import RateLimited, RequestValidationFailed, error_responses
 from api.usage import service
+from api.usage.errors import RecordInTheFuture
 from api.usage.schemas import UsageBatchCreate, UsageBatchResponse
 
-router = APIRouter(prefix="/metering", tags=["usage"], include_in_schema=False)
+router = APIRouter(prefix="/metering", tags=["usage"])
 
 
 @router.post(
@@ -19,7 +20,9 @@ router = APIRouter(prefix="/metering", tags=["usage"], include_in_schema=False)
     response_model=UsageBatchResponse,
     status_code=status.HTTP_200_OK,
     dependencies=[MeteringThrottle],
-    responses=error_responses(ApiKeyRequired, InvalidApiKey, RateLimited, RequestValidationFailed),
+    responses=error_responses(
+        ApiKeyRequired, InvalidApiKey, RateLimited, RecordInTheFuture, RequestValidationFailed
+    ),
 )
 async def ingest_usage(
     body: UsageBatchCreate, holder: ApiKeyAccount, db: DbSession

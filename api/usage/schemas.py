@@ -1,17 +1,36 @@
-"""Wire shapes of usage: the metering intake (``POST /metering/usage``, outside the /web
-contract) and the per-cycle entries of ``GET /web/account`` (SPEC 3 "Usage entry")."""
+"""Wire shapes of usage: the metering intake (``POST /metering/usage``, the test service's
+call, in the contract too) and the per-cycle entries of ``GET /web/account`` (SPEC 3
+"Usage entry")."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
+from typing import Annotated
 
-from pydantic import AwareDatetime, Field, field_validator
+from pydantic import AwareDatetime, BeforeValidator, Field, WithJsonSchema
 
 from api.models import Platform
-from api.schemas import ApiModel
+from api.schemas import WHOLE_NUMBER, ApiModel, Required, Text
 
 MAX_BATCH = 1000
 MAX_CLOCK_SKEW = timedelta(minutes=10)
+
+
+# Epoch times: seconds up to 2e10, milliseconds above (pydantic's reading), to the end of 9999.
+MAX_EPOCH_MS = 253_402_300_799_999
+BAD_TIME = "time must be an ISO 8601 date-time or an epoch time"
+
+
+def _timestamp(value: object) -> object:
+    # A string is an ISO 8601 date-time, a number an epoch time; pydantic alone would also
+    # read "1700000000" as an epoch time, which the schema does not allow.
+    if isinstance(value, bool):
+        raise ValueError(BAD_TIME)
+    if isinstance(value, int | float) and not 0 <= value <= MAX_EPOCH_MS:
+        raise ValueError(BAD_TIME)
+    if isinstance(value, str) and value.strip().lstrip("-").replace(".", "", 1).isdigit():
+        raise ValueError(BAD_TIME)
+    return value
 
 
 class UsageRecordCreate(ApiModel):
@@ -24,18 +43,23 @@ class UsageRecordCreate(ApiModel):
     time zone, or epoch seconds/milliseconds; it picks the billing cycle the record counts in.
     """
 
-    idempotency_key: str = Field(min_length=1, max_length=200)
+    idempotency_key: Annotated[str, Text(200), Required("idempotencyKey is required")]
     platform: Platform
-    runs: int = Field(ge=0, le=1_000_000)
-    credits: int = Field(ge=0, le=1_000_000)
-    time: AwareDatetime
-
-    @field_validator("time")
-    @classmethod
-    def _not_in_the_future(cls, value: datetime) -> datetime:
-        if value > datetime.now(UTC) + MAX_CLOCK_SKEW:
-            raise ValueError("time must not be in the future")
-        return value
+    runs: Annotated[int, Field(ge=0, le=1_000_000), WHOLE_NUMBER]
+    credits: Annotated[int, Field(ge=0, le=1_000_000), WHOLE_NUMBER]
+    time: Annotated[
+        AwareDatetime,
+        BeforeValidator(_timestamp),
+        WithJsonSchema(
+            {
+                "anyOf": [
+                    {"type": "string", "format": "date-time"},
+                    {"type": "number", "minimum": 0, "maximum": MAX_EPOCH_MS},
+                ],
+                "description": "ISO 8601 with a time zone, or epoch seconds or milliseconds.",
+            }
+        ),
+    ]
 
 
 class UsageBatchCreate(ApiModel):

@@ -13,8 +13,15 @@ from api.auth.principal import KeyHolder
 from api.models import Platform
 from api.usage import repository
 from api.usage.cycles import containing_cycle_starts, recent_cycle_starts
+from api.usage.errors import RecordInTheFuture
 from api.usage.repository import NewRecord
-from api.usage.schemas import PlatformUsage, UsageBatchResponse, UsageEntry, UsageRecordCreate
+from api.usage.schemas import (
+    MAX_CLOCK_SKEW,
+    PlatformUsage,
+    UsageBatchResponse,
+    UsageEntry,
+    UsageRecordCreate,
+)
 
 USAGE_CYCLES_SHOWN = 12
 
@@ -32,8 +39,13 @@ async def ingest(
     Returns:
         how many records were counted now and how many were duplicates.
     """
+    latest = datetime.now(UTC) + MAX_CLOCK_SKEW
     unique: dict[str, UsageRecordCreate] = {}
     for record in records:
+        if record.time > latest:
+            raise RecordInTheFuture(
+                f"time must not be in the future (record {record.idempotency_key!r})"
+            )
         unique.setdefault(record.idempotency_key, record)
     ordered = sorted(unique.values(), key=lambda r: r.idempotency_key)
     starts = containing_cycle_starts(holder.billing_cycle_anchor, [r.time for r in ordered])

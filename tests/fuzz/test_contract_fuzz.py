@@ -1,7 +1,8 @@
 """The published contract holds under property-based fuzzing (issue 10).
 
 Schemathesis reads the committed ``openapi.json`` and sends generated requests to a running
-dev stack as a user of a fresh account, with every check on (server errors, response schema,
+dev stack as a user of a fresh account (the metering intake with its API key), with every
+check on (server errors, response schema,
 undocumented statuses, ``Allow`` on 405, schema-valid requests rejected, schema-violating ones
 accepted...) and stateful sequences through the links it infers. Settings, the seed included,
 live in ``schemathesis.toml``.
@@ -23,7 +24,8 @@ MIN_CASES = 1000
 
 
 def _signed_in_token(console_url: str) -> str:
-    """Register a fresh account (the fuzzer may rename it, invite and delete its users...)."""
+    """Register a fresh account (the fuzzer may rename it, invite and delete its users...);
+    returns the user's access token."""
     response = httpx.post(
         f"{console_url}/web/registration",
         json={
@@ -39,8 +41,18 @@ def _signed_in_token(console_url: str) -> str:
     return str(response.json()["accessToken"])
 
 
+def _api_key(console_url: str, token: str) -> str:
+    """The account's API key, as the test service would hold it for the metering intake."""
+    response = httpx.get(
+        f"{console_url}/web/account", headers={"Authorization": f"Bearer {token}"}, timeout=30
+    )
+    assert response.status_code == 200, response.text
+    return str(response.json()["account"]["apiKey"])
+
+
 def test_the_api_keeps_its_contract(console_url: str) -> None:
     token = _signed_in_token(console_url)
+    api_key = _api_key(console_url, token)
     schemathesis = Path(sys.executable).with_name("schemathesis")
     result = subprocess.run(
         [
@@ -51,6 +63,8 @@ def test_the_api_keeps_its_contract(console_url: str) -> None:
             console_url,
             "--header",
             f"Authorization: Bearer {token}",
+            "--header",
+            f"X-API-Key: {api_key}",
             "--checks",
             "all",
             "--no-color",

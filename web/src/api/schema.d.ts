@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/metering/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ingest Usage
+         * @description Count a batch of usage records (idempotent per record key) for the key's account.
+         */
+        post: operations["usage-ingest_usage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/account": {
         parameters: {
             query?: never;
@@ -638,6 +658,12 @@ export interface components {
             cardToken: string;
         };
         /**
+         * Platform
+         * @description The three usage series of the graph (SPEC 1).
+         * @enum {string}
+         */
+        Platform: "web" | "nativeMobile" | "api";
+        /**
          * PlatformUsage
          * @description One platform's totals in a billing cycle: test runs and metered ``ai()`` requests.
          */
@@ -880,6 +906,25 @@ export interface components {
             idToken: string;
         };
         /**
+         * UsageBatchCreate
+         * @description A batch of 1 to 1000 records, counted all or nothing.
+         */
+        UsageBatchCreate: {
+            /** Records */
+            records: components["schemas"]["UsageRecordCreate"][];
+        };
+        /**
+         * UsageBatchResponse
+         * @description ``accepted``: records counted now; ``duplicates``: records whose idempotency key was
+         *     already counted (in an earlier batch or earlier in this one), ignored.
+         */
+        UsageBatchResponse: {
+            /** Accepted */
+            accepted: number;
+            /** Duplicates */
+            duplicates: number;
+        };
+        /**
          * UsageEntry
          * @description One billing cycle. ``start_ms`` is the cycle start in epoch milliseconds; ``requests``
          *     is the number of metered requests of all platforms (what the plan allowance limits).
@@ -892,6 +937,30 @@ export interface components {
             /** Startms */
             startMs: number;
             web: components["schemas"]["PlatformUsage"];
+        };
+        /**
+         * UsageRecordCreate
+         * @description One metered record: what one test run on one platform used.
+         *
+         *     ``idempotency_key`` is unique per record within the account (a UUID per record is the
+         *     intended use): sending it again, in any later batch, is never counted twice. ``runs`` is
+         *     the number of test runs the record covers (usually 1), ``credits`` the metered ``ai()``
+         *     requests (what the plan allowance limits). ``time`` is when it happened: ISO 8601 with a
+         *     time zone, or epoch seconds/milliseconds; it picks the billing cycle the record counts in.
+         */
+        UsageRecordCreate: {
+            /** Credits */
+            credits: number;
+            /** Idempotencykey */
+            idempotencyKey: string;
+            platform: components["schemas"]["Platform"];
+            /** Runs */
+            runs: number;
+            /**
+             * Time
+             * @description ISO 8601 with a time zone, or epoch seconds or milliseconds.
+             */
+            time: string | number;
         };
         /**
          * UserCreate
@@ -941,6 +1010,112 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "usage-ingest_usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageBatchCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageBatchResponse"];
+                };
+            };
+            /** @description RecordInTheFuture */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RecordInTheFuture";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ApiKeyRequired | InvalidApiKey */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ApiKeyRequired" | "InvalidApiKey";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     "account-get_account": {
         parameters: {
             query?: never;

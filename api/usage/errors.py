@@ -1,0 +1,10 @@
+"""Typed errors of the metering intake. Class names are wire codes."""
+
+from api.errors import AppError
+
+
+class RecordInTheFuture(AppError):
+    """400: a record's ``time`` is more than 10 minutes ahead of the server's clock (a client
+    clock gone wrong); the batch counts nothing."""
+
+    default_message = "time must not be in the future"
