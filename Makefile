@@ -44,7 +44,8 @@ test-web: $(WEB_STAMP)
 test-e2e: deps chromium
 	$(PY) -m pytest tests/e2e
 
-# Schemathesis against a dev stack (settings in schemathesis.toml); a pytest run of its own.
+# Against a dev stack of their own: Schemathesis (settings in schemathesis.toml) and the
+# generated TypeScript client's contract suite (web/src/**/*.live.ts).
 test-fuzz: $(VENV_STAMP) $(WEB_STAMP)
 	$(PY) -m pytest tests/fuzz
 

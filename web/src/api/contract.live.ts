@@ -1,0 +1,219 @@
+/**
+ * The generated client against the running API (issue 10 "Contract tests from the generated
+ * client"): every operation's main path and an error path, through `createApiClient`, the
+ * SPA's only HTTP path. A response the generated types do not describe fails here: a renamed
+ * field reads as undefined, a status or code the contract does not list is asserted against.
+ * Run by tests/fuzz/test_client_contract.py (see vitest.contract.config.ts).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { MemoryStorage } from "@/lib/memory-storage";
+import { createTokenStore } from "@/lib/token-store";
+
+import { createApiClient } from "./client";
+import { ApiError } from "./errors";
+
+const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+
+function required(name: string): string {
+  const value = env[name];
+  if (!value) throw new Error(`${name} is not set: run this suite through tests/fuzz`);
+  return value;
+}
+
+const API = required("CONTRACT_API_URL");
+const EMAIL = required("CONTRACT_EMAIL");
+const PASSWORD = required("CONTRACT_PASSWORD");
+const API_KEY = required("CONTRACT_API_KEY");
+
+function newClient() {
+  const tokens = createTokenStore(() => new MemoryStorage());
+  return { tokens, api: createApiClient({ baseUrl: API, tokens }).fetchClient };
+}
+
+/** The ApiError a call fails with (the middleware throws on every non-2xx). */
+async function failure(call: Promise<unknown>): Promise<ApiError> {
+  const error: unknown = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+const unique = () => Math.random().toString(16).slice(2, 10);
+
+describe("the generated client against the running API", () => {
+  const { tokens, api } = newClient();
+  const anonymous = newClient().api;
+
+  beforeAll(async () => {
+    const { data } = await api.POST("/web/session/sign-in", { body: { email: EMAIL, password: PASSWORD } });
+    expect(data?.tokens?.accessToken).toBeTruthy();
+    if (data?.tokens) tokens.save(data.tokens);
+  });
+
+  it("GET /web/config", async () => {
+    const { data } = await anonymous.GET("/web/config");
+    expect(data?.stripe.publishableKey).toMatch(/^pk_/);
+    expect(data?.stripe.jsUrl).toMatch(/^https?:\/\//);
+  });
+
+  it("GET /web/session, and 401 without a token", async () => {
+    const { data } = await api.GET("/web/session");
+    expect(data?.session.user.email).toBe(EMAIL);
+    expect(data?.session.account.name).toBeTruthy();
+    const error = await failure(anonymous.GET("/web/session"));
+    expect([error.status, error.code]).toEqual([401, "NotAuthenticated"]);
+  });
+
+  it("GET and PUT /web/account, and 422 for a blank name", async () => {
+    const { data } = await api.GET("/web/account");
+    expect(data?.account.apiKey).toBe(API_KEY);
+    expect(data?.account.usage.at(-1)?.requests).toBe(0); // a new account: its first cycle
+    expect(data?.account.subscription.units).toBe(0);
+    const renamed = await api.PUT("/web/account", { body: { name: "  Contract Labs  " } });
+    expect(renamed.data?.account.name).toBe("Contract Labs");
+    const error = await failure(api.PUT("/web/account", { body: { name: " " } }));
+    expect([error.status, error.code, error.message]).toEqual([422, "ValidationError", "Account name must not be empty"]);
+  });
+
+  it("POST, PUT and DELETE /web/users, with their refusals", async () => {
+    const email = `invitee-${unique()}@contract-labs.dev`;
+    const invited = await api.POST("/web/users", { body: { firstName: "In", lastName: "Vitee", email } });
+    const user = invited.data?.user;
+    expect(user?.email).toBe(email);
+    const edited = await api.PUT("/web/users/{user_id}", {
+      params: { path: { user_id: user?.id ?? "" } },
+      body: { firstName: "Ed", lastName: "Ited" },
+    });
+    expect(edited.data?.user.firstName).toBe("Ed");
+    const missing = await failure(
+      api.PUT("/web/users/{user_id}", {
+        params: { path: { user_id: "00000000-0000-4000-8000-000000000000" } },
+        body: { firstName: "No", lastName: "One" },
+      }),
+    );
+    expect([missing.status, missing.code]).toEqual([404, "NotFound"]);
+    await api.DELETE("/web/users/{user_id}", { params: { path: { user_id: user?.id ?? "" } } });
+    const session = await api.GET("/web/session");
+    const self = await failure(
+      api.DELETE("/web/users/{user_id}", { params: { path: { user_id: session.data?.session.user.id ?? "" } } }),
+    );
+    expect([self.status, self.code]).toEqual([400, "CannotDeleteSelf"]);
+    const bad = await failure(api.POST("/web/users", { body: { firstName: "A", lastName: "B", email: "not-an-email" } }));
+    expect([bad.status, bad.code]).toEqual([422, "ValidationError"]);
+  });
+
+  it("POST /web/sso, and 400 for a password user", async () => {
+    const { data } = await api.POST("/web/sso", { body: { requireGoogleSSO: false } });
+    expect(data?.sso).toEqual({ isGoogleSSO: false, domains: [] });
+    const error = await failure(api.POST("/web/sso", { body: { requireGoogleSSO: true } }));
+    expect([error.status, error.code]).toEqual([400, "GoogleSsoAuthTypeRequired"]);
+  });
+
+  it("POST /web/subscription, POST and DELETE /web/subscription/payment: refusals without a card", async () => {
+    const plan = await failure(api.POST("/web/subscription", { body: { units: 3 } }));
+    expect([plan.status, plan.code]).toEqual([409, "PaymentMethodRequired"]);
+    const card = await failure(api.POST("/web/subscription/payment", { body: { cardToken: "tok_unknown" } }));
+    expect(card.status).toBe(400);
+    expect(["PaymentProviderRefused", "CardDeclined"]).toContain(card.code);
+    const remove = await failure(api.DELETE("/web/subscription/payment"));
+    expect([remove.status, remove.code]).toEqual([404, "NotFound"]);
+  });
+
+  it("POST /web/session/sign-in, and the provider's refusal", async () => {
+    const { data } = await anonymous.POST("/web/session/sign-in", { body: { email: EMAIL, password: PASSWORD } });
+    expect(data?.tokens?.expiresIn).toBeGreaterThan(0);
+    expect(data?.challenge).toBeNull();
+    const error = await failure(anonymous.POST("/web/session/sign-in", { body: { email: EMAIL, password: "Wrong-pass-42!" } }));
+    expect([error.status, error.code]).toEqual([400, "NotAuthorizedException"]);
+  });
+
+  it("POST /web/session/forgot-password and confirm-forgot-password", async () => {
+    const { data } = await anonymous.POST("/web/session/forgot-password", { body: { email: EMAIL } });
+    expect(data?.codeDelivery?.deliveryMedium).toBe("EMAIL");
+    const blank = await failure(anonymous.POST("/web/session/forgot-password", { body: { email: " " } }));
+    expect([blank.status, blank.message]).toEqual([422, "Email address is required"]);
+    const noCode = await failure(
+      anonymous.POST("/web/session/confirm-forgot-password", { body: { email: EMAIL, code: " ", newPassword: PASSWORD } }),
+    );
+    expect([noCode.status, noCode.message]).toEqual([422, "Verification code is required"]);
+  });
+
+  it("POST /web/session/complete-new-password refuses a stale challenge", async () => {
+    const error = await failure(
+      anonymous.POST("/web/session/complete-new-password", {
+        body: { username: EMAIL, session: "stale", newPassword: "Brand-new-pass-42!" },
+      }),
+    );
+    expect(error.status).toBe(400);
+  });
+
+  it("POST /web/session/authorize, token and refresh", async () => {
+    const { data } = await anonymous.POST("/web/session/authorize", {
+      body: { identityProvider: "Google", redirectUri: `${API}/oauth/sso` },
+    });
+    const url = new URL(data?.authorizeUrl ?? "");
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("state")).toBeTruthy();
+    const exchange = await failure(
+      anonymous.POST("/web/session/token", { body: { code: "c", state: "s", redirectUri: `${API}/oauth/sso` } }),
+    );
+    expect([exchange.status, exchange.code, exchange.message]).toEqual([400, "UnableToAuthenticate", "Unable to authenticate user"]);
+    const refresh = await failure(anonymous.POST("/web/session/refresh"));
+    expect([refresh.status, refresh.code]).toEqual([401, "NotAuthenticated"]);
+  });
+
+  it("POST /web/registration, and a free email provider", async () => {
+    const registered = await anonymous.POST("/web/registration", {
+      body: {
+        firstName: "Re",
+        lastName: "Gistered",
+        emailAddress: `owner-${unique()}@contract-labs.dev`,
+        organizationName: "Second Contract Co",
+        newPassword: "Contract-pass-42!",
+      },
+    });
+    expect(registered.data?.accessToken).toBeTruthy();
+    const free = await failure(
+      anonymous.POST("/web/registration", {
+        body: {
+          firstName: "Free",
+          lastName: "Mail",
+          emailAddress: `someone-${unique()}@gmail.com`,
+          organizationName: "Free Co",
+          newPassword: "Contract-pass-42!",
+        },
+      }),
+    );
+    expect([free.status, free.code]).toEqual([400, "InvalidEmailProvider"]);
+  });
+
+  it("GET /web/sso-accounts and the join/create refusals for a password user", async () => {
+    const { data } = await api.GET("/web/sso-accounts", { params: { query: { cognitoId: EMAIL, email: EMAIL } } });
+    expect(data).toEqual({ accounts: [], domain: "contract-labs.dev" });
+    const other = await failure(api.GET("/web/sso-accounts", { params: { query: { cognitoId: "google_1", email: EMAIL } } }));
+    expect([other.status, other.code]).toEqual([400, "BadRequest"]);
+    const user = { userFirstName: "A", userLastName: "B", userEmail: EMAIL, userIdentityId: EMAIL };
+    const join = await failure(
+      api.POST("/web/sso-accounts/join", { body: { accountId: "00000000-0000-4000-8000-000000000000", ...user } }),
+    );
+    expect([join.status, join.code]).toEqual([409, "Conflict"]);
+    const create = await failure(api.POST("/web/sso-accounts/create", { body: { accountName: "X", ...user } }));
+    expect([create.status, create.code]).toEqual([409, "Conflict"]);
+  });
+
+  it("POST /metering/usage with the API key, and 401 without", async () => {
+    const records = [{ idempotencyKey: `k-${unique()}`, platform: "web" as const, runs: 1, credits: 2, time: new Date().toISOString() }];
+    const { data } = await anonymous.POST("/metering/usage", { body: { records }, headers: { "X-API-Key": API_KEY } });
+    expect(data).toEqual({ accepted: 1, duplicates: 0 });
+    const error = await failure(anonymous.POST("/metering/usage", { body: { records } }));
+    expect([error.status, error.code]).toEqual([401, "ApiKeyRequired"]);
+  });
+
+  it("POST /web/session/sign-out", async () => {
+    const { response } = await api.POST("/web/session/sign-out");
+    expect(response.status).toBe(204);
+  });
+});
