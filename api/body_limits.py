@@ -14,12 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import PayloadTooLarge
-
-_BODY = orjson.dumps({"code": PayloadTooLarge.__name__, "message": PayloadTooLarge.default_message})
+from api.errors import PayloadTooLarge, error_response
 
 
 class BodyLimitMiddleware:
@@ -54,7 +51,7 @@ class BodyLimitMiddleware:
             return
         limit = self._limit(scope["path"])
         if declared is not None and declared > limit:
-            await _refuse(send)
+            await _refuse(scope, receive, send)
             return
         received = 0
         refused = False
@@ -68,7 +65,7 @@ class BodyLimitMiddleware:
                 received += len(message.get("body", b""))
                 if received > limit:
                     refused = True
-                    await _refuse(send)
+                    await _refuse(scope, receive, send)
                     return {"type": "http.disconnect"}
             return message
 
@@ -93,16 +90,5 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-async def _refuse(send: Send) -> None:
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(_BODY)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": _BODY})
+async def _refuse(scope: Scope, receive: Receive, send: Send) -> None:
+    await error_response(PayloadTooLarge, {"connection": "close"})(scope, receive, send)

@@ -13,12 +13,11 @@ administrator's ``pg_terminate_backend``) or is down (issue 10 "Database faults"
 from __future__ import annotations
 
 import asyncpg
-import orjson
 import structlog
 from sqlalchemy.exc import DBAPIError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import DatabaseUnavailable
+from api.errors import DatabaseUnavailable, error_response
 
 log = structlog.get_logger(__name__)
 
@@ -45,11 +44,6 @@ def is_database_unavailable(exc: BaseException) -> bool:
         wrapped = getattr(current, "orig", None)
         current = wrapped if isinstance(wrapped, BaseException) else current.__cause__
     return False
-
-
-_BODY = orjson.dumps(
-    {"code": DatabaseUnavailable.__name__, "message": DatabaseUnavailable.default_message}
-)
 
 
 class DatabaseFaultsMiddleware:
@@ -84,15 +78,4 @@ class DatabaseFaultsMiddleware:
                     raise
                 log.warning("database_unavailable", attempt=attempt, error=repr(exc))
                 await scope["app"].state.engine.dispose()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 503,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(_BODY)).encode()),
-                    (b"retry-after", b"2"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": _BODY})
+        await error_response(DatabaseUnavailable, {"retry-after": "2"})(scope, receive, send)

@@ -299,6 +299,12 @@ def _envelope(
     )
 
 
+def error_response(error: type[AppError], headers: dict[str, str] | None = None) -> JSONResponse:
+    """The envelope of ``error`` with its default message, for pure ASGI middleware that
+    answers before (or instead of) the app: ``await error_response(...)(scope, receive, send)``."""
+    return _envelope(error.status_code, error.__name__, error.default_message, headers=headers)
+
+
 async def _app_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AppError)
     return _envelope(exc.status_code, exc.code, exc.message)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import (
     AfterValidator,
@@ -60,31 +60,44 @@ def _no_control_characters(value: str) -> str:
     return value
 
 
-@dataclass(frozen=True, slots=True)
-class Required:
-    """Field metadata: the value may not be blank (empty or only white space), refused with
-    ``message`` (the form's own SPEC 5 text, e.g. 'Email address is required'). The schema
-    says so with ``minLength: 1`` and :data:`NON_BLANK_PATTERN`. Put it after ``Text`` and
-    any trimming."""
+class FieldRule:
+    """Base of field metadata that checks a string after its type's own validation and says
+    so in the schema: subclasses give :meth:`check` (raise ``ValueError`` with the message to
+    show) and :attr:`schema` (JSON Schema keywords stating the same rule)."""
 
-    message: str
+    schema: ClassVar[dict[str, Any]] = {}
 
-    def _check(self, value: str) -> str:
-        if not value.strip():
-            raise ValueError(self.message)
-        return value
+    def check(self, value: str) -> str:
+        """The value, or ``ValueError`` with the message the form shows."""
+        raise NotImplementedError
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
-        return core_schema.no_info_after_validator_function(self._check, handler(source))
+        return core_schema.no_info_after_validator_function(self.check, handler(source))
 
     def __get_pydantic_json_schema__(
         self, schema: CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
         json_schema = handler(schema)
-        json_schema.update(minLength=1, pattern=NON_BLANK_PATTERN)
+        json_schema.update(self.schema)
         return json_schema
+
+
+@dataclass(frozen=True, slots=True)
+class Required(FieldRule):
+    """The value may not be blank (empty or only white space), refused with ``message`` (the
+    form's own SPEC 5 text, e.g. 'Email address is required'). The schema says so with
+    ``minLength: 1`` and :data:`NON_BLANK_PATTERN`. Put it after ``Text`` and any trimming."""
+
+    message: str
+    schema: ClassVar[dict[str, Any]] = {"minLength": 1, "pattern": NON_BLANK_PATTERN}
+
+    def check(self, value: str) -> str:
+        """``value``, or ``ValueError(message)`` when blank."""
+        if not value.strip():
+            raise ValueError(self.message)
+        return value
 
 
 def _stripped(value: str) -> str:
@@ -126,28 +139,18 @@ AccountName = Annotated[str, Text(ACCOUNT_NAME_MAX_LENGTH), AfterValidator(_stri
 
 
 @dataclass(frozen=True, slots=True)
-class ValidEmail:
-    """Field metadata: the address must have the standard syntax (email-validator), refused
-    with ``message``; the schema says ``format: email``."""
+class ValidEmail(FieldRule):
+    """The address must have the standard syntax (email-validator), refused with ``message``;
+    the schema says ``format: email``."""
 
     message: str
+    schema: ClassVar[dict[str, Any]] = {"format": "email"}
 
-    def _check(self, value: str) -> str:
+    def check(self, value: str) -> str:
+        """``value``, or ``ValueError(message)`` when it is not a well-formed address."""
         if value and not is_valid_email(value):
             raise ValueError(self.message)
         return value
-
-    def __get_pydantic_core_schema__(
-        self, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return core_schema.no_info_after_validator_function(self._check, handler(source))
-
-    def __get_pydantic_json_schema__(
-        self, schema: CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        json_schema = handler(schema)
-        json_schema["format"] = "email"
-        return json_schema
 
 
 def _whole_number(value: object) -> object:

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
-from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, core_schema
+from pydantic import AfterValidator, Field
 
 from api.schemas import (
     ACCOUNT_NAME_REQUIRED,
@@ -16,6 +14,7 @@ from api.schemas import (
     AccountName,
     ApiModel,
     Email,
+    FieldRule,
     PersonName,
     Required,
     Text,
@@ -34,31 +33,24 @@ PASSWORD_PATTERN = (
 
 
 @dataclass(frozen=True, slots=True)
-class NewPassword:
-    """Field metadata of a password being chosen: blank is refused with ``message`` (the
-    screen's SPEC 5 text), a weak one with SPEC 5's rule; the schema carries the rule as
-    ``minLength`` and :data:`PASSWORD_PATTERN`."""
+class NewPassword(FieldRule):
+    """A password being chosen: blank is refused with ``message`` (the screen's SPEC 5 text),
+    a weak one with SPEC 5's rule; the schema carries the rule as ``minLength`` and
+    :data:`PASSWORD_PATTERN`."""
 
     message: str
+    schema: ClassVar[dict[str, Any]] = {
+        "minLength": rules.PASSWORD_MIN_LENGTH,
+        "pattern": PASSWORD_PATTERN,
+    }
 
-    def _check(self, value: str) -> str:
+    def check(self, value: str) -> str:
+        """``value``, or ``ValueError`` with the blank message or SPEC 5's rule."""
         if not value:
             raise ValueError(self.message)
         if not rules.is_strong_password(value):
             raise ValueError(rules.PASSWORD_RULE)
         return value
-
-    def __get_pydantic_core_schema__(
-        self, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return core_schema.no_info_after_validator_function(self._check, handler(source))
-
-    def __get_pydantic_json_schema__(
-        self, schema: CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        json_schema = handler(schema)
-        json_schema.update(minLength=rules.PASSWORD_MIN_LENGTH, pattern=PASSWORD_PATTERN)
-        return json_schema
 
 
 Password = Annotated[str, Text(PASSWORD_MAX_LENGTH)]
