@@ -199,6 +199,14 @@ class VendorUnavailable(AppError):
     default_message = "A provider we depend on is unreachable. Please try again shortly."
 
 
+class PaidPlanNeedsPaymentMethod(AppError):
+    """409: the card of an account on a paid plan cannot be removed: the plan renews every
+    month and would have nothing to charge (issue 11). A new card replaces it on /payment."""
+
+    status_code = 409
+    default_message = "Set your plan to 0 units or add another card before removing this one."
+
+
 class PaymentMethodRequired(AppError):
     """409: the plan can change only when a card is on file (SPEC 5 "Slider")."""
 

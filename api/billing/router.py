@@ -19,6 +19,7 @@ from api.errors import (
     CardDeclined,
     InvalidWebhookSignature,
     NotFound,
+    PaidPlanNeedsPaymentMethod,
     PaymentMethodRequired,
     PaymentProviderRefused,
     RateLimited,
@@ -88,7 +89,12 @@ async def update_payment_method(
     "/subscription/payment",
     status_code=status.HTTP_204_NO_CONTENT,
     responses=error_responses(
-        NotAuthenticated, AccountRequired, NotFound, PaymentProviderRefused, VendorUnavailable
+        PaidPlanNeedsPaymentMethod,
+        NotAuthenticated,
+        AccountRequired,
+        NotFound,
+        PaymentProviderRefused,
+        VendorUnavailable,
     ),
 )
 async def remove_payment_method(caller: CurrentUser, db: DbSession, stripe: Stripe) -> None:

@@ -29,6 +29,7 @@ from api.billing.schemas import Billing, Subscription
 from api.errors import (
     CardDeclined,
     NotFound,
+    PaidPlanNeedsPaymentMethod,
     PaymentMethodRequired,
     PaymentProviderRefused,
     VendorUnavailable,
@@ -128,16 +129,19 @@ async def update_payment_method(
 async def remove_payment_method(db: AsyncSession, stripe: StripeGateway, caller: Caller) -> None:
     """``DELETE /web/subscription/payment``: delete the account's card in Stripe and here.
 
-    A paid subscription is left as it is (the spec puts no condition on Remove beyond a card
-    being on file); its next invoice then fails and the failure shows on the account.
+    Only on the free plan: a paid plan renews every month, so its card stays until the plan is
+    set to 0 units or another card replaces it (on /payment, in one step).
 
     Raises:
         NotFound: there is no card on file.
+        PaidPlanNeedsPaymentMethod: the account is on a paid plan (409).
         PaymentProviderRefused, VendorUnavailable: as above; the card stays on file.
     """
     account = await repository.lock_account(db, caller.account_id)
     if account.card_last4 is None or account.stripe_customer_id is None:
         raise NotFound("There is no payment method on file.")
+    if account.subscription_units > 0:
+        raise PaidPlanNeedsPaymentMethod()
     card = await _stripe(stripe.default_card(account.stripe_customer_id))
     if card is not None:
         await _stripe(stripe.delete_card(account.stripe_customer_id, card.id))

@@ -83,6 +83,14 @@ def test_card_plan_and_removal(page: Page) -> None:
     expect(page.get_by_role("button", name="Update", exact=True)).to_be_disabled()
     page.screenshot(path=str(ARTIFACTS / "billing_with_card.png"), full_page=True)
 
+    # A paid plan keeps its card: the refusal shows in the banner, the card stays.
+    payment_panel.get_by_role("button", name="Remove").click()
+    expect(
+        page.get_by_text("Set your plan to 0 units or add another card before removing this one.")
+    ).to_be_visible()
+    expect(payment_panel.get_by_role("img", name="Visa")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "billing_card_removal_refused.png"))
+
     # Back to the free plan, then remove the card (the demo account as it was).
     set_plan(page, 0)
     expect(page.get_by_test_id("plan-allowance")).to_have_text("100 requests")

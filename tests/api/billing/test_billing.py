@@ -226,6 +226,29 @@ class TestRemovePaymentMethod:
         customer_id = (await load_account(app, me)).stripe_customer_id
         assert stripe_get(stack, f"customers/{customer_id}/sources")["data"] == []
 
+    async def test_a_paid_plan_keeps_its_card(
+        self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
+    ) -> None:
+        # Issue 11: removing the card left a paid plan renewing with nothing to charge.
+        me = await make_user()
+        assert (await add_card(client, stack, me)).status_code == 200
+        plan = await client.post("/web/subscription", json={"units": 2}, headers=me.headers)
+        assert plan.status_code == 200, plan.text
+        refused = await client.delete("/web/subscription/payment", headers=me.headers)
+        assert refused.status_code == 409
+        assert refused.json() == {
+            "code": "PaidPlanNeedsPaymentMethod",
+            "message": "Set your plan to 0 units or add another card before removing this one.",
+        }
+        assert (await account_json(client, me))["billing"]["last4"] == "4242"
+        customer_id = (await load_account(app, me)).stripe_customer_id
+        assert len(stripe_get(stack, f"customers/{customer_id}/sources")["data"]) == 1
+        # Back on the free plan, the card may go.
+        free = await client.post("/web/subscription", json={"units": 0}, headers=me.headers)
+        assert free.status_code == 200, free.text
+        removed = await client.delete("/web/subscription/payment", headers=me.headers)
+        assert removed.status_code == 204
+
     async def test_stripe_unreachable_keeps_the_card(
         self,
         client: httpx.AsyncClient,

@@ -2834,6 +2834,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description PaidPlanNeedsPaymentMethod */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaidPlanNeedsPaymentMethod";
+                        message: string;
+                    };
+                };
+            };
             /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
