@@ -145,6 +145,9 @@ def _card(obj: Any) -> Card:
     )
 
 
+LIVE_STATUSES = frozenset({"active", "trialing", "past_due"})
+
+
 def idempotency_key(*parts: str) -> str:
     """A fresh idempotency key, prefixed with readable parts for the Stripe dashboard."""
     return ":".join([*parts, uuid.uuid4().hex])
@@ -337,6 +340,19 @@ class StripeGateway:
             )
         )
         return subscription_state(subscription)
+
+    async def live_subscriptions(self, customer_id: str) -> list[SubscriptionState]:
+        """The customer's subscriptions that still bill (active, trialing, past due), newest
+        first (https://docs.stripe.com/api/subscriptions/list).
+
+        Raises:
+            StripeError, StripeUnavailable.
+        """
+        page = await self._call(
+            self._client.v1.subscriptions.list_async(params={"customer": customer_id})
+        )
+        states = [subscription_state(s) for s in _plain(page).get("data", [])]
+        return [s for s in states if s.status in LIVE_STATUSES]
 
     async def update_subscription_quantity(
         self, *, subscription_id: str, quantity: int, key: str

@@ -21,7 +21,6 @@ from api.adapters.stripe import (
     StripeError,
     StripeGateway,
     StripeUnavailable,
-    idempotency_key,
 )
 from api.auth.principal import Caller
 from api.billing import repository
@@ -159,6 +158,11 @@ async def update_subscription(
     quantities the quantity is updated (Stripe prorates). The account's units change only after
     Stripe accepted the change. Asking for the current units changes nothing and calls no one.
 
+    A Stripe call that timed out may still have happened (issue 11). So the idempotency key
+    of a change is derived from the account, its count of accepted changes and the units:
+    a retry replays the same request. And before creating a subscription, one the customer
+    already has (made by such a call) is adopted, never duplicated.
+
     Raises:
         PaymentMethodRequired: no card on file (SPEC 5: "The plan can change only when the
             value differs from the current one and a card is on file").
@@ -170,7 +174,7 @@ async def update_subscription(
         return subscription_of(account)
     if account.card_last4 is None or account.stripe_customer_id is None:
         raise PaymentMethodRequired()
-    key = idempotency_key("subscription", str(account.id), str(units))
+    key = f"subscription:{account.id}:{account.subscription_change_seq}:{units}"
     if units == 0:
         if account.stripe_subscription_id is not None:
             await _stripe(
@@ -179,13 +183,26 @@ async def update_subscription(
         account.stripe_subscription_id = None
         account.subscription_units = 0
     elif account.stripe_subscription_id is None:
-        created = await _stripe(
-            stripe.create_subscription(
-                customer_id=account.stripe_customer_id, plan_id=plan_id, quantity=units, key=key
+        live = await _stripe(stripe.live_subscriptions(account.stripe_customer_id))
+        if live:  # made by a call we took for failed: adopt it
+            adopted = await _stripe(
+                stripe.update_subscription_quantity(
+                    subscription_id=live[0].id, quantity=units, key=key
+                )
             )
-        )
-        account.stripe_subscription_id = created.id
-        account.subscription_units = created.quantity
+            account.stripe_subscription_id = adopted.id
+            account.subscription_units = adopted.quantity
+        else:
+            created = await _stripe(
+                stripe.create_subscription(
+                    customer_id=account.stripe_customer_id,
+                    plan_id=plan_id,
+                    quantity=units,
+                    key=key,
+                )
+            )
+            account.stripe_subscription_id = created.id
+            account.subscription_units = created.quantity
     else:
         updated = await _stripe(
             stripe.update_subscription_quantity(
@@ -195,5 +212,6 @@ async def update_subscription(
         account.subscription_units = updated.quantity
     # Events Stripe sends for this change are no newer than it (webhooks.py).
     account.subscription_synced_at = datetime.now(UTC)
+    account.subscription_change_seq += 1
     await db.flush()
     return subscription_of(account)

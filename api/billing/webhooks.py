@@ -24,6 +24,7 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.stripe import (
+    LIVE_STATUSES,
     StripeGateway,
     WebhookEvent,
     WebhookSignatureError,
@@ -34,8 +35,6 @@ from api.errors import InvalidWebhookSignature
 from api.models import MAX_UNITS, Account
 
 log = structlog.get_logger(__name__)
-
-LIVE_STATUSES = frozenset({"active", "trialing", "past_due"})
 
 
 def _apply_subscription(account: Account, obj: dict[str, Any], deleted: bool) -> None:

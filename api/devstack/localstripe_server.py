@@ -3,14 +3,43 @@
 ``python -m api.devstack.localstripe_server --port 8420 --store .devdata/localstripe.pickle``.
 The stock ``localstripe`` command listens on every interface and pickles to /tmp; here its
 aiohttp app runs through ``web.run_app(host="127.0.0.1")`` (ARCHITECTURE verified recipe).
+
+localstripe ignores ``Idempotency-Key``; Stripe replays the first response to a POST with the
+same key (https://docs.stripe.com/api/idempotent_requests). A small aiohttp middleware does
+that here, so the API's retries after a timeout behave in development and tests as they do
+against Stripe.
 """
 
 import argparse
 import pickle
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from aiohttp import web
 from localstripe import resources, server
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+_replies: dict[tuple[str, str], tuple[int, bytes, str]] = {}
+
+
+@web.middleware
+async def idempotency(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Replay the first non-5xx response to a POST with the same key and API key."""
+    key = request.headers.get("Idempotency-Key")
+    if request.method != "POST" or not key:
+        return await handler(request)
+    slot = (request.headers.get("Authorization", ""), key)
+    if slot in _replies:
+        status, body, content_type = _replies[slot]
+        return web.Response(status=status, body=body, content_type=content_type)
+    response = await handler(request)
+    if (
+        isinstance(response, web.Response)
+        and response.status < 500
+        and isinstance(response.body, bytes)
+    ):
+        _replies[slot] = (response.status, response.body, response.content_type)
+    return response
 
 
 def main() -> None:
@@ -36,6 +65,7 @@ def main() -> None:
     resources.Store.try_load_from_disk = load
     resources.Store.dump_to_disk = dump
     resources.store.try_load_from_disk()
+    server.app.middlewares.append(idempotency)
     web.run_app(server.app, host="127.0.0.1", port=args.port, print=None)
 
 

@@ -52,4 +52,9 @@ class Account(TimestampMixin, Base):
     # Stripe's time of the newest subscription / invoice event applied (or of our own write):
     # Stripe may deliver events out of order, and an older one must not undo a newer state.
     subscription_synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Plan changes Stripe accepted so far: with the units asked for, it names a change's
+    # idempotency key, so a retry after a timeout replays the same Stripe request.
+    subscription_change_seq: Mapped[int] = mapped_column(
+        Integer, default=0, server_default="0", nullable=False
+    )
     payment_synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

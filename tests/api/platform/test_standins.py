@@ -13,6 +13,7 @@ import pytest
 
 from api.adapters.cognito import CognitoClient
 from api.config import Settings
+from api.devstack import bootstrap
 from api.devstack.app import create_dev_app
 from api.devstack.stack import Stack
 from api.main import create_app
@@ -219,3 +220,20 @@ async def test_only_the_dev_app_mounts_the_stand_ins(stack: Stack) -> None:
                 "/oauth2/authorize", params={"client_id": "x", "redirect_uri": REDIRECT}
             )
         assert response.status_code == status, factory.__name__
+
+
+def test_the_stripe_stand_in_honours_idempotency_keys(stack: Stack) -> None:
+    # As Stripe does: the same POST with the same key is answered once and replayed.
+    def create(key: str) -> str:
+        response = httpx.post(
+            f"{stack.stand_ins.localstripe_url}/v1/customers",
+            data={"email": "same@example-corp.com"},
+            headers={"Idempotency-Key": key},
+            auth=(bootstrap.STRIPE_SECRET_KEY, ""),
+        )
+        response.raise_for_status()
+        return str(response.json()["id"])
+
+    first = create("same-key")
+    assert create("same-key") == first
+    assert create("another-key") != first
