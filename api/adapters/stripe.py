@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import stripe
+from stripe.params import InvoiceListParams
 
 from api.vendor_budget import within_budget
 
@@ -110,6 +111,42 @@ class SubscriptionState:
     id: str
     status: str
     quantity: int
+
+
+@dataclass(frozen=True, slots=True)
+class InvoiceSummary:
+    """An invoice as a billing history shows it (https://docs.stripe.com/api/invoices/object).
+
+    ``created`` is epoch seconds; ``amount_due``/``amount_paid`` are in the smallest unit of
+    ``currency`` (cents); ``status`` is ``draft``, ``open``, ``paid``, ``uncollectible`` or
+    ``void``; the URLs are None when Stripe gives none.
+    """
+
+    id: str
+    number: str | None
+    created: int
+    currency: str
+    amount_due: int
+    amount_paid: int
+    status: str
+    hosted_invoice_url: str | None
+    invoice_pdf: str | None
+
+
+def _invoice(obj: Any) -> InvoiceSummary:
+    obj = _plain(obj)
+    return InvoiceSummary(
+        id=str(obj["id"]),
+        number=obj.get("number") or None,
+        # ``created`` in today's API; localstripe's legacy objects call it ``date``.
+        created=int(obj.get("created") or obj.get("date") or 0),
+        currency=str(obj.get("currency") or "usd"),
+        amount_due=int(obj.get("amount_due") or 0),
+        amount_paid=int(obj.get("amount_paid") or 0),
+        status=str(obj.get("status") or "draft"),
+        hosted_invoice_url=obj.get("hosted_invoice_url") or None,
+        invoice_pdf=obj.get("invoice_pdf") or None,
+    )
 
 
 def _plain(obj: Any) -> dict[str, Any]:
@@ -340,6 +377,21 @@ class StripeGateway:
             )
         )
         return subscription_state(subscription)
+
+    async def invoices(
+        self, customer_id: str, *, limit: int, starting_after: str | None = None
+    ) -> tuple[list[InvoiceSummary], bool]:
+        """A page of the customer's invoices, newest first, and whether more follow
+        (https://docs.stripe.com/api/invoices/list).
+
+        Raises:
+            StripeError (e.g. an unknown ``starting_after``), StripeUnavailable.
+        """
+        params: InvoiceListParams = {"customer": customer_id, "limit": limit}
+        if starting_after:
+            params["starting_after"] = starting_after
+        page = _plain(await self._call(self._client.v1.invoices.list_async(params=params)))
+        return [_invoice(i) for i in page.get("data", [])], bool(page.get("has_more"))
 
     async def live_subscriptions(self, customer_id: str) -> list[SubscriptionState]:
         """The customer's subscriptions that still bill (active, trialing, past due), newest

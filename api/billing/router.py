@@ -3,11 +3,12 @@ not in the contract)."""
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Request, status
+from fastapi import APIRouter, Depends, Header, Query, Request, status
 
 from api.auth.errors import AccountRequired, NotAuthenticated
 from api.billing import service, webhooks
 from api.billing.schemas import (
+    InvoicesResponse,
     PaymentMethodResponse,
     PaymentMethodUpdate,
     SubscriptionResponse,
@@ -59,6 +60,30 @@ async def update_subscription(
             db, stripe, caller, body.units, settings.stripe_plan_id
         )
     )
+
+
+@router.get(
+    "/invoices",
+    response_model=InvoicesResponse,
+    responses=error_responses(
+        NotAuthenticated,
+        AccountRequired,
+        PaymentProviderRefused,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def list_invoices(
+    caller: CurrentUser,
+    db: DbSession,
+    stripe: Stripe,
+    starting_after: Annotated[
+        str | None,
+        Query(alias="startingAfter", min_length=1, max_length=255),
+    ] = None,
+) -> InvoicesResponse:
+    """The account's invoices, 12 at a time, newest first (issue 11 "Invoices")."""
+    return await service.invoices(db, stripe, caller, starting_after)
 
 
 @router.post(

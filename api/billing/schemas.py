@@ -65,3 +65,30 @@ class WebhookAck(ApiModel):
     """Reply to Stripe: the event was accepted (processed now, or already before)."""
 
     received: bool = True
+
+
+INVOICES_PAGE = 12
+
+
+class Invoice(ApiModel):
+    """An invoice of the account (issue 11 "Invoices"): when, how much (``amount_due`` in the
+    smallest unit of ``currency``, cents for USD), its status (``paid``, ``open``, ``draft``,
+    ``uncollectible`` or ``void``), and Stripe's hosted page and PDF when it gives them."""
+
+    id: str
+    number: str | None
+    created_at: datetime
+    currency: str
+    amount_due: int
+    amount_paid: int
+    status: str
+    hosted_invoice_url: str | None
+    invoice_pdf: str | None
+
+
+class InvoicesResponse(ApiModel):
+    """A page of invoices, newest first; ``has_more`` says another page follows (ask for it
+    with ``startingAfter`` set to the last invoice's id)."""
+
+    invoices: list[Invoice]
+    has_more: bool

@@ -24,7 +24,13 @@ from api.adapters.stripe import (
 )
 from api.auth.principal import Caller
 from api.billing import repository
-from api.billing.schemas import Billing, Subscription
+from api.billing.schemas import (
+    INVOICES_PAGE,
+    Billing,
+    Invoice,
+    InvoicesResponse,
+    Subscription,
+)
 from api.errors import (
     CardDeclined,
     NotFound,
@@ -215,3 +221,42 @@ async def update_subscription(
     account.subscription_change_seq += 1
     await db.flush()
     return subscription_of(account)
+
+
+async def invoices(
+    db: AsyncSession, stripe: StripeGateway, caller: Caller, starting_after: str | None
+) -> InvoicesResponse:
+    """The account's invoices, :data:`INVOICES_PAGE` at a time, newest first (issue 11).
+
+    Asks Stripe (the one read that does: invoices live there, and this view is opened on
+    purpose, not on every page). An account that never had a card has none.
+
+    Raises:
+        PaymentProviderRefused: Stripe refused the request (e.g. an unknown ``starting_after``).
+        VendorUnavailable.
+    """
+    account = await db.get_one(Account, caller.account_id)
+    if account.stripe_customer_id is None:
+        return InvoicesResponse(invoices=[], has_more=False)
+    page, has_more = await _stripe(
+        stripe.invoices(
+            account.stripe_customer_id, limit=INVOICES_PAGE, starting_after=starting_after
+        )
+    )
+    return InvoicesResponse(
+        invoices=[
+            Invoice(
+                id=i.id,
+                number=i.number,
+                created_at=datetime.fromtimestamp(i.created, UTC),
+                currency=i.currency,
+                amount_due=i.amount_due,
+                amount_paid=i.amount_paid,
+                status=i.status,
+                hosted_invoice_url=i.hosted_invoice_url,
+                invoice_pdf=i.invoice_pdf,
+            )
+            for i in page
+        ],
+        has_more=has_more,
+    )

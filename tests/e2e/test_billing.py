@@ -81,6 +81,10 @@ def test_card_plan_and_removal(page: Page) -> None:
     expect(page.get_by_test_id("plan-allowance")).to_have_text("3,000 requests")
     expect(page.get_by_role("slider", name="Units")).to_have_value("3")
     expect(page.get_by_role("button", name="Update", exact=True)).to_be_disabled()
+    # The plan's first invoice is listed.
+    invoices = page.get_by_role("region", name="Invoices")
+    expect(invoices.get_by_role("cell", name="$60.00")).to_be_visible()
+    expect(invoices.get_by_text("Paid")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "billing_with_card.png"), full_page=True)
 
     # A paid plan keeps its card: the refusal shows in the banner, the card stays.

@@ -372,3 +372,39 @@ class TestUpdateSubscription:
         # The other account has no card of its own: the owner's card does not count.
         response = await client.post("/web/subscription", json={"units": 1}, headers=other.headers)
         assert response.status_code == 409
+
+
+class TestInvoices:
+    async def test_anonymous_is_401(self, client: httpx.AsyncClient) -> None:
+        assert (await client.get("/web/invoices")).status_code == 401
+
+    async def test_an_account_without_a_card_has_none(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        response = await client.get("/web/invoices", headers=me.headers)
+        assert response.status_code == 200
+        assert response.json() == {"invoices": [], "hasMore": False}
+
+    async def test_a_subscription_s_invoice_is_listed_only_for_its_account(
+        self, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        other = await make_user()
+        assert (await add_card(client, stack, me)).status_code == 200
+        plan = await client.post("/web/subscription", json={"units": 3}, headers=me.headers)
+        assert plan.status_code == 200, plan.text
+        body = (await client.get("/web/invoices", headers=me.headers)).json()
+        assert body["hasMore"] is False
+        [invoice] = body["invoices"]
+        assert invoice["amountDue"] == 6000  # 3 units of 20 USD, in cents
+        assert invoice["currency"] == "usd"
+        assert invoice["status"] == "paid"
+        assert invoice["id"].startswith("in_")
+        theirs = (await client.get("/web/invoices", headers=other.headers)).json()
+        assert theirs == {"invoices": [], "hasMore": False}
+        # Another account's invoice id as a page cursor reveals nothing of it.
+        foreign = await client.get(
+            "/web/invoices", params={"startingAfter": invoice["id"]}, headers=other.headers
+        )
+        assert foreign.json() == {"invoices": [], "hasMore": False}

@@ -122,6 +122,13 @@ describe("the generated client against the running API", () => {
     expect([remove.status, remove.code]).toEqual([404, "NotFound"]);
   });
 
+  it("GET /web/invoices, and 401 without a token", async () => {
+    const { data } = await api.GET("/web/invoices");
+    expect(data).toEqual({ invoices: [], hasMore: false }); // no card, no plan: no invoice
+    const error = await failure(anonymous.GET("/web/invoices"));
+    expect([error.status, error.code]).toEqual([401, "NotAuthenticated"]);
+  });
+
   it("POST /web/session/sign-in, and the provider's refusal", async () => {
     const { data } = await anonymous.POST("/web/session/sign-in", { body: { email: EMAIL, password: PASSWORD } });
     expect(data?.tokens?.expiresIn).toBeGreaterThan(0);

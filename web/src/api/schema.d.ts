@@ -68,6 +68,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Invoices
+         * @description The account's invoices, 12 at a time, newest first (issue 11 "Invoices").
+         */
+        get: operations["billing-list_invoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/registration": {
         parameters: {
             query?: never;
@@ -640,6 +660,46 @@ export interface components {
          */
         ForgotPasswordResponse: {
             codeDelivery: components["schemas"]["CodeDelivery"] | null;
+        };
+        /**
+         * Invoice
+         * @description An invoice of the account (issue 11 "Invoices"): when, how much (``amount_due`` in the
+         *     smallest unit of ``currency``, cents for USD), its status (``paid``, ``open``, ``draft``,
+         *     ``uncollectible`` or ``void``), and Stripe's hosted page and PDF when it gives them.
+         */
+        Invoice: {
+            /** Amountdue */
+            amountDue: number;
+            /** Amountpaid */
+            amountPaid: number;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Currency */
+            currency: string;
+            /** Hostedinvoiceurl */
+            hostedInvoiceUrl: string | null;
+            /** Id */
+            id: string;
+            /** Invoicepdf */
+            invoicePdf: string | null;
+            /** Number */
+            number: string | null;
+            /** Status */
+            status: string;
+        };
+        /**
+         * InvoicesResponse
+         * @description A page of invoices, newest first; ``has_more`` says another page follows (ask for it
+         *     with ``startingAfter`` set to the last invoice's id).
+         */
+        InvoicesResponse: {
+            /** Hasmore */
+            hasMore: boolean;
+            /** Invoices */
+            invoices: components["schemas"]["Invoice"][];
         };
         /**
          * PaymentMethodResponse
@@ -1284,6 +1344,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebConfigResponse"];
+                };
+            };
+        };
+    };
+    "billing-list_invoices": {
+        parameters: {
+            query?: {
+                startingAfter?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoicesResponse"];
+                };
+            };
+            /** @description PaymentProviderRefused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaymentProviderRefused";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
                 };
             };
         };

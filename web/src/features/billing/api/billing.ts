@@ -1,3 +1,5 @@
+import { useQueryClient } from "@tanstack/react-query";
+
 import { $api, useRefetchAccountAndSession } from "@/api";
 
 /** The plan and the card on file, read from GET /web/account. */
@@ -7,10 +9,21 @@ export function useBillingSummary() {
   });
 }
 
-/** POST /web/subscription: set the plan's units (0-20). */
+/** POST /web/subscription: set the plan's units (0-20); a change may add an invoice. */
 export function useUpdateSubscription() {
   const refetch = useRefetchAccountAndSession();
-  return $api.useMutation("post", "/web/subscription", { onSuccess: refetch });
+  const queryClient = useQueryClient();
+  return $api.useMutation("post", "/web/subscription", {
+    onSuccess: () =>
+      Promise.all([refetch(), queryClient.invalidateQueries({ queryKey: ["get", "/web/invoices"] })]),
+  });
+}
+
+/** GET /web/invoices: a page of the account's invoices, newest first. */
+export function useInvoices(startingAfter: string | undefined) {
+  return $api.useQuery("get", "/web/invoices", {
+    params: { query: startingAfter ? { startingAfter } : {} },
+  });
 }
 
 /** POST /web/subscription/payment: the card of a Stripe.js token becomes the card on file. */

@@ -36,6 +36,7 @@ import {
   useUpdateSubscription,
 } from "../api/billing";
 import { CardBrandLogo } from "../components/CardBrandLogo";
+import { InvoicesPanel } from "../components/InvoicesPanel";
 import {
   MAX_UNITS,
   canUpdatePlan,
@@ -72,6 +73,7 @@ export function Component() {
           onError={setError}
         />
         <PaymentMethodPanel card={card} onError={setError} />
+        <InvoicesPanel />
       </div>
     </>
   );
