@@ -21,7 +21,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Delete, delete, select, update
+from sqlalchemy import Delete, delete, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -59,22 +59,6 @@ class RateLimiter:
         if hits > limit.max_hits:
             raise _refusal(limit)
         return hits
-
-    async def check(self, limit: Limit, subject: str, now: datetime | None = None) -> None:
-        """Refuse ``subject`` when its window already holds ``limit.max_hits``; counts nothing.
-
-        Raises:
-            RateLimited: the limit is reached (HTTP 429).
-        """
-        window_start, key = _window(limit, subject, now)
-        async with self._engine.connect() as connection:
-            hits = await connection.scalar(
-                select(RateLimitCounter.hits).where(
-                    RateLimitCounter.key == key, RateLimitCounter.window_start == window_start
-                )
-            )
-        if (hits or 0) >= limit.max_hits:
-            raise _refusal(limit)
 
     async def release(self, limit: Limit, subject: str, now: datetime | None = None) -> None:
         """Give back one attempt counted with :meth:`hit` in the window of ``now`` (an attempt
