@@ -1,0 +1,108 @@
+"""Check the users recorded as Google or GitHub sign-ins against what Cognito asserts.
+
+Before issue 9 the API took the username prefix (``google_…``) as proof of federation, so a
+native pool user could have been recorded as a Google SSO user, and joined an account through
+single sign-on. This finds such rows: for every ``Google SSO`` / ``GitHub`` user it asks
+Cognito (AdminGetUser) and compares with :func:`api.auth.identity.prove_identity`.
+
+``python -m api.auth.audit_federation`` prints one line per user whose record Cognito does
+not back (``--fix`` records them as email users, which also takes Google SSO settings out of
+their hands; whether they belong in their account is for a person to decide: the line names
+the account). Exits 1 when it found any, so it can run in a deploy pipeline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.adapters.cognito import CognitoClient, UserNotFoundError
+from api.auth.identity import prove_identity
+from api.config import Settings
+from api.db import create_engine, create_sessionmaker
+from api.models import Account, AuthType, User
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A user whose recorded sign-in Cognito does not back."""
+
+    user_id: uuid.UUID
+    email: str
+    account_name: str
+    recorded: AuthType
+    asserted: AuthType | None  # None: the pool has no such user
+
+    def __str__(self) -> str:
+        asserted = self.asserted.value if self.asserted else "no pool user"
+        return (
+            f"{self.email} in {self.account_name!r}: recorded {self.recorded.value}, "
+            f"Cognito asserts {asserted}"
+        )
+
+
+async def audit(
+    db: AsyncSession, cognito: CognitoClient, *, stand_in_pool: bool = False, fix: bool = False
+) -> list[Finding]:
+    """Every federated user row that Cognito does not back; with ``fix``, those rows become
+    email users (flushed; the caller commits)."""
+    rows = await db.execute(
+        select(User.id, User.identity_id, User.email, User.auth_type, Account.name)
+        .join(Account, Account.id == User.account_id)
+        .where(User.auth_type.in_([AuthType.GOOGLE_SSO, AuthType.GITHUB]))
+        .order_by(Account.name, User.email)
+    )
+    findings = []
+    for user_id, identity_id, email, recorded, account_name in rows:
+        try:
+            identity = prove_identity(
+                await cognito.admin_get_user(identity_id), stand_in_pool=stand_in_pool
+            )
+        except UserNotFoundError:
+            asserted: AuthType | None = None
+        else:
+            asserted = identity.auth_type
+        if asserted is not recorded:
+            findings.append(Finding(user_id, email, account_name, recorded, asserted))
+    if fix and findings:
+        await db.execute(
+            update(User)
+            .where(User.id.in_([f.user_id for f in findings]))
+            .values(auth_type=AuthType.EMAIL)
+        )
+        await db.flush()
+    return findings
+
+
+async def _main(fix: bool) -> int:
+    settings = Settings()
+    settings.check()
+    engine = create_engine(settings.database_url, 2)
+    cognito = CognitoClient.from_settings(settings)
+    try:
+        async with create_sessionmaker(engine)() as db, db.begin():
+            findings = await audit(db, cognito, stand_in_pool=settings.dev_stand_ins, fix=fix)
+    finally:
+        await cognito.aclose()
+        await engine.dispose()
+    for finding in findings:
+        print(finding)
+    print(f"{len(findings)} user(s) not backed by Cognito" + (", fixed" if fix else ""))
+    return 1 if findings else 0
+
+
+def main() -> None:
+    """Parse ``--fix`` and run the audit against the configured database and pool."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--fix", action="store_true", help="record them as email users")
+    sys.exit(asyncio.run(_main(parser.parse_args().fix)))
+
+
+if __name__ == "__main__":
+    main()
