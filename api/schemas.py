@@ -106,17 +106,19 @@ def _stripped(value: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """Field metadata of free text: a string of at most ``max_length`` characters as sent,
-    without control characters (refused with 'Must not contain control characters'); the
-    schema says so with ``maxLength`` and :data:`TEXT_PATTERN`."""
+    """Field metadata of free text: a string of ``min_length`` to ``max_length`` characters as
+    sent, without control characters (refused with 'Must not contain control characters'); the
+    schema says so with ``minLength``, ``maxLength`` and :data:`TEXT_PATTERN`."""
 
     max_length: int
+    min_length: int = 0
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
         return core_schema.no_info_after_validator_function(
-            _no_control_characters, core_schema.str_schema(max_length=self.max_length)
+            _no_control_characters,
+            core_schema.str_schema(min_length=self.min_length or None, max_length=self.max_length),
         )
 
     def __get_pydantic_json_schema__(

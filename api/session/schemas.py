@@ -6,7 +6,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator
 
 from api.schemas import (
     ACCOUNT_NAME_REQUIRED,
@@ -120,8 +120,8 @@ class SignInResponse(ApiModel):
 class CompleteNewPasswordRequest(ApiModel):
     """Answer to the NEW_PASSWORD_REQUIRED challenge of a sign-in (SPEC 4)."""
 
-    username: Annotated[str, Text(320), Field(min_length=1)]
-    session: Annotated[str, Text(8192), Field(min_length=1)]
+    username: Annotated[str, Text(320, min_length=1)]
+    session: Annotated[str, Text(8192, min_length=1)]
     new_password: Annotated[Password, NewPassword("A new password is required")]
 
 
@@ -161,7 +161,7 @@ class AuthorizeRequest(ApiModel):
     the provider name and where the hosted UI sends the browser back (``/oauth/sso``)."""
 
     identity_provider: Literal["Google", "Github"]
-    redirect_uri: Annotated[str, Text(2048), Field(min_length=1)]
+    redirect_uri: Annotated[str, Text(2048, min_length=1)]
 
 
 class AuthorizeResponse(ApiModel):
@@ -175,9 +175,9 @@ class CodeExchangeRequest(ApiModel):
     """The hosted UI's authorization code, the ``state`` it came back with, and the redirect
     URI it was issued for."""
 
-    code: Annotated[str, Text(2048), Field(min_length=1)]
-    state: Annotated[str, Text(256), Field(min_length=1)]
-    redirect_uri: Annotated[str, Text(2048), Field(min_length=1)]
+    code: Annotated[str, Text(2048, min_length=1)]
+    state: Annotated[str, Text(256, min_length=1)]
+    redirect_uri: Annotated[str, Text(2048, min_length=1)]
 
 
 class FederatedIdentity(ApiModel):
@@ -232,7 +232,7 @@ class SsoJoinRequest(ApiModel):
     user_first_name: PersonName
     user_last_name: PersonName
     user_email: Email
-    user_identity_id: Annotated[str, Text(255), Field(min_length=1)]
+    user_identity_id: Annotated[str, Text(255, min_length=1)]
 
 
 class SsoCreateRequest(ApiModel):
@@ -242,4 +242,4 @@ class SsoCreateRequest(ApiModel):
     user_first_name: PersonName
     user_last_name: PersonName
     user_email: Email
-    user_identity_id: Annotated[str, Text(255), Field(min_length=1)]
+    user_identity_id: Annotated[str, Text(255, min_length=1)]
