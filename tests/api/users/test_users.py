@@ -61,7 +61,11 @@ class TestInvite:
         elsewhere = await make_user(account_name="Elsewhere")
         response = await _invite(client, me.headers, elsewhere.user.email)
         assert response.status_code == 409
-        assert response.json()["code"] == "EmailInUse"
+        # One EmailInUse, with SPEC 8's wording, for invitations as for registration.
+        assert response.json() == {
+            "code": "EmailInUse",
+            "message": "This email address is already in use",
+        }
 
     async def test_refused_while_google_sso_is_required(
         self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
