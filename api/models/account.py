@@ -28,6 +28,10 @@ class Account(TimestampMixin, Base):
         CheckConstraint(
             f"subscription_units >= 0 AND subscription_units <= {MAX_UNITS}", name="units_range"
         ),
+        CheckConstraint(
+            f"scheduled_units IS NULL OR (scheduled_units >= 0 AND scheduled_units <= {MAX_UNITS})",
+            name="scheduled_units_range",
+        ),
         CheckConstraint("length(trim(name)) > 0", name="name_not_blank"),
     )
 
@@ -58,3 +62,12 @@ class Account(TimestampMixin, Base):
         Integer, default=0, server_default="0", nullable=False
     )
     payment_synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A change Stripe makes when the paid period ends (issue 11): the units then (0 = the
+    # plan ends) and when. Until then ``subscription_units`` stays what was paid for.
+    scheduled_units: Mapped[int | None] = mapped_column(Integer)
+    scheduled_change_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The invoice whose payment failed (``invoice.payment_failed``), what it asks and in which
+    # currency; cleared when it is paid.
+    past_due_invoice_id: Mapped[str | None] = mapped_column(String(255))
+    past_due_amount: Mapped[int | None] = mapped_column(Integer)
+    past_due_currency: Mapped[str | None] = mapped_column(String(3))

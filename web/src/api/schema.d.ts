@@ -384,9 +384,31 @@ export interface paths {
         put?: never;
         /**
          * Update Subscription
-         * @description Set the plan's units (0 = free plan); needs a card on file.
+         * @description Set the plan's units (0 = free plan); needs a card on file. More units take effect now
+         *     and the prorated difference is charged now; fewer take effect when the paid period ends;
+         *     the current units undo a scheduled change (issue 11).
          */
         post: operations["billing-update_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/subscription/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay Past Due
+         * @description Pay the invoice that is past due with the card on file (issue 11 "Past due").
+         */
+        post: operations["billing-pay_past_due"];
         delete?: never;
         options?: never;
         head?: never;
@@ -412,6 +434,27 @@ export interface paths {
          * @description Remove the account's card.
          */
         delete: operations["billing-remove_payment_method"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/subscription/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview Subscription
+         * @description What setting the plan to ``units`` would charge now and later (issue 11); changes
+         *     nothing. Needs a card on file, as the change does.
+         */
+        get: operations["billing-preview_subscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -702,6 +745,17 @@ export interface components {
             invoices: components["schemas"]["Invoice"][];
         };
         /**
+         * PastDue
+         * @description An invoice Stripe could not charge (issue 11 "Past due"): ``amount_due`` in the smallest
+         *     unit of ``currency`` (cents for USD). ``POST /web/subscription/pay`` pays it.
+         */
+        PastDue: {
+            /** Amountdue */
+            amountDue: number;
+            /** Currency */
+            currency: string;
+        };
+        /**
          * PaymentMethodResponse
          * @description The card now on file.
          */
@@ -912,8 +966,12 @@ export interface components {
          * Subscription
          * @description The plan: ``units`` bought, requests per unit, and requests at zero units (SPEC 3).
          *
+         *     ``units`` are the units paid for in the current billing period. ``scheduled_units`` and
+         *     ``scheduled_change_at``: a lower number of units (0 = the plan ends) that takes effect when
+         *     the paid period ends, None when nothing is scheduled (issue 11).
          *     ``payment_failed_at``: when Stripe last reported a failed invoice payment, cleared by the
-         *     next successful one (webhooks); None when payments are in order.
+         *     next successful one (webhooks); None when payments are in order. ``past_due``: what that
+         *     invoice asks, when Stripe told us.
          */
         Subscription: {
             /**
@@ -921,8 +979,13 @@ export interface components {
              * @default 0
              */
             freePlanRequests: number;
+            pastDue?: components["schemas"]["PastDue"] | null;
             /** Paymentfailedat */
             paymentFailedAt?: string | null;
+            /** Scheduledchangeat */
+            scheduledChangeAt?: string | null;
+            /** Scheduledunits */
+            scheduledUnits?: number | null;
             /**
              * Unitplanrequests
              * @default 0
@@ -932,6 +995,50 @@ export interface components {
              * Units
              * @default 0
              */
+            units: number;
+        };
+        /**
+         * SubscriptionPreview
+         * @description ``GET /web/subscription/preview``: what setting the plan to ``units`` would do
+         *     (issue 11 "Charge preview"). Amounts are in the smallest unit of ``currency``.
+         *
+         *     - ``change``: ``none`` (the current plan), ``start`` (a paid plan from the free plan),
+         *       ``upgrade``, ``downgrade``, ``cancel`` (to 0 units), ``undo`` (back to the current units
+         *       with a lower number scheduled);
+         *     - ``monthly_amount``: the new monthly price (``units`` times ``unit_amount``);
+         *     - ``amount_due_now``: charged today (a new plan's first month, or an upgrade's prorated
+         *       difference for the rest of the billing period); 0 otherwise, as nothing is refunded;
+         *     - ``effective_at``: when the change takes effect (now, or the end of the paid period);
+         *     - ``next_invoice_at`` / ``next_invoice_amount``: the next renewal, None when the plan ends
+         *       or is free;
+         *     - ``proration_date``: send it back with the change so the charge is this one.
+         */
+        SubscriptionPreview: {
+            /** Amountduenow */
+            amountDueNow: number;
+            /**
+             * Change
+             * @enum {string}
+             */
+            change: "none" | "start" | "upgrade" | "downgrade" | "cancel" | "undo";
+            /** Currency */
+            currency: string;
+            /**
+             * Effectiveat
+             * Format: date-time
+             */
+            effectiveAt: string;
+            /** Monthlyamount */
+            monthlyAmount: number;
+            /** Nextinvoiceamount */
+            nextInvoiceAmount: number | null;
+            /** Nextinvoiceat */
+            nextInvoiceAt: string | null;
+            /** Prorationdate */
+            prorationDate: number;
+            /** Unitamount */
+            unitAmount: number;
+            /** Units */
             units: number;
         };
         /**
@@ -945,9 +1052,15 @@ export interface components {
          * SubscriptionUpdate
          * @description ``POST /web/subscription`` body (SPEC 3 "Subscription update payload: units").
          *
-         *     ``units``: whole units of the $20/month plan, 0 (free plan) to 20.
+         *     ``units``: whole units of the $20/month plan, 0 (free plan) to 20. Fewer units than now
+         *     take effect when the paid period ends; the current units undo a scheduled change.
+         *     ``proration_date``: for an upgrade, the ``prorationDate`` of the preview the user
+         *     confirmed (epoch seconds, at most 10 minutes old), so the charge is the one shown; without
+         *     it the change is prorated from now.
          */
         SubscriptionUpdate: {
+            /** Prorationdate */
+            prorationDate?: number | null;
             /** Units */
             units: number;
         };
@@ -2740,7 +2853,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description PaymentMethodRequired */
+            /** @description PaymentMethodRequired | PreviewExpired */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2748,7 +2861,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "PaymentMethodRequired";
+                        code: "PaymentMethodRequired" | "PreviewExpired";
                         message: string;
                     };
                 };
@@ -2779,6 +2892,117 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "billing-pay_past_due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionResponse"];
+                };
+            };
+            /** @description PaymentProviderRefused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaymentProviderRefused";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description CardDeclined */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CardDeclined";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PaymentMethodRequired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaymentMethodRequired";
                         message: string;
                     };
                 };
@@ -3007,6 +3231,124 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "PaidPlanNeedsPaymentMethod";
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "billing-preview_subscription": {
+        parameters: {
+            query: {
+                /** @description Units asked for (0-20). */
+                units: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionPreview"];
+                };
+            };
+            /** @description PaymentProviderRefused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaymentProviderRefused";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PaymentMethodRequired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaymentMethodRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
                         message: string;
                     };
                 };
