@@ -74,7 +74,9 @@ def _apply_payment(account: Account, event: WebhookEvent, at: datetime) -> None:
 
 
 def _is_stale(synced_at: datetime | None, at: datetime) -> bool:
-    return synced_at is not None and at < synced_at
+    """Older than the state it would change. Stripe's ``created`` counts whole seconds, so an
+    event of the same second as our own write is not older than it."""
+    return synced_at is not None and at < synced_at.replace(microsecond=0)
 
 
 def _apply(account: Account, event: WebhookEvent) -> bool:

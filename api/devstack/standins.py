@@ -31,8 +31,10 @@ from urllib.parse import urlencode
 import httpx
 from fastapi import APIRouter, FastAPI, Form, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from sqlalchemy import func, select
 
 from api.adapters.cognito import CognitoClient, UserNotFoundError
+from api.models import Account, User
 
 router = APIRouter(include_in_schema=False)
 
@@ -165,6 +167,33 @@ class _IssuedCode:
     redirect_uri: str
     code_challenge: str
     expires_at: float
+
+
+@router.post("/dev/billing/end-period")
+async def end_billing_period(request: Request, email: Annotated[str, Query()]) -> JSONResponse:
+    """End the current billing period of ``email``'s account now, in the Stripe stand-in
+    (api/devstack/stripe_shim.py ``renew``): a scheduled change takes effect, a plan set to 0
+    units ends, and the next month's invoice is charged (a card that declines charges makes it
+    past due). Stripe's webhooks then update the console, as they would in production.
+
+    Development only (this router is mounted by the dev app alone). 404 for an unknown email or
+    an account without a subscription.
+    """
+    settings = request.app.state.settings
+    async with request.app.state.sessionmaker() as db:
+        subscription_id = await db.scalar(
+            select(Account.stripe_subscription_id)
+            .join(User, User.account_id == Account.id)
+            .where(func.lower(User.email) == email.strip().lower())
+        )
+    if not subscription_id:
+        return JSONResponse({"detail": "No subscription for this email"}, status_code=404)
+    async with httpx.AsyncClient(timeout=10) as client:
+        response = await client.post(
+            f"{settings.stripe_api_base}/v1/test_helpers/subscriptions/{subscription_id}/renew",
+            auth=(settings.stripe_secret_key.get_secret_value(), ""),
+        )
+    return JSONResponse(response.json(), status_code=response.status_code)
 
 
 def _codes(request: Request) -> dict[str, _IssuedCode]:

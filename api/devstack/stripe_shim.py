@@ -13,7 +13,8 @@ Added or corrected (Stripe reference: https://docs.stripe.com/api):
   ``payment_behavior=error_if_incomplete`` a declined charge leaves the subscription as it was
   and answers 402 ``card_error``, as Stripe does. localstripe answers 500 to the parameter and
   credits whole past invoices instead of unused time.
-- ``POST /v1/invoices/{id}/pay``: a declined charge is a 402 ``card_error``.
+- ``POST /v1/invoices/{id}/pay``, and ``POST /v1/subscriptions`` with
+  ``payment_behavior=error_if_incomplete``: a declined charge is a 402 ``card_error``.
 - ``POST /v1/invoices/create_preview``: the same proration arithmetic as above (localstripe's
   preview credits whole invoices), or the first invoice of a new subscription.
 - Subscription schedules (https://docs.stripe.com/api/subscription_schedules), the subset the
@@ -28,6 +29,7 @@ Added or corrected (Stripe reference: https://docs.stripe.com/api):
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -267,6 +269,30 @@ async def update_subscription(
     return _json(sub._export())
 
 
+async def create_subscription(
+    request: web.Request, ids: dict[str, str], handler: Handler
+) -> web.StreamResponse:
+    """``POST /v1/subscriptions``: as localstripe, but with ``payment_behavior=
+    error_if_incomplete`` a declined first payment answers 402 ``card_error`` and leaves no
+    subscription (localstripe keeps an ``incomplete`` one and answers 200)."""
+    data = await server.get_post_data(request) or {}
+    response = await handler(request)
+    if data.get("payment_behavior") != "error_if_incomplete" or response.status != 200:
+        return response
+    assert isinstance(response, web.Response) and isinstance(response.body, bytes)
+    sub = resources.Subscription._api_retrieve(json.loads(response.body)["id"])
+    if sub.status != "incomplete":
+        return response
+    invoice = resources.Invoice._api_retrieve(sub.latest_invoice)
+    invoice._voided = True
+    sub.status = "incomplete_expired"
+    charge = invoice.charge
+    return _card_error(
+        getattr(charge, "failure_message", None) or "Your card was declined.",
+        getattr(charge, "failure_code", None) or "card_declined",
+    )
+
+
 async def pay_invoice(
     request: web.Request, ids: dict[str, str], handler: Handler
 ) -> web.StreamResponse:
@@ -399,6 +425,7 @@ ROUTES: list[tuple[str, re.Pattern[str], Route]] = [
     ("POST", re.compile(r"^/v1/test_helpers/subscriptions/(?P<id>[^/]+)/renew$"), renew),
 ]
 WRAPPED: list[tuple[re.Pattern[str], Callable[..., Awaitable[web.StreamResponse]]]] = [
+    (re.compile(r"^/v1/subscriptions$"), create_subscription),
     (re.compile(r"^/v1/subscriptions/(?P<id>sub_[^/]+)$"), update_subscription),
     (re.compile(r"^/v1/invoices/(?P<id>in_[^/]+)/pay$"), pay_invoice),
 ]

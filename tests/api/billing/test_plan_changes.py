@@ -329,3 +329,18 @@ class TestPastDue:
     async def test_anonymous_is_401(self, client: httpx.AsyncClient, path: str) -> None:
         method = client.post if path.endswith("pay") else client.get
         assert (await method(path)).status_code == 401
+
+
+class TestStart:
+    async def test_a_declined_first_month_starts_nothing(
+        self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        assert (await add_card(client, stack, me, DECLINES_CHARGES)).status_code == 200
+        response = await client.post("/web/subscription", json={"units": 1}, headers=me.headers)
+        assert response.status_code == 402
+        assert response.json()["message"] == "Your card was declined."
+        account = await load_account(app, me)
+        assert (account.subscription_units, account.stripe_subscription_id) == (0, None)
+        live = stripe_get(stack, f"subscriptions?customer={account.stripe_customer_id}")
+        assert live["data"] == []
