@@ -353,7 +353,9 @@ async def run(settings: Settings, *, fix: bool) -> tuple[list[str], int]:
 
 def main() -> None:
     """Parse ``--fix``, reconcile, print the lines and exit with :func:`report`'s code."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m api.billing.reconcile", description=(__doc__ or "").split("\n\n")[0]
+    )
     parser.add_argument("--fix", action="store_true", help="repair the differences (Stripe wins)")
     lines, code = asyncio.run(run(Settings(), fix=parser.parse_args().fix))
     for line in lines:
