@@ -152,6 +152,16 @@ class InvoiceSummary:
     invoice_pdf: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class ScheduledPhase:
+    """The next phase of a subscription schedule (https://docs.stripe.com/api/
+    subscription_schedules/object#subscription_schedule_object-phases): the quantity of the
+    plan from then on (the sum of its items' quantities) and when it starts (epoch seconds)."""
+
+    quantity: int
+    start: int
+
+
 def _invoice(obj: Any) -> InvoiceSummary:
     obj = _plain(obj)
     return InvoiceSummary(
@@ -446,7 +456,9 @@ class StripeGateway:
         page = await self._call(
             self._client.v1.subscriptions.list_async(params={"customer": customer_id})
         )
-        states = [subscription_state(s) for s in _plain(page).get("data", [])]
+        # Stripe lists newest first; localstripe in the order it made them.
+        data = sorted(_plain(page).get("data", []), key=lambda s: -int(s.get("created") or 0))
+        states = [subscription_state(s) for s in data]
         return [s for s in states if s.status in LIVE_STATUSES]
 
     async def subscription(self, subscription_id: str) -> SubscriptionState:
@@ -687,3 +699,35 @@ class StripeGateway:
             data_object=event.data.object.to_dict(),
             created=int(event.created or 0),
         )
+
+    async def next_phase(self, schedule_id: str, *, now: int) -> ScheduledPhase | None:
+        """The first phase of the schedule that starts after ``now`` (epoch seconds), or None
+        when the schedule is not active (released, canceled, completed) or has no such phase
+        (https://docs.stripe.com/api/subscription_schedules/retrieve). A phase without a
+        ``start_date`` starts when the phase before it ends.
+
+        Raises:
+            StripeError (404 for an unknown id), StripeUnavailable.
+        """
+        schedule = _plain(
+            await self._call(self._client.v1.subscription_schedules.retrieve_async(schedule_id))
+        )
+        if schedule.get("status") not in ("active", "not_started"):
+            return None
+        previous_end: int | None = None
+        for phase in schedule.get("phases") or []:
+            start = _int_or_none(phase.get("start_date")) or previous_end
+            previous_end = _int_or_none(phase.get("end_date"))
+            if start is not None and start > now:
+                items = phase.get("items") or []
+                quantity = sum(int(item.get("quantity") or 0) for item in items)
+                return ScheduledPhase(quantity=quantity, start=start)
+        return None
+
+    async def invoice(self, invoice_id: str) -> InvoiceSummary:
+        """One invoice as Stripe has it now (https://docs.stripe.com/api/invoices/retrieve).
+
+        Raises:
+            StripeError (404 for an unknown id), StripeUnavailable.
+        """
+        return _invoice(await self._call(self._client.v1.invoices.retrieve_async(invoice_id)))

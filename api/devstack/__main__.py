@@ -7,7 +7,9 @@
    restarts), then ``alembic upgrade head``;
 3. moto (Cognito) and localstripe (Stripe) on free loopback ports, bootstrapped idempotently;
 4. the demo account, printed with its sign-in at start;
-5. the API, serving the SPA, the hosted-UI stand-in and the dev mailbox, on 127.0.0.1:PORT.
+5. ``python -m api.billing.reconcile --fix`` against localstripe, its lines printed (a failure
+   is printed too, and the stack goes on);
+6. the API, serving the SPA, the hosted-UI stand-in and the dev mailbox, on 127.0.0.1:PORT.
 
 Ctrl-C stops everything. ``--throwaway-db`` uses a fresh database dropped on exit (tests).
 """
@@ -27,6 +29,21 @@ from api.devstack.seed import DEMO_EMAIL, DEMO_PASSWORD, EMPTY_EMAIL, seed
 
 def _say(message: str) -> None:
     print(f"[dev] {message}", flush=True)
+
+
+def _reconcile_billing() -> None:
+    """Report and repair drift between the accounts and localstripe (api/billing/reconcile.py),
+    e.g. a webhook localstripe sent while the API was stopped. Never stops the dev stack."""
+    from api.billing.reconcile import run
+    from api.config import Settings
+
+    try:
+        lines, _ = asyncio.run(run(Settings(), fix=True))
+    except Exception as exc:  # any failure: say so and serve anyway
+        _say(f"billing reconciliation failed, going on: {exc!r}")
+        return
+    for line in lines:
+        _say(f"billing reconciliation: {line}")
 
 
 async def _serve(host: str, port: int) -> None:
@@ -116,6 +133,7 @@ def main() -> None:
             f"demo account {'created' if created else 'kept'}, "
             f"{provisioned} user(s) created in the stand-in pool"
         )
+        _reconcile_billing()
         asyncio.run(_serve(args.host, args.port))
     except KeyboardInterrupt:
         pass
