@@ -178,6 +178,16 @@ def _invoice(obj: Any) -> InvoiceSummary:
     )
 
 
+def _plan(plan: Any) -> Plan:
+    return Plan(
+        id=str(plan.id),
+        product_id=str(getattr(plan.product, "id", plan.product)),
+        amount_cents=int(plan.amount or 0),
+        currency=str(plan.currency),
+        interval=str(plan.interval),
+    )
+
+
 def _int_or_none(value: Any) -> int | None:
     return int(value) if value else None
 
@@ -329,13 +339,7 @@ class StripeGateway:
                     options={"idempotency_key": f"plan:{plan_id}"},
                 )
             )
-        return Plan(
-            id=str(plan.id),
-            product_id=str(getattr(plan.product, "id", plan.product)),
-            amount_cents=int(plan.amount or 0),
-            currency=str(plan.currency),
-            interval=str(plan.interval),
-        )
+        return _plan(plan)
 
     async def default_card(self, customer_id: str) -> Card | None:
         """The customer's default card, or None (``customers.retrieve`` with
@@ -479,13 +483,7 @@ class StripeGateway:
             StripeError, StripeUnavailable.
         """
         plan = await self._call(self._client.v1.plans.retrieve_async(plan_id))
-        return Plan(
-            id=str(plan.id),
-            product_id=str(getattr(plan.product, "id", plan.product)),
-            amount_cents=int(plan.amount or 0),
-            currency=str(plan.currency),
-            interval=str(plan.interval),
-        )
+        return _plan(plan)
 
     async def preview_change(
         self,

@@ -390,29 +390,18 @@ async def preview_subscription(
     period_end = subscription.period_end if subscription else None
     monthly = units * plan.amount_cents
     due_now, effective_at, next_at = 0, now, period_end
-    if kind == "start":
+    if kind in ("start", "upgrade"):
         preview = await _stripe(
             stripe.preview_change(
                 customer_id=account.stripe_customer_id,
                 plan_id=plan_id,
                 quantity=units,
-                subscription=None,
-                proration_date=now,
-            )
-        )
-        due_now, next_at = preview.amount_due_now, preview.period_end
-    elif kind == "upgrade":
-        assert subscription is not None
-        preview = await _stripe(
-            stripe.preview_change(
-                customer_id=account.stripe_customer_id,
-                plan_id=plan_id,
-                quantity=units,
-                subscription=subscription,
+                subscription=subscription if kind == "upgrade" else None,
                 proration_date=now,
             )
         )
         due_now = preview.amount_due_now
+        next_at = preview.period_end if kind == "start" else period_end
     elif kind in ("downgrade", "cancel"):
         effective_at = period_end or now
     renews = units > 0 and next_at is not None
