@@ -9,23 +9,31 @@ import uuid
 import httpx
 import respx
 from fastapi import FastAPI
-from sqlalchemy import update
 
-from api.models import Account
-from tests.api.conftest import Federated, MakeFederated, MakeUser, authorize, exchange
+from tests.api.conftest import (
+    Federated,
+    MakeFederated,
+    MakeUser,
+    SignedIn,
+    authorize,
+    exchange,
+    require_google_sso,
+    verified_domain,
+)
 
 
 def _domain() -> str:
     return f"corp-{secrets.token_hex(4)}.com"
 
 
-async def _google_sso(app: FastAPI, account: Account, *domains: str) -> None:
-    async with app.state.sessionmaker() as db, db.begin():
-        await db.execute(
-            update(Account)
-            .where(Account.id == account.id)
-            .values(require_google_sso=True, sso_domains=list(domains))
-        )
+async def _google_sso(
+    app: FastAPI, client: httpx.AsyncClient, owner: SignedIn, *domains: str
+) -> None:
+    """Verify ``domains`` for the owner's account through the DNS stand-in, then require
+    Google SSO on it."""
+    for domain in domains:
+        await verified_domain(client, owner.headers, domain)
+    await require_google_sso(app, owner.account)
 
 
 class TestCodeExchange:
@@ -116,7 +124,7 @@ class TestLookup:
         domain = _domain()
         owner = await make_user(account_name="Globex", email=f"owner@{domain}")
         await make_user(account=owner.account, email=f"second@{domain}")
-        await _google_sso(app, owner.account, domain)
+        await _google_sso(app, client, owner, domain)
         await make_user(account_name="No SSO here", email=f"x@{domain}")
         fed = await make_federated(f"newbie@{domain}")
         response = await client.get(
@@ -150,6 +158,58 @@ class TestLookup:
         )
         assert wrong_email.status_code == 400
 
+    async def test_only_verified_domains_count(
+        self,
+        app: FastAPI,
+        client: httpx.AsyncClient,
+        make_user: MakeUser,
+        make_federated: MakeFederated,
+    ) -> None:
+        domain = _domain()
+        owner = await make_user(account_name="Pending Co", email=f"owner@{domain}")
+        added = await client.post(
+            "/web/sso/domains", headers=owner.headers, json={"domain": domain}
+        )
+        assert added.json()["domain"]["state"] == "Pending"
+        await require_google_sso(app, owner.account)
+        fed = await make_federated(f"early@{domain}")
+        params = {"cognitoId": fed.username, "email": fed.email}
+        lookup = await client.get("/web/sso-accounts", params=params, headers=fed.headers)
+        assert lookup.json() == {"accounts": [], "domain": domain}
+        joined = await client.post(
+            "/web/sso-accounts/join",
+            json={
+                "accountId": str(owner.account.id),
+                "userFirstName": "Ea",
+                "userLastName": "Rly",
+                "userEmail": fed.email,
+                "userIdentityId": fed.username,
+            },
+            headers=fed.headers,
+        )
+        assert joined.status_code == 404
+
+    async def test_a_hosted_domain_must_be_the_emails_domain(
+        self,
+        app: FastAPI,
+        client: httpx.AsyncClient,
+        make_user: MakeUser,
+        make_federated: MakeFederated,
+    ) -> None:
+        domain = _domain()
+        owner = await make_user(account_name="Hosted", email=f"owner@{domain}")
+        await _google_sso(app, client, owner, domain)
+        # A Workspace account of another company carrying an address at this domain.
+        stranger = await make_federated(f"guest@{domain}", hosted_domain=_domain())
+        params = {"cognitoId": stranger.username, "email": stranger.email}
+        lookup = await client.get("/web/sso-accounts", params=params, headers=stranger.headers)
+        assert lookup.json() == {"accounts": [], "domain": domain}
+        # The domain's own Workspace account finds it.
+        member = await make_federated(f"member@{domain}", hosted_domain=domain.upper())
+        params = {"cognitoId": member.username, "email": member.email}
+        lookup = await client.get("/web/sso-accounts", params=params, headers=member.headers)
+        assert [a["accountName"] for a in lookup.json()["accounts"]] == ["Hosted"]
+
     async def test_github_identities_get_no_accounts(
         self,
         app: FastAPI,
@@ -159,7 +219,7 @@ class TestLookup:
     ) -> None:
         domain = _domain()
         owner = await make_user(email=f"owner@{domain}")
-        await _google_sso(app, owner.account, domain)
+        await _google_sso(app, client, owner, domain)
         fed = await make_federated(f"dev@{domain}", provider="Github")
         response = await client.get(
             "/web/sso-accounts",
@@ -207,7 +267,7 @@ class TestJoin:
     ) -> None:
         domain = _domain()
         owner = await make_user(account_name="Umbrella", email=f"owner@{domain}")
-        await _google_sso(app, owner.account, domain)
+        await _google_sso(app, client, owner, domain)
         fed = await make_federated(f"joiner@{domain}")
         response = await self._join(client, fed, owner.account.id)
         assert response.status_code == 204, response.text
@@ -219,6 +279,21 @@ class TestJoin:
         again = await self._join(client, fed, owner.account.id)
         assert again.status_code == 409
 
+    async def test_a_hosted_domain_of_another_company_cannot_join(
+        self,
+        app: FastAPI,
+        client: httpx.AsyncClient,
+        make_user: MakeUser,
+        make_federated: MakeFederated,
+    ) -> None:
+        domain = _domain()
+        owner = await make_user(account_name="Guarded", email=f"owner@{domain}")
+        await _google_sso(app, client, owner, domain)
+        stranger = await make_federated(f"guest@{domain}", hosted_domain=_domain())
+        response = await self._join(client, stranger, owner.account.id)
+        assert response.status_code == 404
+        assert response.json()["code"] == "NotFound"
+
     async def test_cannot_join_another_tenant_by_its_id(
         self,
         app: FastAPI,
@@ -228,7 +303,7 @@ class TestJoin:
     ) -> None:
         no_sso = await make_user(account_name="Closed")
         other_domain = await make_user(account_name="Elsewhere")
-        await _google_sso(app, other_domain.account, _domain())
+        await _google_sso(app, client, other_domain, _domain())
         fed = await make_federated(f"guess@{_domain()}")
         for account in (no_sso.account, other_domain.account):
             response = await self._join(client, fed, account.id)
