@@ -185,7 +185,7 @@ def _nameserver(request: Request) -> tuple[str, int]:
 
 def _dns_name(name: str) -> dns.name.Name:
     try:
-        return dns.name.from_text(name.strip().rstrip("."))
+        return dns.name.from_text(name.strip().rstrip(".").lower())
     except dns.exception.DNSException as exc:
         raise HTTPException(400, f"Not a DNS name: {name!r}") from exc
 
