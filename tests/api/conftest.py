@@ -4,6 +4,7 @@ and a factory of signed-in users in fresh accounts (so every test owns its data)
 from __future__ import annotations
 
 import secrets
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -242,6 +243,32 @@ async def exchange(client: httpx.AsyncClient, authorized: Authorized) -> httpx.R
 
 
 MakeFederated = Callable[..., Awaitable[Federated]]
+
+
+async def sso_lookup(client: httpx.AsyncClient, fed: Federated) -> httpx.Response:
+    """GET /web/sso-accounts for the identity itself, as /oauth/sso asks after the exchange."""
+    return await client.get(
+        "/web/sso-accounts",
+        params={"cognitoId": fed.username, "email": fed.email},
+        headers=fed.headers,
+    )
+
+
+async def sso_join(
+    client: httpx.AsyncClient, fed: Federated, account_id: uuid.UUID
+) -> httpx.Response:
+    """POST /web/sso-accounts/join for the identity itself."""
+    return await client.post(
+        "/web/sso-accounts/join",
+        json={
+            "accountId": str(account_id),
+            "userFirstName": "Jo",
+            "userLastName": "Iner",
+            "userEmail": fed.email,
+            "userIdentityId": fed.username,
+        },
+        headers=fed.headers,
+    )
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ from tests.api.conftest import (
     SignedIn,
     publish_txt,
     require_google_sso,
+    sso_lookup,
     unique_domain,
     verified_domain,
 )
@@ -102,11 +103,7 @@ class TestRecheck:
 
         # Auto-join stopped at once: a colleague finds no account to join.
         colleague = await make_federated(f"new@{domain}")
-        lookup = await client.get(
-            "/web/sso-accounts",
-            params={"cognitoId": colleague.username, "email": colleague.email},
-            headers=colleague.headers,
-        )
+        lookup = await sso_lookup(client, colleague)
         assert lookup.json() == {"accounts": [], "domain": domain}
         # Both users of the account got the notice.
         for user in (f"ops@{domain}", f"dev@{domain}"):

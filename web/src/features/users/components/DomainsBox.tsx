@@ -8,9 +8,9 @@ import { type FormEvent, useState } from "react";
 
 import { errorMessage } from "@/api";
 import { Button } from "@/components/ui/Button";
+import { ConfirmModal } from "@/components/ui/ConfirmModal";
 import { CopyButton } from "@/components/ui/CopyButton";
 import { InfoBox } from "@/components/ui/InfoBox";
-import { Modal } from "@/components/ui/Modal";
 import { TextField } from "@/components/ui/TextField";
 
 import { useAddDomain, useDomains, useRemoveDomain, useVerifyDomain } from "../api/domains";
@@ -134,32 +134,20 @@ function DomainItem({ domain }: { domain: SsoDomain }) {
         </dl>
       </div>
       {confirming ? (
-        <Modal
-          open
-          onClose={closeConfirm}
-          width="narrow"
+        <ConfirmModal
           title="Remove Domain"
-          footer={
-            <>
-              <Button variant="secondary" onClick={closeConfirm}>
-                Cancel
-              </Button>
-              <Button
-                variant="danger"
-                loading={remove.isPending}
-                onClick={() => remove.mutate(path, { onSuccess: () => setConfirming(false) })}
-              >
-                Remove
-              </Button>
-            </>
-          }
+          confirmLabel="Remove"
+          danger
+          pending={remove.isPending}
+          error={remove.error}
+          onClose={closeConfirm}
+          onConfirm={() => remove.mutate(path, { onSuccess: () => setConfirming(false) })}
         >
-          {remove.error ? <InfoBox variant="error">{errorMessage(remove.error)}</InfoBox> : null}
           <p className={styles.lead}>
             People with an address at {domain.domain} will no longer be able to join this account
             by signing in with Google. Existing users keep their access.
           </p>
-        </Modal>
+        </ConfirmModal>
       ) : null}
     </li>
   );

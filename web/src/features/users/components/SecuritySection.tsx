@@ -11,10 +11,7 @@
  */
 import { useState } from "react";
 
-import { errorMessage } from "@/api";
-import { Button } from "@/components/ui/Button";
-import { InfoBox } from "@/components/ui/InfoBox";
-import { Modal } from "@/components/ui/Modal";
+import { ConfirmModal } from "@/components/ui/ConfirmModal";
 import { Panel } from "@/components/ui/Panel";
 import { Tooltip } from "@/components/ui/Tooltip";
 
@@ -111,33 +108,23 @@ export function SecuritySection({ sso, currentUser }: Props) {
       </fieldset>
       <DomainsBox />
       {pending ? (
-        <Modal
-          open
-          onClose={close}
+        <ConfirmModal
           width="medium"
           title={
             pending === "google" ? "Enable Google Single Sign-on" : "Disable Google Single Sign-on"
           }
-          footer={
-            <>
-              <Button variant="secondary" onClick={close}>
-                Cancel
-              </Button>
-              <Button loading={setGoogleSso.isPending} onClick={confirm}>
-                Confirm
-              </Button>
-            </>
-          }
+          confirmLabel="Confirm"
+          pending={setGoogleSso.isPending}
+          error={setGoogleSso.error}
+          onClose={close}
+          onConfirm={confirm}
         >
-          {setGoogleSso.error ? (
-            <InfoBox variant="error">{errorMessage(setGoogleSso.error)}</InfoBox>
-          ) : null}
           <p className={styles.lead}>
             {pending === "google"
               ? `Anyone with an email address at ${domains} will be able to join this account automatically by signing in with Google. Invitations by email are turned off while this is on.`
               : "Users will no longer be able to join this account using Sign In with Google. Existing users keep their access, and you can invite users by email again."}
           </p>
-        </Modal>
+        </ConfirmModal>
       ) : null}
     </Panel>
   );
