@@ -40,6 +40,13 @@ def is_loopback_url(url: str) -> bool:
         return False
 
 
+def _is_loopback_address(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
 def _origin(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}".lower()
@@ -136,6 +143,54 @@ class Settings(BaseSettings):
     stripe_plan_id: str = Field(default="", description="The $20/unit monthly Plan's id.")
     stripe_timeout_s: float = 10.0
 
+    # Email the console sends itself (issue 17: lost-domain notices) through Amazon SES
+    # (api/adapters/mail.py); Cognito still sends its own (codes, temporary passwords).
+    ses_endpoint: str = Field(
+        default="",
+        description="SES API base URL; empty means https://email.<region>.amazonaws.com.",
+    )
+    ses_timeout_s: float = Field(default=5.0, description="Seconds per SES call.")
+    mail_from: str = Field(
+        default="",
+        description=(
+            "Sender of the console's own emails, an identity verified in SES, e.g. "
+            "'Console <no-reply@example.com>'."
+        ),
+    )
+
+    # Domain verification for Google single sign-on (issue 17, SPEC 9 "domain box"): TXT
+    # lookups with dnspython (api/adapters/dns_resolver.py) and the daily re-check.
+    dns_nameservers: list[str] = Field(
+        default_factory=list,
+        description=(
+            "IP addresses of the nameservers to ask, as a JSON list such as "
+            '["10.0.0.2"]; empty uses the system resolver (/etc/resolv.conf).'
+        ),
+    )
+    dns_port: int = Field(default=53, description="Port of those nameservers.")
+    dns_timeout_s: float = Field(
+        default=2.0, description="Seconds to wait for one nameserver before trying the next."
+    )
+    dns_lifetime_s: float = Field(
+        default=5.0,
+        description=(
+            "Seconds one TXT lookup may take in all (retries included); past it Verify "
+            "answers 503 'We could not reach DNS; try again'."
+        ),
+    )
+    domain_recheck_interval_s: int = Field(
+        default=24 * 3600,
+        description="Seconds between two checks of a verified domain's TXT record (daily).",
+    )
+    domain_recheck_poll_s: float = Field(
+        default=600.0,
+        description=(
+            "How often each API process looks for verified domains due a re-check, seconds "
+            "(rows are claimed with FOR UPDATE SKIP LOCKED, so replicas share the work); "
+            "0 turns the in-process re-check off (run `python -m api.sso.recheck` instead)."
+        ),
+    )
+
     # Sign-in attempts (password sign-in, new-password answer, password reset), counted in
     # PostgreSQL so the limits hold across replicas (api/ratelimit).
     sign_in_limit_per_email: int = Field(
@@ -203,6 +258,11 @@ class Settings(BaseSettings):
         ).rstrip("/")
 
     @property
+    def ses_base_url(self) -> str:
+        """SES API base URL (no trailing slash)."""
+        return (self.ses_endpoint or f"https://email.{self.aws_region}.amazonaws.com").rstrip("/")
+
+    @property
     def cognito_issuer(self) -> str:
         """The ``iss`` claim Cognito puts in this pool's tokens (moto uses the same form)."""
         return f"https://cognito-idp.{self.aws_region}.amazonaws.com/{self.cognito_user_pool_id}"
@@ -217,9 +277,11 @@ class Settings(BaseSettings):
 
         With ``DEV_STAND_INS`` on, every vendor setting must point at a local stand-in, so a
         stand-in (the hosted-UI page that signs anyone in, the mailbox that shows temporary
-        passwords) can never work against a real user pool or Stripe account: the Cognito API,
-        Stripe API and Stripe.js must be on loopback (``localhost``, 127.0.0.0/8, ``::1``), and
-        the hosted UI on loopback or at ``PUBLIC_URL`` itself (the stand-in this app serves).
+        passwords, the DNS records anyone can set) can never work against a real user pool,
+        Stripe account or DNS: the Cognito API, SES, Stripe API and Stripe.js must be on
+        loopback (``localhost``, 127.0.0.0/8, ``::1``), the hosted UI on loopback or at
+        ``PUBLIC_URL`` itself (the stand-in this app serves), and ``DNS_NAMESERVERS`` must be
+        loopback addresses (not empty, which means the system's resolver).
         In development no Stripe key may be a live one.
 
         Raises:
@@ -247,8 +309,17 @@ class Settings(BaseSettings):
                 "COGNITO_ENDPOINT is empty, which means real AWS Cognito; with DEV_STAND_INS "
                 "it must point at the local stand-in (moto), e.g. http://127.0.0.1:4566"
             )
+        if not self.dns_nameservers or not all(
+            _is_loopback_address(a) for a in self.dns_nameservers
+        ):
+            raise ValueError(
+                f"DNS_NAMESERVERS={self.dns_nameservers!r} is not a list of loopback addresses; "
+                "with DEV_STAND_INS domain checks must ask the local DNS stand-in, e.g. "
+                '["127.0.0.1"]'
+            )
         local_only = {
             "COGNITO_ENDPOINT": self.cognito_endpoint,
+            "SES_ENDPOINT": self.ses_endpoint,
             "STRIPE_API_BASE": self.stripe_api_base,
             "STRIPE_JS_URL": self.stripe_js_url,
         }

@@ -19,6 +19,8 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.cognito import CognitoClient
+from api.adapters.dns_resolver import DnsResolver
+from api.adapters.mail import Mailer
 from api.adapters.stripe import StripeGateway
 from api.auth import principal
 from api.auth.errors import AccountRequired, ApiKeyRequired, InvalidApiKey, NotAuthenticated
@@ -47,6 +49,16 @@ def _cognito(request: Request) -> CognitoClient:
 def _stripe(request: Request) -> StripeGateway:
     gateway: StripeGateway = request.app.state.stripe
     return gateway
+
+
+def _dns_resolver(request: Request) -> DnsResolver:
+    resolver: DnsResolver = request.app.state.dns_resolver
+    return resolver
+
+
+def _mailer(request: Request) -> Mailer:
+    mailer: Mailer = request.app.state.mailer
+    return mailer
 
 
 def _rate_limiter(request: Request) -> RateLimiter:
@@ -83,6 +95,8 @@ def _password_attempts(
 PasswordAttemptsDep = Annotated[PasswordAttempts, Depends(_password_attempts)]
 Cognito = Annotated[CognitoClient, Depends(_cognito)]
 Stripe = Annotated[StripeGateway, Depends(_stripe)]
+Resolver = Annotated[DnsResolver, Depends(_dns_resolver)]
+MailerDep = Annotated[Mailer, Depends(_mailer)]
 
 
 async def get_access_token(

@@ -5,11 +5,13 @@
 1. builds the SPA when its sources changed (``npm ci`` first when packages changed);
 2. PostgreSQL from ``DATABASE_URL`` or an embedded server under ``--data-dir`` (data survives
    restarts), then ``alembic upgrade head``;
-3. moto (Cognito) and localstripe (Stripe) on free loopback ports, bootstrapped idempotently;
+3. moto (Cognito, SES), localstripe (Stripe) and the DNS stand-in on free loopback ports,
+   bootstrapped idempotently;
 4. the demo account, printed with its sign-in at start;
 5. ``python -m api.billing.reconcile --fix`` against localstripe, its lines printed (a failure
    is printed too, and the stack goes on);
-6. the API, serving the SPA, the hosted-UI stand-in and the dev mailbox, on 127.0.0.1:PORT.
+6. the API, serving the SPA, the hosted-UI stand-in, the dev mailbox and the DNS records
+   endpoint (``/dev/dns/<name>``), on 127.0.0.1:PORT.
 
 Ctrl-C stops everything. ``--throwaway-db`` uses a fresh database dropped on exit (tests).
 """
@@ -66,6 +68,7 @@ async def _serve(host: str, port: int) -> None:
         url = f"http://127.0.0.1:{port}"
         _say(f"Console ready at {url}")
         _say(f"Sign in as {DEMO_EMAIL} / {DEMO_PASSWORD}  (mailbox: {url}/dev/mailbox)")
+        _say(f'TXT records of the DNS stand-in: PUT {url}/dev/dns/<domain> {{"txt": [...]}}')
         _say(f"An account without usage: {EMPTY_EMAIL} / {DEMO_PASSWORD}")
         _say(f"Replay metering traffic: python -m api.devstack.replay --url {url}")
     await task
@@ -113,7 +116,11 @@ def main() -> None:
         else:
             children.append(services.start_localstripe(data_dir))
             localstripe_url = children[-1].url
-        stand_ins = asyncio.run(bootstrap.bootstrap(moto_url, localstripe_url, public_url))
+        children.append(services.start_dns(data_dir / "dns.json"))
+        dns_port = children[-1].port
+        stand_ins = asyncio.run(
+            bootstrap.bootstrap(moto_url, localstripe_url, public_url, dns_port)
+        )
         bootstrap.register_stripe_webhook(stand_ins.localstripe_url, public_url)
         os.environ.update(
             bootstrap.api_environment(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import ARRAY, Boolean, CheckConstraint, DateTime, Integer, String, Text, func
+from sqlalchemy import Boolean, CheckConstraint, DateTime, Integer, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.db import Base, TimestampMixin, new_id
@@ -15,6 +15,9 @@ MAX_UNITS = 20  # SPEC 9: "Slider is 0 to 20 whole units"; the API and webhooks 
 
 class Account(TimestampMixin, Base):
     """One customer organization. Every user belongs to exactly one account.
+
+    ``require_google_sso``: its users sign in with Google only, and Google identities of its
+    verified domains (``sso_domain``) may join it (SPEC 6 requireGoogleSSO, issue 17).
 
     ``subscription_units`` is the Stripe subscription quantity (0 = free plan);
     ``unit_plan_requests`` / ``free_plan_requests`` are requests per billing cycle per unit and
@@ -42,7 +45,6 @@ class Account(TimestampMixin, Base):
     unit_plan_requests: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     free_plan_requests: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     require_google_sso: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
-    sso_domains: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list, server_default="{}")
     billing_cycle_anchor: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )

@@ -304,7 +304,8 @@ export interface paths {
         put?: never;
         /**
          * Set Sso
-         * @description Require (or stop requiring) Google sign-in for the account.
+         * @description Require (or stop requiring) Google sign-in for the account; requiring it needs a
+         *     verified domain.
          */
         post: operations["sso-set_sso"];
         delete?: never;
@@ -367,6 +368,71 @@ export interface paths {
          * @description Join an account that has Google SSO on for the identity's email domain (SPEC 7).
          */
         post: operations["session-join_sso_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sso/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Domains
+         * @description The account's domains with their state, last check and TXT record.
+         */
+        get: operations["sso-list_domains"];
+        put?: never;
+        /**
+         * Add Domain
+         * @description Add a domain (Pending) and get the TXT record that proves it.
+         */
+        post: operations["sso-add_domain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sso/domains/{domain_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove Domain
+         * @description Remove a domain; Google identities of it no longer join the account.
+         */
+        delete: operations["sso-remove_domain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sso/domains/{domain_id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify Domain
+         * @description Look the domain's TXT record up now; the domain comes back Verified, or Failed or
+         *     Lost with the reason.
+         */
+        post: operations["sso-verify_domain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -673,6 +739,41 @@ export interface components {
             newPassword: string;
         };
         /**
+         * DomainFailure
+         * @description Why the last check did not verify a domain (the console shows a message for each).
+         * @enum {string}
+         */
+        DomainFailure: "DomainNotFound" | "RecordNotFound" | "WrongToken" | "VerifiedByAnotherAccount";
+        /**
+         * DomainRecord
+         * @description The DNS record that proves the domain: publish ``value`` as a TXT record at ``name``
+         *     (the domain's apex).
+         */
+        DomainRecord: {
+            /** Name */
+            name: string;
+            /**
+             * Type
+             * @constant
+             */
+            type: "TXT";
+            /** Value */
+            value: string;
+        };
+        /**
+         * DomainState
+         * @description Where a domain's proof stands; the value is what the console shows.
+         *
+         *     - ``PENDING``: added, never checked (or carried over from before issue 17);
+         *     - ``VERIFIED``: its TXT record was found at the last check; Google identities of the
+         *       domain may auto-join the account (when it requires Google SSO);
+         *     - ``FAILED``: a check from the console did not find the record (``failure`` says why);
+         *     - ``LOST``: it was verified, then a check (the daily re-check, or another account proving
+         *       the domain) found the record gone: auto-join stopped at once.
+         * @enum {string}
+         */
+        DomainState: "Pending" | "Verified" | "Failed" | "Lost";
+        /**
          * FederatedIdentity
          * @description Who signed in with the identity provider (claims of its ID token, SPEC 7).
          *
@@ -869,7 +970,8 @@ export interface components {
         };
         /**
          * Sso
-         * @description Google single sign-on state: whether it is required, and for which email domains.
+         * @description Google single sign-on state: whether it is required, and the verified email domains
+         *     whose Google identities may join the account while it is.
          */
         Sso: {
             /** Domains */
@@ -917,6 +1019,56 @@ export interface components {
             userIdentityId: string;
             /** Userlastname */
             userLastName: string;
+        };
+        /**
+         * SsoDomain
+         * @description A domain of the account and where its proof stands.
+         *
+         *     ``failure`` and ``message`` say why the last check did not verify it (null when it did,
+         *     or before any check); ``checkedAt`` is the last check's time, ``verifiedAt`` the last
+         *     successful one's (ISO 8601, UTC).
+         */
+        SsoDomain: {
+            /** Checkedat */
+            checkedAt: string | null;
+            /** Domain */
+            domain: string;
+            failure: components["schemas"]["DomainFailure"] | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Message */
+            message: string | null;
+            record: components["schemas"]["DomainRecord"];
+            state: components["schemas"]["DomainState"];
+            /** Verifiedat */
+            verifiedAt: string | null;
+        };
+        /**
+         * SsoDomainCreate
+         * @description ``POST /web/sso/domains``: the domain, e.g. ``example.com`` (trimmed, lowercased, a
+         *     trailing dot dropped).
+         */
+        SsoDomainCreate: {
+            /** Domain */
+            domain: string;
+        };
+        /**
+         * SsoDomainResponse
+         * @description One domain after a change.
+         */
+        SsoDomainResponse: {
+            domain: components["schemas"]["SsoDomain"];
+        };
+        /**
+         * SsoDomainsResponse
+         * @description The account's domains, by name.
+         */
+        SsoDomainsResponse: {
+            /** Domains */
+            domains: components["schemas"]["SsoDomain"][];
         };
         /**
          * SsoJoinRequest
@@ -2382,7 +2534,7 @@ export interface operations {
                     "application/json": components["schemas"]["SsoResponse"];
                 };
             };
-            /** @description GoogleSsoAuthTypeRequired | PersonalGmailAccount */
+            /** @description GoogleSsoAuthTypeRequired | PersonalGmailAccount | VerifiedDomainRequired */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2390,7 +2542,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "GoogleSsoAuthTypeRequired" | "PersonalGmailAccount";
+                        code: "GoogleSsoAuthTypeRequired" | "PersonalGmailAccount" | "VerifiedDomainRequired";
                         message: string;
                     };
                 };
@@ -2773,6 +2925,390 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "sso-list_domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoDomainsResponse"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "sso-add_domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoDomainCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoDomainResponse"];
+                };
+            };
+            /** @description InvalidDomain | PublicEmailDomain */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "InvalidDomain" | "PublicEmailDomain";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description DomainAlreadyAdded */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DomainAlreadyAdded";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "sso-remove_domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "sso-verify_domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoDomainResponse"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable | DnsUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "DnsUnavailable";
                         message: string;
                     };
                 };
