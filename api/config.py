@@ -9,6 +9,7 @@ set them. The README lists every setting.
 from __future__ import annotations
 
 import ipaddress
+from typing import Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator
@@ -143,17 +144,27 @@ class Settings(BaseSettings):
     stripe_plan_id: str = Field(default="", description="The $20/unit monthly Plan's id.")
     stripe_timeout_s: float = 10.0
 
-    # Email the console sends itself (issue 17: lost-domain notices) through Amazon SES
-    # (api/adapters/mail.py); Cognito still sends its own (codes, temporary passwords).
-    ses_endpoint: str = Field(
-        default="",
-        description="SES API base URL; empty means https://email.<region>.amazonaws.com.",
+    # Email the console sends itself over SMTP (api/adapters/mail.py; issue 14 usage alerts,
+    # issue 17 lost-domain notices); Cognito still sends its own (codes, temporary passwords).
+    smtp_host: str = Field(
+        default="", description="SMTP relay host, e.g. email-smtp.us-east-1.amazonaws.com."
     )
-    ses_timeout_s: float = Field(default=5.0, description="Seconds per SES call.")
+    smtp_port: int = Field(default=587, ge=1, le=65535, description="SMTP relay port.")
+    smtp_security: Literal["starttls", "tls", "none"] = Field(
+        default="starttls",
+        description="STARTTLS (587), implicit TLS (465), or none (loopback sinks only).",
+    )
+    smtp_username: str = Field(default="", description="SMTP AUTH user; empty: no AUTH.")
+    smtp_password: SecretStr = Field(default=SecretStr(""), description="SMTP AUTH password.")
+    smtp_timeout_s: float = Field(default=10.0, gt=0, description="Seconds per SMTP step.")
+    dev_mailbox_path: str = Field(
+        default="",
+        description="Development only: the SMTP sink's file that /dev/mailbox shows.",
+    )
     mail_from: str = Field(
         default="",
         description=(
-            "Sender of the console's own emails, an identity verified in SES, e.g. "
+            "Sender of the console's own emails, an address the relay may send from, e.g. "
             "'Console <no-reply@example.com>'."
         ),
     )
@@ -258,11 +269,6 @@ class Settings(BaseSettings):
         ).rstrip("/")
 
     @property
-    def ses_base_url(self) -> str:
-        """SES API base URL (no trailing slash)."""
-        return (self.ses_endpoint or f"https://email.{self.aws_region}.amazonaws.com").rstrip("/")
-
-    @property
     def cognito_issuer(self) -> str:
         """The ``iss`` claim Cognito puts in this pool's tokens (moto uses the same form)."""
         return f"https://cognito-idp.{self.aws_region}.amazonaws.com/{self.cognito_user_pool_id}"
@@ -278,19 +284,30 @@ class Settings(BaseSettings):
         With ``DEV_STAND_INS`` on, every vendor setting must point at a local stand-in, so a
         stand-in (the hosted-UI page that signs anyone in, the mailbox that shows temporary
         passwords, the DNS records anyone can set) can never work against a real user pool,
-        Stripe account or DNS: the Cognito API, SES, Stripe API and Stripe.js must be on
+        Stripe account or DNS: the Cognito API, the SMTP relay, Stripe API and Stripe.js must be on
         loopback (``localhost``, 127.0.0.0/8, ``::1``), the hosted UI on loopback or at
         ``PUBLIC_URL`` itself (the stand-in this app serves), and ``DNS_NAMESERVERS`` must be
         loopback addresses (not empty, which means the system's resolver).
-        In development no Stripe key may be a live one.
+        In development no Stripe key may be a live one. SMTP without TLS only to loopback
+        (with stand-ins, the loopback rule above covers it).
 
         Raises:
             ValueError: naming the offending setting: stand-ins outside development, a vendor
-                setting that is not local while stand-ins are on, or a live Stripe key in
-                development.
+                setting that is not local while stand-ins are on, a live Stripe key in
+                development, or ``SMTP_SECURITY=none`` to a host that is not loopback.
         """
         if self.dev_stand_ins and self.environment != "development":
             raise ValueError("DEV_STAND_INS may only be set when ENVIRONMENT=development")
+        smtp_in_clear = self.smtp_security == "none" and self.smtp_host
+        if (
+            not self.dev_stand_ins
+            and smtp_in_clear
+            and not is_loopback_url(f"smtp://{self.smtp_host}")
+        ):
+            raise ValueError(
+                f"SMTP_SECURITY=none sends mail and SMTP_PASSWORD in clear text; it is only "
+                f"allowed to a loopback SMTP_HOST, not {self.smtp_host!r}"
+            )
         if self.dev_stand_ins or self.environment == "development":
             keys = {
                 "STRIPE_SECRET_KEY": self.stripe_secret_key.get_secret_value(),
@@ -319,7 +336,7 @@ class Settings(BaseSettings):
             )
         local_only = {
             "COGNITO_ENDPOINT": self.cognito_endpoint,
-            "SES_ENDPOINT": self.ses_endpoint,
+            "SMTP_HOST": f"smtp://{self.smtp_host}",
             "STRIPE_API_BASE": self.stripe_api_base,
             "STRIPE_JS_URL": self.stripe_js_url,
         }

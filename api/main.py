@@ -75,7 +75,6 @@ def create_app(
     settings: Settings | None = None,
     *,
     cognito_event_hooks: VendorEventHooks | None = None,
-    mail_event_hooks: VendorEventHooks | None = None,
     extra_routers: Sequence[APIRouter] = (),
 ) -> FastAPI:
     """Build the app.
@@ -84,7 +83,6 @@ def create_app(
         settings: defaults to ``Settings()`` read from the environment.
         cognito_event_hooks: builds httpx event hooks for the Cognito adapter from the app
             (the dev stack's mailbox records what Cognito would email this way).
-        mail_event_hooks: the same for the SES mailer (the mailbox records what we send).
         extra_routers: included after the API's routers and before the SPA's catch-all
             (the dev stack's stand-ins).
 
@@ -99,7 +97,6 @@ def create_app(
         settings.check_database()
         configure_logging(settings.log_format, settings.log_level)
         cognito_hooks = cognito_event_hooks(app) if cognito_event_hooks else None
-        mail_hooks = mail_event_hooks(app) if mail_event_hooks else None
         engine = create_engine(settings.database_url, settings.db_pool_size)
         cognito = CognitoClient.from_settings(settings, event_hooks=cognito_hooks)
         stripe = StripeGateway(
@@ -116,7 +113,7 @@ def create_app(
         app.state.cognito = cognito
         app.state.stripe = stripe
         app.state.dns_resolver = DnsResolver.from_settings(settings)
-        app.state.mailer = Mailer.from_settings(settings, event_hooks=mail_hooks)
+        app.state.mailer = Mailer.from_settings(settings)
         # The daily re-check of verified domains; replicas share it (api/sso/recheck.py).
         recheck = None
         if settings.domain_recheck_poll_s > 0:

@@ -1,137 +1,120 @@
-"""Email the console sends itself, through Amazon SES (issue 17: the lost-domain notice).
+"""Email the console sends itself, over SMTP with ``aiosmtplib`` (issue 14: usage alerts;
+issue 17: the lost-domain notice). Cognito still sends its own messages (codes, temporary
+passwords).
 
-Until issue 17 every email came from Cognito (reset codes, temporary passwords). Notices of
-our own go through SES, the AWS service beside the user pool, with its v1 query API
-("Amazon SES API v1 reference", SendEmail: ``POST /`` form-encoded ``Action=SendEmail``,
-``Version=2010-12-01``, XML answer), signed with SigV4 like Cognito's admin calls. The sender
-(``MAIL_FROM``) must be an identity verified in SES; ``SES_ENDPOINT`` empty means
-``https://email.<region>.amazonaws.com``. The dev stack points it at moto, which implements
-SendEmail, and its mailbox (``/dev/mailbox``) records what was sent.
+Any SMTP relay works (Amazon SES's SMTP interface, Postmark, Mailgun, a company relay):
+``SMTP_HOST``, ``SMTP_PORT``, ``SMTP_SECURITY`` (``starttls``, ``tls`` or ``none``),
+``SMTP_USERNAME`` / ``SMTP_PASSWORD`` and ``MAIL_FROM``. The dev stack runs a loopback sink
+(``aiosmtpd``, api/devstack/smtp_sink.py) whose messages appear in ``/dev/mailbox``, so the
+same code path runs in ``make dev``, ``make test`` and production. RFC 5321 (SMTP), RFC 3207
+(STARTTLS), RFC 8314 (implicit TLS).
 
-Raises :class:`MailRefused` (4xx: SES's code and message) or :class:`MailUnavailable`.
+Raises :class:`MailRefused` (the server refused: its code and message) or
+:class:`MailUnavailable` (not reachable, timed out, or a temporary 4xx failure).
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any
-from urllib.parse import urlencode
+from email.message import EmailMessage
+from typing import Literal
 
-import httpx
+import aiosmtplib
 
-from api.adapters.aws import aws_credentials, sigv4_headers
 from api.config import Settings
 from api.vendor_budget import within_budget
 
-_CONTENT_TYPE = "application/x-www-form-urlencoded; charset=utf-8"
-_ERROR_CODE = re.compile(r"<Code>([^<]*)</Code>")
-_ERROR_MESSAGE = re.compile(r"<Message>([^<]*)</Message>")
+SmtpSecurity = Literal["starttls", "tls", "none"]
 
 
 class MailRefused(Exception):
-    """SES refused the message (e.g. ``MessageRejected``: the sender is not verified)."""
+    """The SMTP server refused the message for good (5xx: e.g. an unknown sender)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: int, message: str) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
 
 
 class MailUnavailable(Exception):
-    """SES could not be reached, timed out or answered 5xx; the message was not sent."""
+    """The server could not be reached, timed out or failed for now (4xx); not sent."""
 
 
 class Mailer:
-    """Sends plain-text emails with SES SendEmail.
-
-    Build once in the app lifespan (:meth:`from_settings`) and :meth:`aclose` on shutdown.
+    """Sends plain-text emails (UTF-8), one SMTP connection per message.
 
     Args:
-        base_url: SES endpoint, e.g. ``https://email.us-east-1.amazonaws.com``.
-        region: AWS region for SigV4.
-        sender: the ``Source`` address, verified in SES.
-        access_key_id / secret_access_key: credentials; empty uses botocore's default chain.
-        timeout_s: timeout of every call, seconds.
-        event_hooks: httpx event hooks (the dev stack's mailbox records messages this way).
+        host / port: the relay, e.g. ``email-smtp.us-east-1.amazonaws.com`` and 587.
+        security: ``starttls`` (upgrade on 587), ``tls`` (implicit TLS on 465) or ``none``
+            (loopback sinks only; the settings guard refuses it elsewhere).
+        username / password: SMTP AUTH credentials; empty sends without AUTH.
+        sender: the ``From`` address, e.g. ``Console <no-reply@example.com>``.
+        timeout_s: timeout of each SMTP step, seconds.
     """
 
     def __init__(
         self,
         *,
-        base_url: str,
-        region: str,
+        host: str,
+        port: int,
         sender: str,
-        access_key_id: str = "",
-        secret_access_key: str = "",
-        timeout_s: float = 5.0,
-        event_hooks: dict[str, list[Any]] | None = None,
+        security: SmtpSecurity = "starttls",
+        username: str = "",
+        password: str = "",
+        timeout_s: float = 10.0,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.region = region
+        self.host = host
+        self.port = port
         self.sender = sender
-        self._credentials = aws_credentials(access_key_id, secret_access_key)
-        self._http = httpx.AsyncClient(
-            timeout=httpx.Timeout(timeout_s), event_hooks=event_hooks or {}
-        )
+        self.security = security
+        self._username = username
+        self._password = password
+        self._timeout_s = timeout_s
 
     @classmethod
-    def from_settings(
-        cls, settings: Settings, *, event_hooks: dict[str, list[Any]] | None = None
-    ) -> Mailer:
-        """The mailer of ``SES_ENDPOINT``, ``MAIL_FROM``, the AWS region and credentials."""
+    def from_settings(cls, settings: Settings) -> Mailer:
+        """The mailer of the ``SMTP_*`` settings and ``MAIL_FROM``."""
         return cls(
-            base_url=settings.ses_base_url,
-            region=settings.aws_region,
+            host=settings.smtp_host,
+            port=settings.smtp_port,
             sender=settings.mail_from,
-            access_key_id=settings.aws_access_key_id,
-            secret_access_key=settings.aws_secret_access_key.get_secret_value(),
-            timeout_s=settings.ses_timeout_s,
-            event_hooks=event_hooks,
+            security=settings.smtp_security,
+            username=settings.smtp_username,
+            password=settings.smtp_password.get_secret_value(),
+            timeout_s=settings.smtp_timeout_s,
         )
 
     async def aclose(self) -> None:
-        """Close the connection pool."""
-        await self._http.aclose()
+        """Nothing to close: each message uses its own connection."""
 
     async def send(self, to: str, subject: str, text: str) -> None:
-        """Send one plain-text email (UTF-8) to one recipient.
+        """Send one plain-text email to one recipient.
 
         Raises:
-            MailRefused: SES answered 4xx (its error code and message).
-            MailUnavailable: no credentials, network failure, timeout or 5xx.
+            MailRefused: a permanent refusal (5xx) of the sender, recipient or message.
+            MailUnavailable: no host configured, connection failure, timeout, or 4xx.
         """
-        form = {
-            "Action": "SendEmail",
-            "Version": "2010-12-01",
-            "Source": self.sender,
-            "Destination.ToAddresses.member.1": to,
-            "Message.Subject.Data": subject,
-            "Message.Subject.Charset": "UTF-8",
-            "Message.Body.Text.Data": text,
-            "Message.Body.Text.Charset": "UTF-8",
-        }
-        body = urlencode(form).encode()
-        headers = sigv4_headers(
-            self._credentials,
-            service="ses",
-            region=self.region,
-            url=self.base_url + "/",
-            body=body,
-            headers={"Content-Type": _CONTENT_TYPE},
-        )
-        if headers is None:
-            raise MailUnavailable("No AWS credentials for SES")
+        if not self.host:
+            raise MailUnavailable("SMTP_HOST is not set")
+        message = EmailMessage()
+        message["From"] = self.sender
+        message["To"] = to
+        message["Subject"] = subject
+        message.set_content(text)
         try:
             async with within_budget():
-                response = await self._http.post(self.base_url + "/", content=body, headers=headers)
-        except (httpx.HTTPError, TimeoutError) as exc:
-            raise MailUnavailable(f"SendEmail: {exc!r}") from exc
-        if response.status_code >= 500:
-            raise MailUnavailable(f"SendEmail: HTTP {response.status_code}")
-        if response.status_code >= 400:
-            code = _ERROR_CODE.search(response.text)
-            message = _ERROR_MESSAGE.search(response.text)
-            raise MailRefused(
-                code.group(1) if code else "UnknownError",
-                message.group(1) if message else response.text[:200],
-            )
+                await aiosmtplib.send(
+                    message,
+                    hostname=self.host,
+                    port=self.port,
+                    username=self._username or None,
+                    password=self._password or None,
+                    use_tls=self.security == "tls",
+                    start_tls=self.security == "starttls",
+                    timeout=self._timeout_s,
+                )
+        except aiosmtplib.SMTPResponseException as exc:
+            if exc.code >= 500:
+                raise MailRefused(exc.code, exc.message) from exc
+            raise MailUnavailable(f"SMTP {exc.code}: {exc.message}") from exc
+        except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+            raise MailUnavailable(f"SMTP: {exc!r}") from exc

@@ -5,8 +5,8 @@
 1. builds the SPA when its sources changed (``npm ci`` first when packages changed);
 2. PostgreSQL from ``DATABASE_URL`` or an embedded server under ``--data-dir`` (data survives
    restarts), then ``alembic upgrade head``;
-3. moto (Cognito, SES), localstripe (Stripe) and the DNS stand-in on free loopback ports,
-   bootstrapped idempotently;
+3. moto (Cognito), localstripe (Stripe), the DNS stand-in and the SMTP sink on free loopback
+   ports, bootstrapped idempotently;
 4. the demo account, printed with its sign-in at start;
 5. ``python -m api.billing.reconcile --fix`` against localstripe, its lines printed (a failure
    is printed too, and the stack goes on);
@@ -118,8 +118,12 @@ def main() -> None:
             localstripe_url = children[-1].url
         children.append(services.start_dns(data_dir / "dns.json"))
         dns_port = children[-1].port
+        mailbox = data_dir / "mailbox.jsonl"
+        children.append(services.start_smtp_sink(mailbox))
         stand_ins = asyncio.run(
-            bootstrap.bootstrap(moto_url, localstripe_url, public_url, dns_port)
+            bootstrap.bootstrap(
+                moto_url, localstripe_url, public_url, dns_port, children[-1].port, str(mailbox)
+            )
         )
         bootstrap.register_stripe_webhook(stand_ins.localstripe_url, public_url)
         os.environ.update(

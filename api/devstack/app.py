@@ -11,7 +11,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from api.config import Settings
-from api.devstack.standins import cognito_event_hooks, mail_event_hooks
+from api.devstack.standins import cognito_event_hooks
 from api.devstack.standins import router as standins_router
 from api.main import create_app
 
@@ -30,6 +30,5 @@ def create_dev_app(settings: Settings | None = None) -> FastAPI:
     return create_app(
         settings,
         cognito_event_hooks=cognito_event_hooks,
-        mail_event_hooks=mail_event_hooks,
         extra_routers=[standins_router],
     )

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
 
 import httpx
 
-from api.adapters.aws import aws_credentials, sigv4_headers
 from api.adapters.cognito import CognitoClient
 from api.adapters.stripe import StripeGateway
 
@@ -24,7 +22,7 @@ STRIPE_SECRET_KEY = "sk_test_devstack"
 STRIPE_PUBLISHABLE_KEY = "pk_test_devstack"
 STRIPE_WEBHOOK_SECRET = "whsec_devstack"
 AWS_KEY = "testing"
-# The console's own emails (api/adapters/mail.py) come from this address, verified in moto's SES.
+# The console's own emails (api/adapters/mail.py) come from this address.
 MAIL_FROM = "Autostep Console <no-reply@console.example>"
 # Google's hosted domain claim ``hd``, mapped by the pool to this custom attribute (issue 17).
 HOSTED_DOMAIN_SCHEMA = {
@@ -44,6 +42,8 @@ class StandIns:
     user_pool_id: str
     client_id: str
     dns_port: int
+    smtp_port: int
+    mailbox_path: str
 
 
 def _pool_settings() -> dict[str, Any]:
@@ -167,37 +167,25 @@ def register_stripe_webhook(localstripe_url: str, public_url: str) -> None:
     response.raise_for_status()
 
 
-def ensure_mail_sender(moto_url: str) -> None:
-    """Verify :data:`MAIL_FROM` as an SES identity in moto (SES VerifyEmailIdentity), which
-    refuses to send from an unverified one, as SES does."""
-    body = urlencode(
-        {"Action": "VerifyEmailIdentity", "Version": "2010-12-01", "EmailAddress": MAIL_FROM}
-    ).encode()
-    headers = sigv4_headers(
-        aws_credentials(AWS_KEY, AWS_KEY),
-        service="ses",
-        region=REGION,
-        url=moto_url + "/",
-        body=body,
-        headers={"Content-Type": "application/x-www-form-urlencoded; charset=utf-8"},
-    )
-    response = httpx.post(moto_url + "/", content=body, headers=headers, timeout=10)
-    response.raise_for_status()
-
-
 async def bootstrap(
-    moto_url: str, localstripe_url: str, public_url: str, dns_port: int
+    moto_url: str,
+    localstripe_url: str,
+    public_url: str,
+    dns_port: int,
+    smtp_port: int,
+    mailbox_path: str,
 ) -> StandIns:
     """Everything above; safe to run at every start."""
     pool_id, client_id = await ensure_user_pool(moto_url, public_url)
     await ensure_stripe_plan(localstripe_url)
-    ensure_mail_sender(moto_url)
     return StandIns(
         moto_url=moto_url,
         localstripe_url=localstripe_url,
         user_pool_id=pool_id,
         client_id=client_id,
         dns_port=dns_port,
+        smtp_port=smtp_port,
+        mailbox_path=mailbox_path,
     )
 
 
@@ -225,8 +213,11 @@ def api_environment(
         "STRIPE_JS_URL": stand_ins.localstripe_url + "/js.stripe.com/v3/",
         "STRIPE_WEBHOOK_SECRET": STRIPE_WEBHOOK_SECRET,
         "STRIPE_PLAN_ID": PLAN_ID,
-        "SES_ENDPOINT": stand_ins.moto_url,
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": str(stand_ins.smtp_port),
+        "SMTP_SECURITY": "none",
         "MAIL_FROM": MAIL_FROM,
+        "DEV_MAILBOX_PATH": stand_ins.mailbox_path,
         "DNS_NAMESERVERS": '["127.0.0.1"]',
         "DNS_PORT": str(stand_ins.dns_port),
         # Every browser and test of the dev stack signs in from 127.0.0.1: keep the per-address

@@ -267,6 +267,44 @@ def start_dns(store: Path, port: int | None = None) -> ChildProcess:
     return child
 
 
+def start_smtp_sink(mailbox: Path, port: int | None = None) -> ChildProcess:
+    """The SMTP sink on 127.0.0.1:``port``, appending what it accepts to ``mailbox``."""
+    port = port or free_port()
+    child = ChildProcess(
+        "smtp",
+        [
+            sys.executable,
+            "-m",
+            "api.devstack.smtp_sink",
+            "--port",
+            str(port),
+            "--mailbox",
+            str(mailbox),
+        ],
+        port,
+        mailbox.parent,
+        {},
+    )
+    wait_tcp(port, process=child.process)
+    return child
+
+
+def wait_tcp(
+    port: int, timeout_s: float = 30.0, process: subprocess.Popen[bytes] | None = None
+) -> None:
+    """Connect to 127.0.0.1:``port`` until it accepts, or fail after ``timeout_s`` seconds."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"port {port}: the process exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout_s} s")
+
+
 def random_suffix() -> str:
     """Eight hex characters for throwaway names."""
     return secrets.token_hex(4)

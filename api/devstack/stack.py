@@ -1,6 +1,6 @@
 """The stand-in stack that API tests and benchmarks run against: a throwaway PostgreSQL
-database built by the real migrations, moto (Cognito, SES) and localstripe (Stripe) on loopback
-ports, and the DNS stand-in."""
+database built by the real migrations, moto (Cognito), localstripe (Stripe), the DNS stand-in
+and the SMTP sink on loopback ports."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ class Stack:
     moto: services.ChildProcess
     localstripe: services.ChildProcess
     dns: services.ChildProcess
+    smtp: services.ChildProcess
 
     def with_settings(self, **changes: object) -> Settings:
         """A copy of the settings with some fields changed."""
@@ -53,9 +54,18 @@ def running_stack(data_dir: Path = TEST_DATA) -> Iterator[Stack]:
         children.append(services.start_moto(data_dir / "logs"))
         children.append(services.start_localstripe(data_dir / f"stripe-{database}"))
         children.append(services.start_dns(data_dir / f"dns-{database}" / "dns.json"))
+        mailbox = data_dir / f"mail-{database}" / "mailbox.jsonl"
+        children.append(services.start_smtp_sink(mailbox))
         public_url = "http://testserver"
         stand_ins = asyncio.run(
-            bootstrap.bootstrap(children[0].url, children[1].url, public_url, children[2].port)
+            bootstrap.bootstrap(
+                children[0].url,
+                children[1].url,
+                public_url,
+                children[2].port,
+                children[3].port,
+                str(mailbox),
+            )
         )
         env = bootstrap.api_environment(stand_ins, database_url=url, public_url=public_url)
         env["LOG_LEVEL"] = "WARNING"

@@ -7,8 +7,8 @@
   ``POST /oauth2/token`` exchanges that code for the real moto-signed tokens, which the API
   verifies exactly as production tokens.
 - The dev mailbox: every message Cognito would email (forgot-password codes, temporary
-  passwords of invited users) and every email the console sends through SES (lost-domain
-  notices) is recorded from the adapters' traffic and served newest first at
+  passwords of invited users), recorded from the Cognito adapter's traffic, and every email the
+  console sends through the SMTP sink (usage alerts, lost-domain notices), served newest first at
   ``GET /dev/mailbox``.
 - DNS records (issue 17): ``PUT /dev/dns/<name>`` with ``{"txt": [...]}`` sets the TXT
   values the DNS stand-in (api/devstack/dns_server.py) answers for a name, ``DELETE`` makes
@@ -30,8 +30,9 @@ import time
 from collections import deque
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import urlencode
 
 import dns.asyncquery
 import dns.exception
@@ -100,25 +101,6 @@ def _mailbox(app: FastAPI) -> Mailbox:
     return mailbox
 
 
-def mail_event_hooks(app: FastAPI) -> dict[str, list[Any]]:
-    """httpx hooks for the SES mailer that record every email SES (moto) accepted."""
-    mailbox = _mailbox(app)
-
-    async def on_response(response: httpx.Response) -> None:
-        form = {k: v[0] for k, v in parse_qs((response.request.content or b"").decode()).items()}
-        if response.status_code != 200 or form.get("Action") != "SendEmail":
-            return
-        mailbox.record(
-            MailMessage(
-                to=form.get("Destination.ToAddresses.member.1", ""),
-                subject=form.get("Message.Subject.Data", ""),
-                body=form.get("Message.Body.Text.Data", ""),
-            )
-        )
-
-    return {"response": [on_response]}
-
-
 def cognito_event_hooks(app: FastAPI) -> dict[str, list[Any]]:
     """httpx hooks for the Cognito adapter that record what Cognito would email.
 
@@ -159,14 +141,29 @@ def cognito_event_hooks(app: FastAPI) -> dict[str, list[Any]]:
     return {"response": [on_response]}
 
 
+def _sent_by_us(path: str) -> list[dict[str, Any]]:
+    """What the SMTP sink accepted (api/devstack/smtp_sink.py), the last 500, as JSON."""
+    if not path:
+        return []
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()[-500:]
+    except FileNotFoundError:
+        return []
+    return [{**json.loads(line), "code": None, "temporaryPassword": None} for line in lines if line]
+
+
 @router.get("/dev/mailbox")
 async def mailbox(
     request: Request, to: Annotated[str | None, Query()] = None
 ) -> list[dict[str, Any]]:
-    """Messages, newest first; ``?to=`` filters by recipient (case-insensitive)."""
+    """Messages, newest first: what Cognito would have sent and what the console sent through
+    the SMTP sink; ``?to=`` filters by recipient (case-insensitive)."""
     box = _mailbox(request.app)
+    messages = [m.as_json() for m in box.messages]
+    messages += _sent_by_us(request.app.state.settings.dev_mailbox_path)
+    messages.sort(key=lambda m: str(m["sentAt"]), reverse=True)
     wanted = to.strip().lower() if to else None
-    return [m.as_json() for m in box.messages if wanted is None or m.to.lower() == wanted]
+    return [m for m in messages if wanted is None or str(m["to"]).lower() == wanted]
 
 
 # ---------------------------------------------------------------------------------------------

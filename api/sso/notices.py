@@ -1,6 +1,6 @@
 """The email the account's users get when one of its domains loses verification (issue 17).
 
-Sent through SES (api/adapters/mail.py, the console's own sender; Cognito only sends its own
+Sent over SMTP (api/adapters/mail.py, the console's own sender; Cognito only sends its own
 messages), one message per user, after the change is committed. A failure to send is logged
 and does not undo the change: auto-join stopped either way.
 """
@@ -51,7 +51,7 @@ class DomainLostNotice:
 
 async def send_domain_lost(mailer: Mailer, notice: DomainLostNotice) -> int:
     """Email ``notice`` to each recipient; returns how many were sent. Never raises: a
-    refusal or an unreachable SES is logged per recipient."""
+    refusal or an unreachable relay is logged per recipient."""
     sent = 0
     for to in notice.recipients:
         try:
