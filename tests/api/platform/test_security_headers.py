@@ -314,7 +314,7 @@ class TestStandInGuard:
         settings = stack.with_settings(
             dev_stand_ins=False, smtp_security="none", smtp_host="smtp.example.com"
         )
-        with pytest.raises(ValueError, match="^SMTP_SECURITY=none"):
+        with pytest.raises(ValueError, match=r"^SMTP_SECURITY=none"):
             settings.check()
         stack.with_settings(dev_stand_ins=False, smtp_security="none").check()  # loopback
 
