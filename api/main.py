@@ -44,6 +44,7 @@ from api.spa import mount_spa
 from api.sso.recheck import recheck_forever
 from api.sso.router import router as sso_router
 from api.usage.router import router as usage_router
+from api.usage.router import web_router as usage_web_router
 from api.users.router import router as users_router
 from api.vendor_budget import VendorBudgetMiddleware
 from api.webconfig import router as webconfig_router
@@ -199,6 +200,7 @@ def create_app(
     app.include_router(billing_router)
     app.include_router(stripe_webhook_router)
     app.include_router(usage_router)
+    app.include_router(usage_web_router)
     app.include_router(webconfig_router)
     for router in extra_routers:
         app.include_router(router)

@@ -8,6 +8,8 @@ from api.models.rate_limit_counter import RateLimitCounter
 from api.models.sso_domain import DomainFailure, DomainState, SsoDomain
 from api.models.stripe_event import StripeEvent
 from api.models.usage import Platform, Usage
+from api.models.usage_alert import UsageAlert
+from api.models.usage_daily import UsageDaily
 from api.models.usage_record import UsageRecord
 from api.models.user import AuthType, User
 
@@ -23,6 +25,8 @@ __all__ = [
     "SsoDomain",
     "StripeEvent",
     "Usage",
+    "UsageAlert",
+    "UsageDaily",
     "UsageRecord",
     "User",
 ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Boolean, CheckConstraint, DateTime, Integer, String, func
+from sqlalchemy import Boolean, CheckConstraint, DateTime, Integer, SmallInteger, String, func
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.db import Base, TimestampMixin, new_id
@@ -73,3 +74,7 @@ class Account(TimestampMixin, Base):
     past_due_invoice_id: Mapped[str | None] = mapped_column(String(255))
     past_due_amount: Mapped[int | None] = mapped_column(Integer)
     past_due_currency: Mapped[str | None] = mapped_column(String(3))
+    # Usage alerts (issue 14): the percentages of the allowance that send one (of 50, 80, 100).
+    usage_alert_thresholds: Mapped[list[int]] = mapped_column(
+        ARRAY(SmallInteger), default=lambda: [50, 80, 100], server_default="{50,80,100}"
+    )

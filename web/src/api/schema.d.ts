@@ -15,7 +15,9 @@ export interface paths {
         put?: never;
         /**
          * Ingest Usage
-         * @description Count a batch of usage records (idempotent per record key) for the key's account.
+         * @description Count a batch of usage records (idempotent per record key) for the key's account; a
+         *     batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the
+         *     account's users once per cycle (issue 14).
          */
         post: operations["usage-ingest_usage"];
         delete?: never;
@@ -526,6 +528,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/usage-alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Usage Alerts
+         * @description Who gets the usage alerts and at which percentages of the allowance (issue 14).
+         */
+        get: operations["usage-get_usage_alerts"];
+        /**
+         * Put Usage Alerts
+         * @description Set the percentages that send an alert and the users who get them.
+         */
+        put: operations["usage-put_usage_alerts"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/usage/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Usage
+         * @description One billing cycle's usage per day and platform as a CSV download (issue 14).
+         */
+        get: operations["usage-export_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/users": {
         parameters: {
             query?: never;
@@ -631,6 +677,38 @@ export interface components {
             id: string;
             /** Lastname */
             lastName: string;
+        };
+        /**
+         * AlertReached
+         * @description A threshold the current billing cycle reached, and when (its alert was sent then).
+         */
+        AlertReached: {
+            /**
+             * Reachedat
+             * Format: date-time
+             */
+            reachedAt: string;
+            /** Threshold */
+            threshold: number;
+        };
+        /**
+         * AlertRecipient
+         * @description A user of the account and whether they get the usage alerts.
+         */
+        AlertRecipient: {
+            /** Email */
+            email: string;
+            /** Enabled */
+            enabled: boolean;
+            /** Firstname */
+            firstName: string;
+            /** Lastname */
+            lastName: string;
+            /**
+             * Userid
+             * Format: uuid
+             */
+            userId: string;
         };
         /**
          * AuthorizeRequest
@@ -1229,6 +1307,31 @@ export interface components {
             expiresIn: number;
             /** Idtoken */
             idToken: string;
+        };
+        /**
+         * UsageAlertSettings
+         * @description ``GET /web/usage-alerts`` (issue 14): the thresholds that send an alert (percent of the
+         *     allowance, of 50, 80 and 100), every user with whether they get them, and the thresholds
+         *     the current cycle already reached (each alert goes once per cycle).
+         */
+        UsageAlertSettings: {
+            /** Reached */
+            reached: components["schemas"]["AlertReached"][];
+            /** Recipients */
+            recipients: components["schemas"]["AlertRecipient"][];
+            /** Thresholds */
+            thresholds: (50 | 80 | 100)[];
+        };
+        /**
+         * UsageAlertSettingsUpdate
+         * @description ``PUT /web/usage-alerts``: the thresholds to alert at (none: no alerts) and the ids of
+         *     the users who get them (users of the account; the others do not).
+         */
+        UsageAlertSettingsUpdate: {
+            /** Recipientids */
+            recipientIds: string[];
+            /** Thresholds */
+            thresholds: (50 | 80 | 100)[];
         };
         /**
          * UsageBatchCreate
@@ -3898,6 +4001,263 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "usage-get_usage_alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageAlertSettings"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "usage-put_usage_alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageAlertSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageAlertSettings"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description UnknownAlertRecipient | ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "UnknownAlertRecipient" | "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "usage-export_usage": {
+        parameters: {
+            query: {
+                /** @description startMs of one of the 12 cycles GET /web/account shows. */
+                cycleStartMs: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV (RFC 4180): date,platform,runs,credits per UTC day and platform */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
                         message: string;
                     };
                 };
