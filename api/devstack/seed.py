@@ -12,7 +12,7 @@ sign-in.
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from dateutil.relativedelta import relativedelta
 from sqlalchemy import select
@@ -23,8 +23,9 @@ from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
 from api.devstack.standins import federated_username
-from api.models import Account, AuthType, Platform, Usage, User
-from api.usage.cycles import recent_cycle_starts
+from api.models import Account, AuthType, Platform, User
+from api.usage.cycles import recent_cycle_starts, reset_date
+from api.usage.repository import NewRecord, insert_records
 
 DEMO_ACCOUNT = "Acme Robotics"
 DEMO_EMAIL = "ada@acme-robotics.dev"
@@ -85,24 +86,27 @@ async def _seed_database(db: AsyncSession, settings: Settings) -> bool:
             auth_type=AuthType.GOOGLE_SSO,
         )
     )
+    # Through the intake's own statement, so the per-cycle and daily rollups agree.
     rng = random.Random(7)  # the same demo numbers every time
     share = {Platform.WEB: 0.6, Platform.NATIVE_MOBILE: 0.25, Platform.API: 0.15}
     starts = recent_cycle_starts(anchor, now, SEEDED_MONTHS + 1)
+    records: list[NewRecord] = []
     for i, start in enumerate(starts):
         monthly = int(40 + 12 * i + rng.randint(0, 20))
+        end = reset_date(start)
         if start == starts[-1]:
             monthly //= 3  # the current cycle is partly used
+            end = now
+        span_s = (end - start).total_seconds()
         for platform, fraction in share.items():
-            credits = round(monthly * fraction)
-            db.add(
-                Usage(
-                    account_id=account.id,
-                    cycle_start=start,
-                    platform=platform,
-                    credits=credits,
-                    runs=max(1, credits // 4),
-                )
-            )
+            left = round(monthly * fraction)
+            while left > 0:
+                credits = min(left, rng.randint(1, 4))
+                left -= credits
+                at = start + timedelta(seconds=rng.uniform(0, span_s))
+                key = f"seed-{start:%Y%m%d}-{platform.value}-{left}"
+                records.append(NewRecord(key, platform, 1, credits, at, start))
+    await insert_records(db, account.id, sorted(records, key=lambda r: r.idempotency_key))
     await db.flush()
     return True
 

@@ -74,7 +74,7 @@ def _rename_via_api(console_url: str, name: str) -> None:
 def test_rename_account_updates_the_sidebar(page: Page, console_url: str) -> None:
     sign_in(page)
     name = page.get_by_label("Account Name")
-    save = page.get_by_role("button", name="Save")
+    save = page.get_by_role("button", name="Save", exact=True)
     sidebar = page.get_by_test_id("sidebar-account-name")
     try:
         expect(name).to_have_value(DEMO_ACCOUNT)
@@ -93,7 +93,7 @@ def test_rename_account_updates_the_sidebar(page: Page, console_url: str) -> Non
         expect(page.get_by_label("Account Name")).to_have_value("Acme Robotics Europe")
         # Back to the seeded name through the UI (other tests expect it).
         page.get_by_label("Account Name").fill(DEMO_ACCOUNT)
-        page.get_by_role("button", name="Save").click()
+        page.get_by_role("button", name="Save", exact=True).click()
         expect(sidebar).to_have_text(DEMO_ACCOUNT)
     finally:
         _rename_via_api(console_url, DEMO_ACCOUNT)

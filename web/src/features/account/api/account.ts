@@ -1,4 +1,6 @@
-import { $api, useRefetchAccountAndSession } from "@/api";
+import { useQueryClient } from "@tanstack/react-query";
+
+import { $api, fetchClient, useRefetchAccountAndSession } from "@/api";
 
 /** GET /web/account: the whole account of the signed-in user. */
 export function useAccount() {
@@ -13,4 +15,36 @@ export function useAccount() {
 export function useUpdateAccountName() {
   const refetch = useRefetchAccountAndSession();
   return $api.useMutation("put", "/web/account", { onSuccess: refetch });
+}
+
+/** GET /web/usage-alerts: the thresholds that send a usage alert and who gets them (issue 14). */
+export function useUsageAlerts() {
+  return $api.useQuery("get", "/web/usage-alerts");
+}
+
+/** PUT /web/usage-alerts: set the thresholds and recipients. */
+export function useUpdateUsageAlerts() {
+  const queryClient = useQueryClient();
+  return $api.useMutation("put", "/web/usage-alerts", {
+    onSuccess: (data) => queryClient.setQueryData(["get", "/web/usage-alerts"], data),
+  });
+}
+
+/**
+ * GET /web/usage/export: one billing cycle's usage per day and platform as CSV, saved as a
+ * download. Through the API client (it carries the access token), read as a Blob.
+ */
+export async function downloadUsageCsv(cycleStartMs: number): Promise<void> {
+  const { data, error, response } = await fetchClient.GET("/web/usage/export", {
+    params: { query: { cycleStartMs } },
+    parseAs: "blob",
+  });
+  if (error !== undefined || !(data instanceof Blob)) throw error ?? new Error("No CSV received");
+  const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1];
+  const url = URL.createObjectURL(data);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name ?? "usage.csv";
+  link.click();
+  URL.revokeObjectURL(url);
 }
