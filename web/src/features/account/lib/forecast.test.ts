@@ -5,8 +5,8 @@ import {
   type Forecast,
   WEEK_MS,
   aboutRequests,
+  forecastPhrase,
   forecastUsage,
-  nextCycleStart,
   reachedAt,
 } from "./forecast";
 
@@ -14,39 +14,6 @@ const HOUR = 3_600_000;
 const utc = (y: number, m: number, d: number, h = 0) => Date.UTC(y, m - 1, d, h);
 const iso = (ms: number) => new Date(ms).toISOString();
 const cycle = (startMs: number, requests: number) => ({ startMs, requests });
-
-describe("nextCycleStart (mirrors api/usage/cycles.py)", () => {
-  it("is the same day and time one month later, across a year end", () => {
-    expect(iso(nextCycleStart([utc(2026, 11, 21, 9)]))).toBe("2026-12-21T09:00:00.000Z");
-    expect(iso(nextCycleStart([utc(2026, 12, 15)]))).toBe("2027-01-15T00:00:00.000Z");
-  });
-
-  it("clamps a day the month lacks to its last day, leap years included", () => {
-    expect(iso(nextCycleStart([utc(2027, 1, 31, 9)]))).toBe("2027-02-28T09:00:00.000Z");
-    expect(iso(nextCycleStart([utc(2028, 1, 31)]))).toBe("2028-02-29T00:00:00.000Z");
-    expect(iso(nextCycleStart([utc(2026, 3, 31)]))).toBe("2026-04-30T00:00:00.000Z");
-    expect(iso(nextCycleStart([utc(2026, 1, 30)]))).toBe("2026-02-28T00:00:00.000Z");
-  });
-
-  it("counts from the anchor, not from a clamped start: Jan 31, Feb 28, then Mar 31", () => {
-    const anchored31 = [utc(2027, 1, 31), utc(2027, 2, 28)];
-    expect(iso(nextCycleStart(anchored31))).toBe("2027-03-31T00:00:00.000Z");
-    // An anchor on the 30th clamps in February and goes back to the 30th in March.
-    expect(iso(nextCycleStart([utc(2026, 1, 30), utc(2026, 2, 28)]))).toBe("2026-03-30T00:00:00.000Z");
-    // A Feb 28 anchor stays on the 28th.
-    expect(iso(nextCycleStart([utc(2027, 2, 28)]))).toBe("2027-03-28T00:00:00.000Z");
-  });
-
-  it("finds a day-31 anchor in a full year of cycles that starts in a clamped month", () => {
-    // Anchor Aug 31 2025; the 12 cycles shown run from Dec 31 2025 to Nov 30 2026.
-    const starts = [
-      utc(2025, 12, 31), utc(2026, 1, 31), utc(2026, 2, 28), utc(2026, 3, 31),
-      utc(2026, 4, 30), utc(2026, 5, 31), utc(2026, 6, 30), utc(2026, 7, 31),
-      utc(2026, 8, 31), utc(2026, 9, 30), utc(2026, 10, 31), utc(2026, 11, 30),
-    ];
-    expect(iso(nextCycleStart(starts))).toBe("2026-12-31T00:00:00.000Z");
-  });
-});
 
 describe("forecastUsage", () => {
   const NOV_1 = utc(2026, 11, 1);
@@ -136,5 +103,15 @@ describe("reachedAt and aboutRequests", () => {
     expect(aboutRequests(forecast(1249.5, 1249))).toBe(1300);
     expect(aboutRequests(forecast(1201, 1201))).toBe(1300);
     expect(aboutRequests(forecast(1201, 1150))).toBe(1200);
+  });
+});
+
+describe("forecastPhrase", () => {
+  it("reads 'about N requests by <cycle end>' with thousands separators, in UTC", () => {
+    const forecast = forecastUsage(
+      [cycle(Date.UTC(2026, 10, 23), 0), cycle(Date.UTC(2026, 11, 23, 23), 4321)],
+      Date.UTC(2026, 11, 23, 23) + 10 * DAY_MS,
+    )!;
+    expect(forecastPhrase(forecast)).toBe("about 13,000 requests by Jan 23, 2027");
   });
 });

@@ -19,6 +19,8 @@
  * no requests yet, when that first day has not passed, or when `now` is outside the cycle.
  */
 
+import { formatDay, nextCycleStart } from "./usage-graph";
+
 export const DAY_MS = 86_400_000;
 export const WEEK_MS = 7 * DAY_MS;
 
@@ -34,24 +36,6 @@ export interface Forecast {
   /** The pace assumed from `nowMs` to `endMs`, requests per ms. */
   pace: number;
   nowMs: number;
-}
-
-/**
- * The next billing cycle's start (epoch ms), mirroring `api/usage/cycles.py`: cycle n starts at
- * anchor + n calendar months in UTC, a day the month lacks clamped to its last day, always from
- * the anchor (Jan 31 -> Feb 28/29 -> Mar 31). The anchor's day of the month is the largest day
- * among `starts` (cycle starts, oldest first): fewer than 12 cycles begin at the anchor itself,
- * and 12 consecutive months include a 31-day one where no clamping happens. Time of day is kept.
- */
-export function nextCycleStart(starts: readonly number[]): number {
-  const last = new Date(starts.at(-1) ?? 0);
-  const day = Math.max(...starts.map((ms) => new Date(ms).getUTCDate()));
-  const year = last.getUTCFullYear();
-  const month = last.getUTCMonth() + 1;
-  const monthDays = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  const next = new Date(last);
-  next.setUTCFullYear(year, month, Math.min(day, monthDays));
-  return next.getTime();
 }
 
 /** The forecast of the last (current) cycle of `usage` as of `nowMs` (see the module comment). */
@@ -90,4 +74,10 @@ export function aboutRequests(forecast: Forecast): number {
   const { requests, used } = forecast;
   const step = requests < 100 ? 1 : 10 ** (Math.floor(Math.log10(requests)) - 1);
   return Math.max(Math.round(requests / step), Math.ceil(used / step)) * step;
+}
+
+/** 'about 1,200 requests by Dec 23, 2026' (the cycle's end, UTC): the overview text and the graph's label. */
+export function forecastPhrase(forecast: Forecast): string {
+  const about = aboutRequests(forecast).toLocaleString("en-US");
+  return `about ${about} requests by ${formatDay(new Date(forecast.endMs))}`;
 }
