@@ -13,7 +13,7 @@ import { NoUsageWarning } from "../components/NoUsageWarning";
 import { UsageGraph } from "../components/UsageGraph";
 
 export function Component() {
-  const { data } = useAccount();
+  const { data, dataUpdatedAt } = useAccount();
   if (!data) return null; // the shell renders pages only once the account has loaded
   const { account } = data;
   return (
@@ -22,7 +22,7 @@ export function Component() {
       <div className={page.stack}>
         {account.usage.at(-1)?.requests ? null : <NoUsageWarning apiKey={account.apiKey} />}
         <Panel title="Usage Overview">
-          <UsageGraph account={account} />
+          <UsageGraph account={account} asOfMs={dataUpdatedAt} />
         </Panel>
         <Panel title="Account Configuration" description="Your account and the key your tests use.">
           <AccountConfiguration account={account} />
