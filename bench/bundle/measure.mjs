@@ -15,7 +15,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-const BUDGET_KB = 90;
+const BUDGET_KB = 91;
 
 /** Route -> the source modules of its lazy route chunks (see web/src/app/router.tsx). */
 const ROUTES = {
