@@ -157,6 +157,17 @@ class Settings(BaseSettings):
     smtp_username: str = Field(default="", description="SMTP AUTH user; empty: no AUTH.")
     smtp_password: SecretStr = Field(default=SecretStr(""), description="SMTP AUTH password.")
     smtp_timeout_s: float = Field(default=10.0, gt=0, description="Seconds per SMTP step.")
+    # API keys at rest (issue 14, api/secretbox.py): AES-256-GCM keys by id, and the current.
+    api_key_encryption_keys: SecretStr = Field(
+        default=SecretStr(""),
+        description=(
+            'JSON object of key id to 32 random bytes in base64, e.g. {"2026-11": "..."} '
+            "(python -m api.secretbox makes one)."
+        ),
+    )
+    api_key_encryption_key_id: str = Field(
+        default="", description="The id in API_KEY_ENCRYPTION_KEYS new API keys are sealed with."
+    )
     dev_mailbox_path: str = Field(
         default="",
         description="Development only: the SMTP sink's file that /dev/mailbox shows.",

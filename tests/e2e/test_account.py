@@ -131,3 +131,59 @@ def test_an_account_without_usage_sees_the_setup_warning(page: Page) -> None:
     expect(warning).to_contain_text(f"export AUTOSTEP_API_KEY={key}")
     expect(page.get_by_test_id("usage-summary")).to_have_text("0 of 100 requests")
     expect(page.get_by_test_id("usage-bar")).to_have_count(1)
+
+
+def _groups(pattern: str, text: str) -> tuple[str, ...]:
+    match = re.fullmatch(pattern, text)
+    assert match, f"{text!r} does not match {pattern!r}"
+    return match.groups()
+
+
+def test_the_forecast_extends_the_current_bar_and_warns_past_the_allowance(page: Page) -> None:
+    """Issue 14 'Forecast': the seeded demo account has usage in the current cycle and the one
+    before, so the overview projects the cycle's end, the graph draws the projection as a dashed
+    extension on top of the current bar, and a projection past the plan's allowance warns."""
+    sign_in(page)
+    text = page.get_by_test_id("usage-forecast-text")
+    expect(text).to_have_text(
+        re.compile(r"^On track for about [\d,]+ requests by [A-Z][a-z]{2} \d{1,2}, \d{4}$")
+    )
+    about, by = _groups(r"On track for about ([\d,]+) requests by (.+)", text.inner_text())
+    resets = page.get_by_text(re.compile(r"^Resets on ")).inner_text()
+    assert by == resets.removeprefix("Resets on ")  # seeded anchor: the cycle ends when it resets
+    summary = page.get_by_test_id("usage-summary").inner_text()
+    used, allowance = (
+        int(n.replace(",", "")) for n in _groups(r"([\d,]+) of ([\d,]+) requests", summary)
+    )
+
+    extension = page.get_by_test_id("usage-forecast")
+    expect(extension).to_be_visible()
+    projected = int(extension.get_attribute("data-requests") or "0")
+    assert projected > used
+    assert abs(int(about.replace(",", "")) - projected) <= projected * 0.05  # two digits
+    expect(extension.locator("title")).to_have_text(f"Forecast: about {about} requests by {by}")
+    assert extension.evaluate("e => getComputedStyle(e).strokeDasharray") not in ("", "none")
+    # It sits on the current cycle's bar (SVG user units): same column, its bottom on the bar's top.
+    bbox = "e => { const b = e.getBBox(); return [b.x + b.width / 2, b.y, b.y + b.height]; }"
+    ext_middle, ext_top, ext_bottom = extension.evaluate(bbox)
+    bar_middle, bar_top, _ = (
+        page.get_by_test_id("usage-bar").last.locator("rect").last.evaluate(bbox)
+    )
+    assert abs(ext_middle - bar_middle) < 0.01
+    assert abs(ext_bottom - bar_top) < 0.01
+    assert ext_top < bar_top - 10  # a projection well above what is used so far
+    expect(page.get_by_role("listitem").filter(has_text=re.compile("^Forecast$"))).to_be_visible()
+
+    warning = page.get_by_role("status").filter(has_text="At this rate")
+    if projected > allowance:
+        expect(warning).to_contain_text(
+            re.compile(
+                rf"At this rate you will pass your plan's {allowance:,} requests around "
+                r"[A-Z][a-z]{2} \d{1,2}, \d{4}\.\s*Add units on Billing & Subscription\."
+            )
+        )
+        expect(warning.get_by_role("link", name="Billing & Subscription")).to_have_attribute(
+            "href", "/billing"
+        )
+    else:
+        expect(warning).to_have_count(0)

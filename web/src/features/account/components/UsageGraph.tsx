@@ -1,7 +1,12 @@
-/** The Usage Overview bar graph (SPEC 9); geometry in ../lib/usage-graph.ts. */
+/**
+ * The Usage Overview bar graph (SPEC 9) with the current cycle's forecast (issue 14) as a dashed
+ * extension of its bar; geometry in ../lib/usage-graph.ts, the forecast in ../lib/forecast.ts as
+ * of `asOfMs` (epoch ms: when the usage was read).
+ */
 import type { Account } from "@/api";
 import page from "@/components/layout/page.module.css";
 
+import { forecastPhrase, forecastUsage } from "../lib/forecast";
 import {
   BAR_WIDTH,
   CHART_HEIGHT,
@@ -15,15 +20,19 @@ import {
 } from "../lib/usage-graph";
 
 import styles from "./account.module.css";
+import { UsageForecast } from "./UsageForecast";
 
 const LEFT = 48;
 const TOP = 10;
 const BOTTOM = 38;
 const NAMES: Record<Series, string> = { web: "Web", nativeMobile: "Native Mobile", api: "API" };
 
-export function UsageGraph({ account }: { account: Account }) {
-  const graph = usageGraph(account.usage, account.subscription);
+export function UsageGraph({ account, asOfMs }: { account: Account; asOfMs: number }) {
+  const forecast = forecastUsage(account.usage, asOfMs);
+  const graph = usageGraph(account.usage, account.subscription, forecast?.requests ?? null);
   const latest = account.usage.at(-1);
+  const extension = forecast && graph.forecast?.height ? graph.forecast : null;
+  const label = forecast && `Forecast: ${forecastPhrase(forecast)}`;
   return (
     <div className={page.stack}>
       {latest ? (
@@ -34,6 +43,7 @@ export function UsageGraph({ account }: { account: Account }) {
           <span className={page.muted}>Resets on {formatDay(resetDate(latest.startMs))}</span>
         </p>
       ) : null}
+      {forecast ? <UsageForecast forecast={forecast} allowance={graph.planRequests} /> : null}
       <svg
         className={styles.chart}
         width={LEFT + CHART_WIDTH + 8}
@@ -71,6 +81,16 @@ export function UsageGraph({ account }: { account: Account }) {
               </text>
             </g>
           ))}
+          {extension ? (
+            <path
+              className={styles.forecast}
+              data-testid="usage-forecast"
+              data-requests={Math.round(extension.requests)}
+              d={`M${extension.x + 0.75} ${extension.y + extension.height}V${extension.y + 0.75}h${BAR_WIDTH - 1.5}V${extension.y + extension.height}`}
+            >
+              <title>{label}</title>
+            </path>
+          ) : null}
           {graph.limitY === null ? null : (
             <line
               className={styles.limit}
@@ -92,6 +112,14 @@ export function UsageGraph({ account }: { account: Account }) {
             {NAMES[series]}
           </li>
         ))}
+        {extension ? (
+          <li>
+            <svg width="10" height="10" aria-hidden>
+              <rect className={styles.forecast} x=".75" y=".75" width="8.5" height="8.5" />
+            </svg>
+            Forecast
+          </li>
+        ) : null}
         {graph.limitY === null ? null : (
           <li>
             <svg width="14" height="10" aria-hidden>

@@ -6,12 +6,15 @@ import {
   type UsageInput,
   formatDay,
   graphMaximum,
+  nextCycleStart,
   resetDate,
   usageGraph,
   usageSummary,
 } from "./usage-graph";
 
 const DAY = 86_400_000;
+const utc = (y: number, m: number, d: number, h = 0) => Date.UTC(y, m - 1, d, h);
+const iso = (ms: number) => new Date(ms).toISOString();
 
 function entry(startMs: number, web = 0, nativeMobile = 0, api = 0): UsageInput {
   return {
@@ -117,6 +120,39 @@ describe("usageGraph (SPEC 9)", () => {
   });
 });
 
+describe("usageGraph with a forecast (issue 14)", () => {
+  it("extends the current bar from its top to the projected requests, in the same scale", () => {
+    const graph = usageGraph([entry(NOV_21 - 30 * DAY, 90), entry(NOV_21, 30, 10)], free100, 120);
+    expect(graph.maximum).toBe(150); // plan 150 > forecast 132 > peak 99
+    const current = graph.bars[1]!;
+    expect(current.y).toBeCloseTo(110); // 40 of 150
+    expect(graph.forecast).toEqual({ x: current.x, y: 30, height: expect.closeTo(80) as number, requests: 120 });
+    expect(graph.forecast!.y + graph.forecast!.height).toBeCloseTo(current.y);
+  });
+
+  it("raises the maximum so a forecast above the peak and the plan fits, the limit line below it", () => {
+    const graph = usageGraph([entry(NOV_21 - 30 * DAY, 90), entry(NOV_21, 60)], free100, 400);
+    expect(graph.maximum).toBe(450); // forecast 400 x 1.1 = 440 -> multiple of 30
+    expect(graph.forecast!.y).toBeCloseTo(150 - (400 / 450) * 150);
+    expect(graph.forecast!.y).toBeGreaterThan(0);
+    expect(graph.limitY!).toBeGreaterThan(graph.forecast!.y);
+    expect(graph.yLabels.at(-1)!.value).toBe(450);
+  });
+
+  it("draws no extension above a bar held at its minimum height", () => {
+    const graph = usageGraph([entry(NOV_21, 1)], { units: 3, unitPlanRequests: 1000, freePlanRequests: 100 }, 2);
+    const [bar] = graph.bars;
+    expect(bar!.height).toBeCloseTo(7.5); // 5% of 150
+    expect(graph.forecast).toMatchObject({ y: bar!.y, height: 0, requests: 2 });
+  });
+
+  it("has no extension without a forecast or without cycles", () => {
+    expect(usageGraph([entry(NOV_21, 30)], free100).forecast).toBeNull();
+    expect(usageGraph([entry(NOV_21, 30)], free100, null).forecast).toBeNull();
+    expect(usageGraph([], free100, 50).forecast).toBeNull();
+  });
+});
+
 describe("reset date and summary (SPEC 9)", () => {
   it("is one calendar month after the latest cycle start, clamped to the month's end", () => {
     expect(formatDay(resetDate(NOV_21))).toBe("Dec 21, 2026");
@@ -126,5 +162,38 @@ describe("reset date and summary (SPEC 9)", () => {
 
   it("reads 'X of Y requests'", () => {
     expect(usageSummary(1234, 5000)).toBe("1,234 of 5,000 requests");
+  });
+});
+
+describe("nextCycleStart (mirrors api/usage/cycles.py)", () => {
+  it("is the same day and time one month later, across a year end", () => {
+    expect(iso(nextCycleStart([utc(2026, 11, 21, 9)]))).toBe("2026-12-21T09:00:00.000Z");
+    expect(iso(nextCycleStart([utc(2026, 12, 15)]))).toBe("2027-01-15T00:00:00.000Z");
+  });
+
+  it("clamps a day the month lacks to its last day, leap years included", () => {
+    expect(iso(nextCycleStart([utc(2027, 1, 31, 9)]))).toBe("2027-02-28T09:00:00.000Z");
+    expect(iso(nextCycleStart([utc(2028, 1, 31)]))).toBe("2028-02-29T00:00:00.000Z");
+    expect(iso(nextCycleStart([utc(2026, 3, 31)]))).toBe("2026-04-30T00:00:00.000Z");
+    expect(iso(nextCycleStart([utc(2026, 1, 30)]))).toBe("2026-02-28T00:00:00.000Z");
+  });
+
+  it("counts from the anchor, not from a clamped start: Jan 31, Feb 28, then Mar 31", () => {
+    const anchored31 = [utc(2027, 1, 31), utc(2027, 2, 28)];
+    expect(iso(nextCycleStart(anchored31))).toBe("2027-03-31T00:00:00.000Z");
+    // An anchor on the 30th clamps in February and goes back to the 30th in March.
+    expect(iso(nextCycleStart([utc(2026, 1, 30), utc(2026, 2, 28)]))).toBe("2026-03-30T00:00:00.000Z");
+    // A Feb 28 anchor stays on the 28th.
+    expect(iso(nextCycleStart([utc(2027, 2, 28)]))).toBe("2027-03-28T00:00:00.000Z");
+  });
+
+  it("finds a day-31 anchor in a full year of cycles that starts in a clamped month", () => {
+    // Anchor Aug 31 2025; the 12 cycles shown run from Dec 31 2025 to Nov 30 2026.
+    const starts = [
+      utc(2025, 12, 31), utc(2026, 1, 31), utc(2026, 2, 28), utc(2026, 3, 31),
+      utc(2026, 4, 30), utc(2026, 5, 31), utc(2026, 6, 30), utc(2026, 7, 31),
+      utc(2026, 8, 31), utc(2026, 9, 30), utc(2026, 10, 31), utc(2026, 11, 30),
+    ];
+    expect(iso(nextCycleStart(starts))).toBe("2026-12-31T00:00:00.000Z");
   });
 });

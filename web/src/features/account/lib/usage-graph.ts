@@ -5,8 +5,12 @@
  * 0.05 for any cycle with requests, four y-axis labels at thirds of the maximum, and a limit
  * line at the plan's requests. Coordinates are SVG px with y = 0 at the top of the plot.
  *
+ * With a forecast (./forecast.ts, issue 14), the current cycle's bar gets an extension from its
+ * top up to the projected end-of-cycle requests, in the same scale.
+ *
  * The maximum is the largest of 50, peak requests x 1.1 and plan requests x 1.5, rounded up to
  * a multiple of 3 up to 300, of 30 up to 3,000, and of 300 above (so thirds are whole numbers).
+ * The peak counts the forecast too, so the extension fits in the plot.
  */
 
 import { type PlanTerms, allowedRequests } from "@/lib/plan";
@@ -43,6 +47,15 @@ export interface Bar {
   date: string;
 }
 
+/** The forecast's extension of the current (last) bar: from `y` down to the bar's top. */
+export interface ForecastBar {
+  x: number;
+  y: number;
+  /** 0 when the projection does not reach above the bar (a bar at its minimum height). */
+  height: number;
+  requests: number;
+}
+
 export interface Graph {
   maximum: number;
   /** 0, a third, two thirds and the maximum, bottom to top. */
@@ -51,6 +64,7 @@ export interface Graph {
   /** y of the plan's limit line; null when the plan allows no requests. */
   limitY: number | null;
   planRequests: number;
+  forecast: ForecastBar | null;
 }
 
 /** Dates are shown in UTC, the time zone billing cycles are counted in. */
@@ -64,9 +78,19 @@ export function graphMaximum(peakRequests: number, planRequestCount: number): nu
   return Math.ceil(raw / step) * step;
 }
 
-export function usageGraph(usage: readonly UsageInput[], plan: PlanTerms): Graph {
+/**
+ * The graph of `usage` (the account's cycles, oldest first; requests and credits per cycle)
+ * under `plan`, with `forecastRequests` (the current cycle's projected requests, or null) drawn
+ * as an extension of the last bar.
+ */
+export function usageGraph(
+  usage: readonly UsageInput[],
+  plan: PlanTerms,
+  forecastRequests: number | null = null,
+): Graph {
   const allowed = allowedRequests(plan);
-  const maximum = graphMaximum(Math.max(0, ...usage.map((u) => u.requests)), allowed);
+  const peak = Math.max(0, forecastRequests ?? 0, ...usage.map((u) => u.requests));
+  const maximum = graphMaximum(peak, allowed);
   const scale = (value: number) => (value / maximum) * CHART_HEIGHT;
   const slot = CHART_WIDTH / Math.max(usage.length, 1);
   const bars = usage.map((entry, i): Bar => {
@@ -92,6 +116,8 @@ export function usageGraph(usage: readonly UsageInput[], plan: PlanTerms): Graph
       date: utc(entry.startMs, { day: "numeric" }),
     };
   });
+  const last = bars.at(-1);
+  const forecastTop = CHART_HEIGHT - scale(forecastRequests ?? 0);
   return {
     maximum,
     yLabels: [0, 1, 2, 3].map((k) => ({
@@ -101,18 +127,42 @@ export function usageGraph(usage: readonly UsageInput[], plan: PlanTerms): Graph
     bars,
     limitY: allowed > 0 ? CHART_HEIGHT - scale(allowed) : null,
     planRequests: allowed,
+    forecast:
+      last && forecastRequests !== null
+        ? {
+            x: last.x,
+            y: Math.min(forecastTop, last.y),
+            height: Math.max(0, last.y - forecastTop),
+            requests: forecastRequests,
+          }
+        : null,
   };
 }
 
-/** One calendar month after `startMs` (UTC), the day clamped to the month's last (SPEC 9 reset date). */
+/**
+ * The next billing cycle's start (epoch ms), mirroring `api/usage/cycles.py`: cycle n starts at
+ * anchor + n calendar months in UTC, a day the month lacks clamped to its last day, always from
+ * the anchor (Jan 31 -> Feb 28/29 -> Mar 31). The anchor's day of the month is the largest day
+ * among `starts` (cycle starts, oldest first): fewer than 12 cycles begin at the anchor itself,
+ * and 12 consecutive months include a 31-day one where no clamping happens. Time of day is kept.
+ */
+export function nextCycleStart(starts: readonly number[]): number {
+  const last = new Date(starts.at(-1) ?? 0);
+  const day = Math.max(...starts.map((ms) => new Date(ms).getUTCDate()));
+  const year = last.getUTCFullYear();
+  const month = last.getUTCMonth() + 1;
+  const monthDays = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const next = new Date(last);
+  next.setUTCFullYear(year, month, Math.min(day, monthDays));
+  return next.getTime();
+}
+
+/**
+ * When the allowance resets (SPEC 9): one calendar month after the latest cycle start `startMs`
+ * (UTC), the day clamped to the month's last, as `reset_date` in api/usage/cycles.py.
+ */
 export function resetDate(startMs: number): Date {
-  const date = new Date(startMs);
-  const day = date.getUTCDate();
-  date.setUTCDate(1);
-  date.setUTCMonth(date.getUTCMonth() + 1);
-  const lastDay = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
-  date.setUTCDate(Math.min(day, lastDay));
-  return date;
+  return new Date(nextCycleStart([startMs]));
 }
 
 /** 'Dec 21, 2026' (UTC). */

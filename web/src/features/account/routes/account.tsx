@@ -4,19 +4,31 @@
  * Configuration (account name, API key); issue 14: the usage export under the graph and the
  * usage alerts.
  */
+import { Suspense, lazy } from "react";
+
 import { PageHeader } from "@/components/layout/PageHeader";
 import page from "@/components/layout/page.module.css";
 import { Panel } from "@/components/ui/Panel";
 
 import { useAccount } from "../api/account";
-import { AccountConfiguration } from "../components/AccountConfiguration";
 import { NoUsageWarning } from "../components/NoUsageWarning";
-import { UsageAlerts } from "../components/UsageAlerts";
-import { UsageExport } from "../components/UsageExport";
 import { UsageGraph } from "../components/UsageGraph";
 
+// Below the graph and not needed first: chunks of their own (issue 12's first-load budget).
+const UsageAlerts = lazy(() =>
+  import("../components/UsageAlerts").then((m) => ({ default: m.UsageAlerts })),
+);
+const AccountConfiguration = lazy(() =>
+  import("../components/AccountConfiguration").then((m) => ({
+    default: m.AccountConfiguration,
+  })),
+);
+const UsageExport = lazy(() =>
+  import("../components/UsageExport").then((m) => ({ default: m.UsageExport })),
+);
+
 export function Component() {
-  const { data } = useAccount();
+  const { data, dataUpdatedAt } = useAccount();
   if (!data) return null; // the shell renders pages only once the account has loaded
   const { account } = data;
   return (
@@ -25,17 +37,23 @@ export function Component() {
       <div className={page.stack}>
         {account.usage.at(-1)?.requests ? null : <NoUsageWarning apiKey={account.apiKey} />}
         <Panel title="Usage Overview">
-          <UsageGraph account={account} />
-          <UsageExport cycleStarts={account.usage.map((entry) => entry.startMs)} />
+          <UsageGraph account={account} asOfMs={dataUpdatedAt} />
+          <Suspense fallback={null}>
+            <UsageExport cycleStarts={account.usage.map((entry) => entry.startMs)} />
+          </Suspense>
         </Panel>
         <Panel title="Account Configuration" description="Your account and the key your tests use.">
-          <AccountConfiguration account={account} />
+          <Suspense fallback={<p className={page.muted}>Loading…</p>}>
+            <AccountConfiguration account={account} />
+          </Suspense>
         </Panel>
         <Panel
           title="Usage alerts"
           description="An email when this billing cycle's requests reach a share of your plan's allowance, once per cycle."
         >
-          <UsageAlerts />
+          <Suspense fallback={<p className={page.muted}>Loading…</p>}>
+            <UsageAlerts />
+          </Suspense>
         </Panel>
       </div>
     </>
