@@ -141,13 +141,13 @@ def start_postgres(data_dir: Path) -> Postgres:
 
 
 def migrate(database_url: str) -> None:
-    """``alembic upgrade head`` on ``database_url``."""
-    from alembic import command
-    from alembic.config import Config
+    """``alembic upgrade head`` on ``database_url`` under the migration lock, as production's
+    ``python -m api.migrate`` does."""
+    import asyncio
 
-    config = Config(str(ROOT / "alembic.ini"))
-    config.attributes["database_url"] = database_url
-    command.upgrade(config, "head")
+    from api.migrate import upgrade
+
+    asyncio.run(upgrade(database_url))
 
 
 # ---------------------------------------------------------------------------------------------
