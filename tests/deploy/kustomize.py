@@ -83,9 +83,7 @@ def _named(items: list[Any]) -> bool:
 
 
 def _find(resources: list[Resource], kind: str, name: str) -> Resource | None:
-    return next(
-        (r for r in resources if r["kind"] == kind and r["metadata"]["name"] == name), None
-    )
+    return next((r for r in resources if r["kind"] == kind and r["metadata"]["name"] == name), None)
 
 
 def _containers(resources: list[Resource]) -> list[dict[str, Any]]:

@@ -91,7 +91,7 @@ def test_pods_run_as_non_root_on_a_read_only_root(rendered: list[dict[str, Any]]
             assert container["securityContext"]["allowPrivilegeEscalation"] is False
             mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
             volumes = {v["name"]: v for v in pod["volumes"]}
-            assert "emptyDir" in volumes[mounts["/tmp"]]
+            assert "emptyDir" in volumes[mounts["/tmp"]]  # noqa: S108 - the pod's mount
         assert _one(rendered, "Job")["spec"]["template"]["spec"]["containers"][0]["command"] == [
             "python",
             "-m",
@@ -114,7 +114,11 @@ class TestRenderer:
         base = {"containers": [{"name": "api", "image": "a", "ports": [1]}, {"name": "b"}]}
         patch = {"containers": [{"name": "api", "ports": [2]}, {"name": "c"}]}
         assert merge(base, patch) == {
-            "containers": [{"name": "api", "image": "a", "ports": [2]}, {"name": "b"}, {"name": "c"}]
+            "containers": [
+                {"name": "api", "image": "a", "ports": [2]},
+                {"name": "b"},
+                {"name": "c"},
+            ]
         }
 
     def test_other_lists_and_scalars_are_replaced(self) -> None:
