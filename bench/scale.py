@@ -21,8 +21,9 @@ Checks, each printed PASS or FAIL, then ``N passed, M failed`` (exit status 1 if
 - rate limits hold across replicas: an address that used up its sign-in attempts through
   nginx (spread over the replicas) is refused (429) by every replica, asked directly.
 Also prints the request counts per kind, requests/s, and the replicas' CPU time per request
-(user + system, from /proc; the load generator, nginx, PostgreSQL and moto share the machine's
-cores, so these figures are for sizing, not for comparing commits).
+(user + system from /proc, while serving: start-up excluded; the load generator, nginx,
+PostgreSQL and moto share the machine's cores, so these figures are for sizing, not for
+comparing commits).
 """
 
 from __future__ import annotations
@@ -159,7 +160,19 @@ class ChaosReport:
     killed_exit: int | None = None
     restarted: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
-    cpu_s: float = 0.0
+    cpu_s: float = 0.0  # serving only: each process's CPU once ready is subtracted
+    cpu_at_ready: dict[int, float] = field(default_factory=dict)
+
+    def ready(self, replica: Replica) -> None:
+        """Note the CPU ``replica`` spent starting (imports, app, pool), not serving."""
+        assert replica.process is not None
+        self.cpu_at_ready[replica.process.pid] = cpu_seconds(replica.process.pid)
+
+    def stopping(self, replica: Replica) -> None:
+        """Add what ``replica`` spent serving since it was ready."""
+        assert replica.process is not None
+        pid = replica.process.pid
+        self.cpu_s += cpu_seconds(pid) - self.cpu_at_ready.get(pid, 0.0)
 
 
 def chaos(replicas: list[Replica], duration_s: float, report: ChaosReport) -> None:
@@ -168,8 +181,7 @@ def chaos(replicas: list[Replica], duration_s: float, report: ChaosReport) -> No
     plan = [(0.2, replicas[0], signal.SIGTERM), (0.55, replicas[1], signal.SIGKILL)]
     for at, replica, sig in plan:
         time.sleep(max(0.0, started + at * duration_s - time.monotonic()))
-        assert replica.process is not None
-        report.cpu_s += cpu_seconds(replica.process.pid)
+        report.stopping(replica)
         replica.signal(sig)
         status = replica.wait(60)
         if sig == signal.SIGTERM:
@@ -179,6 +191,7 @@ def chaos(replicas: list[Replica], duration_s: float, report: ChaosReport) -> No
         replica.start()
         try:
             replica.wait_ready(30)
+            report.ready(replica)
             report.restarted.append(replica.name)
         except RuntimeError as exc:
             report.errors.append(str(exc))
@@ -253,10 +266,11 @@ def run(stack: Stack, args: argparse.Namespace, folder: Path) -> list[tuple[str,
     try:
         for replica in replicas:
             replica.start()
+        tally, report = Tally(), ChaosReport()
         for replica in replicas:
             replica.wait_ready(60)
+            report.ready(replica)
         nginx.start()
-        tally, report = Tally(), ChaosReport()
 
         async def traffic_and_chaos() -> float:
             started = time.monotonic()
@@ -268,8 +282,7 @@ def run(stack: Stack, args: argparse.Namespace, folder: Path) -> list[tuple[str,
 
         elapsed = asyncio.run(traffic_and_chaos())
         for replica in replicas:
-            assert replica.process is not None
-            report.cpu_s += cpu_seconds(replica.process.pid)
+            report.stopping(replica)
         total = sum(tally.sent.values())
         checks.append(
             (

@@ -106,7 +106,7 @@ def test_overlays_set_namespace_and_image() -> None:
     assert pod["containers"][0]["image"] == "registry.example.com/console-api:1.0.0"
     assert production["ConfigMap"]["data"]["WEB_DIST"] == ""
     assert production["ConfigMap"]["data"]["ENVIRONMENT"] == "production"  # from the base
-    assert production["HorizontalPodAutoscaler"]["spec"]["minReplicas"] == 4
+    assert production["HorizontalPodAutoscaler"]["spec"]["minReplicas"] == 6
 
 
 class TestRenderer:
