@@ -45,12 +45,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import asyncpg
 import httpx
-from sqlalchemy.engine import make_url
 
 from api.devstack.replicas import Replica, replica_environment
-from api.devstack.services import ROOT, free_port
+from api.devstack.services import ROOT, connect, free_port
 from api.devstack.stack import Stack, running_stack
 from bench.metering import PASSWORD, seed_account
 from bench.nginx import Nginx
@@ -199,14 +197,7 @@ def chaos(replicas: list[Replica], duration_s: float, report: ChaosReport) -> No
 
 async def database_totals(database_url: str, api_key: str) -> tuple[int, int, int]:
     """(usage records, distinct idempotency keys, credits in the rollups) of the account."""
-    parts = make_url(database_url)
-    connection = await asyncpg.connect(
-        user=parts.username or "postgres",
-        password=parts.password,
-        host=parts.query.get("host") or parts.host or "127.0.0.1",
-        port=parts.port or 5432,
-        database=parts.database,
-    )
+    connection = await connect(database_url)
     try:
         account_id = await connection.fetchval("SELECT id FROM account WHERE api_key = $1", api_key)
         records, keys = await connection.fetchrow(

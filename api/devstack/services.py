@@ -22,6 +22,7 @@ import warnings
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -112,6 +113,21 @@ class Postgres:
         """Stop the embedded server, if we started one."""
         if self._embedded is not None:
             self._embedded.cleanup()  # type: ignore[attr-defined]
+
+
+async def connect(database_url: str) -> Any:
+    """A plain asyncpg connection to the database of a SQLAlchemy ``database_url`` (tests and
+    benchmarks that hold locks or read tables behind the app's back); close it when done."""
+    import asyncpg
+
+    url = make_url(database_url)
+    return await asyncpg.connect(
+        user=url.username or "postgres",
+        password=url.password,
+        host=url.query.get("host") or url.host or "127.0.0.1",
+        port=url.port or 5432,
+        database=url.database,
+    )
 
 
 def start_postgres(data_dir: Path) -> Postgres:

@@ -19,10 +19,9 @@ import httpx
 import pytest
 from alembic import command
 from alembic.script import ScriptDirectory
-from sqlalchemy.engine import make_url
 
 from api.devstack.replicas import Replica, replica_environment
-from api.devstack.services import ROOT, random_suffix
+from api.devstack.services import ROOT, connect, random_suffix
 from api.devstack.stack import Stack
 from api.main import create_app
 from api.migrate import alembic_config, head_revision
@@ -41,14 +40,7 @@ def empty_database(stack: Stack) -> Iterator[str]:
 
 
 async def _fetch(url: str, sql: str, *args: Any) -> list[asyncpg.Record]:
-    parts = make_url(url)
-    connection = await asyncpg.connect(
-        user=parts.username or "postgres",
-        password=parts.password,
-        host=parts.query.get("host") or parts.host or "127.0.0.1",
-        port=parts.port or 5432,
-        database=parts.database,
-    )
+    connection = await connect(url)
     try:
         return list(await connection.fetch(sql, *args))
     finally:
@@ -142,13 +134,7 @@ async def test_sigterm_drains_finishes_in_flight_requests_and_exits_0(
             assert first.json() == {"accepted": 1, "duplicates": 0}
 
             # Hold the account's usage rollup: the next batch waits on it, in flight.
-            parts = make_url(stack.settings.database_url)
-            blocker = await asyncpg.connect(
-                user=parts.username or "postgres",
-                host=parts.query.get("host") or parts.host or "127.0.0.1",
-                port=parts.port or 5432,
-                database=parts.database,
-            )
+            blocker = await connect(stack.settings.database_url)
             lock = blocker.transaction()
             await lock.start()
             await blocker.execute(
