@@ -6,7 +6,7 @@ PY := .venv/bin/python
 VENV_STAMP := .venv/.installed
 WEB_STAMP := web/node_modules/.package-lock.json
 
-.PHONY: dev test lint test-api test-web test-e2e test-fuzz contract bench chromium deps
+.PHONY: dev test lint test-api test-web test-e2e test-fuzz test-deploy scale-check contract bench chromium nginx deps
 
 deps: $(VENV_STAMP) $(WEB_STAMP)
 
@@ -24,6 +24,11 @@ chromium:
 	@test -n "$$CHROMIUM" || command -v chromium >/dev/null || \
 		{ apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
+# Debian's nginx, the proxy of `make scale-check` (run from a folder of ours, never as a service).
+nginx:
+	@test -n "$$NGINX" || command -v nginx >/dev/null || test -x /usr/sbin/nginx || \
+		{ apt-get update -qq && apt-get install -y -qq nginx >/dev/null; }
+
 dev: deps
 	$(PY) -m api.devstack
 
@@ -35,6 +40,10 @@ lint: $(VENV_STAMP)
 
 test-api: $(VENV_STAMP)
 	$(PY) -m pytest tests/api
+
+# deploy/k8s rendered per overlay and validated with kubernetes-validate (tests/deploy).
+test-deploy: $(VENV_STAMP)
+	$(PY) -m pytest tests/deploy
 
 test-web: $(WEB_STAMP)
 	cd web && npm run check:api && npm run typecheck && npm run lint && npm test
@@ -49,9 +58,15 @@ test-e2e: deps chromium
 test-fuzz: $(VENV_STAMP) $(WEB_STAMP)
 	$(PY) -m pytest tests/fuzz
 
-test: deps chromium
+# Three replicas behind nginx through a SIGTERM and a SIGKILL: 0 failed requests (bench/scale.py).
+scale-check: deps nginx
+	$(PY) -m bench.scale
+
+test: deps chromium nginx
 	$(MAKE) lint
 	$(MAKE) test-api
+	$(MAKE) test-deploy
+	$(MAKE) scale-check
 	$(MAKE) test-web
 	$(MAKE) test-e2e
 	$(MAKE) test-fuzz

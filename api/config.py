@@ -101,6 +101,21 @@ class Settings(BaseSettings):
         default="http://127.0.0.1:8000",
         description="Origin the browser uses for this API and the SPA.",
     )
+    shutdown_drain_s: float = Field(
+        default=2.0,
+        description=(
+            "After SIGTERM, seconds a replica keeps accepting requests while /readyz answers "
+            "503, so load balancers that probe it stop sending before it stops listening "
+            "(python -m api.serve; Kubernetes' preStop sleep comes before this)."
+        ),
+    )
+    shutdown_grace_s: float = Field(
+        default=20.0,
+        description=(
+            "Then, seconds its in-flight requests get to finish before they are cancelled; "
+            "the pool is closed after them and the process exits 0 (python -m api.serve)."
+        ),
+    )
 
     # Identity provider: Amazon Cognito user pool (ARCHITECTURE "Identity").
     aws_region: str = "us-east-1"

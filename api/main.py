@@ -162,6 +162,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.draining = False  # True from SIGTERM on: /readyz answers 503 (api/serve.py)
     app.state.trusted_networks = settings.trusted_networks
     app.state.throttles = throttles(settings)
     # Swagger UI (development only) loads a CDN script and runs an inline one: no CSP there.

@@ -1,7 +1,9 @@
 """Serve the built SPA (``web/dist``) from the API process (development and single-box deploys).
 
-Hashed assets are cached for a year; every other non-API path gets ``index.html`` so the
-client-side router handles it. The fallback route does not even match API paths (``/web/*``,
+Hashed assets (``/assets/*``) are cached for a year; every other file (``index.html``,
+``/config.js`` with the run-time configuration, the favicon) is served ``no-cache``, so a
+deploy shows at once; every other non-API path gets ``index.html`` so the client-side router
+handles it. The fallback route does not even match API paths (``/web/*``,
 ``/metering/*``...), so an unknown one is the JSON 404 and a 405 there lists only the API's own
 methods in ``Allow``, not the SPA's GET.
 """
@@ -17,6 +19,7 @@ from starlette.types import Scope
 
 from api.errors import NotFound
 
+_REVALIDATE = {"Cache-Control": "no-cache"}
 _API_PREFIXES = ("/web/", "/dev/", "/oauth2/", "/webhooks/", "/metering/", "/assets/")
 
 
@@ -47,8 +50,8 @@ def mount_spa(app: FastAPI, dist: Path) -> None:
             raise NotFound()
         candidate = (dist / path).resolve()
         if path and candidate.is_file() and candidate.is_relative_to(dist.resolve()):
-            return FileResponse(candidate)
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+            return FileResponse(candidate, headers=_REVALIDATE)
+        return FileResponse(index, headers=_REVALIDATE)
 
     app.router.add_api_route(
         "/{path:path}",

@@ -1,4 +1,6 @@
-"""Alembic environment (async). The database URL comes from ``DATABASE_URL``."""
+"""Alembic environment (async). The database URL comes from ``DATABASE_URL``, or the caller
+hands over a connection in ``config.attributes["connection"]`` (``python -m api.migrate``, which
+holds the migration lock on it)."""
 
 import asyncio
 import os
@@ -38,5 +40,7 @@ if context.is_offline_mode():
     context.configure(url=_url(), target_metadata=target_metadata, literal_binds=True)
     with context.begin_transaction():
         context.run_migrations()
+elif context.config.attributes.get("connection") is not None:
+    _run(context.config.attributes["connection"])
 else:
     asyncio.run(_run_async())

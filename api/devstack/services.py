@@ -22,6 +22,7 @@ import warnings
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -114,6 +115,21 @@ class Postgres:
             self._embedded.cleanup()  # type: ignore[attr-defined]
 
 
+async def connect(database_url: str) -> Any:
+    """A plain asyncpg connection to the database of a SQLAlchemy ``database_url`` (tests and
+    benchmarks that hold locks or read tables behind the app's back); close it when done."""
+    import asyncpg
+
+    url = make_url(database_url)
+    return await asyncpg.connect(
+        user=url.username or "postgres",
+        password=url.password,
+        host=url.query.get("host") or url.host or "127.0.0.1",
+        port=url.port or 5432,
+        database=url.database,
+    )
+
+
 def start_postgres(data_dir: Path) -> Postgres:
     """Use ``DATABASE_URL``'s server if set, else start an embedded one in ``data_dir``."""
     env_url = os.environ.get("DATABASE_URL", "")
@@ -141,13 +157,13 @@ def start_postgres(data_dir: Path) -> Postgres:
 
 
 def migrate(database_url: str) -> None:
-    """``alembic upgrade head`` on ``database_url``."""
-    from alembic import command
-    from alembic.config import Config
+    """``alembic upgrade head`` on ``database_url`` under the migration lock, as production's
+    ``python -m api.migrate`` does."""
+    import asyncio
 
-    config = Config(str(ROOT / "alembic.ini"))
-    config.attributes["database_url"] = database_url
-    command.upgrade(config, "head")
+    from api.migrate import upgrade
+
+    asyncio.run(upgrade(database_url))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -46,15 +46,20 @@ async def test_spa_fallback_serves_index_for_client_routes(stack: Stack, tmp_pat
     (tmp_path / "assets").mkdir()
     (tmp_path / "index.html").write_text("<div id=root></div>")
     (tmp_path / "assets" / "app-123.js").write_text("console.log(1)")
+    (tmp_path / "config.js").write_text("window.__CONSOLE_CONFIG__ = {};")
     app = create_app(stack.with_settings(web_dist=str(tmp_path)))
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
         page = await client.get("/users")
         asset = await client.get("/assets/app-123.js")
+        runtime_config = await client.get("/config.js")
         api_miss = await client.get("/web/unknown")
     assert page.status_code == 200 and "root" in page.text
     assert page.headers["cache-control"] == "no-cache"
-    assert "immutable" in asset.headers["cache-control"]
+    assert asset.headers["cache-control"] == "public, max-age=31536000, immutable"
+    # The run-time configuration is replaced at deploy time: never cached without asking.
+    assert runtime_config.text == "window.__CONSOLE_CONFIG__ = {};"
+    assert runtime_config.headers["cache-control"] == "no-cache"
     assert api_miss.status_code == 404 and api_miss.json()["code"] == "NotFound"
 
 

@@ -1,0 +1,130 @@
+"""deploy/k8s (issue 13): every overlay renders, validates against a pinned Kubernetes version,
+and keeps what the replicas need (probes, shutdown timing, non-root, every setting)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import pytest
+
+from api.config import Settings
+from api.devstack.services import ROOT
+from tests.deploy.kustomize import merge, render
+
+KUBERNETES_VERSION = "1.34.0"
+OVERLAYS = sorted((ROOT / "deploy" / "k8s" / "overlays").iterdir())
+
+
+def _one(resources: list[dict[str, Any]], kind: str) -> dict[str, Any]:
+    (found,) = [r for r in resources if r["kind"] == kind]
+    return found
+
+
+@pytest.fixture(params=OVERLAYS, ids=lambda p: p.name)
+def rendered(request: pytest.FixtureRequest) -> list[dict[str, Any]]:
+    overlay: Path = request.param
+    return render(overlay)
+
+
+def test_there_are_overlays_per_environment() -> None:
+    assert [p.name for p in OVERLAYS] == ["production", "staging"]
+
+
+def test_every_resource_validates_strictly(rendered: list[dict[str, Any]]) -> None:
+    kinds = sorted(r["kind"] for r in rendered)
+    assert kinds == [
+        "ConfigMap",
+        "Deployment",
+        "HorizontalPodAutoscaler",
+        "Job",
+        "PodDisruptionBudget",
+        "Service",
+    ]
+    for resource in rendered:
+        kubernetes_validate.validate(resource, KUBERNETES_VERSION, strict=True)
+
+
+def test_every_setting_comes_from_the_config_map_or_the_secret(
+    rendered: list[dict[str, Any]],
+) -> None:
+    config = _one(rendered, "ConfigMap")["data"]
+    container = _one(rendered, "Deployment")["spec"]["template"]["spec"]["containers"][0]
+    secret = {
+        e["name"]
+        for e in container["env"]
+        if e["valueFrom"]["secretKeyRef"]["name"] == "console-secrets"
+    }
+    fields = {name.upper() for name in Settings.model_fields}
+    assert fields - set(config) - secret == set(), "settings missing from deploy/k8s"
+    assert (set(config) | secret) - fields == set(), "deploy/k8s sets unknown settings"
+    assert not set(config) & secret
+    assert {"DATABASE_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"} <= secret
+    # Every value parses as the API would read it.
+    Settings(**{k.lower(): v for k, v in config.items() if not v.startswith("[")})
+
+
+def test_replicas_probes_and_shutdown_timing(rendered: list[dict[str, Any]]) -> None:
+    deployment = _one(rendered, "Deployment")
+    pod = deployment["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    config = _one(rendered, "ConfigMap")["data"]
+    assert deployment["spec"]["replicas"] >= 2
+    assert _one(rendered, "HorizontalPodAutoscaler")["spec"]["minReplicas"] >= 2
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    assert container["command"][:3] == ["python", "-m", "api.serve"]
+    assert container["resources"]["requests"]["cpu"]
+    pre_stop = int(container["lifecycle"]["preStop"]["exec"]["command"][1])
+    needed = pre_stop + float(config["SHUTDOWN_DRAIN_S"]) + float(config["SHUTDOWN_GRACE_S"])
+    # Enough for the whole shutdown, and not so much more that a hung pod lingers.
+    assert needed < pod["terminationGracePeriodSeconds"] <= needed + 5
+
+
+def test_pods_run_as_non_root_on_a_read_only_root(rendered: list[dict[str, Any]]) -> None:
+    for kind in ("Deployment", "Job"):
+        pod = _one(rendered, kind)["spec"]["template"]["spec"]
+        assert pod["securityContext"]["runAsNonRoot"] is True
+        for container in pod["containers"]:
+            assert container["securityContext"]["readOnlyRootFilesystem"] is True
+            assert container["securityContext"]["allowPrivilegeEscalation"] is False
+            mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+            volumes = {v["name"]: v for v in pod["volumes"]}
+            assert "emptyDir" in volumes[mounts["/tmp"]]  # noqa: S108 - the pod's mount
+        assert _one(rendered, "Job")["spec"]["template"]["spec"]["containers"][0]["command"] == [
+            "python",
+            "-m",
+            "api.migrate",
+        ]
+
+
+def test_overlays_set_namespace_and_image() -> None:
+    production = {r["kind"]: r for r in render(ROOT / "deploy/k8s/overlays/production")}
+    assert {r["metadata"]["namespace"] for r in production.values()} == {"console"}
+    pod = production["Deployment"]["spec"]["template"]["spec"]
+    assert pod["containers"][0]["image"] == "registry.example.com/console-api:1.0.0"
+    assert production["ConfigMap"]["data"]["WEB_DIST"] == ""
+    assert production["ConfigMap"]["data"]["ENVIRONMENT"] == "production"  # from the base
+    assert production["HorizontalPodAutoscaler"]["spec"]["minReplicas"] == 6
+
+
+class TestRenderer:
+    def test_lists_of_named_items_merge_by_name(self) -> None:
+        base = {"containers": [{"name": "api", "image": "a", "ports": [1]}, {"name": "b"}]}
+        patch = {"containers": [{"name": "api", "ports": [2]}, {"name": "c"}]}
+        assert merge(base, patch) == {
+            "containers": [
+                {"name": "api", "image": "a", "ports": [2]},
+                {"name": "b"},
+                {"name": "c"},
+            ]
+        }
+
+    def test_other_lists_and_scalars_are_replaced(self) -> None:
+        assert merge({"args": ["a", "b"], "n": 1}, {"args": ["c"]}) == {"args": ["c"], "n": 1}
+
+    def test_unsupported_keys_are_refused(self, tmp_path: Path) -> None:
+        (tmp_path / "kustomization.yaml").write_text("resources: []\ncommonLabels: {a: b}\n")
+        with pytest.raises(ValueError, match="commonLabels"):
+            render(tmp_path)
