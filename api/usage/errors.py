@@ -11,7 +11,6 @@ class RecordInTheFuture(AppError):
 
 
 class UnknownAlertRecipient(AppError):
-    """422: a usage-alert recipient id is not a user of the caller's account."""
+    """400: a usage-alert recipient id is not a user of the caller's account."""
 
-    status_code = 422
     default_message = "Usage alerts can only go to users of this account."

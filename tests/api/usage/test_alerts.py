@@ -141,7 +141,7 @@ class TestSettings:
             headers=me.headers,
             json={"thresholds": [50], "recipientIds": [str(other.user.id)]},
         )
-        assert refused.status_code == 422
+        assert refused.status_code == 400
         assert refused.json() == {
             "code": "UnknownAlertRecipient",
             "message": "Usage alerts can only go to users of this account.",

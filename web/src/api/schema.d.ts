@@ -4088,6 +4088,19 @@ export interface operations {
                     "application/json": components["schemas"]["UsageAlertSettings"];
                 };
             };
+            /** @description UnknownAlertRecipient */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "UnknownAlertRecipient";
+                        message: string;
+                    };
+                };
+            };
             /** @description NotAuthenticated */
             401: {
                 headers: {
@@ -4127,7 +4140,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description UnknownAlertRecipient | ValidationError */
+            /** @description ValidationError */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4135,7 +4148,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "UnknownAlertRecipient" | "ValidationError";
+                        code: "ValidationError";
                         fields: {
                             field: string;
                             message: string;
