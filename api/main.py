@@ -128,6 +128,10 @@ def create_app(
             await engine.dispose()
 
     app = _ConsoleApp(
+        # FastAPI's native OpenTelemetry support looks for configured providers on every
+        # request; this service configures none (structured logs are its telemetry), so the
+        # check is turned off once here. Set these to True when providers are added.
+        telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
         title="Console API",
         version="1",
         summary="Account console of the AI browser-test service (SPEC 7).",

@@ -67,7 +67,7 @@ from api.session.schemas import (
 router = APIRouter(prefix="/web", tags=["session"])
 
 
-def _session_cookies(settings: SettingsDep, response: Response) -> SessionCookies:
+async def _session_cookies(settings: SettingsDep, response: Response) -> SessionCookies:
     return SessionCookies(settings, response)
 
 
