@@ -1,11 +1,11 @@
 """Account Information routes (SPEC 7: GET and PUT /web/account)."""
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Response, status
 
 from api.account import service
 from api.account.schemas import AccountResponse, AccountUpdate
 from api.auth.errors import AccountRequired, NotAuthenticated
-from api.deps import CurrentUser, DbSession
+from api.deps import Claims, CurrentUser, DbSession, ReadEngine
 from api.errors import RequestValidationFailed, error_responses
 
 router = APIRouter(prefix="/web", tags=["account"])
@@ -17,9 +17,10 @@ router = APIRouter(prefix="/web", tags=["account"])
     status_code=status.HTTP_200_OK,
     responses=error_responses(NotAuthenticated, AccountRequired),
 )
-async def get_account(caller: CurrentUser, db: DbSession) -> AccountResponse:
+async def get_account(claims: Claims, reads: ReadEngine) -> Response:
     """The caller's account: name, API key, usage per billing cycle, plan, card, users, SSO."""
-    return AccountResponse(account=await service.account_summary(db, caller.account_id))
+    body = await service.account_view(reads, claims.username)
+    return Response(body, media_type="application/json")
 
 
 @router.put(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -24,6 +24,8 @@ from api.usage.schemas import (
 )
 
 USAGE_CYCLES_SHOWN = 12
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MS = timedelta(milliseconds=1)
 
 
 async def ingest(
@@ -81,7 +83,7 @@ async def usage_by_cycle(
         web, mobile, api = (totals.get((start, p), zero) for p in Platform)
         usage.append(
             UsageEntry(
-                start_ms=int(start.timestamp() * 1000),
+                start_ms=(start - _EPOCH) // _MS,  # exact: no float rounding
                 requests=web.credits + mobile.credits + api.credits,
                 web=web,
                 native_mobile=mobile,
