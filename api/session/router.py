@@ -52,10 +52,7 @@ from api.session.schemas import (
     ForgotPasswordRequest,
     ForgotPasswordResponse,
     RegistrationRequest,
-    Session,
-    SessionAccount,
     SessionResponse,
-    SessionUser,
     SignInRequest,
     SignInResponse,
     SsoAccountsResponse,
@@ -87,20 +84,9 @@ _PASSWORD_ERRORS = (
     response_model=SessionResponse,
     responses=error_responses(NotAuthenticated, AccountRequired),
 )
-async def get_session(caller: CurrentUser) -> SessionResponse:
+async def get_session(caller: CurrentUser) -> Response:
     """The signed-in user and their account's name. Reads only our database."""
-    return SessionResponse(
-        session=Session(
-            user=SessionUser(
-                id=caller.user_id,
-                first_name=caller.first_name,
-                last_name=caller.last_name,
-                email=caller.email,
-                elevation_role=caller.elevation_role,
-            ),
-            account=SessionAccount(name=caller.account_name),
-        )
-    )
+    return Response(service.session_view(caller), media_type="application/json")
 
 
 @router.post(

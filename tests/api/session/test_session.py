@@ -5,13 +5,18 @@ from __future__ import annotations
 import gzip
 import json
 import time
+import uuid
 from importlib import resources
 
 import httpx
 import jwt
 
 from api.adapters.cognito import CognitoClient
+from api.auth.principal import Caller
 from api.devstack.stack import Stack
+from api.models import AuthType
+from api.session.schemas import Session, SessionAccount, SessionResponse, SessionUser
+from api.session.service import session_view
 from tests.api.conftest import MakeUser, unique_email
 
 
@@ -117,3 +122,31 @@ class TestGetSession:
             "/web/session", headers={"Authorization": f"Bearer {header}.{payload}.{other}"}
         )
         assert response.status_code == 401
+
+
+class TestSessionBody:
+    def test_fast_path_equals_the_model(self) -> None:
+        for role in (None, "support"):
+            caller = Caller(
+                user_id=uuid.uuid4(),
+                first_name="Zoë",
+                last_name='O"Brien \\ Ångström',
+                email="zoe@example-corp.com",
+                auth_type=AuthType.GOOGLE_SSO,
+                elevation_role=role,
+                account_id=uuid.uuid4(),
+                account_name="Ünicode & Co </script>",
+            )
+            model = SessionResponse(
+                session=Session(
+                    user=SessionUser(
+                        id=caller.user_id,
+                        first_name=caller.first_name,
+                        last_name=caller.last_name,
+                        email=caller.email,
+                        elevation_role=caller.elevation_role,
+                    ),
+                    account=SessionAccount(name=caller.account_name),
+                )
+            )
+            assert json.loads(session_view(caller)) == model.model_dump(mode="json", by_alias=True)
