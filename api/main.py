@@ -163,7 +163,9 @@ def create_app(
             allow_origins=settings.cors_allowed_origins,
             allow_credentials=True,
             allow_methods=["GET", "POST", "PUT", "DELETE"],
-            allow_headers=["Authorization", "Content-Type"],
+            # If-None-Match and ETag: the SPA's conditional reads (api/etags.py).
+            allow_headers=["Authorization", "Content-Type", "If-None-Match"],
+            expose_headers=["ETag"],
             max_age=600,
         )
     app.add_middleware(

@@ -150,3 +150,33 @@ class TestSessionBody:
                 )
             )
             assert json.loads(session_view(caller)) == model.model_dump(mode="json", by_alias=True)
+
+
+class TestConditionalGet:
+    async def test_unchanged_session_is_304_until_the_account_is_renamed(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user(account_name="Before Co")
+        first = await client.get("/web/session", headers=me.headers)
+        etag = first.headers["etag"]
+        again = await client.get("/web/session", headers={**me.headers, "If-None-Match": etag})
+        assert again.status_code == 304
+        assert again.content == b""
+        assert again.headers["etag"] == etag
+        assert again.headers["cache-control"] == "no-store"
+        renamed = await client.put("/web/account", json={"name": "After Co"}, headers=me.headers)
+        assert renamed.status_code == 200
+        after = await client.get("/web/session", headers={**me.headers, "If-None-Match": etag})
+        assert after.status_code == 200
+        assert after.json()["session"]["account"]["name"] == "After Co"
+        assert after.headers["etag"] != etag
+
+    async def test_another_users_etag_is_never_a_304(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user(first_name="Same", last_name="Name", account_name="Same Co")
+        other = await make_user(first_name="Same", last_name="Name", account_name="Same Co")
+        theirs = (await client.get("/web/session", headers=other.headers)).headers["etag"]
+        mine = await client.get("/web/session", headers={**me.headers, "If-None-Match": theirs})
+        assert mine.status_code == 200
+        assert mine.json()["session"]["user"]["id"] == str(me.user.id)
