@@ -9,6 +9,7 @@ set them. The README lists every setting.
 from __future__ import annotations
 
 import ipaddress
+from typing import Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator
@@ -36,6 +37,13 @@ def is_loopback_url(url: str) -> bool:
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _is_loopback_address(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
     except ValueError:
         return False
 
@@ -136,6 +144,64 @@ class Settings(BaseSettings):
     stripe_plan_id: str = Field(default="", description="The $20/unit monthly Plan's id.")
     stripe_timeout_s: float = 10.0
 
+    # Email the console sends itself over SMTP (api/adapters/mail.py; issue 14 usage alerts,
+    # issue 17 lost-domain notices); Cognito still sends its own (codes, temporary passwords).
+    smtp_host: str = Field(
+        default="", description="SMTP relay host, e.g. email-smtp.us-east-1.amazonaws.com."
+    )
+    smtp_port: int = Field(default=587, ge=1, le=65535, description="SMTP relay port.")
+    smtp_security: Literal["starttls", "tls", "none"] = Field(
+        default="starttls",
+        description="STARTTLS (587), implicit TLS (465), or none (loopback sinks only).",
+    )
+    smtp_username: str = Field(default="", description="SMTP AUTH user; empty: no AUTH.")
+    smtp_password: SecretStr = Field(default=SecretStr(""), description="SMTP AUTH password.")
+    smtp_timeout_s: float = Field(default=10.0, gt=0, description="Seconds per SMTP step.")
+    dev_mailbox_path: str = Field(
+        default="",
+        description="Development only: the SMTP sink's file that /dev/mailbox shows.",
+    )
+    mail_from: str = Field(
+        default="",
+        description=(
+            "Sender of the console's own emails, an address the relay may send from, e.g. "
+            "'Console <no-reply@example.com>'."
+        ),
+    )
+
+    # Domain verification for Google single sign-on (issue 17, SPEC 9 "domain box"): TXT
+    # lookups with dnspython (api/adapters/dns_resolver.py) and the daily re-check.
+    dns_nameservers: list[str] = Field(
+        default_factory=list,
+        description=(
+            "IP addresses of the nameservers to ask, as a JSON list such as "
+            '["10.0.0.2"]; empty uses the system resolver (/etc/resolv.conf).'
+        ),
+    )
+    dns_port: int = Field(default=53, description="Port of those nameservers.")
+    dns_timeout_s: float = Field(
+        default=2.0, description="Seconds to wait for one nameserver before trying the next."
+    )
+    dns_lifetime_s: float = Field(
+        default=5.0,
+        description=(
+            "Seconds one TXT lookup may take in all (retries included); past it Verify "
+            "answers 503 'We could not reach DNS; try again'."
+        ),
+    )
+    domain_recheck_interval_s: int = Field(
+        default=24 * 3600,
+        description="Seconds between two checks of a verified domain's TXT record (daily).",
+    )
+    domain_recheck_poll_s: float = Field(
+        default=600.0,
+        description=(
+            "How often each API process looks for verified domains due a re-check, seconds "
+            "(rows are claimed with FOR UPDATE SKIP LOCKED, so replicas share the work); "
+            "0 turns the in-process re-check off (run `python -m api.sso.recheck` instead)."
+        ),
+    )
+
     # Sign-in attempts (password sign-in, new-password answer, password reset), counted in
     # PostgreSQL so the limits hold across replicas (api/ratelimit).
     sign_in_limit_per_email: int = Field(
@@ -217,18 +283,31 @@ class Settings(BaseSettings):
 
         With ``DEV_STAND_INS`` on, every vendor setting must point at a local stand-in, so a
         stand-in (the hosted-UI page that signs anyone in, the mailbox that shows temporary
-        passwords) can never work against a real user pool or Stripe account: the Cognito API,
-        Stripe API and Stripe.js must be on loopback (``localhost``, 127.0.0.0/8, ``::1``), and
-        the hosted UI on loopback or at ``PUBLIC_URL`` itself (the stand-in this app serves).
-        In development no Stripe key may be a live one.
+        passwords, the DNS records anyone can set) can never work against a real user pool,
+        Stripe account or DNS: the Cognito API, the SMTP relay, Stripe API and Stripe.js must be on
+        loopback (``localhost``, 127.0.0.0/8, ``::1``), the hosted UI on loopback or at
+        ``PUBLIC_URL`` itself (the stand-in this app serves), and ``DNS_NAMESERVERS`` must be
+        loopback addresses (not empty, which means the system's resolver).
+        In development no Stripe key may be a live one. SMTP without TLS only to loopback
+        (with stand-ins, the loopback rule above covers it).
 
         Raises:
             ValueError: naming the offending setting: stand-ins outside development, a vendor
-                setting that is not local while stand-ins are on, or a live Stripe key in
-                development.
+                setting that is not local while stand-ins are on, a live Stripe key in
+                development, or ``SMTP_SECURITY=none`` to a host that is not loopback.
         """
         if self.dev_stand_ins and self.environment != "development":
             raise ValueError("DEV_STAND_INS may only be set when ENVIRONMENT=development")
+        smtp_in_clear = self.smtp_security == "none" and self.smtp_host
+        if (
+            not self.dev_stand_ins
+            and smtp_in_clear
+            and not is_loopback_url(f"smtp://{self.smtp_host}")
+        ):
+            raise ValueError(
+                f"SMTP_SECURITY=none sends mail and SMTP_PASSWORD in clear text; it is only "
+                f"allowed to a loopback SMTP_HOST, not {self.smtp_host!r}"
+            )
         if self.dev_stand_ins or self.environment == "development":
             keys = {
                 "STRIPE_SECRET_KEY": self.stripe_secret_key.get_secret_value(),
@@ -247,8 +326,17 @@ class Settings(BaseSettings):
                 "COGNITO_ENDPOINT is empty, which means real AWS Cognito; with DEV_STAND_INS "
                 "it must point at the local stand-in (moto), e.g. http://127.0.0.1:4566"
             )
+        if not self.dns_nameservers or not all(
+            _is_loopback_address(a) for a in self.dns_nameservers
+        ):
+            raise ValueError(
+                f"DNS_NAMESERVERS={self.dns_nameservers!r} is not a list of loopback addresses; "
+                "with DEV_STAND_INS domain checks must ask the local DNS stand-in, e.g. "
+                '["127.0.0.1"]'
+            )
         local_only = {
             "COGNITO_ENDPOINT": self.cognito_endpoint,
+            "SMTP_HOST": f"smtp://{self.smtp_host}",
             "STRIPE_API_BASE": self.stripe_api_base,
             "STRIPE_JS_URL": self.stripe_js_url,
         }

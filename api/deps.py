@@ -19,6 +19,8 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from api.adapters.cognito import CognitoClient
+from api.adapters.dns_resolver import DnsResolver
+from api.adapters.mail import Mailer
 from api.adapters.stripe import StripeGateway
 from api.auth import principal
 from api.auth.errors import AccountRequired, ApiKeyRequired, InvalidApiKey, NotAuthenticated
@@ -50,6 +52,16 @@ async def _cognito(request: Request) -> CognitoClient:
 async def _stripe(request: Request) -> StripeGateway:
     gateway: StripeGateway = request.app.state.stripe
     return gateway
+
+
+async def _dns_resolver(request: Request) -> DnsResolver:
+    resolver: DnsResolver = request.app.state.dns_resolver
+    return resolver
+
+
+async def _mailer(request: Request) -> Mailer:
+    mailer: Mailer = request.app.state.mailer
+    return mailer
 
 
 async def _rate_limiter(request: Request) -> RateLimiter:
@@ -94,6 +106,8 @@ async def _password_attempts(
 PasswordAttemptsDep = Annotated[PasswordAttempts, Depends(_password_attempts)]
 Cognito = Annotated[CognitoClient, Depends(_cognito)]
 Stripe = Annotated[StripeGateway, Depends(_stripe)]
+Resolver = Annotated[DnsResolver, Depends(_dns_resolver)]
+MailerDep = Annotated[Mailer, Depends(_mailer)]
 
 
 async def get_optional_access_token(request: Request) -> str | None:

@@ -207,6 +207,16 @@ class PaidPlanNeedsPaymentMethod(AppError):
     default_message = "Set your plan to 0 units or add another card before removing this one."
 
 
+class PreviewExpired(AppError):
+    """409: the charge preview a plan change confirms is too old, or not one we gave
+    (issue 11: the preview and the change use the same proration date)."""
+
+    status_code = 409
+    default_message = (
+        "The price shown is more than 10 minutes old. Review the new price and confirm again."
+    )
+
+
 class PaymentMethodRequired(AppError):
     """409: the plan can change only when a card is on file (SPEC 5 "Slider")."""
 

@@ -8,6 +8,8 @@ here knows about them.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -21,6 +23,8 @@ from starlette.types import ASGIApp
 
 from api.account.router import router as account_router
 from api.adapters.cognito import CognitoClient
+from api.adapters.dns_resolver import DnsResolver
+from api.adapters.mail import Mailer
 from api.adapters.stripe import StripeGateway
 from api.auth.tokens import AccessTokenVerifier
 from api.billing.router import router as billing_router
@@ -37,8 +41,10 @@ from api.ratelimit.service import RateLimiter, throttles
 from api.security_headers import SecurityHeaders, SecurityHeadersMiddleware
 from api.session.router import router as session_router
 from api.spa import mount_spa
+from api.sso.recheck import recheck_forever
 from api.sso.router import router as sso_router
 from api.usage.router import router as usage_router
+from api.usage.router import web_router as usage_web_router
 from api.users.router import router as users_router
 from api.vendor_budget import VendorBudgetMiddleware
 from api.webconfig import router as webconfig_router
@@ -63,13 +69,13 @@ class _ConsoleApp(FastAPI):
         return SecurityHeadersMiddleware(super().build_middleware_stack(), headers)
 
 
-CognitoEventHooks = Callable[[FastAPI], dict[str, list[Any]]]
+VendorEventHooks = Callable[[FastAPI], dict[str, list[Any]]]
 
 
 def create_app(
     settings: Settings | None = None,
     *,
-    cognito_event_hooks: CognitoEventHooks | None = None,
+    cognito_event_hooks: VendorEventHooks | None = None,
     extra_routers: Sequence[APIRouter] = (),
 ) -> FastAPI:
     """Build the app.
@@ -107,6 +113,20 @@ def create_app(
         app.state.rate_limiter = RateLimiter(app.state.read_engine)
         app.state.cognito = cognito
         app.state.stripe = stripe
+        app.state.dns_resolver = DnsResolver.from_settings(settings)
+        app.state.mailer = Mailer.from_settings(settings)
+        # The daily re-check of verified domains; replicas share it (api/sso/recheck.py).
+        recheck = None
+        if settings.domain_recheck_poll_s > 0:
+            recheck = asyncio.create_task(
+                recheck_forever(
+                    app.state.sessionmaker,
+                    app.state.dns_resolver,
+                    app.state.mailer,
+                    interval_s=settings.domain_recheck_interval_s,
+                    poll_s=settings.domain_recheck_poll_s,
+                )
+            )
         app.state.token_verifier = AccessTokenVerifier(
             cognito=cognito,
             issuer=settings.cognito_issuer,
@@ -123,8 +143,13 @@ def create_app(
         try:
             yield
         finally:
+            if recheck is not None:
+                recheck.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await recheck
             await cognito.aclose()
             await stripe.aclose()
+            await app.state.mailer.aclose()
             await engine.dispose()
 
     app = _ConsoleApp(
@@ -181,6 +206,7 @@ def create_app(
     app.include_router(billing_router)
     app.include_router(stripe_webhook_router)
     app.include_router(usage_router)
+    app.include_router(usage_web_router)
     app.include_router(webconfig_router)
     for router in extra_routers:
         app.include_router(router)

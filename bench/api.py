@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
+import secrets
 import shutil
 import statistics
 import subprocess
@@ -47,7 +48,7 @@ from api.account.service import create_account
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
 from api.devstack.stack import running_stack
-from api.models import AuthType, Platform, Usage, User
+from api.models import AuthType, DomainState, Platform, SsoDomain, Usage, User
 from api.usage.cycles import recent_cycle_starts
 from bench.server import Worker, access_token, one_worker
 
@@ -89,7 +90,14 @@ async def seed(settings: Settings) -> str:
             db, settings, "Bench Corp", billing_cycle_anchor=now - relativedelta(months=11, days=3)
         )
         account.require_google_sso = True
-        account.sso_domains = ["bench-corp.dev"]
+        db.add(
+            SsoDomain(
+                account_id=account.id,
+                domain="bench-corp.dev",
+                token=secrets.token_hex(16),
+                state=DomainState.VERIFIED,
+            )
+        )
         account.subscription_units = 3
         account.card_brand = "Visa"
         account.card_last4 = "4242"

@@ -29,11 +29,11 @@ async def rename(db: AsyncSession, account_id: uuid.UUID, name: str) -> None:
 #   to the month's end (``api.usage.cycles``; PostgreSQL's timestamp + interval clamps the same
 #   way), computed in UTC as the API does; zeros where nothing was metered;
 # - subscription, billing: ``api.billing.service.subscription_of`` / ``payment_method_of``
-#   (no card when ``card_last4`` is null; brand Visa and expiry 0 when unknown);
-#   ``paymentFailedAt`` written as pydantic writes a UTC datetime (``Z``, microseconds only
-#   when not zero);
+#   (no card when ``card_last4`` is null; brand Visa and expiry 0 when unknown; past due only
+#   with an amount, in usd when the currency is unknown); times written as pydantic writes a
+#   UTC datetime (``Z``, microseconds only when not zero);
 # - users: ``api.users.service.account_users``, by last name, first name, email;
-# - sso: ``api.sso.service.sso_of``.
+# - sso: ``api.sso.service.sso_of``: the verified domains, by name.
 _ACCOUNT_VIEW = """
 SELECT convert_to(json_build_object('account', json_build_object(
     'id', a.id,
@@ -72,13 +72,25 @@ SELECT convert_to(json_build_object('account', json_build_object(
         'units', a.subscription_units,
         'unitPlanRequests', a.unit_plan_requests,
         'freePlanRequests', a.free_plan_requests,
+        'scheduledUnits', a.scheduled_units,
+        'scheduledChangeAt', to_char(
+            a.scheduled_change_at AT TIME ZONE 'UTC',
+            CASE WHEN extract(microseconds FROM a.scheduled_change_at)::bigint % 1000000 = 0
+                THEN 'YYYY-MM-DD"T"HH24:MI:SS"Z"'
+                ELSE 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
+            END
+        ),
         'paymentFailedAt', to_char(
             a.payment_failed_at AT TIME ZONE 'UTC',
             CASE WHEN extract(microseconds FROM a.payment_failed_at)::bigint % 1000000 = 0
                 THEN 'YYYY-MM-DD"T"HH24:MI:SS"Z"'
                 ELSE 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
             END
-        )
+        ),
+        'pastDue', CASE WHEN a.past_due_amount IS NOT NULL THEN json_build_object(
+            'amountDue', a.past_due_amount,
+            'currency', coalesce(a.past_due_currency, 'usd')
+        ) END
     ),
     'billing', CASE WHEN a.card_last4 IS NOT NULL THEN json_build_object(
         'brand', coalesce(a.card_brand, 'Visa'),
@@ -97,7 +109,14 @@ SELECT convert_to(json_build_object('account', json_build_object(
         FROM "user" AS m
         WHERE m.account_id = a.id
     ),
-    'sso', json_build_object('isGoogleSSO', a.require_google_sso, 'domains', a.sso_domains)
+    'sso', json_build_object(
+        'isGoogleSSO', a.require_google_sso,
+        'domains', (
+            SELECT coalesce(json_agg(d.domain ORDER BY d.domain), '[]')
+            FROM sso_domain AS d
+            WHERE d.account_id = a.id AND d.state = 'Verified'
+        )
+    )
 ))::text, 'UTF8')
 FROM "user" AS caller
 JOIN account AS a ON a.id = caller.account_id
@@ -128,8 +147,8 @@ async def account_view_json(
     user whose Cognito username is ``identity_id``, with usage up to the billing cycle
     containing ``now`` (aware); None when that identity has no user. One statement, one round
     trip on a connection of ``read_engine`` (the autocommit engine), sent with asyncpg itself
-    (``api.db.driver_connection``); reads ``user``, ``account`` and ``usage`` (at most 3 rollup
-    rows per cycle)."""
+    (``api.db.driver_connection``); reads ``user``, ``account``, ``usage`` (at most 3 rollup
+    rows per cycle) and ``sso_domain``."""
     async with driver_connection(read_engine) as connection:
         body: bytes | None = await connection.fetchval(
             _ACCOUNT_VIEW, identity_id, now, USAGE_CYCLES_SHOWN

@@ -84,7 +84,7 @@ async def account_summary(
         subscription=subscription_of(account),
         billing=payment_method_of(account),
         users=await account_users(db, account.id),
-        sso=sso_of(account),
+        sso=await sso_of(db, account),
     )
 
 

@@ -20,11 +20,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 import httpx
-from botocore.auth import SigV4Auth
-from botocore.awsrequest import AWSRequest
-from botocore.credentials import Credentials
-from botocore.session import Session as BotocoreSession
 
+from api.adapters.aws import aws_credentials, sigv4_headers
 from api.config import Settings
 from api.vendor_budget import within_budget
 
@@ -228,7 +225,7 @@ class CognitoClient:
         self.user_pool_id = user_pool_id
         self.client_id = client_id
         self.hosted_ui_url = hosted_ui_url.rstrip("/")
-        self._credentials = Credentials(access_key_id, secret_access_key) if access_key_id else None
+        self._credentials = aws_credentials(access_key_id, secret_access_key)
         self._http = httpx.AsyncClient(
             timeout=httpx.Timeout(timeout_s),
             event_hooks=event_hooks or {},
@@ -257,12 +254,17 @@ class CognitoClient:
         await self._http.aclose()
 
     def _signed_headers(self, body: bytes, headers: dict[str, str]) -> dict[str, str]:
-        credentials = self._credentials or BotocoreSession().get_credentials()
-        if credentials is None:
+        signed = sigv4_headers(
+            self._credentials,
+            service="cognito-idp",
+            region=self.region,
+            url=self.base_url + "/",
+            body=body,
+            headers=headers,
+        )
+        if signed is None:
             raise CognitoUnavailable("No AWS credentials for Cognito admin calls")
-        request = AWSRequest(method="POST", url=self.base_url + "/", data=body, headers=headers)
-        SigV4Auth(credentials, "cognito-idp", self.region).add_auth(request)
-        return dict(request.headers.items())
+        return signed
 
     async def call(self, operation: str, payload: dict[str, Any], *, signed: bool) -> Any:
         """Call one Cognito operation and return its decoded JSON body.
@@ -527,6 +529,19 @@ class CognitoClient:
             sub=attrs.get("sub", ""),
             attributes=attrs,
             status=body.get("UserStatus", ""),
+        )
+
+    async def admin_update_user_attributes(self, username: str, attributes: dict[str, str]) -> None:
+        """AdminUpdateUserAttributes (the dev stack's hosted-UI stand-in refreshes a federated
+        user's mapped attributes with it). Raises: UserNotFoundError, CognitoError."""
+        await self.call(
+            "AdminUpdateUserAttributes",
+            {
+                "UserPoolId": self.user_pool_id,
+                "Username": username,
+                "UserAttributes": _attribute_list(attributes),
+            },
+            signed=True,
         )
 
     async def admin_delete_user(self, username: str) -> None:

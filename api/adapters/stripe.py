@@ -106,11 +106,30 @@ class Card:
 @dataclass(frozen=True, slots=True)
 class SubscriptionState:
     """A subscription (https://docs.stripe.com/api/subscriptions/object): its id, status
-    (``active``, ``past_due``, ``canceled``...) and quantity of the plan (units)."""
+    (``active``, ``past_due``, ``canceled``...), quantity of the plan (units), the end of the
+    paid period (epoch seconds; None when Stripe gives none), whether it ends then
+    (``cancel_at_period_end``), the schedule that changes it later (``sub_sched_...``), and its
+    single item's id (``si_...``)."""
 
     id: str
     status: str
     quantity: int
+    period_end: int | None = None
+    cancel_at_period_end: bool = False
+    schedule_id: str | None = None
+    item_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChangePreview:
+    """What Stripe would invoice for a plan change (https://docs.stripe.com/api/invoices/
+    create_preview): ``amount_due_now`` in the smallest unit of ``currency`` (the prorations of
+    an existing subscription, or the first invoice of a new one) and the end of the period that
+    invoice covers (epoch seconds; None when Stripe gives none)."""
+
+    currency: str
+    amount_due_now: int
+    period_end: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +152,16 @@ class InvoiceSummary:
     invoice_pdf: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class ScheduledPhase:
+    """The next phase of a subscription schedule (https://docs.stripe.com/api/
+    subscription_schedules/object#subscription_schedule_object-phases): the quantity of the
+    plan from then on (the sum of its items' quantities) and when it starts (epoch seconds)."""
+
+    quantity: int
+    start: int
+
+
 def _invoice(obj: Any) -> InvoiceSummary:
     obj = _plain(obj)
     return InvoiceSummary(
@@ -149,6 +178,20 @@ def _invoice(obj: Any) -> InvoiceSummary:
     )
 
 
+def _plan(plan: Any) -> Plan:
+    return Plan(
+        id=str(plan.id),
+        product_id=str(getattr(plan.product, "id", plan.product)),
+        amount_cents=int(plan.amount or 0),
+        currency=str(plan.currency),
+        interval=str(plan.interval),
+    )
+
+
+def _int_or_none(value: Any) -> int | None:
+    return int(value) if value else None
+
+
 def _plain(obj: Any) -> dict[str, Any]:
     """An SDK object (not a dict since stripe 13) or a parsed JSON object, as a plain dict."""
     if hasattr(obj, "to_dict"):
@@ -161,14 +204,34 @@ def subscription_state(obj: Any) -> SubscriptionState:
     """Read a subscription object (SDK object or webhook ``data.object`` dict).
 
     The quantity is the sum of the items' quantities (the console's subscriptions have one
-    item, the per-unit plan).
+    item, the per-unit plan). The period end is the item's ``current_period_end`` since API
+    version 2025-03-31, the subscription's before (localstripe).
     """
     obj = _plain(obj)
     items = obj["items"]["data"] if obj.get("items") else []
     quantity = sum(int(item.get("quantity") or 0) for item in items)
     if not items:
         quantity = int(obj.get("quantity") or 0)
-    return SubscriptionState(id=str(obj["id"]), status=str(obj["status"]), quantity=quantity)
+    period_end = obj.get("current_period_end") or (
+        items[0].get("current_period_end") if items else None
+    )
+    schedule = obj.get("schedule")
+    return SubscriptionState(
+        id=str(obj["id"]),
+        status=str(obj["status"]),
+        quantity=quantity,
+        period_end=int(period_end) if period_end else None,
+        cancel_at_period_end=bool(obj.get("cancel_at_period_end")),
+        schedule_id=str(getattr(schedule, "id", None) or schedule) if schedule else None,
+        item_id=str(items[0]["id"]) if items else None,
+    )
+
+
+def _is_proration(line: dict[str, Any]) -> bool:
+    """A preview line that prorates: ``parent.subscription_item_details.proration`` in today's
+    API, ``proration`` before 2025-03-31."""
+    details = (line.get("parent") or {}).get("subscription_item_details") or {}
+    return bool(details.get("proration", line.get("proration")))
 
 
 def _card(obj: Any) -> Card:
@@ -276,13 +339,7 @@ class StripeGateway:
                     options={"idempotency_key": f"plan:{plan_id}"},
                 )
             )
-        return Plan(
-            id=str(plan.id),
-            product_id=str(getattr(plan.product, "id", plan.product)),
-            amount_cents=int(plan.amount or 0),
-            currency=str(plan.currency),
-            interval=str(plan.interval),
-        )
+        return _plan(plan)
 
     async def default_card(self, customer_id: str) -> Card | None:
         """The customer's default card, or None (``customers.retrieve`` with
@@ -403,29 +460,212 @@ class StripeGateway:
         page = await self._call(
             self._client.v1.subscriptions.list_async(params={"customer": customer_id})
         )
-        states = [subscription_state(s) for s in _plain(page).get("data", [])]
+        # Stripe lists newest first; localstripe in the order it made them.
+        data = sorted(_plain(page).get("data", []), key=lambda s: -int(s.get("created") or 0))
+        states = [subscription_state(s) for s in data]
         return [s for s in states if s.status in LIVE_STATUSES]
 
-    async def update_subscription_quantity(
-        self, *, subscription_id: str, quantity: int, key: str
-    ) -> SubscriptionState:
-        """Set the quantity of the subscription's (single) item
-        (https://docs.stripe.com/api/subscriptions/update). No ``proration_behavior`` is sent:
-        Stripe's default (prorate) applies, and localstripe refuses the parameter.
+    async def subscription(self, subscription_id: str) -> SubscriptionState:
+        """The subscription as Stripe has it now (https://docs.stripe.com/api/subscriptions/
+        retrieve).
+
+        Raises:
+            StripeError (404 for an unknown id), StripeUnavailable.
+        """
+        return subscription_state(
+            await self._call(self._client.v1.subscriptions.retrieve_async(subscription_id))
+        )
+
+    async def plan(self, plan_id: str) -> Plan:
+        """The per-unit plan (https://docs.stripe.com/api/plans/retrieve).
 
         Raises:
             StripeError, StripeUnavailable.
         """
-        current = await self._call(self._client.v1.subscriptions.retrieve_async(subscription_id))
-        item_id = str(_plain(current)["items"]["data"][0]["id"])
-        subscription = await self._call(
+        plan = await self._call(self._client.v1.plans.retrieve_async(plan_id))
+        return _plan(plan)
+
+    async def preview_change(
+        self,
+        *,
+        customer_id: str,
+        plan_id: str,
+        quantity: int,
+        subscription: SubscriptionState | None,
+        proration_date: int,
+    ) -> ChangePreview:
+        """What changing ``subscription`` to ``quantity`` units at ``proration_date`` (epoch
+        seconds) would charge now, invoiced at once as :meth:`upgrade_subscription` does; or,
+        with no subscription, the first invoice of a new one
+        (https://docs.stripe.com/api/invoices/create_preview; the prorations are the lines
+        Stripe marks as such).
+
+        Raises:
+            StripeError, StripeUnavailable.
+        """
+        if subscription is None:
+            preview = await self._call(
+                self._client.v1.invoices.create_preview_async(
+                    params={
+                        "customer": customer_id,
+                        "subscription_details": {
+                            "items": [{"price": plan_id, "quantity": quantity}]
+                        },
+                    }
+                )
+            )
+            plain = _plain(preview)
+            return ChangePreview(
+                currency=str(plain.get("currency") or "usd"),
+                amount_due_now=int(plain.get("amount_due") or 0),
+                period_end=_int_or_none(plain.get("period_end")),
+            )
+        preview = await self._call(
+            self._client.v1.invoices.create_preview_async(
+                params={
+                    "customer": customer_id,
+                    "subscription": subscription.id,
+                    "subscription_details": {
+                        "items": [{"id": subscription.item_id or "", "quantity": quantity}],
+                        "proration_behavior": "always_invoice",
+                        "proration_date": proration_date,
+                    },
+                }
+            )
+        )
+        plain = _plain(preview)
+        lines = (plain.get("lines") or {}).get("data") or []
+        return ChangePreview(
+            currency=str(plain.get("currency") or "usd"),
+            amount_due_now=max(
+                0, sum(int(i.get("amount") or 0) for i in lines if _is_proration(i))
+            ),
+            period_end=subscription.period_end,
+        )
+
+    async def upgrade_subscription(
+        self, *, subscription: SubscriptionState, quantity: int, proration_date: int, key: str
+    ) -> SubscriptionState:
+        """Set the quantity of the subscription's (single) item now and invoice the prorated
+        difference at once, charged to the default card
+        (https://docs.stripe.com/api/subscriptions/update with ``proration_behavior=
+        always_invoice``). With ``payment_behavior=error_if_incomplete`` a declined charge
+        leaves the subscription unchanged and raises :class:`CardError`.
+
+        Args:
+            proration_date: epoch seconds, the same as the preview the customer saw.
+            key: the idempotency key of this change.
+
+        Raises:
+            CardError, StripeError, StripeUnavailable.
+        """
+        updated = await self._call(
             self._client.v1.subscriptions.update_async(
-                subscription_id,
-                params={"items": [{"id": item_id, "quantity": quantity}]},
+                subscription.id,
+                params={
+                    "items": [{"id": subscription.item_id or "", "quantity": quantity}],
+                    "proration_behavior": "always_invoice",
+                    "proration_date": proration_date,
+                    "payment_behavior": "error_if_incomplete",
+                },
                 options={"idempotency_key": key},
             )
         )
-        return subscription_state(subscription)
+        return subscription_state(updated)
+
+    async def schedule_quantity(
+        self, *, subscription: SubscriptionState, plan_id: str, quantity: int, key: str
+    ) -> None:
+        """Change the subscription to ``quantity`` units when its paid period ends, through a
+        subscription schedule of two phases: the current one unchanged, then ``quantity``
+        (https://docs.stripe.com/billing/subscriptions/subscription-schedules#downgrading).
+        No proration: nothing is refunded or credited. The schedule releases the subscription
+        after the new phase's first month, so it goes on at ``quantity``.
+
+        Args:
+            key: the idempotency key of this change (suffixed per call).
+
+        Raises:
+            StripeError, StripeUnavailable.
+        """
+        schedule_id = subscription.schedule_id
+        if schedule_id is None:
+            created = await self._call(
+                self._client.v1.subscription_schedules.create_async(
+                    params={"from_subscription": subscription.id},
+                    options={"idempotency_key": f"{key}:schedule"},
+                )
+            )
+            schedule_id = str(created.id)
+        schedule = _plain(
+            await self._call(self._client.v1.subscription_schedules.retrieve_async(schedule_id))
+        )
+        current = schedule["phases"][0]
+        await self._call(
+            self._client.v1.subscription_schedules.update_async(
+                schedule_id,
+                params={
+                    "end_behavior": "release",
+                    "proration_behavior": "none",
+                    "phases": [
+                        {
+                            "start_date": int(current["start_date"]),
+                            "end_date": int(current["end_date"]),
+                            "items": [{"price": plan_id, "quantity": subscription.quantity}],
+                        },
+                        {
+                            "items": [{"price": plan_id, "quantity": quantity}],
+                            "duration": {"interval": "month", "interval_count": 1},
+                        },
+                    ],
+                },
+                options={"idempotency_key": f"{key}:phases"},
+            )
+        )
+
+    async def release_schedule(self, *, schedule_id: str, key: str) -> None:
+        """Detach the schedule; the subscription goes on as it is now
+        (https://docs.stripe.com/api/subscription_schedules/release).
+
+        Raises:
+            StripeError, StripeUnavailable.
+        """
+        await self._call(
+            self._client.v1.subscription_schedules.release_async(
+                schedule_id, options={"idempotency_key": f"{key}:release"}
+            )
+        )
+
+    async def set_cancel_at_period_end(
+        self, *, subscription_id: str, cancel: bool, key: str
+    ) -> SubscriptionState:
+        """End the subscription when its paid period ends (``cancel=True``), or keep it
+        renewing (https://docs.stripe.com/api/subscriptions/update ``cancel_at_period_end``).
+
+        Raises:
+            StripeError, StripeUnavailable.
+        """
+        updated = await self._call(
+            self._client.v1.subscriptions.update_async(
+                subscription_id,
+                params={"cancel_at_period_end": cancel},
+                options={"idempotency_key": f"{key}:cancel-at-period-end:{cancel}"},
+            )
+        )
+        return subscription_state(updated)
+
+    async def pay_invoice(self, *, invoice_id: str, key: str) -> InvoiceSummary:
+        """Charge an open invoice to the customer's default card now
+        (https://docs.stripe.com/api/invoices/pay).
+
+        Raises:
+            CardError: declined (Stripe's message); StripeError (e.g. already paid),
+            StripeUnavailable.
+        """
+        paid = await self._call(
+            self._client.v1.invoices.pay_async(invoice_id, options={"idempotency_key": key})
+        )
+        return _invoice(paid)
 
     async def cancel_subscription(self, *, subscription_id: str, key: str) -> None:
         """Cancel the subscription now (https://docs.stripe.com/api/subscriptions/cancel).
@@ -457,3 +697,35 @@ class StripeGateway:
             data_object=event.data.object.to_dict(),
             created=int(event.created or 0),
         )
+
+    async def next_phase(self, schedule_id: str, *, now: int) -> ScheduledPhase | None:
+        """The first phase of the schedule that starts after ``now`` (epoch seconds), or None
+        when the schedule is not active (released, canceled, completed) or has no such phase
+        (https://docs.stripe.com/api/subscription_schedules/retrieve). A phase without a
+        ``start_date`` starts when the phase before it ends.
+
+        Raises:
+            StripeError (404 for an unknown id), StripeUnavailable.
+        """
+        schedule = _plain(
+            await self._call(self._client.v1.subscription_schedules.retrieve_async(schedule_id))
+        )
+        if schedule.get("status") not in ("active", "not_started"):
+            return None
+        previous_end: int | None = None
+        for phase in schedule.get("phases") or []:
+            start = _int_or_none(phase.get("start_date")) or previous_end
+            previous_end = _int_or_none(phase.get("end_date"))
+            if start is not None and start > now:
+                items = phase.get("items") or []
+                quantity = sum(int(item.get("quantity") or 0) for item in items)
+                return ScheduledPhase(quantity=quantity, start=start)
+        return None
+
+    async def invoice(self, invoice_id: str) -> InvoiceSummary:
+        """One invoice as Stripe has it now (https://docs.stripe.com/api/invoices/retrieve).
+
+        Raises:
+            StripeError (404 for an unknown id), StripeUnavailable.
+        """
+        return _invoice(await self._call(self._client.v1.invoices.retrieve_async(invoice_id)))

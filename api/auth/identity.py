@@ -8,6 +8,12 @@ identity provider (a JSON list of ``{"providerName", "providerType", "userId", .
 or app client can write it) and in the ``EXTERNAL_PROVIDER`` user status. The email that counts
 for domain matching is the one the provider asserted, with ``email_verified`` true (map both
 attributes from the provider in the pool's attribute mapping).
+
+Google also asserts the hosted domain of a Google Workspace account (the ID token's ``hd``
+claim: "Authenticate users with Google", OpenID Connect, Google for Developers); personal
+Google accounts have none. The pool maps it to the custom attribute ``custom:hd``
+(:data:`HOSTED_DOMAIN_ATTRIBUTE`), which only the attribute mapping writes (it is not in the
+app client's write attributes).
 """
 
 from __future__ import annotations
@@ -16,10 +22,11 @@ import json
 from dataclasses import dataclass
 
 from api.adapters.cognito import CognitoUser
-from api.emails import normalize_email
+from api.emails import email_domain, normalize_email
 from api.models import AuthType
 
 EXTERNAL_PROVIDER = "EXTERNAL_PROVIDER"
+HOSTED_DOMAIN_ATTRIBUTE = "custom:hd"
 
 # providerName as configured in the pool (SPEC 2: "Google", "Github") -> how the user signs in.
 _FEDERATED: dict[str, AuthType] = {"google": AuthType.GOOGLE_SSO, "github": AuthType.GITHUB}
@@ -30,13 +37,25 @@ class ProvenIdentity:
     """A pool user as Cognito asserts it.
 
     ``auth_type`` is ``EMAIL`` unless Cognito asserts federation; ``email`` is lowercased and
-    trimmed; ``email_verified`` is the pool's ``email_verified`` attribute.
+    trimmed; ``email_verified`` is the pool's ``email_verified`` attribute; ``hosted_domain``
+    is the provider-asserted hosted domain (Google's ``hd``), lowercased, or None when the
+    provider asserts none (personal accounts, GitHub, password users).
     """
 
     username: str
     auth_type: AuthType
     email: str
     email_verified: bool
+    hosted_domain: str | None = None
+
+    @property
+    def hosted_domain_matches(self) -> bool:
+        """Issue 17: when the provider asserts a hosted domain, it must be the email's
+        domain for the email to speak for that domain (a Workspace account of one company
+        carrying an address at another's does not). True when none is asserted."""
+        if self.hosted_domain is None:
+            return True
+        return self.hosted_domain == email_domain(self.email)
 
 
 def _asserted_provider(identities: str) -> AuthType:
@@ -61,13 +80,16 @@ def prove_identity(user: CognitoUser, *, stand_in_pool: bool = False) -> ProvenI
             (``Settings.check`` refuses stand-ins outside development).
 
     Returns:
-        The identity; a native user is ``AuthType.EMAIL`` whatever its username.
+        The identity; a native user is ``AuthType.EMAIL`` whatever its username, and has no
+        hosted domain.
     """
     provider = _asserted_provider(user.attributes.get("identities", ""))
+    hosted = user.attributes.get(HOSTED_DOMAIN_ATTRIBUTE, "").strip().lower()
     status_ok = user.status == EXTERNAL_PROVIDER or (stand_in_pool and user.status == "CONFIRMED")
     return ProvenIdentity(
         username=user.username,
         auth_type=provider if status_ok else AuthType.EMAIL,
         email=normalize_email(user.attributes.get("email", "")),
         email_verified=user.attributes.get("email_verified", "").lower() == "true",
+        hosted_domain=(hosted or None) if status_ok and provider is not AuthType.EMAIL else None,
     )

@@ -40,3 +40,13 @@ async def record_event(db: AsyncSession, event_id: str, event_type: str) -> bool
         .returning(StripeEvent.id)
     )
     return inserted is not None
+
+
+async def customer_account_ids(db: AsyncSession) -> list[uuid.UUID]:
+    """The ids of the accounts that have a Stripe customer, oldest account first."""
+    rows = await db.scalars(
+        select(Account.id)
+        .where(Account.stripe_customer_id.is_not(None))
+        .order_by(Account.created_at, Account.id)
+    )
+    return list(rows)

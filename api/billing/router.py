@@ -11,6 +11,7 @@ from api.billing.schemas import (
     InvoicesResponse,
     PaymentMethodResponse,
     PaymentMethodUpdate,
+    SubscriptionPreview,
     SubscriptionResponse,
     SubscriptionUpdate,
     WebhookAck,
@@ -23,11 +24,13 @@ from api.errors import (
     PaidPlanNeedsPaymentMethod,
     PaymentMethodRequired,
     PaymentProviderRefused,
+    PreviewExpired,
     RateLimited,
     RequestValidationFailed,
     VendorUnavailable,
     error_responses,
 )
+from api.models import MAX_UNITS
 
 router = APIRouter(prefix="/web", tags=["billing"])
 webhook_router = APIRouter(prefix="/webhooks", tags=["webhooks"], include_in_schema=False)
@@ -41,6 +44,7 @@ webhook_router = APIRouter(prefix="/webhooks", tags=["webhooks"], include_in_sch
         NotAuthenticated,
         AccountRequired,
         PaymentMethodRequired,
+        PreviewExpired,
         CardDeclined,
         PaymentProviderRefused,
         RequestValidationFailed,
@@ -54,12 +58,56 @@ async def update_subscription(
     stripe: Stripe,
     settings: SettingsDep,
 ) -> SubscriptionResponse:
-    """Set the plan's units (0 = free plan); needs a card on file."""
+    """Set the plan's units (0 = free plan); needs a card on file. More units take effect now
+    and the prorated difference is charged now; fewer take effect when the paid period ends;
+    the current units undo a scheduled change (issue 11)."""
     return SubscriptionResponse(
         subscription=await service.update_subscription(
-            db, stripe, caller, body.units, settings.stripe_plan_id
+            db, stripe, caller, body.units, settings.stripe_plan_id, body.proration_date
         )
     )
+
+
+@router.get(
+    "/subscription/preview",
+    response_model=SubscriptionPreview,
+    responses=error_responses(
+        NotAuthenticated,
+        AccountRequired,
+        PaymentMethodRequired,
+        PaymentProviderRefused,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def preview_subscription(
+    units: Annotated[int, Query(ge=0, le=MAX_UNITS, description="Units asked for (0-20).")],
+    caller: CurrentUser,
+    db: DbSession,
+    stripe: Stripe,
+    settings: SettingsDep,
+) -> SubscriptionPreview:
+    """What setting the plan to ``units`` would charge now and later (issue 11); changes
+    nothing. Needs a card on file, as the change does."""
+    return await service.preview_subscription(db, stripe, caller, units, settings.stripe_plan_id)
+
+
+@router.post(
+    "/subscription/pay",
+    response_model=SubscriptionResponse,
+    responses=error_responses(
+        NotAuthenticated,
+        AccountRequired,
+        NotFound,
+        PaymentMethodRequired,
+        CardDeclined,
+        PaymentProviderRefused,
+        VendorUnavailable,
+    ),
+)
+async def pay_past_due(caller: CurrentUser, db: DbSession, stripe: Stripe) -> SubscriptionResponse:
+    """Pay the invoice that is past due with the card on file (issue 11 "Past due")."""
+    return SubscriptionResponse(subscription=await service.pay_past_due(db, stripe, caller))
 
 
 @router.get(

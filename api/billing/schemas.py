@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -11,17 +11,32 @@ from api.models import MAX_UNITS
 from api.schemas import WHOLE_NUMBER, ApiModel
 
 
+class PastDue(ApiModel):
+    """An invoice Stripe could not charge (issue 11 "Past due"): ``amount_due`` in the smallest
+    unit of ``currency`` (cents for USD). ``POST /web/subscription/pay`` pays it."""
+
+    amount_due: int
+    currency: str
+
+
 class Subscription(ApiModel):
     """The plan: ``units`` bought, requests per unit, and requests at zero units (SPEC 3).
 
+    ``units`` are the units paid for in the current billing period. ``scheduled_units`` and
+    ``scheduled_change_at``: a lower number of units (0 = the plan ends) that takes effect when
+    the paid period ends, None when nothing is scheduled (issue 11).
     ``payment_failed_at``: when Stripe last reported a failed invoice payment, cleared by the
-    next successful one (webhooks); None when payments are in order.
+    next successful one (webhooks); None when payments are in order. ``past_due``: what that
+    invoice asks, when Stripe told us.
     """
 
     units: int = 0
     unit_plan_requests: int = 0
     free_plan_requests: int = 0
+    scheduled_units: int | None = None
+    scheduled_change_at: datetime | None = None
     payment_failed_at: datetime | None = None
+    past_due: PastDue | None = None
 
 
 class Billing(ApiModel):
@@ -33,13 +48,52 @@ class Billing(ApiModel):
     exp_year: int
 
 
+Units = Annotated[int, Field(ge=0, le=MAX_UNITS), WHOLE_NUMBER]
+
+
 class SubscriptionUpdate(ApiModel):
     """``POST /web/subscription`` body (SPEC 3 "Subscription update payload: units").
 
-    ``units``: whole units of the $20/month plan, 0 (free plan) to 20.
+    ``units``: whole units of the $20/month plan, 0 (free plan) to 20. Fewer units than now
+    take effect when the paid period ends; the current units undo a scheduled change.
+    ``proration_date``: for an upgrade, the ``prorationDate`` of the preview the user
+    confirmed (epoch seconds, at most 10 minutes old), so the charge is the one shown; without
+    it the change is prorated from now.
     """
 
-    units: Annotated[int, Field(ge=0, le=MAX_UNITS), WHOLE_NUMBER]
+    units: Units
+    proration_date: Annotated[int, Field(gt=0, le=2**53), WHOLE_NUMBER] | None = None
+
+
+ChangeKind = Literal["none", "start", "upgrade", "downgrade", "cancel", "undo"]
+
+
+class SubscriptionPreview(ApiModel):
+    """``GET /web/subscription/preview``: what setting the plan to ``units`` would do
+    (issue 11 "Charge preview"). Amounts are in the smallest unit of ``currency``.
+
+    - ``change``: ``none`` (the current plan), ``start`` (a paid plan from the free plan),
+      ``upgrade``, ``downgrade``, ``cancel`` (to 0 units), ``undo`` (back to the current units
+      with a lower number scheduled);
+    - ``monthly_amount``: the new monthly price (``units`` times ``unit_amount``);
+    - ``amount_due_now``: charged today (a new plan's first month, or an upgrade's prorated
+      difference for the rest of the billing period); 0 otherwise, as nothing is refunded;
+    - ``effective_at``: when the change takes effect (now, or the end of the paid period);
+    - ``next_invoice_at`` / ``next_invoice_amount``: the next renewal, None when the plan ends
+      or is free;
+    - ``proration_date``: send it back with the change so the charge is this one.
+    """
+
+    units: int
+    change: ChangeKind
+    currency: str
+    unit_amount: int
+    monthly_amount: int
+    amount_due_now: int
+    effective_at: datetime
+    next_invoice_at: datetime | None
+    next_invoice_amount: int | None
+    proration_date: int
 
 
 class SubscriptionResponse(ApiModel):

@@ -9,7 +9,10 @@ state stays as it was. Every Stripe write carries an idempotency key (api/adapte
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TypeVar
 
@@ -21,15 +24,20 @@ from api.adapters.stripe import (
     StripeError,
     StripeGateway,
     StripeUnavailable,
+    SubscriptionState,
+    idempotency_key,
 )
 from api.auth.principal import Caller
 from api.billing import repository
 from api.billing.schemas import (
     INVOICES_PAGE,
     Billing,
+    ChangeKind,
     Invoice,
     InvoicesResponse,
+    PastDue,
     Subscription,
+    SubscriptionPreview,
 )
 from api.errors import (
     CardDeclined,
@@ -37,6 +45,7 @@ from api.errors import (
     PaidPlanNeedsPaymentMethod,
     PaymentMethodRequired,
     PaymentProviderRefused,
+    PreviewExpired,
     VendorUnavailable,
 )
 from api.models import Account
@@ -61,12 +70,20 @@ async def _stripe(call: Awaitable[T]) -> T:
 
 
 def subscription_of(account: Account) -> Subscription:
-    """The plan as GET /web/account shows it (SPEC 3 "Subscription")."""
+    """The plan as GET /web/account shows it (SPEC 3 "Subscription", issue 11)."""
+    past_due = None
+    if account.past_due_amount is not None:
+        past_due = PastDue(
+            amount_due=account.past_due_amount, currency=account.past_due_currency or "usd"
+        )
     return Subscription(
         units=account.subscription_units,
         unit_plan_requests=account.unit_plan_requests,
         free_plan_requests=account.free_plan_requests,
+        scheduled_units=account.scheduled_units,
+        scheduled_change_at=account.scheduled_change_at,
         payment_failed_at=account.payment_failed_at,
+        past_due=past_due,
     )
 
 
@@ -134,8 +151,8 @@ async def update_payment_method(
 async def remove_payment_method(db: AsyncSession, stripe: StripeGateway, caller: Caller) -> None:
     """``DELETE /web/subscription/payment``: delete the account's card in Stripe and here.
 
-    Only on the free plan: a paid plan renews every month, so its card stays until the plan is
-    set to 0 units or another card replaces it (on /payment, in one step).
+    Not while a paid plan renews (issue 11): its card stays until the plan is set to 0 units
+    (it then ends with the paid period) or another card replaces it (on /payment, one step).
 
     Raises:
         NotFound: there is no card on file.
@@ -145,7 +162,7 @@ async def remove_payment_method(db: AsyncSession, stripe: StripeGateway, caller:
     account = await repository.lock_account(db, caller.account_id)
     if account.card_last4 is None or account.stripe_customer_id is None:
         raise NotFound("There is no payment method on file.")
-    if account.subscription_units > 0:
+    if account.subscription_units > 0 and account.scheduled_units != 0:
         raise PaidPlanNeedsPaymentMethod()
     card = await _stripe(stripe.default_card(account.stripe_customer_id))
     if card is not None:
@@ -154,73 +171,289 @@ async def remove_payment_method(db: AsyncSession, stripe: StripeGateway, caller:
     await db.flush()
 
 
+PREVIEW_VALID_S = 600
+"""How long a charge preview's ``proration_date`` may be confirmed (seconds): the amount shown
+is then the amount charged, give or take nothing."""
+
+
+def _change_kind(account: Account, units: int) -> ChangeKind:
+    """What setting the plan to ``units`` means for this account (see SubscriptionPreview)."""
+    current = account.subscription_units
+    if units == current:
+        return "undo" if account.scheduled_units is not None else "none"
+    if units > current:
+        return "start" if account.stripe_subscription_id is None else "upgrade"
+    return "cancel" if units == 0 else "downgrade"
+
+
+def _proration_date(asked: int | None, now: int) -> int:
+    """The proration date of an upgrade: the preview's, if recent enough, or now.
+
+    Raises:
+        PreviewExpired: older than :data:`PREVIEW_VALID_S`, or later than now.
+    """
+    if asked is None:
+        return now
+    if not now - PREVIEW_VALID_S <= asked <= now + 5:  # 5 s for clocks of other replicas
+        raise PreviewExpired()
+    return asked
+
+
+def _at(epoch: int | None) -> datetime | None:
+    return datetime.fromtimestamp(epoch, UTC) if epoch else None
+
+
+def _set_scheduled(account: Account, units: int | None, at: int | None) -> None:
+    account.scheduled_units = units
+    account.scheduled_change_at = _at(at) if units is not None else None
+
+
+async def _clear_scheduled(
+    stripe: StripeGateway,
+    subscription: SubscriptionState,
+    plan_id: str,
+    scheduled_units: int | None,
+    key: str,
+) -> Callable[[], Awaitable[None]]:
+    """Drop the change scheduled for the end of the period (release the schedule, or keep the
+    subscription renewing). Returns what schedules it again, for when the next step fails
+    (best effort: ``python -m api.billing.reconcile`` reports what it could not restore)."""
+    if subscription.schedule_id is not None:
+        await _stripe(stripe.release_schedule(schedule_id=subscription.schedule_id, key=key))
+    if subscription.cancel_at_period_end:
+        await _stripe(
+            stripe.set_cancel_at_period_end(subscription_id=subscription.id, cancel=False, key=key)
+        )
+
+    async def restore() -> None:
+        with contextlib.suppress(StripeError, StripeUnavailable):
+            if subscription.cancel_at_period_end:
+                await stripe.set_cancel_at_period_end(
+                    subscription_id=subscription.id, cancel=True, key=f"{key}:restore"
+                )
+            elif subscription.schedule_id is not None and scheduled_units:
+                released = replace(subscription, schedule_id=None)
+                await stripe.schedule_quantity(
+                    subscription=released,
+                    plan_id=plan_id,
+                    quantity=scheduled_units,
+                    key=f"{key}:restore",
+                )
+
+    return restore
+
+
 async def update_subscription(
-    db: AsyncSession, stripe: StripeGateway, caller: Caller, units: int, plan_id: str
+    db: AsyncSession,
+    stripe: StripeGateway,
+    caller: Caller,
+    units: int,
+    plan_id: str,
+    proration_date: int | None = None,
 ) -> Subscription:
     """``POST /web/subscription``: set the plan to ``units`` (0-20) units of ``plan_id``.
 
-    0 units is the free plan: the paid subscription is cancelled. From 0 to N a subscription
-    of quantity N is created (its first invoice charged to the card on file); between paid
-    quantities the quantity is updated (Stripe prorates). The account's units change only after
-    Stripe accepted the change. Asking for the current units changes nothing and calls no one.
+    The rules (issue 11; SPEC 2: "no refunds or credits for partial months"):
+
+    - from the free plan, a subscription of ``units`` starts now, its first month charged now;
+    - more units (an upgrade) take effect now, and the prorated difference for the rest of the
+      billing period is invoiced and charged now (at ``proration_date``, the preview's); a
+      declined charge changes nothing;
+    - fewer units (a downgrade) or 0 (the plan ends) take effect when the paid period ends,
+      through a Stripe schedule or ``cancel_at_period_end``: the account keeps the units it
+      paid for until then, and nothing is refunded or credited;
+    - the current units undo a scheduled change; asking for the current units with nothing
+      scheduled changes nothing and calls no one.
 
     A Stripe call that timed out may still have happened (issue 11). So the idempotency key
     of a change is derived from the account, its count of accepted changes and the units:
-    a retry replays the same request. And before creating a subscription, one the customer
+    a retry replays the same requests. And before creating a subscription, one the customer
     already has (made by such a call) is adopted, never duplicated.
 
     Raises:
         PaymentMethodRequired: no card on file (SPEC 5: "The plan can change only when the
             value differs from the current one and a card is on file").
-        CardDeclined: the first payment was declined (Stripe's message).
+        PreviewExpired: ``proration_date`` is not a recent preview's.
+        CardDeclined: the charge was declined (Stripe's message); nothing changed.
         PaymentProviderRefused, VendorUnavailable: as above; units unchanged.
     """
     account = await repository.lock_account(db, caller.account_id)
-    if units == account.subscription_units:
+    kind = _change_kind(account, units)
+    if kind == "none":
         return subscription_of(account)
     if account.card_last4 is None or account.stripe_customer_id is None:
         raise PaymentMethodRequired()
+    prorate_at = _proration_date(proration_date, int(time.time()))
     key = f"subscription:{account.id}:{account.subscription_change_seq}:{units}"
-    if units == 0:
-        if account.stripe_subscription_id is not None:
-            await _stripe(
-                stripe.cancel_subscription(subscription_id=account.stripe_subscription_id, key=key)
-            )
-        account.stripe_subscription_id = None
-        account.subscription_units = 0
-    elif account.stripe_subscription_id is None:
-        live = await _stripe(stripe.live_subscriptions(account.stripe_customer_id))
-        if live:  # made by a call we took for failed: adopt it
-            adopted = await _stripe(
-                stripe.update_subscription_quantity(
-                    subscription_id=live[0].id, quantity=units, key=key
-                )
-            )
-            account.stripe_subscription_id = adopted.id
-            account.subscription_units = adopted.quantity
-        else:
-            created = await _stripe(
-                stripe.create_subscription(
-                    customer_id=account.stripe_customer_id,
-                    plan_id=plan_id,
-                    quantity=units,
-                    key=key,
-                )
-            )
-            account.stripe_subscription_id = created.id
-            account.subscription_units = created.quantity
+    if kind == "start":
+        await _start_subscription(stripe, account, account.stripe_customer_id, plan_id, units, key)
     else:
-        updated = await _stripe(
-            stripe.update_subscription_quantity(
-                subscription_id=account.stripe_subscription_id, quantity=units, key=key
+        assert account.stripe_subscription_id is not None
+        subscription = await _stripe(stripe.subscription(account.stripe_subscription_id))
+        if kind == "downgrade":
+            if subscription.cancel_at_period_end:
+                await _stripe(
+                    stripe.set_cancel_at_period_end(
+                        subscription_id=subscription.id, cancel=False, key=key
+                    )
+                )
+            await _stripe(
+                stripe.schedule_quantity(
+                    subscription=subscription, plan_id=plan_id, quantity=units, key=key
+                )
             )
-        )
-        account.subscription_units = updated.quantity
+            _set_scheduled(account, units, subscription.period_end)
+        elif kind == "cancel":
+            if subscription.schedule_id is not None:
+                await _stripe(
+                    stripe.release_schedule(schedule_id=subscription.schedule_id, key=key)
+                )
+            await _stripe(
+                stripe.set_cancel_at_period_end(
+                    subscription_id=subscription.id, cancel=True, key=key
+                )
+            )
+            _set_scheduled(account, 0, subscription.period_end)
+        else:  # upgrade, or undo: what was scheduled is dropped
+            restore = await _clear_scheduled(
+                stripe, subscription, plan_id, account.scheduled_units, key
+            )
+            if kind == "upgrade":
+                try:
+                    upgraded = await _stripe(
+                        stripe.upgrade_subscription(
+                            subscription=subscription,
+                            quantity=units,
+                            proration_date=prorate_at,
+                            key=key,
+                        )
+                    )
+                except (CardDeclined, PaymentProviderRefused, VendorUnavailable):
+                    await restore()
+                    raise
+                account.subscription_units = upgraded.quantity
+            _set_scheduled(account, None, None)
     # Events Stripe sends for this change are no newer than it (webhooks.py).
     account.subscription_synced_at = datetime.now(UTC)
     account.subscription_change_seq += 1
     await db.flush()
     return subscription_of(account)
+
+
+async def _start_subscription(
+    stripe: StripeGateway, account: Account, customer_id: str, plan_id: str, units: int, key: str
+) -> None:
+    """A paid plan from the free plan: adopt a live subscription a timed-out call made, or
+    create one (its first month charged now, a decline raising CardDeclined)."""
+    live = await _stripe(stripe.live_subscriptions(customer_id))
+    if live:  # made by a call we took for failed: adopt it
+        state = live[0]
+        if state.quantity != units:
+            state = await _stripe(
+                stripe.upgrade_subscription(
+                    subscription=state, quantity=units, proration_date=int(time.time()), key=key
+                )
+            )
+    else:
+        state = await _stripe(
+            stripe.create_subscription(
+                customer_id=customer_id, plan_id=plan_id, quantity=units, key=key
+            )
+        )
+    account.stripe_subscription_id = state.id
+    account.subscription_units = state.quantity
+    _set_scheduled(account, None, None)
+
+
+async def preview_subscription(
+    db: AsyncSession, stripe: StripeGateway, caller: Caller, units: int, plan_id: str
+) -> SubscriptionPreview:
+    """``GET /web/subscription/preview``: what ``POST /web/subscription`` with ``units`` would
+    charge and when (issue 11 "Charge preview"), from Stripe's preview of the same change at
+    the same proration date. Changes nothing.
+
+    Raises:
+        PaymentMethodRequired: no card on file (no change could be made).
+        PaymentProviderRefused, VendorUnavailable.
+    """
+    account = await db.get_one(Account, caller.account_id)
+    if account.card_last4 is None or account.stripe_customer_id is None:
+        raise PaymentMethodRequired()
+    kind = _change_kind(account, units)
+    now = int(time.time())
+    plan = await _stripe(stripe.plan(plan_id))
+    subscription = (
+        await _stripe(stripe.subscription(account.stripe_subscription_id))
+        if account.stripe_subscription_id
+        else None
+    )
+    period_end = subscription.period_end if subscription else None
+    monthly = units * plan.amount_cents
+    due_now, effective_at, next_at = 0, now, period_end
+    if kind in ("start", "upgrade"):
+        preview = await _stripe(
+            stripe.preview_change(
+                customer_id=account.stripe_customer_id,
+                plan_id=plan_id,
+                quantity=units,
+                subscription=subscription if kind == "upgrade" else None,
+                proration_date=now,
+            )
+        )
+        due_now = preview.amount_due_now
+        next_at = preview.period_end if kind == "start" else period_end
+    elif kind in ("downgrade", "cancel"):
+        effective_at = period_end or now
+    renews = units > 0 and next_at is not None
+    return SubscriptionPreview(
+        units=units,
+        change=kind,
+        currency=plan.currency,
+        unit_amount=plan.amount_cents,
+        monthly_amount=monthly,
+        amount_due_now=due_now,
+        effective_at=datetime.fromtimestamp(effective_at, UTC),
+        next_invoice_at=_at(next_at) if renews else None,
+        next_invoice_amount=monthly if renews else None,
+        proration_date=now,
+    )
+
+
+async def pay_past_due(db: AsyncSession, stripe: StripeGateway, caller: Caller) -> Subscription:
+    """``POST /web/subscription/pay``: charge the invoice that is past due to the card on file
+    now (issue 11 "Past due"; after a new card on /payment, that card).
+
+    Raises:
+        NotFound: nothing is past due.
+        PaymentMethodRequired: no card on file.
+        CardDeclined: declined again (Stripe's message); it stays past due.
+        PaymentProviderRefused, VendorUnavailable.
+    """
+    account = await repository.lock_account(db, caller.account_id)
+    if account.past_due_invoice_id is None:
+        raise NotFound("There is no unpaid invoice.")
+    if account.card_last4 is None:
+        raise PaymentMethodRequired()
+    # A fresh key per attempt: a retry after a decline (say, with a new card) must try again,
+    # and Stripe never charges a paid invoice twice.
+    await _stripe(
+        stripe.pay_invoice(
+            invoice_id=account.past_due_invoice_id,
+            key=idempotency_key("pay", account.past_due_invoice_id),
+        )
+    )
+    clear_past_due(account)
+    account.payment_synced_at = datetime.now(UTC)
+    await db.flush()
+    return subscription_of(account)
+
+
+def clear_past_due(account: Account) -> None:
+    """Payments are in order: no failed payment, nothing past due."""
+    account.payment_failed_at = None
+    account.past_due_invoice_id = None
+    account.past_due_amount = None
+    account.past_due_currency = None
 
 
 async def invoices(

@@ -4,11 +4,15 @@
 Handled types (https://docs.stripe.com/api/events/types):
 - ``customer.subscription.created`` / ``.updated``: units := the subscription's quantity while
   it is live (``active``, ``trialing``, ``past_due``); a subscription that ended
-  (``canceled``, ``incomplete_expired``, ``unpaid``) sets the free plan;
+  (``canceled``, ``incomplete_expired``, ``unpaid``: Stripe's retries ran out) sets the free
+  plan. The scheduled change follows: ``cancel_at_period_end`` schedules 0 units at the
+  period's end; a subscription without a schedule, or whose quantity reached the scheduled
+  units (the schedule's next phase began), has nothing scheduled any more;
 - ``customer.subscription.deleted``: the free plan (0 units), if it is the account's
   subscription;
-- ``invoice.payment_failed``: ``payment_failed_at`` := the event's time (shown on the account);
-- ``invoice.payment_succeeded``: clears ``payment_failed_at``.
+- ``invoice.payment_failed``: ``payment_failed_at`` := the event's time, and the invoice, its
+  amount due and currency are kept for "pay now" (issue 11 "Past due");
+- ``invoice.payment_succeeded`` / ``invoice.paid``: payments are in order again.
 Other types are acknowledged and ignored. Each event id is recorded in the same transaction as
 its effect, so a redelivered event changes nothing. Stripe does not guarantee delivery order
 (https://docs.stripe.com/webhooks#event-ordering): an event older than the newest one already
@@ -31,6 +35,7 @@ from api.adapters.stripe import (
     subscription_state,
 )
 from api.billing import repository
+from api.billing.service import clear_past_due
 from api.errors import InvalidWebhookSignature
 from api.models import MAX_UNITS, Account
 
@@ -44,13 +49,34 @@ def _apply_subscription(account: Account, obj: dict[str, Any], deleted: bool) ->
         if account.stripe_subscription_id in (None, state.id):
             account.stripe_subscription_id = None
             account.subscription_units = 0
+            account.scheduled_units = account.scheduled_change_at = None
         return
     account.stripe_subscription_id = state.id
     account.subscription_units = max(0, min(MAX_UNITS, state.quantity))
+    if state.cancel_at_period_end:
+        account.scheduled_units = 0
+        account.scheduled_change_at = (
+            datetime.fromtimestamp(state.period_end, UTC) if state.period_end else None
+        )
+    elif state.schedule_id is None or account.scheduled_units in (0, state.quantity):
+        account.scheduled_units = account.scheduled_change_at = None
+
+
+def _apply_payment(account: Account, event: WebhookEvent, at: datetime) -> None:
+    if event.type == "invoice.payment_failed":
+        obj = event.data_object
+        account.payment_failed_at = at
+        account.past_due_invoice_id = str(obj.get("id") or "") or None
+        account.past_due_amount = int(obj.get("amount_due") or 0)
+        account.past_due_currency = str(obj.get("currency") or "usd")[:3]
+    else:
+        clear_past_due(account)
 
 
 def _is_stale(synced_at: datetime | None, at: datetime) -> bool:
-    return synced_at is not None and at < synced_at
+    """Older than the state it would change. Stripe's ``created`` counts whole seconds, so an
+    event of the same second as our own write is not older than it."""
+    return synced_at is not None and at < synced_at.replace(microsecond=0)
 
 
 def _apply(account: Account, event: WebhookEvent) -> bool:
@@ -65,8 +91,7 @@ def _apply(account: Account, event: WebhookEvent) -> bool:
     else:
         if _is_stale(account.payment_synced_at, at):
             return False
-        failed = event.type == "invoice.payment_failed"
-        account.payment_failed_at = at if failed else None
+        _apply_payment(account, event, at)
         account.payment_synced_at = at
     return True
 
@@ -78,6 +103,7 @@ HANDLED_TYPES = frozenset(
         "customer.subscription.deleted",
         "invoice.payment_failed",
         "invoice.payment_succeeded",
+        "invoice.paid",
     }
 )
 

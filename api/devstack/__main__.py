@@ -5,9 +5,13 @@
 1. builds the SPA when its sources changed (``npm ci`` first when packages changed);
 2. PostgreSQL from ``DATABASE_URL`` or an embedded server under ``--data-dir`` (data survives
    restarts), then ``alembic upgrade head``;
-3. moto (Cognito) and localstripe (Stripe) on free loopback ports, bootstrapped idempotently;
+3. moto (Cognito), localstripe (Stripe), the DNS stand-in and the SMTP sink on free loopback
+   ports, bootstrapped idempotently;
 4. the demo account, printed with its sign-in at start;
-5. the API, serving the SPA, the hosted-UI stand-in and the dev mailbox, on 127.0.0.1:PORT.
+5. ``python -m api.billing.reconcile --fix`` against localstripe, its lines printed (a failure
+   is printed too, and the stack goes on);
+6. the API, serving the SPA, the hosted-UI stand-in, the dev mailbox and the DNS records
+   endpoint (``/dev/dns/<name>``), on 127.0.0.1:PORT.
 
 Ctrl-C stops everything. ``--throwaway-db`` uses a fresh database dropped on exit (tests).
 """
@@ -27,6 +31,21 @@ from api.devstack.seed import DEMO_EMAIL, DEMO_PASSWORD, EMPTY_EMAIL, seed
 
 def _say(message: str) -> None:
     print(f"[dev] {message}", flush=True)
+
+
+def _reconcile_billing() -> None:
+    """Report and repair drift between the accounts and localstripe (api/billing/reconcile.py),
+    e.g. a webhook localstripe sent while the API was stopped. Never stops the dev stack."""
+    from api.billing.reconcile import run
+    from api.config import Settings
+
+    try:
+        lines, _ = asyncio.run(run(Settings(), fix=True))
+    except Exception as exc:  # any failure: say so and serve anyway
+        _say(f"billing reconciliation failed, going on: {exc!r}")
+        return
+    for line in lines:
+        _say(f"billing reconciliation: {line}")
 
 
 async def _serve(host: str, port: int) -> None:
@@ -49,6 +68,7 @@ async def _serve(host: str, port: int) -> None:
         url = f"http://127.0.0.1:{port}"
         _say(f"Console ready at {url}")
         _say(f"Sign in as {DEMO_EMAIL} / {DEMO_PASSWORD}  (mailbox: {url}/dev/mailbox)")
+        _say(f'TXT records of the DNS stand-in: PUT {url}/dev/dns/<domain> {{"txt": [...]}}')
         _say(f"An account without usage: {EMPTY_EMAIL} / {DEMO_PASSWORD}")
         _say(f"Replay metering traffic: python -m api.devstack.replay --url {url}")
     await task
@@ -96,7 +116,15 @@ def main() -> None:
         else:
             children.append(services.start_localstripe(data_dir))
             localstripe_url = children[-1].url
-        stand_ins = asyncio.run(bootstrap.bootstrap(moto_url, localstripe_url, public_url))
+        children.append(services.start_dns(data_dir / "dns.json"))
+        dns_port = children[-1].port
+        mailbox = data_dir / "mailbox.jsonl"
+        children.append(services.start_smtp_sink(mailbox))
+        stand_ins = asyncio.run(
+            bootstrap.bootstrap(
+                moto_url, localstripe_url, public_url, dns_port, children[-1].port, str(mailbox)
+            )
+        )
         bootstrap.register_stripe_webhook(stand_ins.localstripe_url, public_url)
         os.environ.update(
             bootstrap.api_environment(
@@ -116,6 +144,7 @@ def main() -> None:
             f"demo account {'created' if created else 'kept'}, "
             f"{provisioned} user(s) created in the stand-in pool"
         )
+        _reconcile_billing()
         asyncio.run(_serve(args.host, args.port))
     except KeyboardInterrupt:
         pass

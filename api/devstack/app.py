@@ -1,5 +1,6 @@
 """The dev stack's app: the production app (``api.main.create_app``) plus the stand-ins that
-let it run with no network, the hosted-UI sign-in page and the mailbox (api/devstack/standins.py).
+let it run with no network: the hosted-UI sign-in page, the mailbox and the DNS records endpoint
+(api/devstack/standins.py).
 
 ``uvicorn --factory api.devstack.app:create_dev_app`` with ``ENVIRONMENT=development`` and
 ``DEV_STAND_INS=true`` (``python -m api.devstack`` sets both).
@@ -27,5 +28,7 @@ def create_dev_app(settings: Settings | None = None) -> FastAPI:
     if not settings.dev_stand_ins:
         raise ValueError("create_dev_app needs DEV_STAND_INS=true (and ENVIRONMENT=development)")
     return create_app(
-        settings, cognito_event_hooks=cognito_event_hooks, extra_routers=[standins_router]
+        settings,
+        cognito_event_hooks=cognito_event_hooks,
+        extra_routers=[standins_router],
     )

@@ -22,6 +22,15 @@ STRIPE_SECRET_KEY = "sk_test_devstack"
 STRIPE_PUBLISHABLE_KEY = "pk_test_devstack"
 STRIPE_WEBHOOK_SECRET = "whsec_devstack"
 AWS_KEY = "testing"
+# The console's own emails (api/adapters/mail.py) come from this address.
+MAIL_FROM = "Autostep Console <no-reply@console.example>"
+# Google's hosted domain claim ``hd``, mapped by the pool to this custom attribute (issue 17).
+HOSTED_DOMAIN_SCHEMA = {
+    "Name": "hd",
+    "AttributeDataType": "String",
+    "Mutable": True,
+    "StringAttributeConstraints": {"MinLength": "0", "MaxLength": "253"},
+}
 
 
 @dataclass(frozen=True)
@@ -32,6 +41,9 @@ class StandIns:
     localstripe_url: str
     user_pool_id: str
     client_id: str
+    dns_port: int
+    smtp_port: int
+    mailbox_path: str
 
 
 def _pool_settings() -> dict[str, Any]:
@@ -48,6 +60,7 @@ def _pool_settings() -> dict[str, Any]:
             }
         },
         "AutoVerifiedAttributes": ["email"],
+        "Schema": [HOSTED_DOMAIN_SCHEMA],
         "AccountRecoverySetting": {
             "RecoveryMechanisms": [{"Priority": 1, "Name": "verified_email"}]
         },
@@ -75,6 +88,14 @@ async def ensure_user_pool(moto_url: str, public_url: str) -> tuple[str, str]:
         if pool_id is None:
             created = await admin.call("CreateUserPool", _pool_settings(), signed=True)
             pool_id = created["UserPool"]["Id"]
+        described = await admin.call("DescribeUserPool", {"UserPoolId": pool_id}, signed=True)
+        names = {a["Name"] for a in described["UserPool"].get("SchemaAttributes", [])}
+        if "custom:hd" not in names:  # a pool made before issue 17 (docker compose keeps moto)
+            await admin.call(
+                "AddCustomAttributes",
+                {"UserPoolId": pool_id, "CustomAttributes": [HOSTED_DOMAIN_SCHEMA]},
+                signed=True,
+            )
         clients = (
             await admin.call(
                 "ListUserPoolClients", {"UserPoolId": pool_id, "MaxResults": 60}, signed=True
@@ -146,7 +167,14 @@ def register_stripe_webhook(localstripe_url: str, public_url: str) -> None:
     response.raise_for_status()
 
 
-async def bootstrap(moto_url: str, localstripe_url: str, public_url: str) -> StandIns:
+async def bootstrap(
+    moto_url: str,
+    localstripe_url: str,
+    public_url: str,
+    dns_port: int,
+    smtp_port: int,
+    mailbox_path: str,
+) -> StandIns:
     """Everything above; safe to run at every start."""
     pool_id, client_id = await ensure_user_pool(moto_url, public_url)
     await ensure_stripe_plan(localstripe_url)
@@ -155,6 +183,9 @@ async def bootstrap(moto_url: str, localstripe_url: str, public_url: str) -> Sta
         localstripe_url=localstripe_url,
         user_pool_id=pool_id,
         client_id=client_id,
+        dns_port=dns_port,
+        smtp_port=smtp_port,
+        mailbox_path=mailbox_path,
     )
 
 
@@ -182,6 +213,13 @@ def api_environment(
         "STRIPE_JS_URL": stand_ins.localstripe_url + "/js.stripe.com/v3/",
         "STRIPE_WEBHOOK_SECRET": STRIPE_WEBHOOK_SECRET,
         "STRIPE_PLAN_ID": PLAN_ID,
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": str(stand_ins.smtp_port),
+        "SMTP_SECURITY": "none",
+        "MAIL_FROM": MAIL_FROM,
+        "DEV_MAILBOX_PATH": stand_ins.mailbox_path,
+        "DNS_NAMESERVERS": '["127.0.0.1"]',
+        "DNS_PORT": str(stand_ins.dns_port),
         # Every browser and test of the dev stack signs in from 127.0.0.1: keep the per-address
         # limit out of their way (production: 100 per 15 minutes). The per-email limit counts
         # only failures and stays as in production.

@@ -8,6 +8,8 @@ localstripe ignores ``Idempotency-Key``; Stripe replays the first response to a 
 same key (https://docs.stripe.com/api/idempotent_requests). A small aiohttp middleware does
 that here, so the API's retries after a timeout behave in development and tests as they do
 against Stripe.
+
+What localstripe lacks of the billing API (issue 11) is added by ``stripe_shim``.
 """
 
 import argparse
@@ -17,6 +19,8 @@ from pathlib import Path
 
 from aiohttp import web
 from localstripe import resources, server
+
+from api.devstack import stripe_shim
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 _replies: dict[tuple[str, str], tuple[int, bytes, str]] = {}
@@ -66,6 +70,7 @@ def main() -> None:
     resources.Store.dump_to_disk = dump
     resources.store.try_load_from_disk()
     server.app.middlewares.append(idempotency)
+    server.app.middlewares.append(stripe_shim.shim)
     web.run_app(server.app, host="127.0.0.1", port=args.port, print=None)
 
 

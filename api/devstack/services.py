@@ -6,6 +6,8 @@ Used by ``make dev`` (``python -m api.devstack``), the API tests and the benchma
 - Cognito: ``moto`` server in a child process.
 - Stripe: ``localstripe`` in a child process, bound to 127.0.0.1, its pickle store moved into
   our data folder (the stock command listens on all interfaces and writes /tmp).
+- DNS: the TXT-record stand-in (``api/devstack/dns_server.py``, dnslib) in a child process,
+  on a loopback port over UDP and TCP, its records in a JSON file of our data folder.
 """
 
 from __future__ import annotations
@@ -220,6 +222,87 @@ def start_localstripe(data_dir: Path, port: int | None = None) -> ChildProcess:
     )
     wait_http(child.url + "/js.stripe.com/v3/", process=child.process)
     return child
+
+
+def wait_dns(
+    port: int, timeout_s: float = 30.0, process: subprocess.Popen[bytes] | None = None
+) -> None:
+    """Query 127.0.0.1:``port`` until it answers DNS, or fail after ``timeout_s`` seconds."""
+    import dns.exception
+    import dns.message
+    import dns.query
+
+    deadline = time.monotonic() + timeout_s
+    query = dns.message.make_query("ready.invalid.", "TXT")
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"DNS stand-in: the process exited with {process.returncode}")
+        try:
+            dns.query.udp(query, "127.0.0.1", port=port, timeout=0.5)
+            return
+        except (dns.exception.Timeout, OSError):
+            time.sleep(0.1)
+    raise RuntimeError(f"DNS stand-in on port {port} did not answer within {timeout_s:.0f}s")
+
+
+def start_dns(store: Path, port: int | None = None) -> ChildProcess:
+    """The DNS stand-in on 127.0.0.1:``port`` (UDP and TCP), its records in ``store``."""
+    port = port or free_port()
+    child = ChildProcess(
+        "dns",
+        [
+            sys.executable,
+            "-m",
+            "api.devstack.dns_server",
+            "--port",
+            str(port),
+            "--store",
+            str(store),
+        ],
+        port,
+        store.parent,
+        {},
+    )
+    wait_dns(port, process=child.process)
+    return child
+
+
+def start_smtp_sink(mailbox: Path, port: int | None = None) -> ChildProcess:
+    """The SMTP sink on 127.0.0.1:``port``, appending what it accepts to ``mailbox``."""
+    port = port or free_port()
+    child = ChildProcess(
+        "smtp",
+        [
+            sys.executable,
+            "-m",
+            "api.devstack.smtp_sink",
+            "--port",
+            str(port),
+            "--mailbox",
+            str(mailbox),
+        ],
+        port,
+        mailbox.parent,
+        {},
+    )
+    wait_tcp(port, process=child.process)
+    return child
+
+
+def wait_tcp(
+    port: int, timeout_s: float = 30.0, process: subprocess.Popen[bytes] | None = None
+) -> None:
+    """Connect to 127.0.0.1:``port`` until it accepts, or fail after ``timeout_s`` seconds."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"port {port}: the process exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout_s} s")
 
 
 def random_suffix() -> str:

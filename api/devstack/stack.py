@@ -1,9 +1,11 @@
 """The stand-in stack that API tests and benchmarks run against: a throwaway PostgreSQL
-database built by the real migrations, moto (Cognito) and localstripe (Stripe) on loopback ports."""
+database built by the real migrations, moto (Cognito), localstripe (Stripe), the DNS stand-in
+and the SMTP sink on loopback ports."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,6 +27,8 @@ class Stack:
     stand_ins: bootstrap.StandIns
     moto: services.ChildProcess
     localstripe: services.ChildProcess
+    dns: services.ChildProcess
+    smtp: services.ChildProcess
 
     def with_settings(self, **changes: object) -> Settings:
         """A copy of the settings with some fields changed."""
@@ -32,8 +36,10 @@ class Stack:
 
 
 def settings_from_env(env: dict[str, str]) -> Settings:
-    """Settings from the dev stack's environment mapping, without touching os.environ."""
-    return Settings(**{key.lower(): value for key, value in env.items()})  # type: ignore[arg-type]
+    """Settings from the dev stack's environment mapping, without touching os.environ (JSON
+    lists such as ``DNS_NAMESERVERS`` decoded as pydantic-settings does from the environment)."""
+    values = {k.lower(): json.loads(v) if v.startswith("[") else v for k, v in env.items()}
+    return Settings(**values)  # type: ignore[arg-type]
 
 
 @contextmanager
@@ -47,10 +53,24 @@ def running_stack(data_dir: Path = TEST_DATA) -> Iterator[Stack]:
         services.migrate(url)
         children.append(services.start_moto(data_dir / "logs"))
         children.append(services.start_localstripe(data_dir / f"stripe-{database}"))
+        children.append(services.start_dns(data_dir / f"dns-{database}" / "dns.json"))
+        mailbox = data_dir / f"mail-{database}" / "mailbox.jsonl"
+        children.append(services.start_smtp_sink(mailbox))
         public_url = "http://testserver"
-        stand_ins = asyncio.run(bootstrap.bootstrap(children[0].url, children[1].url, public_url))
+        stand_ins = asyncio.run(
+            bootstrap.bootstrap(
+                children[0].url,
+                children[1].url,
+                public_url,
+                children[2].port,
+                children[3].port,
+                str(mailbox),
+            )
+        )
         env = bootstrap.api_environment(stand_ins, database_url=url, public_url=public_url)
         env["LOG_LEVEL"] = "WARNING"
+        # Tests run the domain re-check themselves, at the moments they choose.
+        env["DOMAIN_RECHECK_POLL_S"] = "0"
         yield Stack(settings_from_env(env), postgres, database, stand_ins, *children)
     finally:
         for child in reversed(children):

@@ -7,8 +7,13 @@
   ``POST /oauth2/token`` exchanges that code for the real moto-signed tokens, which the API
   verifies exactly as production tokens.
 - The dev mailbox: every message Cognito would email (forgot-password codes, temporary
-  passwords of invited users) is recorded from the adapter's traffic and served newest first
-  at ``GET /dev/mailbox``.
+  passwords of invited users), recorded from the Cognito adapter's traffic, and every email the
+  console sends through the SMTP sink (usage alerts, lost-domain notices), served newest first at
+  ``GET /dev/mailbox``.
+- DNS records (issue 17): ``PUT /dev/dns/<name>`` with ``{"txt": [...]}`` sets the TXT
+  values the DNS stand-in (api/devstack/dns_server.py) answers for a name, ``DELETE`` makes
+  the name not exist (NXDOMAIN), ``GET`` shows what a lookup gets; ``POST
+  /dev/domains/recheck`` runs the daily re-check of every verified domain now.
 
 ``api.config.Settings.check`` refuses ``DEV_STAND_INS`` outside development, so production
 never mounts this module.
@@ -25,14 +30,29 @@ import time
 from collections import deque
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
+import dns.asyncquery
+import dns.exception
+import dns.message
+import dns.name
+import dns.rcode
+import dns.rdataclass
+import dns.rdatatype
+import dns.rdtypes.ANY.TXT
+import dns.update
 import httpx
-from fastapi import APIRouter, FastAPI, Form, Query, Request
+from fastapi import APIRouter, FastAPI, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from pydantic import BaseModel
+from sqlalchemy import func, select
 
 from api.adapters.cognito import CognitoClient, UserNotFoundError
+from api.auth.identity import HOSTED_DOMAIN_ATTRIBUTE
+from api.models import Account, User
+from api.sso.recheck import recheck_due
 
 router = APIRouter(include_in_schema=False)
 
@@ -74,14 +94,20 @@ class Mailbox:
         self.messages.appendleft(message)
 
 
+def _mailbox(app: FastAPI) -> Mailbox:
+    if not hasattr(app.state, "mailbox"):
+        app.state.mailbox = Mailbox()
+    mailbox: Mailbox = app.state.mailbox
+    return mailbox
+
+
 def cognito_event_hooks(app: FastAPI) -> dict[str, list[Any]]:
     """httpx hooks for the Cognito adapter that record what Cognito would email.
 
     ForgotPassword: moto returns the code in ``x-moto-forgot-password-confirmation-code``.
     AdminCreateUser with a TemporaryPassword and no SUPPRESS: Cognito emails the invitation.
     """
-    mailbox = Mailbox()
-    app.state.mailbox = mailbox
+    mailbox = _mailbox(app)
 
     async def on_response(response: httpx.Response) -> None:
         target = response.request.headers.get("x-amz-target", "").rsplit(".", 1)[-1]
@@ -115,14 +141,119 @@ def cognito_event_hooks(app: FastAPI) -> dict[str, list[Any]]:
     return {"response": [on_response]}
 
 
+def _sent_by_us(path: str) -> list[dict[str, Any]]:
+    """What the SMTP sink accepted (api/devstack/smtp_sink.py), the last 500, as JSON."""
+    if not path:
+        return []
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()[-500:]
+    except FileNotFoundError:
+        return []
+    return [{**json.loads(line), "code": None, "temporaryPassword": None} for line in lines if line]
+
+
 @router.get("/dev/mailbox")
 async def mailbox(
     request: Request, to: Annotated[str | None, Query()] = None
 ) -> list[dict[str, Any]]:
-    """Messages, newest first; ``?to=`` filters by recipient (case-insensitive)."""
-    box: Mailbox = request.app.state.mailbox
+    """Messages, newest first: what Cognito would have sent and what the console sent through
+    the SMTP sink; ``?to=`` filters by recipient (case-insensitive)."""
+    box = _mailbox(request.app)
+    messages = [m.as_json() for m in box.messages]
+    messages += _sent_by_us(request.app.state.settings.dev_mailbox_path)
+    messages.sort(key=lambda m: str(m["sentAt"]), reverse=True)
     wanted = to.strip().lower() if to else None
-    return [m.as_json() for m in box.messages if wanted is None or m.to.lower() == wanted]
+    return [m for m in messages if wanted is None or str(m["to"]).lower() == wanted]
+
+
+# ---------------------------------------------------------------------------------------------
+# DNS records
+
+
+class DnsRecords(BaseModel):
+    """``PUT /dev/dns/<name>`` body: the name's TXT values (empty: the name exists with no TXT
+    record, a NODATA answer)."""
+
+    txt: list[str]
+
+
+def _nameserver(request: Request) -> tuple[str, int]:
+    settings = request.app.state.settings
+    return settings.dns_nameservers[0], settings.dns_port
+
+
+def _dns_name(name: str) -> dns.name.Name:
+    try:
+        return dns.name.from_text(name.strip().rstrip(".").lower())
+    except dns.exception.DNSException as exc:
+        raise HTTPException(400, f"Not a DNS name: {name!r}") from exc
+
+
+async def _update(request: Request, update: dns.update.UpdateMessage) -> None:
+    """Send an RFC 2136 update to the DNS stand-in over TCP."""
+    host, port = _nameserver(request)
+    answer = await dns.asyncquery.tcp(update, host, port=port, timeout=5)
+    if answer.rcode() != dns.rcode.NOERROR:
+        raise HTTPException(502, f"DNS stand-in answered {dns.rcode.to_text(answer.rcode())}")
+
+
+async def _served(request: Request, name: dns.name.Name) -> dict[str, Any]:
+    host, port = _nameserver(request)
+    answer = await dns.asyncquery.udp(
+        dns.message.make_query(name, "TXT"), host, port=port, timeout=5
+    )
+    values = [
+        b"".join(rdata.strings).decode()
+        for rrset in answer.answer
+        for rdata in rrset
+        if isinstance(rdata, dns.rdtypes.ANY.TXT.TXT)
+    ]
+    return {
+        "name": name.to_text(omit_final_dot=True),
+        "rcode": dns.rcode.to_text(answer.rcode()),
+        "txt": values,
+    }
+
+
+@router.put("/dev/dns/{name}")
+async def set_dns_records(name: str, body: DnsRecords, request: Request) -> dict[str, Any]:
+    """Replace the TXT values of ``name`` in the DNS stand-in; returns what a lookup gets."""
+    qname = _dns_name(name)
+    update = dns.update.UpdateMessage(qname)
+    update.delete(qname, "TXT")
+    for value in body.txt:
+        update.add(
+            qname,
+            60,
+            dns.rdtypes.ANY.TXT.TXT(dns.rdataclass.IN, dns.rdatatype.TXT, [value.encode()]),
+        )
+    await _update(request, update)
+    return await _served(request, qname)
+
+
+@router.delete("/dev/dns/{name}")
+async def delete_dns_name(name: str, request: Request) -> dict[str, Any]:
+    """Forget ``name``: lookups of it answer NXDOMAIN again."""
+    qname = _dns_name(name)
+    update = dns.update.UpdateMessage(qname)
+    update.delete(qname)
+    await _update(request, update)
+    return await _served(request, qname)
+
+
+@router.get("/dev/dns/{name}")
+async def get_dns_records(name: str, request: Request) -> dict[str, Any]:
+    """What a TXT lookup of ``name`` gets from the DNS stand-in: rcode and values."""
+    return await _served(request, _dns_name(name))
+
+
+@router.post("/dev/domains/recheck")
+async def recheck_domains(request: Request) -> dict[str, int]:
+    """Run the daily re-check of every verified domain now (api/sso/recheck.py); lost-domain
+    emails land in the mailbox."""
+    state = request.app.state
+    report = await recheck_due(state.sessionmaker, state.dns_resolver, state.mailer, interval_s=0)
+    return {"kept": report.kept, "lost": report.lost, "unreachable": report.unreachable}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -155,6 +286,8 @@ color:#fff;font-size:15px;font-weight:600;cursor:pointer}}
  value="{email}">
 <label for="given_name">First name</label><input id="given_name" name="given_name" required>
 <label for="family_name">Last name</label><input id="family_name" name="family_name" required>
+<label for="hd">Google Workspace domain (hd, optional)</label><input id="hd" name="hd"
+ placeholder="empty: a personal Google account">
 <button type="submit">Continue</button>
 </form></body></html>"""
 
@@ -165,6 +298,33 @@ class _IssuedCode:
     redirect_uri: str
     code_challenge: str
     expires_at: float
+
+
+@router.post("/dev/billing/end-period")
+async def end_billing_period(request: Request, email: Annotated[str, Query()]) -> JSONResponse:
+    """End the current billing period of ``email``'s account now, in the Stripe stand-in
+    (api/devstack/stripe_shim.py ``renew``): a scheduled change takes effect, a plan set to 0
+    units ends, and the next month's invoice is charged (a card that declines charges makes it
+    past due). Stripe's webhooks then update the console, as they would in production.
+
+    Development only (this router is mounted by the dev app alone). 404 for an unknown email or
+    an account without a subscription.
+    """
+    settings = request.app.state.settings
+    async with request.app.state.sessionmaker() as db:
+        subscription_id = await db.scalar(
+            select(Account.stripe_subscription_id)
+            .join(User, User.account_id == Account.id)
+            .where(func.lower(User.email) == email.strip().lower())
+        )
+    if not subscription_id:
+        return JSONResponse({"detail": "No subscription for this email"}, status_code=404)
+    async with httpx.AsyncClient(timeout=10) as client:
+        response = await client.post(
+            f"{settings.stripe_api_base}/v1/test_helpers/subscriptions/{subscription_id}/renew",
+            auth=(settings.stripe_secret_key.get_secret_value(), ""),
+        )
+    return JSONResponse(response.json(), status_code=response.status_code)
 
 
 def _codes(request: Request) -> dict[str, _IssuedCode]:
@@ -190,11 +350,12 @@ def federated_username(provider: str, email: str) -> str:
 
 
 def federated_attributes(
-    provider: str, email: str, given_name: str, family_name: str
+    provider: str, email: str, given_name: str, family_name: str, hosted_domain: str = ""
 ) -> dict[str, str]:
     """The attributes Cognito gives a user federated from ``provider`` ('google'/'github'):
-    the provider-asserted email, verified, the names, and ``identities``, which only Cognito
-    writes and which is what proves the federation (api/auth/identity.py)."""
+    the provider-asserted email, verified, the names, ``identities``, which only Cognito
+    writes and which is what proves the federation (api/auth/identity.py), and for a Google
+    Workspace account its hosted domain (``hd``, mapped to ``custom:hd``)."""
     provider_name, provider_type = _POOL_PROVIDERS[provider]
     identity = {
         "userId": _provider_user_id(email),
@@ -204,13 +365,16 @@ def federated_attributes(
         "primary": "true",
         "dateCreated": str(int(time.time() * 1000)),
     }
-    return {
+    attributes = {
         "email": email,
         "email_verified": "true",
         "given_name": given_name,
         "family_name": family_name,
         "identities": json.dumps([identity]),
     }
+    if hosted_domain and provider == "google":
+        attributes[HOSTED_DOMAIN_ATTRIBUTE] = hosted_domain
+    return attributes
 
 
 def _provider_key(identity_provider: str) -> str:
@@ -279,17 +443,28 @@ async def authorize_submit(
     family_name: Annotated[str, Form()],
     state: Annotated[str, Form()],
     code_challenge: Annotated[str, Form()],
+    hd: Annotated[str, Form()] = "",
 ) -> RedirectResponse:
-    """Sign the identity in to the moto pool and redirect back with a one-use code."""
+    """Sign the identity in to the moto pool and redirect back with a one-use code. ``hd``
+    plays Google's hosted domain of a Workspace account (empty: a personal account); it is
+    set on the pool user at every sign-in, as Cognito's attribute mapping does."""
     cognito: CognitoClient = request.app.state.cognito
     email = email.strip().lower()
     provider = _provider_key(identity_provider)
     username = federated_username(provider, email)
-    attributes = federated_attributes(provider, email, given_name.strip(), family_name.strip())
+    hosted_domain = hd.strip().lower()
+    attributes = federated_attributes(
+        provider, email, given_name.strip(), family_name.strip(), hosted_domain
+    )
     try:
         await cognito.admin_get_user(username)
     except UserNotFoundError:
         await cognito.admin_create_user(username, attributes, suppress_message=True)
+    else:
+        if provider == "google":  # the mapping refreshes it at every sign-in
+            await cognito.admin_update_user_attributes(
+                username, {HOSTED_DOMAIN_ATTRIBUTE: hosted_domain}
+            )
     password = "Dev-" + secrets.token_urlsafe(24) + "1!"
     await cognito.admin_set_user_password(username, password, permanent=True)
     tokens = await cognito.admin_password_auth(username, password)

@@ -5,8 +5,11 @@ whole metadata (Alembic's env imports ``Base`` from here)."""
 from api.db import Base
 from api.models.account import MAX_UNITS, Account
 from api.models.rate_limit_counter import RateLimitCounter
+from api.models.sso_domain import DomainFailure, DomainState, SsoDomain
 from api.models.stripe_event import StripeEvent
 from api.models.usage import Platform, Usage
+from api.models.usage_alert import UsageAlert
+from api.models.usage_daily import UsageDaily
 from api.models.usage_record import UsageRecord
 from api.models.user import AuthType, User
 
@@ -15,10 +18,15 @@ __all__ = [
     "Account",
     "AuthType",
     "Base",
+    "DomainFailure",
+    "DomainState",
     "Platform",
     "RateLimitCounter",
+    "SsoDomain",
     "StripeEvent",
     "Usage",
+    "UsageAlert",
+    "UsageDaily",
     "UsageRecord",
     "User",
 ]

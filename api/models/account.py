@@ -5,7 +5,8 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import ARRAY, Boolean, CheckConstraint, DateTime, Integer, String, Text, func
+from sqlalchemy import Boolean, CheckConstraint, DateTime, Integer, SmallInteger, String, func
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.db import Base, TimestampMixin, new_id
@@ -15,6 +16,9 @@ MAX_UNITS = 20  # SPEC 9: "Slider is 0 to 20 whole units"; the API and webhooks 
 
 class Account(TimestampMixin, Base):
     """One customer organization. Every user belongs to exactly one account.
+
+    ``require_google_sso``: its users sign in with Google only, and Google identities of its
+    verified domains (``sso_domain``) may join it (SPEC 6 requireGoogleSSO, issue 17).
 
     ``subscription_units`` is the Stripe subscription quantity (0 = free plan);
     ``unit_plan_requests`` / ``free_plan_requests`` are requests per billing cycle per unit and
@@ -28,6 +32,10 @@ class Account(TimestampMixin, Base):
         CheckConstraint(
             f"subscription_units >= 0 AND subscription_units <= {MAX_UNITS}", name="units_range"
         ),
+        CheckConstraint(
+            f"scheduled_units IS NULL OR (scheduled_units >= 0 AND scheduled_units <= {MAX_UNITS})",
+            name="scheduled_units_range",
+        ),
         CheckConstraint("length(trim(name)) > 0", name="name_not_blank"),
     )
 
@@ -38,7 +46,6 @@ class Account(TimestampMixin, Base):
     unit_plan_requests: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     free_plan_requests: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     require_google_sso: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
-    sso_domains: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list, server_default="{}")
     billing_cycle_anchor: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
@@ -58,3 +65,16 @@ class Account(TimestampMixin, Base):
         Integer, default=0, server_default="0", nullable=False
     )
     payment_synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A change Stripe makes when the paid period ends (issue 11): the units then (0 = the
+    # plan ends) and when. Until then ``subscription_units`` stays what was paid for.
+    scheduled_units: Mapped[int | None] = mapped_column(Integer)
+    scheduled_change_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The invoice whose payment failed (``invoice.payment_failed``), what it asks and in which
+    # currency; cleared when it is paid.
+    past_due_invoice_id: Mapped[str | None] = mapped_column(String(255))
+    past_due_amount: Mapped[int | None] = mapped_column(Integer)
+    past_due_currency: Mapped[str | None] = mapped_column(String(3))
+    # Usage alerts (issue 14): the percentages of the allowance that send one (of 50, 80, 100).
+    usage_alert_thresholds: Mapped[list[int]] = mapped_column(
+        ARRAY(SmallInteger), default=lambda: [50, 80, 100], server_default="{50,80,100}"
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import uuid
 
-from sqlalchemy import Enum, ForeignKey, Index, String, func
+from sqlalchemy import Boolean, Enum, ForeignKey, Index, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.db import Base, TimestampMixin, new_id
@@ -40,6 +40,8 @@ class User(TimestampMixin, Base):
         Enum(AuthType, name="auth_type", values_callable=lambda e: [m.value for m in e])
     )
     elevation_role: Mapped[str | None] = mapped_column(String(40))
+    # Receives the account's usage alerts (issue 14); everyone does unless they opt out.
+    usage_alerts: Mapped[bool] = mapped_column(Boolean, default=True, server_default="true")
 
 
 Index("uq_user_email_lower", func.lower(User.email), unique=True)

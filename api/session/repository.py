@@ -10,10 +10,10 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import Select, any_, func, literal, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import Account, User
+from api.models import Account, DomainState, SsoDomain, User
 
 
 async def account_requires_google(db: AsyncSession, email: str) -> bool:
@@ -44,7 +44,7 @@ async def identity_has_user(db: AsyncSession, identity_id: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class JoinableAccount:
-    """An account with Google SSO on for a domain, and its number of users."""
+    """An account with Google SSO on and a domain verified, and its number of users."""
 
     id: uuid.UUID
     name: str
@@ -55,13 +55,15 @@ def _joinable(domain: str) -> Select[uuid.UUID, str, int]:
     users = select(func.count(User.id)).where(User.account_id == Account.id).scalar_subquery()
     return (
         select(Account.id, Account.name, users)
+        .join(SsoDomain, SsoDomain.account_id == Account.id)
         .where(Account.require_google_sso.is_(True))
-        .where(literal(domain) == any_(Account.sso_domains))
+        .where(SsoDomain.domain == domain, SsoDomain.state == DomainState.VERIFIED)
     )
 
 
 async def joinable_accounts(db: AsyncSession, domain: str) -> list[JoinableAccount]:
-    """Accounts that require Google SSO and list ``domain`` (SPEC 7 sso-accounts), by name."""
+    """Accounts that require Google SSO and have verified ``domain`` (SPEC 7 sso-accounts;
+    issue 17: a verified domain belongs to one account at a time, so at most one), by name."""
     rows = await db.execute(_joinable(domain).order_by(Account.name, Account.id))
     return [JoinableAccount(row[0], row[1], row[2]) for row in rows]
 
@@ -69,6 +71,6 @@ async def joinable_accounts(db: AsyncSession, domain: str) -> list[JoinableAccou
 async def joinable_account(
     db: AsyncSession, account_id: uuid.UUID, domain: str
 ) -> JoinableAccount | None:
-    """The account if it requires Google SSO and lists ``domain``; otherwise None."""
+    """The account if it requires Google SSO and has verified ``domain``; otherwise None."""
     row = (await db.execute(_joinable(domain).where(Account.id == account_id))).first()
     return None if row is None else JoinableAccount(row[0], row[1], row[2])

@@ -6,8 +6,9 @@ The caller proves who it is with the access token from the code exchange. The id
 and email of a request must be that token's username and the Cognito user's email, so a
 request cannot speak for someone else. Whether the identity is Google (or GitHub) and which
 email counts come only from what Cognito asserts (api/auth/identity.py), never from the
-username. Joining needs a Google identity with a provider-verified email and an account that
-has Google SSO on and lists the email's domain, so an account id alone opens nothing (a wrong
+username. Joining needs a Google identity with a provider-verified email (whose asserted
+hosted domain, if any, is the email's domain) and an account that has Google SSO on and has
+verified the email's domain by DNS (issue 17), so an account id alone opens nothing (a wrong
 one is a 404).
 """
 
@@ -63,9 +64,12 @@ def _require_verified_email(identity: ProvenIdentity) -> None:
 
 
 def _may_auto_join(identity: ProvenIdentity) -> bool:
-    """SPEC 4: only Google identities look up accounts of their domain, never for Gmail."""
-    return identity.auth_type is AuthType.GOOGLE_SSO and not is_gmail_domain(
-        email_domain(identity.email)
+    """SPEC 4: only Google identities look up accounts of their domain, never for Gmail;
+    issue 17: and only when Google's hosted domain, if it asserts one, is the email's."""
+    return (
+        identity.auth_type is AuthType.GOOGLE_SSO
+        and not is_gmail_domain(email_domain(identity.email))
+        and identity.hosted_domain_matches
     )
 
 
@@ -77,12 +81,12 @@ async def lookup(
     cognito_id: str,
     email: str,
 ) -> SsoAccountsResponse:
-    """Accounts a Google identity may join: Google SSO on and the email's domain listed.
+    """Accounts a Google identity may join: Google SSO on and the email's domain verified.
 
-    Identities Cognito does not assert as Google (whatever their username) and Gmail
-    addresses get an empty list. Raises BadRequest (not the caller's identity),
-    EmailNotVerified (a Google identity whose email the provider did not verify),
-    VendorUnavailable.
+    Identities Cognito does not assert as Google (whatever their username), Gmail addresses
+    and identities whose hosted domain is not the email's get an empty list. Raises
+    BadRequest (not the caller's identity), EmailNotVerified (a Google identity whose email
+    the provider did not verify), VendorUnavailable.
     """
     identity = await _prove(cognito, settings, claims, cognito_id, email)
     domain = email_domain(identity.email)
@@ -133,10 +137,12 @@ async def join(
     first_name: str,
     last_name: str,
 ) -> None:
-    """Add the Google identity as a user of an account that has Google SSO on for its domain.
+    """Add the Google identity as a user of an account that has Google SSO on and its domain
+    verified.
 
     Raises: BadRequest (not the caller's identity), Conflict (already in an account),
-    NotFound (not a Google identity, or no such joinable account for it), EmailNotVerified,
+    NotFound (not a Google identity, a hosted domain that is not the email's, or no such
+    joinable account for it), EmailNotVerified,
     EmailInUse, VendorUnavailable.
     """
     identity = await _prove(cognito, settings, claims, identity_id, email)

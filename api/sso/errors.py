@@ -1,4 +1,5 @@
-"""Typed errors of the SSO setting; the messages are SPEC 5's tooltip texts."""
+"""Typed errors of Google single sign-on and its domains; the SSO messages are SPEC 5's
+tooltip texts, the domain ones issue 17's."""
 
 from api.errors import AppError
 
@@ -15,3 +16,40 @@ class GoogleSsoAuthTypeRequired(AppError):
     """400: only a user signed in with Google can require Google SSO."""
 
     default_message = "You must have a Google SSO auth type to require Google SSO."
+
+
+class VerifiedDomainRequired(AppError):
+    """400: Google SSO lets people of a domain join the account, so the account must have
+    proved it owns one first (issue 17)."""
+
+    default_message = "Verify your company's domain before requiring Google SSO."
+
+
+class InvalidDomain(AppError):
+    """400: not a domain name (letters, digits and hyphens in dot-separated labels of at most
+    63 characters, at least two labels, 253 characters in all: RFC 1035 2.3.1, RFC 1123 2.1)."""
+
+    default_message = "Enter a domain name such as example.com."
+
+
+class PublicEmailDomain(AppError):
+    """400: a free, disposable or special-use email domain (api/emails.py
+    ``is_blocked_domain``): nobody can prove a company owns it."""
+
+    default_message = (
+        "Public email domains such as gmail.com cannot be added: add your company's own domain."
+    )
+
+
+class DomainAlreadyAdded(AppError):
+    """409: the account lists this domain already."""
+
+    status_code = 409
+    default_message = "This domain is already on the list."
+
+
+class DnsUnavailable(AppError):
+    """503: no nameserver answered within ``DNS_LIFETIME_S``; nothing was changed."""
+
+    status_code = 503
+    default_message = "We could not reach DNS; try again"

@@ -1,28 +1,100 @@
-"""SSO setting route (SPEC 7: POST /web/sso)."""
+"""SSO routes: the setting (SPEC 7: POST /web/sso) and the account's domains (issue 17:
+GET/POST /web/sso/domains, POST /web/sso/domains/{id}/verify, DELETE /web/sso/domains/{id})."""
 
-from fastapi import APIRouter
+import uuid
+
+from fastapi import APIRouter, Response
 
 from api.auth.errors import AccountRequired, NotAuthenticated
-from api.deps import CurrentUser, DbSession
-from api.errors import RequestValidationFailed, error_responses
+from api.deps import CurrentUser, DbSession, MailerDep, Resolver
+from api.errors import NotFound, RequestValidationFailed, error_responses
 from api.sso import service
-from api.sso.errors import GoogleSsoAuthTypeRequired, PersonalGmailAccount
-from api.sso.schemas import SsoResponse, SsoUpdate
+from api.sso.errors import (
+    DnsUnavailable,
+    DomainAlreadyAdded,
+    GoogleSsoAuthTypeRequired,
+    InvalidDomain,
+    PersonalGmailAccount,
+    PublicEmailDomain,
+    VerifiedDomainRequired,
+)
+from api.sso.schemas import (
+    SsoDomainCreate,
+    SsoDomainResponse,
+    SsoDomainsResponse,
+    SsoResponse,
+    SsoUpdate,
+)
 
 router = APIRouter(prefix="/web", tags=["sso"])
+
+_AUTH = (NotAuthenticated, AccountRequired)
 
 
 @router.post(
     "/sso",
     response_model=SsoResponse,
     responses=error_responses(
-        NotAuthenticated,
-        AccountRequired,
+        *_AUTH,
         PersonalGmailAccount,
         GoogleSsoAuthTypeRequired,
+        VerifiedDomainRequired,
         RequestValidationFailed,
     ),
 )
 async def set_sso(body: SsoUpdate, caller: CurrentUser, db: DbSession) -> SsoResponse:
-    """Require (or stop requiring) Google sign-in for the account."""
+    """Require (or stop requiring) Google sign-in for the account; requiring it needs a
+    verified domain."""
     return SsoResponse(sso=await service.set_google_sso(db, caller, body.require_google_sso))
+
+
+@router.get("/sso/domains", response_model=SsoDomainsResponse, responses=error_responses(*_AUTH))
+async def list_domains(caller: CurrentUser, db: DbSession) -> SsoDomainsResponse:
+    """The account's domains with their state, last check and TXT record."""
+    return SsoDomainsResponse(domains=await service.list_domains(db, caller))
+
+
+@router.post(
+    "/sso/domains",
+    status_code=201,
+    response_model=SsoDomainResponse,
+    responses=error_responses(
+        *_AUTH, InvalidDomain, PublicEmailDomain, DomainAlreadyAdded, RequestValidationFailed
+    ),
+)
+async def add_domain(
+    body: SsoDomainCreate, caller: CurrentUser, db: DbSession
+) -> SsoDomainResponse:
+    """Add a domain (Pending) and get the TXT record that proves it."""
+    return SsoDomainResponse(domain=await service.add_domain(db, caller, body.domain))
+
+
+@router.post(
+    "/sso/domains/{domain_id}/verify",
+    response_model=SsoDomainResponse,
+    responses=error_responses(*_AUTH, NotFound, DnsUnavailable, RequestValidationFailed),
+)
+async def verify_domain(
+    domain_id: uuid.UUID,
+    caller: CurrentUser,
+    db: DbSession,
+    resolver: Resolver,
+    mailer: MailerDep,
+) -> SsoDomainResponse:
+    """Look the domain's TXT record up now; the domain comes back Verified, or Failed or
+    Lost with the reason."""
+    return SsoDomainResponse(
+        domain=await service.verify_domain(db, resolver, mailer, caller, domain_id)
+    )
+
+
+@router.delete(
+    "/sso/domains/{domain_id}",
+    status_code=204,
+    response_class=Response,
+    responses=error_responses(*_AUTH, NotFound, RequestValidationFailed),
+)
+async def remove_domain(domain_id: uuid.UUID, caller: CurrentUser, db: DbSession) -> Response:
+    """Remove a domain; Google identities of it no longer join the account."""
+    await service.remove_domain(db, caller, domain_id)
+    return Response(status_code=204)

@@ -1,19 +1,65 @@
-"""Google single sign-on setting (SPEC 4 "SSO setting", 5 "Other").
+"""Google single sign-on and its verified domains (SPEC 4 "SSO setting", 5 "Other", 9
+"domain box"; issue 17).
 
-Enabling records the caller's email domain on the account: Google identities of that domain
-may then join the account by signing in with Google, invites are refused, and the account's
-users cannot sign in or reset a password with a password. Disabling clears the domains.
+An account proves it owns an email domain by publishing a TXT record at the domain's apex
+(api/sso/verification.py). Only verified domains count: Google identities of a verified
+domain may join an account that requires Google SSO (api/session/sso_accounts.py), and an
+account may require Google SSO only once it has one. A verified domain belongs to one account
+at a time; another account that proves it takes it over only when the holder's record is gone
+(the holder's domain becomes Lost, its users are emailed, and the take-over is logged as an
+audit event: there is no audit table yet).
+
+Requiring Google SSO also means invites are refused and the account's users cannot sign in or
+reset a password with a password. Turning it off leaves the domains as they are.
 """
 
 from __future__ import annotations
 
+import functools
+import secrets
+import uuid
+from datetime import UTC, datetime
+
+import structlog
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from api.adapters.dns_resolver import DnsLookupFailed, DnsResolver
+from api.adapters.mail import Mailer
 from api.auth.principal import Caller
-from api.emails import email_domain, is_gmail_domain
-from api.models import Account, AuthType
-from api.sso.errors import GoogleSsoAuthTypeRequired, PersonalGmailAccount
-from api.sso.schemas import Sso
+from api.db import after_commit
+from api.emails import email_domain, is_blocked_domain, is_gmail_domain
+from api.errors import NotFound
+from api.models import Account, AuthType, DomainFailure, DomainState, SsoDomain
+from api.sso import repository
+from api.sso.errors import (
+    DnsUnavailable,
+    DomainAlreadyAdded,
+    GoogleSsoAuthTypeRequired,
+    InvalidDomain,
+    PersonalGmailAccount,
+    PublicEmailDomain,
+    VerifiedDomainRequired,
+)
+from api.sso.notices import DomainLostNotice, send_domain_lost
+from api.sso.schemas import DomainRecord, Sso
+from api.sso.schemas import SsoDomain as SsoDomainOut
+from api.sso.verification import (
+    RECORD_TYPE,
+    failure_message,
+    failure_of,
+    is_domain_name,
+    normalize_domain,
+    proves,
+    record_value,
+)
+
+log = structlog.get_logger(__name__)
+DOMAIN_NOT_FOUND = "Domain not found"
+
+
+# ---------------------------------------------------------------------------------------------
+# The setting
 
 
 async def set_google_sso(db: AsyncSession, caller: Caller, required: bool) -> Sso:
@@ -22,23 +68,192 @@ async def set_google_sso(db: AsyncSession, caller: Caller, required: bool) -> Ss
     Raises:
         PersonalGmailAccount: enabling from a Gmail address.
         GoogleSsoAuthTypeRequired: enabling as a user who did not sign in with Google.
+        VerifiedDomainRequired: enabling while the account has no verified domain.
     """
     account = await db.get_one(Account, caller.account_id)
     if required:
-        domain = email_domain(caller.email)
-        if is_gmail_domain(domain):
+        if is_gmail_domain(email_domain(caller.email)):
             raise PersonalGmailAccount()
         if caller.auth_type != AuthType.GOOGLE_SSO:
             raise GoogleSsoAuthTypeRequired()
-        account.require_google_sso = True
-        account.sso_domains = [domain]
-    else:
-        account.require_google_sso = False
-        account.sso_domains = []
+        if not await repository.verified_domain_names(db, account.id):
+            raise VerifiedDomainRequired()
+    account.require_google_sso = required
     await db.flush()
-    return sso_of(account)
+    return await sso_of(db, account)
 
 
-def sso_of(account: Account) -> Sso:
-    """The account's SSO state as the console shows it (SPEC 3 "sso")."""
-    return Sso(is_google_sso=account.require_google_sso, domains=list(account.sso_domains))
+async def sso_of(db: AsyncSession, account: Account) -> Sso:
+    """The account's SSO state as the console shows it (SPEC 3 "sso"): ``domains`` are its
+    verified domains, the ones auto-join considers."""
+    return Sso(
+        is_google_sso=account.require_google_sso,
+        domains=await repository.verified_domain_names(db, account.id),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Domains
+
+
+def domain_out(row: SsoDomain) -> SsoDomainOut:
+    """A domain row as the console shows it, with its TXT record and the last check's
+    message."""
+    return SsoDomainOut(
+        id=row.id,
+        domain=row.domain,
+        state=row.state,
+        failure=row.failure,
+        message=failure_message(row.failure, row.domain) if row.failure else None,
+        record=DomainRecord(type=RECORD_TYPE, name=row.domain, value=record_value(row.token)),
+        checked_at=row.checked_at,
+        verified_at=row.verified_at,
+    )
+
+
+async def list_domains(db: AsyncSession, caller: Caller) -> list[SsoDomainOut]:
+    """The caller's account's domains, by name."""
+    return [domain_out(row) for row in await repository.domains_of(db, caller.account_id)]
+
+
+async def add_domain(db: AsyncSession, caller: Caller, value: str) -> SsoDomainOut:
+    """Add a domain to the caller's account, Pending, with a fresh token (192 random bits).
+
+    Args:
+        value: the domain as typed (trimmed, lowercased and stripped of a trailing dot here).
+
+    Raises:
+        InvalidDomain: not a domain name.
+        PublicEmailDomain: a free, disposable or special-use email domain.
+        DomainAlreadyAdded: the account lists it already.
+    """
+    domain = normalize_domain(value)
+    if not is_domain_name(domain):
+        raise InvalidDomain()
+    if is_blocked_domain(domain):
+        raise PublicEmailDomain()
+    if await repository.domain_named(db, caller.account_id, domain) is not None:
+        raise DomainAlreadyAdded()
+    row = SsoDomain(
+        account_id=caller.account_id,
+        domain=domain,
+        token=secrets.token_urlsafe(24),
+        state=DomainState.PENDING,
+    )
+    db.add(row)
+    try:
+        async with db.begin_nested():
+            await db.flush()
+    except IntegrityError as exc:  # the same domain added twice at once
+        raise DomainAlreadyAdded() from exc
+    return domain_out(row)
+
+
+async def remove_domain(db: AsyncSession, caller: Caller, domain_id: uuid.UUID) -> None:
+    """Remove a domain of the caller's account; if it was verified, auto-join for it stops.
+
+    Raises:
+        NotFound: no such domain in the caller's account.
+    """
+    row = await repository.domain_in_account(db, caller.account_id, domain_id, for_update=True)
+    if row is None:
+        raise NotFound(DOMAIN_NOT_FOUND)
+    await db.delete(row)
+    await db.flush()
+
+
+async def verify_domain(
+    db: AsyncSession,
+    resolver: DnsResolver,
+    mailer: Mailer,
+    caller: Caller,
+    domain_id: uuid.UUID,
+) -> SsoDomainOut:
+    """Look up the domain's TXT records now and record the outcome.
+
+    - The record is there: Verified, unless another account holds the domain verified and
+      its own record is still published (then Failed, ``VerifiedByAnotherAccount``). When
+      the holder's record is gone, the holder's domain becomes Lost (its users are emailed
+      once this commits) and the caller's Verified.
+    - It is not: Failed with the reason (``DomainNotFound``, ``RecordNotFound``,
+      ``WrongToken``), or Lost when the domain was Verified: auto-join stops at once.
+
+    Returns the domain after the check.
+
+    Raises:
+        NotFound: no such domain in the caller's account.
+        DnsUnavailable: no nameserver answered in time (503); nothing changed.
+    """
+    row = await repository.domain_in_account(db, caller.account_id, domain_id, for_update=True)
+    if row is None:
+        raise NotFound(DOMAIN_NOT_FOUND)
+    try:
+        lookup = await resolver.txt(row.domain)
+    except DnsLookupFailed as exc:
+        log.warning("dns_lookup_failed", domain=row.domain, error=str(exc))
+        raise DnsUnavailable() from exc
+    now = datetime.now(UTC)
+    failure = failure_of(lookup, row.token)
+    if failure is None and row.state is not DomainState.VERIFIED:
+        holder = await repository.verified_holder(db, row.domain, other_than=row.account_id)
+        if holder is not None and proves(lookup, holder.token):
+            failure = DomainFailure.VERIFIED_BY_ANOTHER_ACCOUNT
+        elif holder is not None:
+            await _take_over(db, mailer, holder, failure_of(lookup, holder.token), row, now)
+    was_verified = row.state is DomainState.VERIFIED
+    record_check(row, failure, now, was_verified)
+    try:
+        async with db.begin_nested():
+            await db.flush()
+    except IntegrityError:  # another account verified it in the same instant
+        record_check(row, DomainFailure.VERIFIED_BY_ANOTHER_ACCOUNT, now, was_verified)
+        await db.flush()
+    return domain_out(row)
+
+
+def record_check(
+    row: SsoDomain, failure: DomainFailure | None, now: datetime, was_verified: bool
+) -> None:
+    """Record a check at ``now`` on ``row``: Verified without a ``failure``; with one, Lost
+    when the domain ``was_verified`` before the check (auto-join stops), else Failed."""
+    row.checked_at = now
+    row.failure = failure
+    if failure is None:
+        row.state = DomainState.VERIFIED
+        row.verified_at = now
+    else:
+        row.state = DomainState.LOST if was_verified else DomainState.FAILED
+
+
+async def _take_over(
+    db: AsyncSession,
+    mailer: Mailer,
+    holder: SsoDomain,
+    failure: DomainFailure | None,
+    taker: SsoDomain,
+    now: datetime,
+) -> None:
+    """The holder's record is gone: its domain is Lost (flushed first, so the taker's
+    Verified passes the one-verified-per-domain index) and its users are told after commit."""
+    holder.state = DomainState.LOST
+    holder.failure = failure or DomainFailure.RECORD_NOT_FOUND
+    holder.checked_at = now
+    await db.flush()
+    log.info(
+        "audit.sso_domain_taken_over",
+        domain=taker.domain,
+        from_account_id=str(holder.account_id),
+        to_account_id=str(taker.account_id),
+    )
+    notice = DomainLostNotice(
+        account_name=await repository.account_name(db, holder.account_id),
+        domain=holder.domain,
+        token=holder.token,
+        failure=holder.failure,
+        recipients=tuple(await repository.user_emails(db, holder.account_id)),
+    )
+    after_commit(db, functools.partial(_notify, mailer, notice))
+
+
+async def _notify(mailer: Mailer, notice: DomainLostNotice) -> None:
+    await send_domain_lost(mailer, notice)

@@ -8,3 +8,10 @@ class RecordInTheFuture(AppError):
     clock gone wrong); the batch counts nothing."""
 
     default_message = "time must not be in the future"
+
+
+class UnknownAlertRecipient(AppError):
+    """422: a usage-alert recipient id is not a user of the caller's account."""
+
+    status_code = 422
+    default_message = "Usage alerts can only go to users of this account."

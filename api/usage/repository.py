@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import NamedTuple
 
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import Platform, Usage
+from api.models import Account, Platform, Usage, UsageAlert, UsageDaily, User
 
 
 class CycleUsage(NamedTuple):
@@ -49,9 +49,10 @@ class NewRecord(NamedTuple):
 
 
 # One statement, one round trip: insert the records, skipping keys already stored for the
-# account; add exactly the inserted ones to the rollups (in a fixed order, so concurrent
-# batches of one account lock rollup rows in the same order); count them. Data-modifying CTEs
-# always run to completion, and the whole statement runs in the request's transaction.
+# account; add exactly the inserted ones to the per-cycle and per-day rollups (in a fixed
+# order, so concurrent batches of one account lock rollup rows in the same order); count
+# them. Data-modifying CTEs always run to completion, and the whole statement runs in the
+# request's transaction.
 _INGEST = text(
     """
 WITH inserted AS (
@@ -65,7 +66,7 @@ WITH inserted AS (
         CAST(:cycle_starts AS timestamptz[])
     ) AS r(idempotency_key, platform, runs, credits, recorded_at, cycle_start)
     ON CONFLICT (account_id, idempotency_key) DO NOTHING
-    RETURNING cycle_start, platform, runs, credits
+    RETURNING cycle_start, platform, runs, credits, recorded_at
 ), rolled_up AS (
     INSERT INTO usage (account_id, cycle_start, platform, runs, credits)
     SELECT CAST(:account_id AS uuid), cycle_start, platform, sum(runs), sum(credits)
@@ -74,6 +75,17 @@ WITH inserted AS (
     ORDER BY cycle_start, platform
     ON CONFLICT (account_id, cycle_start, platform) DO UPDATE
         SET runs = usage.runs + excluded.runs, credits = usage.credits + excluded.credits
+    RETURNING 1
+), daily AS (
+    INSERT INTO usage_daily (account_id, cycle_start, day, platform, runs, credits)
+    SELECT CAST(:account_id AS uuid), cycle_start, CAST(recorded_at AT TIME ZONE 'UTC' AS date),
+           platform, sum(runs), sum(credits)
+    FROM inserted
+    GROUP BY 2, 3, 4
+    ORDER BY 2, 3, 4
+    ON CONFLICT (account_id, cycle_start, day, platform) DO UPDATE
+        SET runs = usage_daily.runs + excluded.runs,
+            credits = usage_daily.credits + excluded.credits
     RETURNING 1
 )
 SELECT count(*) FROM inserted
@@ -106,3 +118,141 @@ async def insert_records(
         },
     )
     return int(count or 0)
+
+
+class DayUsage(NamedTuple):
+    """One daily rollup row: a platform's runs and credits on ``day`` (UTC) of a cycle."""
+
+    day: date
+    platform: Platform
+    runs: int
+    credits: int
+
+
+async def daily_usage(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime
+) -> list[DayUsage]:
+    """The daily rollup rows of one account's billing cycle (at most 3 x 31), by day."""
+    result = await db.execute(
+        select(UsageDaily.day, UsageDaily.platform, UsageDaily.runs, UsageDaily.credits)
+        .where(UsageDaily.account_id == account_id, UsageDaily.cycle_start == cycle_start)
+        .order_by(UsageDaily.day)
+    )
+    return [DayUsage(*row) for row in result]
+
+
+# The thresholds of the account's allowance that the current cycle's requests have reached
+# and that were not recorded yet: recorded now, returned once (the primary key of usage_alert
+# settles concurrent batches: the second waits for the first's commit, then conflicts).
+# The allowance is the free plan's requests at 0 units, else units x requests per unit.
+_CROSSINGS = text(
+    """
+WITH plan AS (
+    SELECT CASE WHEN subscription_units = 0 THEN free_plan_requests
+                ELSE subscription_units * unit_plan_requests END AS allowance,
+           usage_alert_thresholds AS thresholds
+    FROM account WHERE id = CAST(:account_id AS uuid)
+), used AS (
+    SELECT coalesce(sum(credits), 0) AS credits FROM usage
+    WHERE account_id = CAST(:account_id AS uuid) AND cycle_start = :cycle_start
+)
+INSERT INTO usage_alert (account_id, cycle_start, threshold, used, allowance)
+SELECT CAST(:account_id AS uuid), :cycle_start, t.threshold, used.credits, plan.allowance
+FROM plan, used, unnest(plan.thresholds) AS t(threshold)
+WHERE plan.allowance > 0 AND used.credits * 100 >= t.threshold * plan.allowance
+ORDER BY t.threshold
+ON CONFLICT (account_id, cycle_start, threshold) DO NOTHING
+RETURNING threshold, used, allowance
+"""
+)
+
+
+class Crossing(NamedTuple):
+    """A usage alert to send: ``threshold`` percent reached, ``used`` of ``allowance``."""
+
+    threshold: int
+    used: int
+    allowance: int
+
+
+async def record_crossings(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime
+) -> list[Crossing]:
+    """Record the alert thresholds the cycle's usage has newly reached; returns them (each
+    is returned by exactly one transaction, ever)."""
+    result = await db.execute(_CROSSINGS, {"account_id": account_id, "cycle_start": cycle_start})
+    return [Crossing(*row) for row in result]
+
+
+async def alert_recipients(db: AsyncSession, account_id: uuid.UUID) -> tuple[str, list[str]]:
+    """The account's name and the emails of its users who receive usage alerts."""
+    name = await db.scalar(select(Account.name).where(Account.id == account_id))
+    emails = await db.scalars(
+        select(User.email)
+        .where(User.account_id == account_id, User.usage_alerts.is_(True))
+        .order_by(User.email)
+    )
+    return str(name), list(emails)
+
+
+class AlertUser(NamedTuple):
+    """A user of the account and whether they receive usage alerts."""
+
+    id: uuid.UUID
+    email: str
+    first_name: str
+    last_name: str
+    usage_alerts: bool
+
+
+async def alert_settings(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime
+) -> tuple[list[int], list[AlertUser], list[tuple[int, datetime]]]:
+    """The account's alert thresholds, its users (by email) with their choice, and the
+    thresholds (with when) the cycle starting at ``cycle_start`` reached."""
+    thresholds = await db.scalar(
+        select(Account.usage_alert_thresholds).where(Account.id == account_id)
+    )
+    users = await db.execute(
+        select(User.id, User.email, User.first_name, User.last_name, User.usage_alerts)
+        .where(User.account_id == account_id)
+        .order_by(User.email)
+    )
+    reached = await db.execute(
+        select(UsageAlert.threshold, UsageAlert.reached_at)
+        .where(UsageAlert.account_id == account_id, UsageAlert.cycle_start == cycle_start)
+        .order_by(UsageAlert.threshold)
+    )
+    return (
+        sorted(thresholds or []),
+        [AlertUser(*row) for row in users],
+        [(int(t), at) for t, at in reached],
+    )
+
+
+async def set_alert_settings(
+    db: AsyncSession, account_id: uuid.UUID, thresholds: list[int], recipient_ids: set[uuid.UUID]
+) -> bool:
+    """Store the thresholds and who receives alerts (everyone else of the account does not).
+    Returns False, changing nothing, when a recipient is not a user of the account."""
+    known = set(await db.scalars(select(User.id).where(User.account_id == account_id)))
+    if not recipient_ids <= known:
+        return False
+    await db.execute(
+        update(Account)
+        .where(Account.id == account_id)
+        .values(usage_alert_thresholds=sorted(set(thresholds)))
+    )
+    await db.execute(
+        update(User)
+        .where(User.account_id == account_id)
+        .values(usage_alerts=User.id.in_(recipient_ids) if recipient_ids else False)
+    )
+    return True
+
+
+async def cycle_anchor(db: AsyncSession, account_id: uuid.UUID) -> datetime:
+    """The account's billing cycle anchor (cycles are monthly from it)."""
+    anchor = await db.scalar(select(Account.billing_cycle_anchor).where(Account.id == account_id))
+    assert anchor is not None, "the caller's account exists"
+    return anchor

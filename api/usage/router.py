@@ -3,16 +3,25 @@
 In the contract (openapi.json) for the test service's integrators; the README documents it.
 """
 
-from fastapi import APIRouter, status
+from typing import Annotated
 
-from api.auth.errors import ApiKeyRequired, InvalidApiKey
-from api.deps import ApiKeyAccount, DbSession, MeteringThrottle
-from api.errors import RateLimited, RequestValidationFailed, error_responses
+from fastapi import APIRouter, Query, status
+from fastapi.responses import StreamingResponse
+
+from api.auth.errors import AccountRequired, ApiKeyRequired, InvalidApiKey, NotAuthenticated
+from api.deps import ApiKeyAccount, CurrentUser, DbSession, MailerDep, MeteringThrottle
+from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
 from api.usage import service
-from api.usage.errors import RecordInTheFuture
-from api.usage.schemas import UsageBatchCreate, UsageBatchResponse
+from api.usage.errors import RecordInTheFuture, UnknownAlertRecipient
+from api.usage.schemas import (
+    UsageAlertSettings,
+    UsageAlertSettingsUpdate,
+    UsageBatchCreate,
+    UsageBatchResponse,
+)
 
 router = APIRouter(prefix="/metering", tags=["usage"])
+web_router = APIRouter(prefix="/web", tags=["usage"])
 
 
 @router.post(
@@ -25,7 +34,67 @@ router = APIRouter(prefix="/metering", tags=["usage"])
     ),
 )
 async def ingest_usage(
-    body: UsageBatchCreate, holder: ApiKeyAccount, db: DbSession
+    body: UsageBatchCreate, holder: ApiKeyAccount, db: DbSession, mailer: MailerDep
 ) -> UsageBatchResponse:
-    """Count a batch of usage records (idempotent per record key) for the key's account."""
-    return await service.ingest(db, holder, body.records)
+    """Count a batch of usage records (idempotent per record key) for the key's account; a
+    batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the
+    account's users once per cycle (issue 14)."""
+    return await service.ingest(db, mailer, holder, body.records)
+
+
+@web_router.get(
+    "/usage-alerts",
+    response_model=UsageAlertSettings,
+    responses=error_responses(NotAuthenticated, AccountRequired),
+)
+async def get_usage_alerts(caller: CurrentUser, db: DbSession) -> UsageAlertSettings:
+    """Who gets the usage alerts and at which percentages of the allowance (issue 14)."""
+    return await service.alert_settings(db, caller.account_id)
+
+
+@web_router.put(
+    "/usage-alerts",
+    response_model=UsageAlertSettings,
+    responses=error_responses(
+        NotAuthenticated, AccountRequired, UnknownAlertRecipient, RequestValidationFailed
+    ),
+)
+async def put_usage_alerts(
+    body: UsageAlertSettingsUpdate, caller: CurrentUser, db: DbSession
+) -> UsageAlertSettings:
+    """Set the percentages that send an alert and the users who get them."""
+    return await service.update_alert_settings(db, caller.account_id, body)
+
+
+@web_router.get(
+    "/usage/export",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "CSV (RFC 4180): date,platform,runs,credits per UTC day and platform",
+            "content": {"text/csv": {"schema": {"type": "string"}}},
+        },
+        **error_responses(NotAuthenticated, AccountRequired, NotFound, RequestValidationFailed),
+    },
+)
+async def export_usage(
+    caller: CurrentUser,
+    db: DbSession,
+    cycle_start_ms: Annotated[
+        int,
+        Query(
+            alias="cycleStartMs",
+            ge=0,
+            le=253_402_300_799_999,
+            description="startMs of one of the 12 cycles GET /web/account shows.",
+        ),
+    ],
+) -> StreamingResponse:
+    """One billing cycle's usage per day and platform as a CSV download (issue 14)."""
+    start, lines = await service.export_rows(db, caller.account_id, cycle_start_ms)
+    filename = f"usage-{start.date().isoformat()}.csv"
+    return StreamingResponse(
+        lines,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )

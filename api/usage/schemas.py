@@ -4,8 +4,9 @@ call, in the contract too) and the per-cycle entries of ``GET /web/account`` (SP
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Annotated
+import uuid
+from datetime import datetime, timedelta
+from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, BeforeValidator, Field, WithJsonSchema
 
@@ -92,3 +93,41 @@ class UsageEntry(ApiModel):
     web: PlatformUsage
     native_mobile: PlatformUsage
     api: PlatformUsage
+
+
+AlertThreshold = Literal[50, 80, 100]
+
+
+class AlertRecipient(ApiModel):
+    """A user of the account and whether they get the usage alerts."""
+
+    user_id: uuid.UUID
+    email: str
+    first_name: str
+    last_name: str
+    enabled: bool
+
+
+class AlertReached(ApiModel):
+    """A threshold the current billing cycle reached, and when (its alert was sent then)."""
+
+    threshold: int
+    reached_at: datetime
+
+
+class UsageAlertSettings(ApiModel):
+    """``GET /web/usage-alerts`` (issue 14): the thresholds that send an alert (percent of the
+    allowance, of 50, 80 and 100), every user with whether they get them, and the thresholds
+    the current cycle already reached (each alert goes once per cycle)."""
+
+    thresholds: list[AlertThreshold]
+    recipients: list[AlertRecipient]
+    reached: list[AlertReached]
+
+
+class UsageAlertSettingsUpdate(ApiModel):
+    """``PUT /web/usage-alerts``: the thresholds to alert at (none: no alerts) and the ids of
+    the users who get them (users of the account; the others do not)."""
+
+    thresholds: Annotated[list[AlertThreshold], Field(max_length=3)]
+    recipient_ids: Annotated[list[uuid.UUID], Field(max_length=1000)]

@@ -4,39 +4,53 @@ time, into the per-cycle rollups that ``GET /web/account`` reads (SPEC 3 usage, 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from api.adapters.mail import Mailer
 from api.auth.principal import KeyHolder
+from api.errors import NotFound
 from api.models import Platform
-from api.usage import repository
-from api.usage.cycles import containing_cycle_starts, recent_cycle_starts
-from api.usage.errors import RecordInTheFuture
+from api.usage import alerts, repository
+from api.usage.cycles import (
+    containing_cycle_starts,
+    current_cycle_start,
+    epoch_ms,
+    recent_cycle_starts,
+    reset_date,
+)
+from api.usage.errors import RecordInTheFuture, UnknownAlertRecipient
 from api.usage.repository import NewRecord
 from api.usage.schemas import (
     MAX_CLOCK_SKEW,
+    AlertReached,
+    AlertRecipient,
     PlatformUsage,
+    UsageAlertSettings,
+    UsageAlertSettingsUpdate,
     UsageBatchResponse,
     UsageEntry,
     UsageRecordCreate,
 )
 
 USAGE_CYCLES_SHOWN = 12
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MS = timedelta(milliseconds=1)
 
 
 async def ingest(
-    db: AsyncSession, holder: KeyHolder, records: Sequence[UsageRecordCreate]
+    db: AsyncSession,
+    mailer: Mailer,
+    holder: KeyHolder,
+    records: Sequence[UsageRecordCreate],
 ) -> UsageBatchResponse:
     """Count a batch of records for the API key's account, all or nothing.
 
     A key repeated inside the batch counts once (the first occurrence); a key the account
     already has counts zero times. Each record lands in the billing cycle containing its
     ``time`` (monthly from the account's anchor; times before the anchor in the first cycle).
-    Only flushes: the request's transaction commits the records and the rollups together.
+    Only flushes: the request's transaction commits the records, the rollups (per cycle and
+    per day) and the usage alerts this batch set off (issue 14; emailed after the commit).
 
     Returns:
         how many records were counted now and how many were duplicates.
@@ -59,6 +73,9 @@ async def ingest(
             for r, start in zip(ordered, starts, strict=True)
         ],
     )
+    current = current_cycle_start(holder.billing_cycle_anchor, datetime.now(UTC))
+    if accepted and current in starts:
+        await alerts.check(db, mailer, holder.account_id, current)
     return UsageBatchResponse(accepted=accepted, duplicates=len(records) - accepted)
 
 
@@ -83,7 +100,7 @@ async def usage_by_cycle(
         web, mobile, api = (totals.get((start, p), zero) for p in Platform)
         usage.append(
             UsageEntry(
-                start_ms=(start - _EPOCH) // _MS,  # exact: no float rounding
+                start_ms=epoch_ms(start),
                 requests=web.credits + mobile.credits + api.credits,
                 web=web,
                 native_mobile=mobile,
@@ -91,3 +108,83 @@ async def usage_by_cycle(
             )
         )
     return usage
+
+
+async def alert_settings(db: AsyncSession, account_id: uuid.UUID) -> UsageAlertSettings:
+    """``GET /web/usage-alerts`` of the account (issue 14)."""
+    anchor = await repository.cycle_anchor(db, account_id)
+    current = current_cycle_start(anchor, datetime.now(UTC))
+    thresholds, users, reached = await repository.alert_settings(db, account_id, current)
+    return UsageAlertSettings(
+        thresholds=[t for t in alerts.THRESHOLDS if t in thresholds],
+        recipients=[
+            AlertRecipient(
+                user_id=u.id,
+                email=u.email,
+                first_name=u.first_name,
+                last_name=u.last_name,
+                enabled=u.usage_alerts,
+            )
+            for u in users
+        ],
+        reached=[AlertReached(threshold=t, reached_at=at) for t, at in reached],
+    )
+
+
+async def update_alert_settings(
+    db: AsyncSession, account_id: uuid.UUID, update: UsageAlertSettingsUpdate
+) -> UsageAlertSettings:
+    """``PUT /web/usage-alerts``: the thresholds and recipients, all or nothing.
+
+    Raises:
+        UnknownAlertRecipient: a recipient id is not a user of the account (422).
+    """
+    if not await repository.set_alert_settings(
+        db, account_id, list(update.thresholds), set(update.recipient_ids)
+    ):
+        raise UnknownAlertRecipient()
+    await db.flush()
+    return await alert_settings(db, account_id)
+
+
+CSV_HEADER = "date,platform,runs,credits\r\n"
+
+
+async def export_rows(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start_ms: int, now: datetime | None = None
+) -> tuple[datetime, AsyncIterator[str]]:
+    """The usage of one of the last 12 billing cycles as CSV lines (issue 14 "Export"): a
+    header, then for every UTC day of the cycle (up to today for the current one) one line
+    per platform (``web``, ``nativeMobile``, ``api``) with its runs and credits, zeros
+    included, days in order. RFC 4180 (CRLF line ends). Read from the daily rollups: at most
+    3 x 31 rows, however many records were metered.
+
+    Returns:
+        the cycle's start and the lines (an async iterator, for a streamed response).
+
+    Raises:
+        NotFound: ``cycle_start_ms`` is not the start of one of the cycles shown.
+    """
+    now = now or datetime.now(UTC)
+    anchor = await repository.cycle_anchor(db, account_id)
+    starts = recent_cycle_starts(anchor, now, USAGE_CYCLES_SHOWN)
+    start = next((s for s in starts if epoch_ms(s) == cycle_start_ms), None)
+    if start is None:
+        raise NotFound("There is no such billing cycle in the last 12.")
+    end = min(reset_date(start), now)
+    rows = {(r.day, r.platform): r for r in await repository.daily_usage(db, account_id, start)}
+
+    async def lines() -> AsyncIterator[str]:
+        yield CSV_HEADER
+        day = start.astimezone(UTC).date()
+        last = (end - timedelta(microseconds=1)).astimezone(UTC).date()
+        while day <= last:
+            for platform in Platform:
+                row = rows.get((day, platform))
+                yield (
+                    f"{day.isoformat()},{platform.value},"
+                    f"{row.runs if row else 0},{row.credits if row else 0}\r\n"
+                )
+            day += timedelta(days=1)
+
+    return start, lines()

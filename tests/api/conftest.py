@@ -4,14 +4,17 @@ and a factory of signed-in users in fresh accounts (so every test owns its data)
 from __future__ import annotations
 
 import secrets
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
 import respx
 from fastapi import FastAPI
+from sqlalchemy import update
 
 from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
@@ -64,6 +67,45 @@ class SignedIn:
 
 
 MakeUser = Callable[..., Awaitable[SignedIn]]
+
+
+def unique_domain(prefix: str = "corp") -> str:
+    """A domain nobody else in the test run uses (``.dev``: a public suffix, not special-use)."""
+    return f"{prefix}-{secrets.token_hex(4)}.dev"
+
+
+async def publish_txt(client: httpx.AsyncClient, name: str, *values: str) -> None:
+    """Set the TXT values of ``name`` in the DNS stand-in (``PUT /dev/dns/<name>``)."""
+    response = await client.put(f"/dev/dns/{name}", json={"txt": list(values)})
+    assert response.status_code == 200, response.text
+    assert response.json()["txt"] == list(values)
+
+
+async def verified_domain(
+    client: httpx.AsyncClient, headers: dict[str, str], domain: str
+) -> dict[str, Any]:
+    """Add ``domain`` to the account of ``headers``, publish its TXT record in the DNS
+    stand-in and verify it, as a user of the console does; returns the verified domain."""
+    added = await client.post("/web/sso/domains", headers=headers, json={"domain": domain})
+    assert added.status_code == 201, added.text
+    record = added.json()["domain"]["record"]
+    await publish_txt(client, record["name"], record["value"])
+    verified = await client.post(
+        f"/web/sso/domains/{added.json()['domain']['id']}/verify", headers=headers
+    )
+    assert verified.status_code == 200, verified.text
+    assert verified.json()["domain"]["state"] == "Verified", verified.text
+    result: dict[str, Any] = verified.json()["domain"]
+    return result
+
+
+async def require_google_sso(app: FastAPI, account: Account) -> None:
+    """Turn "require Google SSO" on for ``account`` directly (its users here may be password
+    users, who cannot turn it on through ``POST /web/sso``)."""
+    async with app.state.sessionmaker() as db, db.begin():
+        await db.execute(
+            update(Account).where(Account.id == account.id).values(require_google_sso=True)
+        )
 
 
 def unique_email(prefix: str = "user") -> str:
@@ -154,10 +196,15 @@ class Authorized:
 
 
 async def authorize(
-    client: httpx.AsyncClient, email: str, provider: str = "Google", first: str = "Fed"
+    client: httpx.AsyncClient,
+    email: str,
+    provider: str = "Google",
+    first: str = "Fed",
+    hosted_domain: str = "",
 ) -> Authorized:
     """Start the sign-in through the API (which sets the browser's ``oauth_flow`` cookie in
-    ``client``), sign in at the hosted-UI stand-in, and return the code and state it
+    ``client``), sign in at the hosted-UI stand-in (``hosted_domain``: Google's ``hd`` of a
+    Workspace account, empty for a personal one), and return the code and state it
     redirects back with."""
     start = await client.post(
         "/web/session/authorize",
@@ -179,6 +226,7 @@ async def authorize(
             "email": email,
             "given_name": first,
             "family_name": "Erated",
+            "hd": hosted_domain,
         },
     )
     assert response.status_code == 302, response.text
@@ -197,13 +245,42 @@ async def exchange(client: httpx.AsyncClient, authorized: Authorized) -> httpx.R
 MakeFederated = Callable[..., Awaitable[Federated]]
 
 
+async def sso_lookup(client: httpx.AsyncClient, fed: Federated) -> httpx.Response:
+    """GET /web/sso-accounts for the identity itself, as /oauth/sso asks after the exchange."""
+    return await client.get(
+        "/web/sso-accounts",
+        params={"cognitoId": fed.username, "email": fed.email},
+        headers=fed.headers,
+    )
+
+
+async def sso_join(
+    client: httpx.AsyncClient, fed: Federated, account_id: uuid.UUID
+) -> httpx.Response:
+    """POST /web/sso-accounts/join for the identity itself."""
+    return await client.post(
+        "/web/sso-accounts/join",
+        json={
+            "accountId": str(account_id),
+            "userFirstName": "Jo",
+            "userLastName": "Iner",
+            "userEmail": fed.email,
+            "userIdentityId": fed.username,
+        },
+        headers=fed.headers,
+    )
+
+
 @pytest.fixture
 def make_federated(client: httpx.AsyncClient, hosted_ui: respx.MockRouter) -> MakeFederated:
     """Sign a Google (or GitHub) identity in and exchange its code through the API."""
 
-    async def make(email: str | None = None, provider: str = "Google") -> Federated:
+    async def make(
+        email: str | None = None, provider: str = "Google", hosted_domain: str = ""
+    ) -> Federated:
         email = email or unique_email("fed")
-        response = await exchange(client, await authorize(client, email, provider))
+        authorized = await authorize(client, email, provider, hosted_domain=hosted_domain)
+        response = await exchange(client, authorized)
         assert response.status_code == 200, response.text
         body = response.json()
         identity = body["identity"]

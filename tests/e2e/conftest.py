@@ -158,3 +158,23 @@ def sign_in(page: Page, email: str = DEMO_EMAIL, password: str = DEMO_PASSWORD) 
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign in with Email").click()
     expect(page).to_have_url(re.compile(r"/account$"))
+
+
+def publish_txt(console_url: str, name: str, *values: str) -> None:
+    """Set the TXT values of ``name`` in the dev stack's DNS stand-in (``PUT /dev/dns/<name>``),
+    as the domain's owner would at their DNS provider."""
+    response = httpx.put(f"{console_url}/dev/dns/{name}", json={"txt": list(values)}, timeout=10)
+    assert response.status_code == 200, response.text
+
+
+def verify_domain_in_console(page: Page, console_url: str, domain: str) -> None:
+    """On User Management: add ``domain`` in the domain box, publish the TXT record it shows
+    through the DNS stand-in, press Verify and wait for Verified."""
+    box = page.get_by_role("region", name="Domains")
+    box.get_by_label("Domain", exact=True).fill(domain)
+    box.get_by_role("button", name="Add domain").click()
+    item = box.get_by_role("listitem", name=domain)
+    expect(item).to_contain_text("Pending")
+    publish_txt(console_url, domain, item.get_by_test_id("txt-value").inner_text())
+    item.get_by_role("button", name=f"Verify {domain}").click()
+    expect(item).to_contain_text("Verified")

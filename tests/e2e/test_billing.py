@@ -1,7 +1,9 @@
 """Billing & Subscription and /payment in the browser against the dev stack (localstripe's
-Stripe.js card element): add a card, a declined card, change the plan, remove the card.
+Stripe.js card element and the shim of api/devstack/stripe_shim.py): add a card, a declined
+card, the charge preview, upgrades, a plan set to end with the period, a renewal that fails
+and is paid, removing the card.
 
-One test, leaving the demo account as it found it (no card, 0 units), since the dev stack is
+Each test leaves the demo account as it found it (no card, 0 units), since the dev stack is
 shared by every e2e test of a run."""
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import ARTIFACTS, sign_in
+from tests.e2e.conftest import ARTIFACTS, DEMO_EMAIL, sign_in
+
+# Attaches, then every charge is declined (https://docs.stripe.com/testing#declined-payments).
+DECLINES_CHARGES_LATER = "4000000000000341"
 
 
 def fill_card(page: Page, number: str) -> None:
@@ -23,8 +28,9 @@ def fill_card(page: Page, number: str) -> None:
     field.get_by_placeholder("postal_code").fill("94107")
 
 
-def set_plan(page: Page, units: int) -> None:
-    """Move the slider with the keyboard, then Update and Confirm."""
+def set_plan(page: Page, units: int, screenshot: str | None = None) -> str:
+    """Move the slider with the keyboard, then Update and Confirm once the charge preview
+    shows; returns the preview's text as it was shown."""
     slider = page.get_by_role("slider", name="Units")
     slider.focus()
     page.keyboard.press("Home")
@@ -34,8 +40,27 @@ def set_plan(page: Page, units: int) -> None:
     page.get_by_role("button", name="Update", exact=True).click()
     dialog = page.get_by_role("dialog", name="Update Subscription")
     expect(dialog).to_be_visible()
+    preview = dialog.get_by_test_id("charge-preview")
+    expect(preview).to_be_visible()
+    shown = preview.inner_text()
+    if screenshot:
+        page.screenshot(path=str(ARTIFACTS / screenshot))
     dialog.get_by_role("button", name="Confirm").click()
     expect(dialog).to_be_hidden()
+    return shown
+
+
+def save_card(page: Page) -> None:
+    page.get_by_role("button", name="Update Payment Method").click()
+    expect(
+        page.get_by_text(re.compile("successfully modified your payment method"))
+    ).to_be_visible()
+
+
+def end_billing_period(page: Page) -> None:
+    """The dev stack's stand-in ends the period now; Stripe's webhook updates the console."""
+    response = page.request.post("/dev/billing/end-period", params={"email": DEMO_EMAIL})
+    assert response.ok, response.text()
 
 
 def test_card_plan_and_removal(page: Page) -> None:
@@ -75,7 +100,8 @@ def test_card_plan_and_removal(page: Page) -> None:
     expect(payment_panel.get_by_role("img", name="Visa")).to_be_visible()
     expect(payment_panel.get_by_role("link", name="Edit")).to_be_visible()
 
-    set_plan(page, 3)
+    shown = set_plan(page, 3, "billing_preview_start.png")
+    assert "Charged today for the first month\n$60.00" in shown, shown
     page.reload()
     expect(page.get_by_test_id("plan-price")).to_have_text("$60/ month")
     expect(page.get_by_test_id("plan-allowance")).to_have_text("3,000 requests")
@@ -87,6 +113,14 @@ def test_card_plan_and_removal(page: Page) -> None:
     expect(invoices.get_by_text("Paid")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "billing_with_card.png"), full_page=True)
 
+    # An upgrade is charged now for the rest of the cycle, as the preview said.
+    shown = set_plan(page, 5, "billing_preview_upgrade.png")
+    assert "New monthly price\n$100.00" in shown, shown
+    charged = re.search(r"rest of this billing cycle\n(\$[\d.]+)", shown)
+    assert charged, shown
+    expect(invoices.get_by_role("cell", name=charged.group(1))).to_be_visible()
+    expect(page.get_by_test_id("plan-allowance")).to_have_text("5,000 requests")
+
     # A paid plan keeps its card: the refusal shows in the banner, the card stays.
     payment_panel.get_by_role("button", name="Remove").click()
     expect(
@@ -95,11 +129,98 @@ def test_card_plan_and_removal(page: Page) -> None:
     expect(payment_panel.get_by_role("img", name="Visa")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "billing_card_removal_refused.png"))
 
-    # Back to the free plan, then remove the card (the demo account as it was).
+    # 0 units: the plan ends with the period paid for; until then the units stay. Undo works.
+    shown = set_plan(page, 0, "billing_preview_cancel.png")
+    assert "no refunds or credits for partial months" in shown, shown
+    scheduled = page.get_by_text(re.compile(r"^Changes to 0 units on \w{3} \d{1,2}, \d{4}$"))
+    expect(scheduled).to_be_visible()
+    expect(page.get_by_test_id("plan-allowance")).to_have_text("5,000 requests")
+    page.screenshot(path=str(ARTIFACTS / "billing_scheduled_end.png"), full_page=True)
+    page.get_by_role("button", name="Undo").click()
+    expect(scheduled).to_be_hidden()
     set_plan(page, 0)
-    expect(page.get_by_test_id("plan-allowance")).to_have_text("100 requests")
+    expect(scheduled).to_be_visible()
+
+    # Nothing renews any more: the card may go. The period ends: the free plan.
     payment_panel.get_by_role("button", name="Remove").click()
     expect(payment_panel.get_by_text("No payment method added")).to_be_visible()
+    end_billing_period(page)
+    expect_allowance_after_webhook(page, "100 requests")
+    expect(scheduled).to_be_hidden()
     page.get_by_role("slider", name="Units").focus()
     page.keyboard.press("ArrowRight")
     expect(page.get_by_role("button", name="Update", exact=True)).to_be_disabled()
+
+
+def expect_allowance_after_webhook(page: Page, allowance: str) -> None:
+    """Stripe's webhook reaches the API a moment after the change: reload until it shows."""
+    for _ in range(40):
+        page.reload()
+        expect(page.get_by_test_id("plan-allowance")).to_be_visible()
+        if page.get_by_test_id("plan-allowance").inner_text() == allowance:
+            return
+        page.wait_for_timeout(250)
+    expect(page.get_by_test_id("plan-allowance")).to_have_text(allowance)
+
+
+def test_a_failed_renewal_is_past_due_until_paid(page: Page) -> None:
+    sign_in(page)
+    page.goto("/payment")
+    fill_card(page, DECLINES_CHARGES_LATER)
+    page.get_by_role("button", name="Update Payment Method").click()
+    expect(
+        page.get_by_text(re.compile("successfully modified your payment method"))
+    ).to_be_visible()
+    page.goto("/billing")
+    # The first month is declined at once: nothing starts.
+    page.get_by_role("slider", name="Units").focus()
+    set_plan(page, 1)
+    expect(page.get_by_role("alert")).to_have_text("Your card was declined.")
+
+    # With a good card the plan starts; then the card on file declines the renewal.
+    page.goto("/payment")
+    fill_card(page, "4242424242424242")
+    page.get_by_role("button", name="Update Payment Method").click()
+    expect(
+        page.get_by_text(re.compile("successfully modified your payment method"))
+    ).to_be_visible()
+    page.goto("/billing")
+    set_plan(page, 2)
+    page.goto("/payment")
+    fill_card(page, DECLINES_CHARGES_LATER)
+    page.get_by_role("button", name="Update Payment Method").click()
+    expect(
+        page.get_by_text(re.compile("successfully modified your payment method"))
+    ).to_be_visible()
+    end_billing_period(page)
+
+    page.goto("/billing")
+    past_due = page.get_by_text("A payment of $40.00 is past due")
+    for _ in range(40):
+        if past_due.is_visible():
+            break
+        page.wait_for_timeout(250)
+        page.reload()
+    expect(past_due).to_be_visible()
+    expect(page.get_by_test_id("sidebar-past-due")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "billing_past_due.png"), full_page=True)
+    page.get_by_role("button", name="Pay now").click()
+    expect(page.get_by_role("alert")).to_have_text("Your card was declined.")
+
+    page.get_by_role("link", name="Use another card").click()
+    fill_card(page, "4242424242424242")
+    page.get_by_role("button", name="Update Payment Method").click()
+    expect(
+        page.get_by_text(re.compile("successfully modified your payment method"))
+    ).to_be_visible()
+    page.goto("/billing")
+    page.get_by_role("button", name="Pay now").click()
+    expect(past_due).to_be_hidden()
+    expect(page.get_by_test_id("sidebar-past-due")).to_be_hidden()
+
+    # The demo account as it was: the plan ends with the period, then the card goes.
+    set_plan(page, 0)
+    end_billing_period(page)
+    expect_allowance_after_webhook(page, "100 requests")
+    page.get_by_role("region", name="Payment Method").get_by_role("button", name="Remove").click()
+    expect(page.get_by_text("No payment method added")).to_be_visible()

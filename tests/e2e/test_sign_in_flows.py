@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from api.devstack.seed import DEMO_EMAIL
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, publish_txt, verify_domain_in_console
 
 PASSWORD = "Sturdy-password-42!"
 NEW_PASSWORD = "Even-sturdier-pass-7!"
@@ -269,8 +269,9 @@ def test_google_identity_creates_an_account_and_a_colleague_joins_it(
     expect(page).to_have_url(ACCOUNT)
     expect(page.get_by_test_id("sidebar-account-name")).to_have_text("Fay's Robots")
 
-    # The founder requires Google SSO on User Management.
+    # The founder proves the domain by DNS, then requires Google SSO on User Management.
     page.get_by_role("link", name="User Management").click()
+    verify_domain_in_console(page, console_url, domain)
     page.get_by_role("radio", name=re.compile("^Google")).click()
     page.get_by_role("dialog", name="Enable Google Single Sign-on").get_by_role(
         "button", name="Confirm"
@@ -332,6 +333,13 @@ def test_google_only_account_refuses_passwords(page: Page, console_url: str) -> 
         json={"firstName": "Pat", "lastName": "Password", "email": email},
     )
     assert invited.status_code == 201, invited.text
+    added = httpx.post(f"{console_url}/web/sso/domains", headers=owner, json={"domain": domain})
+    assert added.status_code == 201, added.text
+    publish_txt(console_url, domain, added.json()["domain"]["record"]["value"])
+    verified = httpx.post(
+        f"{console_url}/web/sso/domains/{added.json()['domain']['id']}/verify", headers=owner
+    )
+    assert verified.json()["domain"]["state"] == "Verified", verified.text
     required = httpx.post(f"{console_url}/web/sso", headers=owner, json={"requireGoogleSSO": True})
     assert required.status_code == 200, required.text
     page.goto("/login")

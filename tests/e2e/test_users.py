@@ -9,7 +9,7 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from api.devstack.seed import DEMO_GOOGLE_EMAIL
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import sign_in, verify_domain_in_console
 
 NEW_PASSWORD = "Invited-user-2026!"
 
@@ -85,7 +85,7 @@ def test_password_user_sees_why_google_sso_is_disabled(page: Page) -> None:
     expect(page.get_by_role("radio", name=re.compile("^Email and password"))).to_be_checked()
 
 
-def test_google_user_turns_google_sso_on_and_off(page: Page) -> None:
+def test_google_user_turns_google_sso_on_and_off(page: Page, console_url: str) -> None:
     page.goto("/login")
     page.get_by_role("button", name="Sign in with Google").click()
     # Wait for the stand-in's page: /login has an Email field too.
@@ -96,6 +96,8 @@ def test_google_user_turns_google_sso_on_and_off(page: Page) -> None:
     page.get_by_role("button", name="Continue").click()
     expect(page).to_have_url(re.compile(r"/account$"))
     page.get_by_role("link", name="User Management").click()
+    # Google SSO needs the domain proved by DNS first (issue 17).
+    verify_domain_in_console(page, console_url, "acme-robotics.dev")
 
     page.get_by_role("radio", name=re.compile("^Google")).click()  # opens the confirmation
     dialog = page.get_by_role("dialog", name="Enable Google Single Sign-on")

@@ -43,7 +43,10 @@ class TestGetAccount:
             "units": 0,
             "unitPlanRequests": 1000,
             "freePlanRequests": 100,
+            "scheduledUnits": None,
+            "scheduledChangeAt": None,
             "paymentFailedAt": None,
+            "pastDue": None,
         }
         assert account["billing"] is None
         assert account["sso"] == {"isGoogleSSO": False, "domains": []}

@@ -4,7 +4,7 @@ what the pydantic composition of the domains says (issue 12), for every shape of
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from api.account.schemas import AccountResponse
 from api.account.service import account_summary, account_view, create_account
 from api.auth.errors import AccountRequired
-from api.models import AuthType, Platform, Usage, User
+from api.models import AuthType, DomainState, Platform, SsoDomain, Usage, User
 
 
 @dataclass
@@ -32,12 +32,14 @@ Seed = Callable[..., Awaitable[Seeded]]
 @pytest.fixture
 def seed(app: FastAPI) -> Seed:
     """An account anchored at ``anchor`` with ``users`` (first, last, auth type), rollups
-    ``usage`` ({cycle index: {platform: (runs, credits)}}) and ``fields`` set on the account."""
+    ``usage`` ({cycle index: {platform: (runs, credits)}}), SSO ``domains`` (name, state) and
+    ``fields`` set on the account."""
 
     async def make(
         anchor: datetime,
         users: list[tuple[str, str, AuthType]],
         usage: dict[int, dict[Platform, tuple[int, int]]] | None = None,
+        domains: Sequence[tuple[str, DomainState]] = (),
         **fields: Any,
     ) -> Seeded:
         async with app.state.sessionmaker() as db, db.begin():
@@ -58,6 +60,13 @@ def seed(app: FastAPI) -> Seed:
                         last_name=last,
                         email=f"{identity_id}@view-shapes.dev",
                         auth_type=auth_type,
+                    )
+                )
+            await db.flush()
+            for name, state in domains:
+                db.add(
+                    SsoDomain(
+                        account_id=account.id, domain=name, token=uuid.uuid4().hex, state=state
                     )
                 )
             for index, platforms in (usage or {}).items():
@@ -98,6 +107,7 @@ class TestSameAsTheModel:
         assert [e["requests"] for e in model["account"]["usage"]] == [0]
 
     async def test_full_twelve_cycles_card_sso_three_users(self, app: FastAPI, seed: Seed) -> None:
+        tag = uuid.uuid4().hex[:12]
         anchor = datetime(2025, 9, 4, 7, 30, 12, 345_678, tzinfo=UTC)
         usage = {
             i: {
@@ -115,9 +125,18 @@ class TestSameAsTheModel:
                 ("Kat", "Johnson", AuthType.GOOGLE_SSO),
             ],
             usage,
+            [
+                (f"{tag}-b.view-shapes.dev", DomainState.VERIFIED),
+                (f"{tag}-a.view-shapes.dev", DomainState.VERIFIED),
+                (f"{tag}-pending.view-shapes.dev", DomainState.PENDING),
+                (f"{tag}-lost.view-shapes.dev", DomainState.LOST),
+            ],
             require_google_sso=True,
-            sso_domains=["view-shapes.dev", "example.org"],
             subscription_units=7,
+            scheduled_units=2,
+            scheduled_change_at=datetime(2026, 12, 4, 7, 30, 12, 345_678, tzinfo=UTC),
+            past_due_amount=14_000,
+            past_due_currency="eur",
             card_brand="MasterCard",
             card_last4="4444",
             card_exp_month=12,
@@ -133,6 +152,11 @@ class TestSameAsTheModel:
         assert {u["lastName"] for u in account["users"]} == {"Hopper", "Johnson", "Ångström"}
         assert account["billing"]["brand"] == "MasterCard"
         assert account["subscription"]["paymentFailedAt"] == "2026-10-02T03:04:05.000060Z"
+        assert account["subscription"]["pastDue"] == {"amountDue": 14_000, "currency": "eur"}
+        assert account["sso"]["domains"] == [
+            f"{tag}-a.view-shapes.dev",
+            f"{tag}-b.view-shapes.dev",
+        ]
 
     async def test_card_without_brand_or_expiry_and_whole_second_failure(
         self, app: FastAPI, seed: Seed
@@ -143,6 +167,9 @@ class TestSameAsTheModel:
             {1: {Platform.API: (1, 5)}},
             card_last4="0002",
             payment_failed_at=datetime(2026, 11, 1, 0, 0, 0, tzinfo=UTC),
+            scheduled_units=0,
+            scheduled_change_at=datetime(2026, 12, 1, tzinfo=UTC),
+            past_due_amount=2_000,
         )
         fast, model = await _both(app, seeded, NOW)
         assert fast == model
@@ -152,7 +179,11 @@ class TestSameAsTheModel:
             "expMonth": 0,
             "expYear": 0,
         }
-        assert model["account"]["subscription"]["paymentFailedAt"] == "2026-11-01T00:00:00Z"
+        subscription = model["account"]["subscription"]
+        assert subscription["paymentFailedAt"] == "2026-11-01T00:00:00Z"
+        assert subscription["scheduledUnits"] == 0
+        assert subscription["scheduledChangeAt"] == "2026-12-01T00:00:00Z"
+        assert subscription["pastDue"] == {"amountDue": 2_000, "currency": "usd"}
 
     @pytest.mark.parametrize(
         "now",

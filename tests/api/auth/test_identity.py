@@ -81,3 +81,32 @@ def test_email_verified_only_when_the_attribute_is_true(value: str | None) -> No
     attributes = {"email": "kat@acme.dev"} | ({} if value is None else {"email_verified": value})
     user = _user("google_1234", "EXTERNAL_PROVIDER", **attributes)
     assert prove_identity(user).email_verified is False
+
+
+@pytest.mark.parametrize(
+    ("hd", "email", "hosted_domain", "matches"),
+    [
+        ("acme.dev", "kat@acme.dev", "acme.dev", True),
+        (" ACME.dev ", "kat@Acme.dev", "acme.dev", True),
+        ("other.dev", "kat@acme.dev", "other.dev", False),
+        (None, "kat@acme.dev", None, True),  # a personal Google account asserts none
+    ],
+)
+def test_the_hosted_domain_must_be_the_emails_domain(
+    hd: str | None, email: str, hosted_domain: str | None, matches: bool
+) -> None:
+    attributes = {"email": email, "email_verified": "true"}
+    if hd is not None:
+        attributes["custom:hd"] = hd
+    user = _user(
+        "google_1234", "EXTERNAL_PROVIDER", identities=_identities("Google", "Google"), **attributes
+    )
+    identity = prove_identity(user)
+    assert identity.hosted_domain == hosted_domain
+    assert identity.hosted_domain_matches is matches
+
+
+def test_a_native_user_has_no_hosted_domain_whatever_it_writes() -> None:
+    user = _user("google_1234", "CONFIRMED", email="kat@acme.dev", **{"custom:hd": "other.dev"})
+    identity = prove_identity(user, stand_in_pool=True)
+    assert identity.hosted_domain is None

@@ -17,27 +17,33 @@ import httpx
 import pytest
 import respx
 from fastapi import FastAPI
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 
 from api.adapters.cognito import CognitoClient
 from api.models import Account, User
-from tests.api.conftest import PASSWORD, MakeUser, authorize, exchange
+from tests.api.conftest import (
+    PASSWORD,
+    MakeUser,
+    authorize,
+    exchange,
+    require_google_sso,
+    verified_domain,
+)
 
 
 def _domain() -> str:
     return f"victim-{secrets.token_hex(4)}.com"
 
 
-async def _victim(app: FastAPI, make_user: MakeUser) -> tuple[Account, str]:
-    """An account that requires Google SSO for its domain; returns it and the domain."""
+async def _victim(
+    app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+) -> tuple[Account, str]:
+    """An account that requires Google SSO for its domain, verified by DNS; returns it and
+    the domain."""
     domain = _domain()
     owner = await make_user(account_name="Victim Corp", email=f"owner@{domain}")
-    async with app.state.sessionmaker() as db, db.begin():
-        await db.execute(
-            update(Account)
-            .where(Account.id == owner.account.id)
-            .values(require_google_sso=True, sso_domains=[domain])
-        )
+    await verified_domain(client, owner.headers, domain)
+    await require_google_sso(app, owner.account)
     return owner.account, domain
 
 
@@ -66,7 +72,7 @@ class TestNativeUserPosingAsGoogle:
         cognito: CognitoClient,
         make_user: MakeUser,
     ) -> None:
-        victim, domain = await _victim(app, make_user)
+        victim, domain = await _victim(app, client, make_user)
         users_before = await _users_of(app, victim)
 
         # 1. A native user whose username merely starts with google_.
@@ -113,7 +119,7 @@ class TestNativeUserPosingAsGoogle:
         cognito: CognitoClient,
         make_user: MakeUser,
     ) -> None:
-        _, domain = await _victim(app, make_user)
+        _, domain = await _victim(app, client, make_user)
         username = f"google_{secrets.randbelow(10**15)}"
         email = f"kim@{domain}"
         token = await _pool_user(cognito, username, {"email": email, "email_verified": "true"})
@@ -136,7 +142,7 @@ class TestFederatedUserWithUnverifiedEmail:
         make_user: MakeUser,
         email_verified: str | None,
     ) -> None:
-        victim, domain = await _victim(app, make_user)
+        victim, domain = await _victim(app, client, make_user)
         provider_id = str(secrets.randbelow(10**15))
         username = f"google_{provider_id}"
         email = f"lee@{domain}"

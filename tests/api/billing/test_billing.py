@@ -4,6 +4,7 @@ POST/DELETE /web/subscription/payment (SPEC 2, 3, 5, 7, 8)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlparse
 
@@ -37,6 +38,12 @@ def card_token(stack: Stack, number: str = VISA, exp_month: int = 8, exp_year: i
     response.raise_for_status()
     token: str = response.json()["id"]
     return token
+
+
+def iso(epoch: object) -> str:
+    """An epoch-seconds time as the API writes it (ISO 8601, UTC)."""
+    assert isinstance(epoch, int)
+    return datetime.fromtimestamp(epoch, UTC).isoformat().replace("+00:00", "Z")
 
 
 def stripe_get(stack: Stack, path: str) -> dict[str, object]:
@@ -243,7 +250,7 @@ class TestRemovePaymentMethod:
         assert (await account_json(client, me))["billing"]["last4"] == "4242"
         customer_id = (await load_account(app, me)).stripe_customer_id
         assert len(stripe_get(stack, f"customers/{customer_id}/sources")["data"]) == 1
-        # Back on the free plan, the card may go.
+        # With the plan set to end, nothing renews: the card may go.
         free = await client.post("/web/subscription", json={"units": 0}, headers=me.headers)
         assert free.status_code == 200, free.text
         removed = await client.delete("/web/subscription/payment", headers=me.headers)
@@ -319,11 +326,15 @@ class TestUpdateSubscription:
         assert isinstance(items, dict)
         assert items["data"][0]["quantity"] == 7
 
+        # 0 units: the plan ends with the period paid for (issue 11), nothing refunded.
         response = await client.post("/web/subscription", json={"units": 0}, headers=me.headers)
         assert response.status_code == 200
-        assert response.json()["subscription"]["units"] == 0
-        assert (await load_account(app, me)).stripe_subscription_id is None
-        assert stripe_get(stack, f"subscriptions/{subscription_id}")["status"] == "canceled"
+        ended = response.json()["subscription"]
+        assert (ended["units"], ended["scheduledUnits"]) == (7, 0)
+        subscription = stripe_get(stack, f"subscriptions/{subscription_id}")
+        assert subscription["cancel_at_period_end"] is True
+        assert subscription["status"] == "active"
+        assert ended["scheduledChangeAt"] == iso(subscription["current_period_end"])
 
     async def test_the_current_units_change_nothing(
         self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
@@ -335,7 +346,10 @@ class TestUpdateSubscription:
             "units": 0,
             "unitPlanRequests": 1000,
             "freePlanRequests": 100,
+            "scheduledUnits": None,
+            "scheduledChangeAt": None,
             "paymentFailedAt": None,
+            "pastDue": None,
         }
         assert (await load_account(app, me)).stripe_customer_id is None
 

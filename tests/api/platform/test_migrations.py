@@ -31,3 +31,54 @@ def test_downgrade_to_base_and_up_again(stack: Stack) -> None:
         command.check(config)
     finally:
         stack.postgres.drop_database(name)
+
+
+def test_google_sso_domains_are_carried_over_as_pending(stack: Stack) -> None:
+    """Issue 17's upgrade: an account that required Google SSO keeps it; each domain it listed
+    becomes a Pending ``sso_domain`` with a token of its own (auto-join waits for the proof)."""
+    import asyncio
+
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    name = f"console_migrate_{random_suffix()}"
+    url = stack.postgres.create_database(name)
+    parts = make_url(url)
+
+    async def sql(statement: str) -> list[asyncpg.Record]:
+        conn = await asyncpg.connect(
+            user=parts.username or "postgres",
+            password=parts.password,
+            host=parts.query.get("host") or parts.host or "127.0.0.1",
+            port=parts.port or 5432,
+            database=name,
+        )
+        try:
+            return list(await conn.fetch(statement))
+        finally:
+            await conn.close()
+
+    try:
+        config = _config(url)
+        command.upgrade(config, "8c4e2a7b91d0")
+        asyncio.run(
+            sql(
+                "INSERT INTO account (id, name, api_key, require_google_sso, sso_domains) VALUES "
+                "('00000000-0000-0000-0000-000000000001', 'Acme', 'ak_1', true, "
+                "'{acme.dev, Acme.dev.}'), "
+                "('00000000-0000-0000-0000-000000000002', 'Plain', 'ak_2', false, '{}')"
+            )
+        )
+        command.upgrade(config, "head")
+        rows = asyncio.run(
+            sql(
+                "SELECT a.name, a.require_google_sso, d.domain, d.state, length(d.token) AS n "
+                "FROM account a JOIN sso_domain d ON d.account_id = a.id"
+            )
+        )
+        assert [tuple(r) for r in rows] == [("Acme", True, "acme.dev", "Pending", 32)]
+        command.downgrade(config, "8c4e2a7b91d0")
+        back = asyncio.run(sql("SELECT name, sso_domains FROM account ORDER BY name"))
+        assert [tuple(r) for r in back] == [("Acme", ["acme.dev"]), ("Plain", [])]
+    finally:
+        stack.postgres.drop_database(name)

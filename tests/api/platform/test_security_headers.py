@@ -300,11 +300,29 @@ class TestStandInGuard:
             ("cognito_hosted_ui_url", ""),
             ("stripe_api_base", "https://api.stripe.com"),
             ("stripe_js_url", "https://js.stripe.com/v3/"),
+            ("smtp_host", "email-smtp.us-east-1.amazonaws.com"),
+            ("smtp_host", ""),
         ],
     )
     def test_vendor_url_must_be_loopback(self, stack: Stack, setting: str, value: str) -> None:
         settings = stack.with_settings(**{setting: value})
         with pytest.raises(ValueError, match=f"^{setting.upper()}=.*not a loopback address"):
+            settings.check()
+
+    def test_smtp_in_clear_only_to_loopback(self, stack: Stack) -> None:
+        # Without TLS the SMTP password and every message cross the network in clear text.
+        settings = stack.with_settings(
+            dev_stand_ins=False, smtp_security="none", smtp_host="smtp.example.com"
+        )
+        with pytest.raises(ValueError, match=r"^SMTP_SECURITY=none"):
+            settings.check()
+        stack.with_settings(dev_stand_ins=False, smtp_security="none").check()  # loopback
+
+    @pytest.mark.parametrize("nameservers", [[], ["8.8.8.8"], ["127.0.0.1", "10.0.0.2"]])
+    def test_dns_nameservers_must_be_loopback(self, stack: Stack, nameservers: list[str]) -> None:
+        # Anyone may set TXT records in the stand-in: it must never be a real resolver.
+        settings = stack.with_settings(dns_nameservers=nameservers)
+        with pytest.raises(ValueError, match=r"^DNS_NAMESERVERS=.*not a list of loopback"):
             settings.check()
 
     def test_empty_cognito_endpoint_means_aws(self, stack: Stack) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import secrets
 from urllib.parse import parse_qs, urlparse
 
 import httpx
@@ -198,10 +199,14 @@ class TestProductionHasNoStandIns:
     def test_stand_ins_default_to_off(self) -> None:
         assert Settings().dev_stand_ins is False
 
-    async def test_production_app_has_no_mailbox_or_hosted_ui(self, stack: Stack) -> None:
+    async def test_production_app_has_no_mailbox_dns_records_or_hosted_ui(
+        self, stack: Stack
+    ) -> None:
         app = create_app(stack.with_settings(environment="production", dev_stand_ins=False))
         paths = {getattr(route, "path", "") for route in app.routes}
         assert "/dev/mailbox" not in paths
+        assert "/dev/dns/{name}" not in paths
+        assert "/dev/domains/recheck" not in paths
         assert "/oauth2/authorize" not in paths
         assert "/oauth2/token" not in paths
 
@@ -237,3 +242,19 @@ def test_the_stripe_stand_in_honours_idempotency_keys(stack: Stack) -> None:
     first = create("same-key")
     assert create("same-key") == first
     assert create("another-key") != first
+
+
+class TestDnsStandIn:
+    async def test_records_are_set_read_and_removed(self, client: httpx.AsyncClient) -> None:
+        name = f"standin-{secrets.token_hex(4)}.dev"
+        assert (await client.get(f"/dev/dns/{name}")).json() == {
+            "name": name,
+            "rcode": "NXDOMAIN",
+            "txt": [],
+        }
+        put = await client.put(f"/dev/dns/{name}.", json={"txt": ["a=1", "b=2 with spaces"]})
+        assert put.json() == {"name": name, "rcode": "NOERROR", "txt": ["a=1", "b=2 with spaces"]}
+        replaced = await client.put(f"/dev/dns/{name.upper()}", json={"txt": []})
+        assert replaced.json() == {"name": name, "rcode": "NOERROR", "txt": []}  # NODATA
+        gone = await client.delete(f"/dev/dns/{name}")
+        assert gone.json() == {"name": name, "rcode": "NXDOMAIN", "txt": []}

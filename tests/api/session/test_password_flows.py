@@ -23,9 +23,7 @@ PASSWORD_RULE = (
 async def _require_google(app: FastAPI, account: Account) -> None:
     async with app.state.sessionmaker() as db, db.begin():
         await db.execute(
-            update(Account)
-            .where(Account.id == account.id)
-            .values(require_google_sso=True, sso_domains=["example-corp.com"])
+            update(Account).where(Account.id == account.id).values(require_google_sso=True)
         )
 
 

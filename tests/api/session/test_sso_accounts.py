@@ -4,28 +4,37 @@ landing, 4 Third-party sign-in, 7 sso-accounts, 8 Code exchange)."""
 from __future__ import annotations
 
 import secrets
-import uuid
 
 import httpx
 import respx
 from fastapi import FastAPI
-from sqlalchemy import update
 
-from api.models import Account
-from tests.api.conftest import Federated, MakeFederated, MakeUser, authorize, exchange
+from tests.api.conftest import (
+    Federated,
+    MakeFederated,
+    MakeUser,
+    SignedIn,
+    authorize,
+    exchange,
+    require_google_sso,
+    sso_join,
+    sso_lookup,
+    verified_domain,
+)
 
 
 def _domain() -> str:
     return f"corp-{secrets.token_hex(4)}.com"
 
 
-async def _google_sso(app: FastAPI, account: Account, *domains: str) -> None:
-    async with app.state.sessionmaker() as db, db.begin():
-        await db.execute(
-            update(Account)
-            .where(Account.id == account.id)
-            .values(require_google_sso=True, sso_domains=list(domains))
-        )
+async def _google_sso(
+    app: FastAPI, client: httpx.AsyncClient, owner: SignedIn, *domains: str
+) -> None:
+    """Verify ``domains`` for the owner's account through the DNS stand-in, then require
+    Google SSO on it."""
+    for domain in domains:
+        await verified_domain(client, owner.headers, domain)
+    await require_google_sso(app, owner.account)
 
 
 class TestCodeExchange:
@@ -116,7 +125,7 @@ class TestLookup:
         domain = _domain()
         owner = await make_user(account_name="Globex", email=f"owner@{domain}")
         await make_user(account=owner.account, email=f"second@{domain}")
-        await _google_sso(app, owner.account, domain)
+        await _google_sso(app, client, owner, domain)
         await make_user(account_name="No SSO here", email=f"x@{domain}")
         fed = await make_federated(f"newbie@{domain}")
         response = await client.get(
@@ -150,6 +159,47 @@ class TestLookup:
         )
         assert wrong_email.status_code == 400
 
+    async def test_only_verified_domains_count(
+        self,
+        app: FastAPI,
+        client: httpx.AsyncClient,
+        make_user: MakeUser,
+        make_federated: MakeFederated,
+    ) -> None:
+        domain = _domain()
+        owner = await make_user(account_name="Pending Co", email=f"owner@{domain}")
+        added = await client.post(
+            "/web/sso/domains", headers=owner.headers, json={"domain": domain}
+        )
+        assert added.json()["domain"]["state"] == "Pending"
+        await require_google_sso(app, owner.account)
+        fed = await make_federated(f"early@{domain}")
+        lookup = await sso_lookup(client, fed)
+        assert lookup.json() == {"accounts": [], "domain": domain}
+        joined = await sso_join(client, fed, owner.account.id)
+        assert joined.status_code == 404
+
+    async def test_a_hosted_domain_must_be_the_emails_domain(
+        self,
+        app: FastAPI,
+        client: httpx.AsyncClient,
+        make_user: MakeUser,
+        make_federated: MakeFederated,
+    ) -> None:
+        domain = _domain()
+        owner = await make_user(account_name="Hosted", email=f"owner@{domain}")
+        await _google_sso(app, client, owner, domain)
+        # A Workspace account of another company carrying an address at this domain.
+        stranger = await make_federated(f"guest@{domain}", hosted_domain=_domain())
+        lookup = await sso_lookup(client, stranger)
+        assert lookup.json() == {"accounts": [], "domain": domain}
+        joined = await sso_join(client, stranger, owner.account.id)
+        assert (joined.status_code, joined.json()["code"]) == (404, "NotFound")
+        # The domain's own Workspace account finds it.
+        member = await make_federated(f"member@{domain}", hosted_domain=domain.upper())
+        lookup = await sso_lookup(client, member)
+        assert [a["accountName"] for a in lookup.json()["accounts"]] == ["Hosted"]
+
     async def test_github_identities_get_no_accounts(
         self,
         app: FastAPI,
@@ -159,7 +209,7 @@ class TestLookup:
     ) -> None:
         domain = _domain()
         owner = await make_user(email=f"owner@{domain}")
-        await _google_sso(app, owner.account, domain)
+        await _google_sso(app, client, owner, domain)
         fed = await make_federated(f"dev@{domain}", provider="Github")
         response = await client.get(
             "/web/sso-accounts",
@@ -170,21 +220,6 @@ class TestLookup:
 
 
 class TestJoin:
-    async def _join(
-        self, client: httpx.AsyncClient, fed: Federated, account_id: uuid.UUID
-    ) -> httpx.Response:
-        return await client.post(
-            "/web/sso-accounts/join",
-            json={
-                "accountId": str(account_id),
-                "userFirstName": "Jo",
-                "userLastName": "Iner",
-                "userEmail": fed.email,
-                "userIdentityId": fed.username,
-            },
-            headers=fed.headers,
-        )
-
     async def test_anonymous_is_401(self, client: httpx.AsyncClient) -> None:
         response = await client.post(
             "/web/sso-accounts/join",
@@ -207,16 +242,16 @@ class TestJoin:
     ) -> None:
         domain = _domain()
         owner = await make_user(account_name="Umbrella", email=f"owner@{domain}")
-        await _google_sso(app, owner.account, domain)
+        await _google_sso(app, client, owner, domain)
         fed = await make_federated(f"joiner@{domain}")
-        response = await self._join(client, fed, owner.account.id)
+        response = await sso_join(client, fed, owner.account.id)
         assert response.status_code == 204, response.text
         session = (await client.get("/web/session", headers=fed.headers)).json()["session"]
         assert session["account"]["name"] == "Umbrella"
         assert session["user"]["firstName"] == "Jo"
         users = (await client.get("/web/account", headers=owner.headers)).json()["account"]
         assert "Google SSO" in {u["authType"] for u in users["users"]}
-        again = await self._join(client, fed, owner.account.id)
+        again = await sso_join(client, fed, owner.account.id)
         assert again.status_code == 409
 
     async def test_cannot_join_another_tenant_by_its_id(
@@ -228,10 +263,10 @@ class TestJoin:
     ) -> None:
         no_sso = await make_user(account_name="Closed")
         other_domain = await make_user(account_name="Elsewhere")
-        await _google_sso(app, other_domain.account, _domain())
+        await _google_sso(app, client, other_domain, _domain())
         fed = await make_federated(f"guess@{_domain()}")
         for account in (no_sso.account, other_domain.account):
-            response = await self._join(client, fed, account.id)
+            response = await sso_join(client, fed, account.id)
             assert response.status_code == 404
             assert response.json()["code"] == "NotFound"
 

@@ -1,4 +1,4 @@
-"""POST /web/sso: requiring Google single sign-on (SPEC 4, 5; issue 5)."""
+"""POST /web/sso: requiring Google single sign-on (SPEC 4, 5; issues 5 and 17)."""
 
 from __future__ import annotations
 
@@ -7,26 +7,48 @@ import secrets
 import httpx
 
 from api.models import AuthType
-from tests.api.conftest import MakeUser, unique_email
+from tests.api.conftest import MakeUser, unique_domain, verified_domain
 
 
 class TestGoogleSso:
     async def test_google_user_turns_it_on_and_off(
         self, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:
-        me = await make_user(email=unique_email("owner"), auth_type=AuthType.GOOGLE_SSO)
+        domain = unique_domain()
+        me = await make_user(email=f"owner@{domain}", auth_type=AuthType.GOOGLE_SSO)
+        await verified_domain(client, me.headers, domain)
         response = await client.post(
             "/web/sso", headers=me.headers, json={"requireGoogleSSO": True}
         )
         assert response.status_code == 200
-        assert response.json() == {"sso": {"isGoogleSSO": True, "domains": ["example-corp.com"]}}
+        assert response.json() == {"sso": {"isGoogleSSO": True, "domains": [domain]}}
         account = (await client.get("/web/account", headers=me.headers)).json()["account"]
-        assert account["sso"] == {"isGoogleSSO": True, "domains": ["example-corp.com"]}
+        assert account["sso"] == {"isGoogleSSO": True, "domains": [domain]}
 
+        # Turning it off keeps the verified domains: they are proved, not a setting.
         response = await client.post(
             "/web/sso", headers=me.headers, json={"requireGoogleSSO": False}
         )
-        assert response.json() == {"sso": {"isGoogleSSO": False, "domains": []}}
+        assert response.json() == {"sso": {"isGoogleSSO": False, "domains": [domain]}}
+
+    async def test_needs_a_verified_domain(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        domain = unique_domain()
+        me = await make_user(email=f"owner@{domain}", auth_type=AuthType.GOOGLE_SSO)
+        # A domain added but not proved does not count.
+        added = await client.post("/web/sso/domains", headers=me.headers, json={"domain": domain})
+        assert added.status_code == 201
+        response = await client.post(
+            "/web/sso", headers=me.headers, json={"requireGoogleSSO": True}
+        )
+        assert response.status_code == 400
+        assert response.json() == {
+            "code": "VerifiedDomainRequired",
+            "message": "Verify your company's domain before requiring Google SSO.",
+        }
+        account = (await client.get("/web/account", headers=me.headers)).json()["account"]
+        assert account["sso"] == {"isGoogleSSO": False, "domains": []}
 
     async def test_password_user_cannot_require_it(
         self, client: httpx.AsyncClient, make_user: MakeUser
@@ -59,9 +81,12 @@ class TestGoogleSso:
     async def test_only_changes_the_callers_account(
         self, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:
-        me = await make_user(auth_type=AuthType.GOOGLE_SSO)
+        domain = unique_domain()
+        me = await make_user(email=f"me@{domain}", auth_type=AuthType.GOOGLE_SSO)
         other = await make_user(account_name="Other Co")
-        await client.post("/web/sso", headers=me.headers, json={"requireGoogleSSO": True})
+        await verified_domain(client, me.headers, domain)
+        on = await client.post("/web/sso", headers=me.headers, json={"requireGoogleSSO": True})
+        assert on.status_code == 200
         theirs = (await client.get("/web/account", headers=other.headers)).json()["account"]
         assert theirs["sso"] == {"isGoogleSSO": False, "domains": []}
 

@@ -112,6 +112,32 @@ describe("the generated client against the running API", () => {
     expect([error.status, error.code]).toEqual([400, "GoogleSsoAuthTypeRequired"]);
   });
 
+  it("GET, POST and DELETE /web/sso/domains, POST .../verify, with their refusals", async () => {
+    const domain = `contract-${unique()}.dev`;
+    const added = await api.POST("/web/sso/domains", { body: { domain: ` ${domain.toUpperCase()}. ` } });
+    expect(added.data?.domain).toMatchObject({ domain, state: "Pending", checkedAt: null, failure: null });
+    expect(added.data?.domain.record).toMatchObject({ type: "TXT", name: domain });
+    expect(added.data?.domain.record.value).toMatch(/^autostep-verification=/);
+    const id = added.data?.domain.id ?? "";
+    const listed = await api.GET("/web/sso/domains");
+    expect(listed.data?.domains.map((d) => d.domain)).toContain(domain);
+    const path = { params: { path: { domain_id: id } } };
+    // Nobody published it in the DNS stand-in: the name does not exist.
+    const checked = await api.POST("/web/sso/domains/{domain_id}/verify", path);
+    expect(checked.data?.domain).toMatchObject({ state: "Failed", failure: "DomainNotFound" });
+    expect(checked.data?.domain.checkedAt).toBeTruthy();
+    const twice = await failure(api.POST("/web/sso/domains", { body: { domain } }));
+    expect([twice.status, twice.code]).toEqual([409, "DomainAlreadyAdded"]);
+    const gmail = await failure(api.POST("/web/sso/domains", { body: { domain: "gmail.com" } }));
+    expect([gmail.status, gmail.code]).toEqual([400, "PublicEmailDomain"]);
+    const invalid = await failure(api.POST("/web/sso/domains", { body: { domain: "localhost" } }));
+    expect([invalid.status, invalid.code]).toEqual([400, "InvalidDomain"]);
+    const removed = await api.DELETE("/web/sso/domains/{domain_id}", path);
+    expect(removed.response.status).toBe(204);
+    const gone = await failure(api.POST("/web/sso/domains/{domain_id}/verify", path));
+    expect([gone.status, gone.code]).toEqual([404, "NotFound"]);
+  });
+
   it("POST /web/subscription, POST and DELETE /web/subscription/payment: refusals without a card", async () => {
     const plan = await failure(api.POST("/web/subscription", { body: { units: 3 } }));
     expect([plan.status, plan.code]).toEqual([409, "PaymentMethodRequired"]);

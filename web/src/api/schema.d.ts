@@ -15,7 +15,9 @@ export interface paths {
         put?: never;
         /**
          * Ingest Usage
-         * @description Count a batch of usage records (idempotent per record key) for the key's account.
+         * @description Count a batch of usage records (idempotent per record key) for the key's account; a
+         *     batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the
+         *     account's users once per cycle (issue 14).
          */
         post: operations["usage-ingest_usage"];
         delete?: never;
@@ -306,7 +308,8 @@ export interface paths {
         put?: never;
         /**
          * Set Sso
-         * @description Require (or stop requiring) Google sign-in for the account.
+         * @description Require (or stop requiring) Google sign-in for the account; requiring it needs a
+         *     verified domain.
          */
         post: operations["sso-set_sso"];
         delete?: never;
@@ -375,6 +378,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/sso/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Domains
+         * @description The account's domains with their state, last check and TXT record.
+         */
+        get: operations["sso-list_domains"];
+        put?: never;
+        /**
+         * Add Domain
+         * @description Add a domain (Pending) and get the TXT record that proves it.
+         */
+        post: operations["sso-add_domain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sso/domains/{domain_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove Domain
+         * @description Remove a domain; Google identities of it no longer join the account.
+         */
+        delete: operations["sso-remove_domain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sso/domains/{domain_id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify Domain
+         * @description Look the domain's TXT record up now; the domain comes back Verified, or Failed or
+         *     Lost with the reason.
+         */
+        post: operations["sso-verify_domain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/subscription": {
         parameters: {
             query?: never;
@@ -386,9 +454,31 @@ export interface paths {
         put?: never;
         /**
          * Update Subscription
-         * @description Set the plan's units (0 = free plan); needs a card on file.
+         * @description Set the plan's units (0 = free plan); needs a card on file. More units take effect now
+         *     and the prorated difference is charged now; fewer take effect when the paid period ends;
+         *     the current units undo a scheduled change (issue 11).
          */
         post: operations["billing-update_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/subscription/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay Past Due
+         * @description Pay the invoice that is past due with the card on file (issue 11 "Past due").
+         */
+        post: operations["billing-pay_past_due"];
         delete?: never;
         options?: never;
         head?: never;
@@ -414,6 +504,71 @@ export interface paths {
          * @description Remove the account's card.
          */
         delete: operations["billing-remove_payment_method"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/subscription/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview Subscription
+         * @description What setting the plan to ``units`` would charge now and later (issue 11); changes
+         *     nothing. Needs a card on file, as the change does.
+         */
+        get: operations["billing-preview_subscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/usage-alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Usage Alerts
+         * @description Who gets the usage alerts and at which percentages of the allowance (issue 14).
+         */
+        get: operations["usage-get_usage_alerts"];
+        /**
+         * Put Usage Alerts
+         * @description Set the percentages that send an alert and the users who get them.
+         */
+        put: operations["usage-put_usage_alerts"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/usage/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Usage
+         * @description One billing cycle's usage per day and platform as a CSV download (issue 14).
+         */
+        get: operations["usage-export_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -526,6 +681,38 @@ export interface components {
             lastName: string;
         };
         /**
+         * AlertReached
+         * @description A threshold the current billing cycle reached, and when (its alert was sent then).
+         */
+        AlertReached: {
+            /**
+             * Reachedat
+             * Format: date-time
+             */
+            reachedAt: string;
+            /** Threshold */
+            threshold: number;
+        };
+        /**
+         * AlertRecipient
+         * @description A user of the account and whether they get the usage alerts.
+         */
+        AlertRecipient: {
+            /** Email */
+            email: string;
+            /** Enabled */
+            enabled: boolean;
+            /** Firstname */
+            firstName: string;
+            /** Lastname */
+            lastName: string;
+            /**
+             * Userid
+             * Format: uuid
+             */
+            userId: string;
+        };
+        /**
          * AuthorizeRequest
          * @description Start a hosted-UI sign-in (SPEC 2 /oauth/google/login, /oauth/github/login):
          *     the provider name and where the hosted UI sends the browser back (``/oauth/sso``).
@@ -632,6 +819,41 @@ export interface components {
             newPassword: string;
         };
         /**
+         * DomainFailure
+         * @description Why the last check did not verify a domain (the console shows a message for each).
+         * @enum {string}
+         */
+        DomainFailure: "DomainNotFound" | "RecordNotFound" | "WrongToken" | "VerifiedByAnotherAccount";
+        /**
+         * DomainRecord
+         * @description The DNS record that proves the domain: publish ``value`` as a TXT record at ``name``
+         *     (the domain's apex).
+         */
+        DomainRecord: {
+            /** Name */
+            name: string;
+            /**
+             * Type
+             * @constant
+             */
+            type: "TXT";
+            /** Value */
+            value: string;
+        };
+        /**
+         * DomainState
+         * @description Where a domain's proof stands; the value is what the console shows.
+         *
+         *     - ``PENDING``: added, never checked (or carried over from before issue 17);
+         *     - ``VERIFIED``: its TXT record was found at the last check; Google identities of the
+         *       domain may auto-join the account (when it requires Google SSO);
+         *     - ``FAILED``: a check from the console did not find the record (``failure`` says why);
+         *     - ``LOST``: it was verified, then a check (the daily re-check, or another account proving
+         *       the domain) found the record gone: auto-join stopped at once.
+         * @enum {string}
+         */
+        DomainState: "Pending" | "Verified" | "Failed" | "Lost";
+        /**
          * FederatedIdentity
          * @description Who signed in with the identity provider (claims of its ID token, SPEC 7).
          *
@@ -702,6 +924,17 @@ export interface components {
             hasMore: boolean;
             /** Invoices */
             invoices: components["schemas"]["Invoice"][];
+        };
+        /**
+         * PastDue
+         * @description An invoice Stripe could not charge (issue 11 "Past due"): ``amount_due`` in the smallest
+         *     unit of ``currency`` (cents for USD). ``POST /web/subscription/pay`` pays it.
+         */
+        PastDue: {
+            /** Amountdue */
+            amountDue: number;
+            /** Currency */
+            currency: string;
         };
         /**
          * PaymentMethodResponse
@@ -817,7 +1050,8 @@ export interface components {
         };
         /**
          * Sso
-         * @description Google single sign-on state: whether it is required, and for which email domains.
+         * @description Google single sign-on state: whether it is required, and the verified email domains
+         *     whose Google identities may join the account while it is.
          */
         Sso: {
             /** Domains */
@@ -867,6 +1101,56 @@ export interface components {
             userLastName: string;
         };
         /**
+         * SsoDomain
+         * @description A domain of the account and where its proof stands.
+         *
+         *     ``failure`` and ``message`` say why the last check did not verify it (null when it did,
+         *     or before any check); ``checkedAt`` is the last check's time, ``verifiedAt`` the last
+         *     successful one's (ISO 8601, UTC).
+         */
+        SsoDomain: {
+            /** Checkedat */
+            checkedAt: string | null;
+            /** Domain */
+            domain: string;
+            failure: components["schemas"]["DomainFailure"] | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Message */
+            message: string | null;
+            record: components["schemas"]["DomainRecord"];
+            state: components["schemas"]["DomainState"];
+            /** Verifiedat */
+            verifiedAt: string | null;
+        };
+        /**
+         * SsoDomainCreate
+         * @description ``POST /web/sso/domains``: the domain, e.g. ``example.com`` (trimmed, lowercased, a
+         *     trailing dot dropped).
+         */
+        SsoDomainCreate: {
+            /** Domain */
+            domain: string;
+        };
+        /**
+         * SsoDomainResponse
+         * @description One domain after a change.
+         */
+        SsoDomainResponse: {
+            domain: components["schemas"]["SsoDomain"];
+        };
+        /**
+         * SsoDomainsResponse
+         * @description The account's domains, by name.
+         */
+        SsoDomainsResponse: {
+            /** Domains */
+            domains: components["schemas"]["SsoDomain"][];
+        };
+        /**
          * SsoJoinRequest
          * @description SPEC 3 "Join payload".
          */
@@ -914,8 +1198,12 @@ export interface components {
          * Subscription
          * @description The plan: ``units`` bought, requests per unit, and requests at zero units (SPEC 3).
          *
+         *     ``units`` are the units paid for in the current billing period. ``scheduled_units`` and
+         *     ``scheduled_change_at``: a lower number of units (0 = the plan ends) that takes effect when
+         *     the paid period ends, None when nothing is scheduled (issue 11).
          *     ``payment_failed_at``: when Stripe last reported a failed invoice payment, cleared by the
-         *     next successful one (webhooks); None when payments are in order.
+         *     next successful one (webhooks); None when payments are in order. ``past_due``: what that
+         *     invoice asks, when Stripe told us.
          */
         Subscription: {
             /**
@@ -923,8 +1211,13 @@ export interface components {
              * @default 0
              */
             freePlanRequests: number;
+            pastDue?: components["schemas"]["PastDue"] | null;
             /** Paymentfailedat */
             paymentFailedAt?: string | null;
+            /** Scheduledchangeat */
+            scheduledChangeAt?: string | null;
+            /** Scheduledunits */
+            scheduledUnits?: number | null;
             /**
              * Unitplanrequests
              * @default 0
@@ -934,6 +1227,50 @@ export interface components {
              * Units
              * @default 0
              */
+            units: number;
+        };
+        /**
+         * SubscriptionPreview
+         * @description ``GET /web/subscription/preview``: what setting the plan to ``units`` would do
+         *     (issue 11 "Charge preview"). Amounts are in the smallest unit of ``currency``.
+         *
+         *     - ``change``: ``none`` (the current plan), ``start`` (a paid plan from the free plan),
+         *       ``upgrade``, ``downgrade``, ``cancel`` (to 0 units), ``undo`` (back to the current units
+         *       with a lower number scheduled);
+         *     - ``monthly_amount``: the new monthly price (``units`` times ``unit_amount``);
+         *     - ``amount_due_now``: charged today (a new plan's first month, or an upgrade's prorated
+         *       difference for the rest of the billing period); 0 otherwise, as nothing is refunded;
+         *     - ``effective_at``: when the change takes effect (now, or the end of the paid period);
+         *     - ``next_invoice_at`` / ``next_invoice_amount``: the next renewal, None when the plan ends
+         *       or is free;
+         *     - ``proration_date``: send it back with the change so the charge is this one.
+         */
+        SubscriptionPreview: {
+            /** Amountduenow */
+            amountDueNow: number;
+            /**
+             * Change
+             * @enum {string}
+             */
+            change: "none" | "start" | "upgrade" | "downgrade" | "cancel" | "undo";
+            /** Currency */
+            currency: string;
+            /**
+             * Effectiveat
+             * Format: date-time
+             */
+            effectiveAt: string;
+            /** Monthlyamount */
+            monthlyAmount: number;
+            /** Nextinvoiceamount */
+            nextInvoiceAmount: number | null;
+            /** Nextinvoiceat */
+            nextInvoiceAt: string | null;
+            /** Prorationdate */
+            prorationDate: number;
+            /** Unitamount */
+            unitAmount: number;
+            /** Units */
             units: number;
         };
         /**
@@ -947,9 +1284,15 @@ export interface components {
          * SubscriptionUpdate
          * @description ``POST /web/subscription`` body (SPEC 3 "Subscription update payload: units").
          *
-         *     ``units``: whole units of the $20/month plan, 0 (free plan) to 20.
+         *     ``units``: whole units of the $20/month plan, 0 (free plan) to 20. Fewer units than now
+         *     take effect when the paid period ends; the current units undo a scheduled change.
+         *     ``proration_date``: for an upgrade, the ``prorationDate`` of the preview the user
+         *     confirmed (epoch seconds, at most 10 minutes old), so the charge is the one shown; without
+         *     it the change is prorated from now.
          */
         SubscriptionUpdate: {
+            /** Prorationdate */
+            prorationDate?: number | null;
             /** Units */
             units: number;
         };
@@ -966,6 +1309,31 @@ export interface components {
             expiresIn: number;
             /** Idtoken */
             idToken: string;
+        };
+        /**
+         * UsageAlertSettings
+         * @description ``GET /web/usage-alerts`` (issue 14): the thresholds that send an alert (percent of the
+         *     allowance, of 50, 80 and 100), every user with whether they get them, and the thresholds
+         *     the current cycle already reached (each alert goes once per cycle).
+         */
+        UsageAlertSettings: {
+            /** Reached */
+            reached: components["schemas"]["AlertReached"][];
+            /** Recipients */
+            recipients: components["schemas"]["AlertRecipient"][];
+            /** Thresholds */
+            thresholds: (50 | 80 | 100)[];
+        };
+        /**
+         * UsageAlertSettingsUpdate
+         * @description ``PUT /web/usage-alerts``: the thresholds to alert at (none: no alerts) and the ids of
+         *     the users who get them (users of the account; the others do not).
+         */
+        UsageAlertSettingsUpdate: {
+            /** Recipientids */
+            recipientIds: string[];
+            /** Thresholds */
+            thresholds: (50 | 80 | 100)[];
         };
         /**
          * UsageBatchCreate
@@ -2299,7 +2667,7 @@ export interface operations {
                     "application/json": components["schemas"]["SsoResponse"];
                 };
             };
-            /** @description GoogleSsoAuthTypeRequired | PersonalGmailAccount */
+            /** @description GoogleSsoAuthTypeRequired | PersonalGmailAccount | VerifiedDomainRequired */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2307,7 +2675,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "GoogleSsoAuthTypeRequired" | "PersonalGmailAccount";
+                        code: "GoogleSsoAuthTypeRequired" | "PersonalGmailAccount" | "VerifiedDomainRequired";
                         message: string;
                     };
                 };
@@ -2696,6 +3064,390 @@ export interface operations {
             };
         };
     };
+    "sso-list_domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoDomainsResponse"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "sso-add_domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoDomainCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoDomainResponse"];
+                };
+            };
+            /** @description InvalidDomain | PublicEmailDomain */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "InvalidDomain" | "PublicEmailDomain";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description DomainAlreadyAdded */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DomainAlreadyAdded";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "sso-remove_domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "sso-verify_domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoDomainResponse"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable | DnsUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "DnsUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     "billing-update_subscription": {
         parameters: {
             query?: never;
@@ -2770,7 +3522,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description PaymentMethodRequired */
+            /** @description PaymentMethodRequired | PreviewExpired */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2778,7 +3530,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "PaymentMethodRequired";
+                        code: "PaymentMethodRequired" | "PreviewExpired";
                         message: string;
                     };
                 };
@@ -2809,6 +3561,117 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "billing-pay_past_due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionResponse"];
+                };
+            };
+            /** @description PaymentProviderRefused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaymentProviderRefused";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description CardDeclined */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CardDeclined";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PaymentMethodRequired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaymentMethodRequired";
                         message: string;
                     };
                 };
@@ -3050,6 +3913,381 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "billing-preview_subscription": {
+        parameters: {
+            query: {
+                /** @description Units asked for (0-20). */
+                units: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionPreview"];
+                };
+            };
+            /** @description PaymentProviderRefused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaymentProviderRefused";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PaymentMethodRequired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PaymentMethodRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "usage-get_usage_alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageAlertSettings"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "usage-put_usage_alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageAlertSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageAlertSettings"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description UnknownAlertRecipient | ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "UnknownAlertRecipient" | "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "usage-export_usage": {
+        parameters: {
+            query: {
+                /** @description startMs of one of the 12 cycles GET /web/account shows. */
+                cycleStartMs: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV (RFC 4180): date,platform,runs,credits per UTC day and platform */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
                         message: string;
                     };
                 };

@@ -15,6 +15,7 @@ import {
   LogoutIcon,
   UserIcon,
   UsersIcon,
+  WarningIcon,
 } from "@/components/icons";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";
@@ -65,6 +66,13 @@ export function Component() {
             </NavLink>
           ))}
         </nav>
+
+        {account.data?.account.subscription.paymentFailedAt ? (
+          <Link to="/billing" className={styles.pastDue} data-testid="sidebar-past-due">
+            <WarningIcon width={16} height={16} />
+            Payment past due
+          </Link>
+        ) : null}
 
         <div className={styles.sidebarBottom}>
           <a className={styles.navLink} href={config.docsUrl} target="_blank" rel="noreferrer">

@@ -19,6 +19,30 @@ export function useUpdateSubscription() {
   });
 }
 
+/**
+ * GET /web/subscription/preview: what setting the plan to `units` would charge now and later
+ * (issue 11). Fetched when the confirmation opens, never cached: the amount due today shrinks
+ * as the billing cycle goes by, and the change must confirm the preview's proration date.
+ */
+export function useSubscriptionPreview(units: number, enabled: boolean) {
+  return $api.useQuery(
+    "get",
+    "/web/subscription/preview",
+    { params: { query: { units } } },
+    { enabled, gcTime: 0, staleTime: 0, retry: false },
+  );
+}
+
+/** POST /web/subscription/pay: pay the invoice that is past due with the card on file. */
+export function usePayPastDue() {
+  const refetch = useRefetchAccountAndSession();
+  const queryClient = useQueryClient();
+  return $api.useMutation("post", "/web/subscription/pay", {
+    onSuccess: () =>
+      Promise.all([refetch(), queryClient.invalidateQueries({ queryKey: ["get", "/web/invoices"] })]),
+  });
+}
+
 /** GET /web/invoices: a page of the account's invoices, newest first. */
 export function useInvoices(startingAfter: string | undefined) {
   return $api.useQuery("get", "/web/invoices", {

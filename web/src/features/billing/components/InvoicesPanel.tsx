@@ -12,7 +12,7 @@ import { Panel } from "@/components/ui/Panel";
 import { Spinner } from "@/components/ui/Spinner";
 
 import { useInvoices } from "../api/billing";
-import { formatInvoiceAmount, formatInvoiceDate, invoiceStatusLabel } from "../lib/invoices";
+import { formatAmount, formatBillingDate, invoiceStatusLabel } from "../lib/invoices";
 
 import styles from "./InvoicesPanel.module.css";
 
@@ -42,8 +42,8 @@ function InvoicePage({ startingAfter, onMore }: { startingAfter?: string; onMore
     <>
       {invoices.map((invoice) => (
         <tr key={invoice.id}>
-          <td>{formatInvoiceDate(invoice.createdAt)}</td>
-          <td className={styles.amount}>{formatInvoiceAmount(invoice.amountDue, invoice.currency)}</td>
+          <td>{formatBillingDate(invoice.createdAt)}</td>
+          <td className={styles.amount}>{formatAmount(invoice.amountDue, invoice.currency)}</td>
           <td>
             <span className={styles.status} data-status={invoice.status}>
               {invoiceStatusLabel(invoice.status)}

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 
-import { formatInvoiceAmount, formatInvoiceDate, invoiceStatusLabel } from "./invoices";
+import { formatAmount, formatBillingDate, invoiceStatusLabel } from "./invoices";
 
 describe("invoices panel texts", () => {
   it("writes amounts from cents in the invoice's currency", () => {
-    expect(formatInvoiceAmount(6000, "usd")).toBe("$60.00");
-    expect(formatInvoiceAmount(1999, "eur")).toBe("€19.99");
+    expect(formatAmount(6000, "usd")).toBe("$60.00");
+    expect(formatAmount(1999, "eur")).toBe("€19.99");
   });
 
   it("names statuses, a failed collection as Failed", () => {
@@ -15,6 +15,6 @@ describe("invoices panel texts", () => {
   });
 
   it("dates invoices in UTC", () => {
-    expect(formatInvoiceDate("2026-11-23T23:30:00Z")).toBe("Nov 23, 2026");
+    expect(formatBillingDate("2026-11-23T23:30:00Z")).toBe("Nov 23, 2026");
   });
 });

@@ -14,11 +14,11 @@ export function invoiceStatusLabel(status: string): string {
 }
 
 /** An amount in the currency's smallest unit (cents), e.g. 6000 usd -> "$60.00". */
-export function formatInvoiceAmount(amount: number, currency: string): string {
+export function formatAmount(amount: number, currency: string): string {
   return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(amount / 100);
 }
 
 /** "Nov 23, 2026", in UTC like the billing cycles. */
-export function formatInvoiceDate(iso: string): string {
+export function formatBillingDate(iso: string): string {
   return new Date(iso).toLocaleDateString("en-US", { timeZone: "UTC", year: "numeric", month: "short", day: "numeric" });
 }

@@ -14,6 +14,10 @@
  *   confirming; they equal the current plan until the slider moves.
  * - The Update button's hover tooltip (its text is "not shown" in the spec) reads 'Add a
  *   payment method to change your plan.'
+ * - Issue 11: the confirmation shows Stripe's preview of the change (the new monthly price,
+ *   what is charged today, when it takes effect, the next invoice) and confirms at the
+ *   preview's proration date. A scheduled downgrade shows as 'Changes to N units on <date>'
+ *   with Undo; an invoice past due shows its amount with Pay now and Use another card.
  */
 import { useState } from "react";
 import { Link } from "react-router";
@@ -30,13 +34,18 @@ import { RangeSlider } from "@/components/ui/RangeSlider";
 import { Tooltip } from "@/components/ui/Tooltip";
 import { allowedRequests } from "@/lib/plan";
 
+import type { components } from "@/api/schema";
+
 import {
   useBillingSummary,
+  usePayPastDue,
   useRemovePaymentMethod,
+  useSubscriptionPreview,
   useUpdateSubscription,
 } from "../api/billing";
 import { CardBrandLogo } from "../components/CardBrandLogo";
 import { InvoicesPanel } from "../components/InvoicesPanel";
+import { formatAmount, formatBillingDate } from "../lib/invoices";
 import {
   MAX_UNITS,
   canUpdatePlan,
@@ -62,12 +71,10 @@ export function Component() {
           <InfoBox variant="error" title={error} />
         ) : null}
         {subscription.paymentFailedAt ? (
-          <InfoBox variant="warning" title="Your last payment failed">
-            We could not charge your card for your plan. Please update your payment method.
-          </InfoBox>
+          <PastDueBox pastDue={subscription.pastDue ?? null} onError={setError} />
         ) : null}
         <PlanPanel
-          key={subscription.units}
+          key={`${subscription.units}:${subscription.scheduledUnits ?? ""}`}
           subscription={subscription}
           hasCard={card !== null}
           onError={setError}
@@ -79,35 +86,80 @@ export function Component() {
   );
 }
 
+type Subscription = components["schemas"]["Subscription"];
+type Preview = components["schemas"]["SubscriptionPreview"];
+
+/** issue 11 "Past due": the amount, paid with the card on file or a new one. */
+function PastDueBox({
+  pastDue,
+  onError,
+}: {
+  pastDue: Subscription["pastDue"];
+  onError: (message: string | null) => void;
+}) {
+  const pay = usePayPastDue();
+  const linkClass = `${buttonStyles.button} ${buttonStyles.secondary}`;
+  const amount = pastDue ? formatAmount(pastDue.amountDue, pastDue.currency) : null;
+  return (
+    <InfoBox
+      variant="warning"
+      title={amount ? `A payment of ${amount} is past due` : "Your last payment failed"}
+      action={
+        <div className={styles.actions}>
+          <Link to="/payment" className={linkClass}>
+            Use another card
+          </Link>
+          {pastDue ? (
+            <Button
+              loading={pay.isPending}
+              onClick={() =>
+                pay.mutate(
+                  {},
+                  { onSuccess: () => onError(null), onError: (err) => onError(errorMessage(err)) },
+                )
+              }
+            >
+              Pay now
+            </Button>
+          ) : null}
+        </div>
+      }
+    >
+      We could not charge your card for your plan. Pay now with the card on file, or use another
+      card. If it stays unpaid, your plan falls back to the free plan.
+    </InfoBox>
+  );
+}
+
 interface PlanPanelProps {
-  subscription: { units: number; unitPlanRequests: number; freePlanRequests: number };
+  subscription: Subscription;
   hasCard: boolean;
   onError: (message: string | null) => void;
 }
 
-/** Keyed by the current units: after a change the slider starts again at the new units. */
+/** Keyed by the current and scheduled units: after a change the slider starts again at the
+ * units in force. */
 function PlanPanel({ subscription, hasCard, onError }: PlanPanelProps) {
   const [units, setUnits] = useState(subscription.units);
   const [confirming, setConfirming] = useState(false);
   const update = useUpdateSubscription();
+  const preview = useSubscriptionPreview(units, confirming);
   const changed = units !== subscription.units;
   const enabled = canUpdatePlan(units, subscription.units, hasCard);
 
-  const confirm = () => {
-    update.mutate(
-      { body: { units } },
-      {
-        onSuccess: () => {
-          setConfirming(false);
-          onError(null);
-        },
-        onError: (err) => {
-          setConfirming(false);
-          onError(errorMessage(err));
-        },
+  // mutateAsync, not mutate's callbacks: a change remounts this panel (its key), and the
+  // banner must still be cleared or set afterwards.
+  const change = (body: { units: number; prorationDate?: number }) =>
+    update.mutateAsync({ body }).then(
+      () => {
+        setConfirming(false);
+        onError(null);
+      },
+      (err: unknown) => {
+        setConfirming(false);
+        onError(errorMessage(err));
       },
     );
-  };
 
   const updateButton = (
     <Button disabled={!enabled} onClick={() => setConfirming(true)}>
@@ -115,9 +167,31 @@ function PlanPanel({ subscription, hasCard, onError }: PlanPanelProps) {
     </Button>
   );
 
+  const confirm = () => void change({ units, prorationDate: preview.data?.prorationDate });
+
   return (
     <Panel title="Subscription Plan" description="View and edit your current plan">
       <div className={styles.planBox}>
+        {subscription.scheduledUnits != null && subscription.scheduledChangeAt ? (
+          <InfoBox
+            variant="info"
+            title={`Changes to ${subscription.scheduledUnits} ${
+              subscription.scheduledUnits === 1 ? "unit" : "units"
+            } on ${formatBillingDate(subscription.scheduledChangeAt)}`}
+            action={
+              <Button
+                variant="secondary"
+                loading={update.isPending && !confirming}
+                onClick={() => void change({ units: subscription.units })}
+              >
+                Undo
+              </Button>
+            }
+          >
+            You keep the {subscription.units} {subscription.units === 1 ? "unit" : "units"} paid
+            for until then.
+          </InfoBox>
+        ) : null}
         <div className={styles.plan}>
           <div>
             <p className={page.muted}>Price</p>
@@ -165,17 +239,65 @@ function PlanPanel({ subscription, hasCard, onError }: PlanPanelProps) {
             <Button variant="secondary" disabled={update.isPending} onClick={() => setConfirming(false)}>
               Cancel
             </Button>
-            <Button loading={update.isPending} onClick={confirm}>
+            <Button loading={update.isPending} disabled={!preview.data} onClick={confirm}>
               Confirm
             </Button>
           </>
         }
       >
-        Change your plan from {subscription.units} to {units} {units === 1 ? "unit" : "units"}:{" "}
-        ${monthlyPriceUsd(units)} per month for{" "}
-        {formatRequests(allowedRequests({ ...subscription, units }))}.
+        <p>
+          Change your plan from {subscription.units} to {units} {units === 1 ? "unit" : "units"}:{" "}
+          ${monthlyPriceUsd(units)} per month for{" "}
+          {formatRequests(allowedRequests({ ...subscription, units }))}.
+        </p>
+        {preview.data ? (
+          <ChargePreview preview={preview.data} />
+        ) : preview.error ? (
+          <InfoBox variant="error" title={errorMessage(preview.error)} />
+        ) : (
+          <p className={page.muted} data-testid="preview-loading">
+            Asking our payment provider for the amounts…
+          </p>
+        )}
       </Modal>
     </Panel>
+  );
+}
+
+/** issue 11 "Charge preview": what the change costs, today and from the next invoice. */
+function ChargePreview({ preview }: { preview: Preview }) {
+  const money = (amount: number) => formatAmount(amount, preview.currency);
+  const rows: [string, string][] = [["New monthly price", money(preview.monthlyAmount)]];
+  if (preview.change === "upgrade") {
+    rows.push(["Charged today for the rest of this billing cycle", money(preview.amountDueNow)]);
+  } else if (preview.change === "start") {
+    rows.push(["Charged today for the first month", money(preview.amountDueNow)]);
+  } else if (preview.change === "downgrade" || preview.change === "cancel") {
+    rows.push(["Takes effect on", formatBillingDate(preview.effectiveAt)]);
+  }
+  rows.push([
+    "Next invoice",
+    preview.nextInvoiceAt && preview.nextInvoiceAmount != null
+      ? `${money(preview.nextInvoiceAmount)} on ${formatBillingDate(preview.nextInvoiceAt)}`
+      : "None",
+  ]);
+  return (
+    <div className={styles.preview} data-testid="charge-preview">
+      <dl>
+        {rows.map(([term, value]) => (
+          <div key={term} className={styles.previewRow}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {preview.change === "downgrade" || preview.change === "cancel" ? (
+        <p className={page.muted}>
+          Until then you keep the units you paid for. There are no refunds or credits for partial
+          months.
+        </p>
+      ) : null}
+    </div>
   );
 }
 

@@ -4,22 +4,21 @@
  * - none (email and password) and google are backed by POST /web/sso; switching either way
  *   asks for confirmation first ('Enable Google Single Sign-on' / 'Disable Google Single
  *   Sign-on'), and confirming toggles the setting.
- * - google is disabled, with the reason as a tooltip, for Gmail addresses and for users who
- *   did not sign in with Google.
+ * - google is disabled, with the reason as a tooltip, for Gmail addresses, for users who
+ *   did not sign in with Google, and while the account has no verified domain (issue 17);
+ *   the domain box below lists the domains and proves them.
  * - saml is not built: it is shown disabled with a tooltip saying how to get it.
  */
 import { useState } from "react";
 
-import { errorMessage } from "@/api";
-import { Button } from "@/components/ui/Button";
-import { InfoBox } from "@/components/ui/InfoBox";
-import { Modal } from "@/components/ui/Modal";
+import { ConfirmModal } from "@/components/ui/ConfirmModal";
 import { Panel } from "@/components/ui/Panel";
 import { Tooltip } from "@/components/ui/Tooltip";
-import { emailDomain } from "@/lib/email";
 
 import { useSetGoogleSso } from "../api/users";
 import { type SsoChoice, googleSsoBlockedReason } from "../lib/sso";
+
+import { DomainsBox } from "./DomainsBox";
 
 import styles from "./users.module.css";
 
@@ -35,8 +34,8 @@ export function SecuritySection({ sso, currentUser }: Props) {
   const setGoogleSso = useSetGoogleSso();
   const current: SsoChoice = sso.isGoogleSSO ? "google" : "none";
   const [pending, setPending] = useState<SsoChoice | null>(null);
-  const blocked = googleSsoBlockedReason(currentUser);
-  const domain = sso.domains[0] ?? emailDomain(currentUser.email);
+  const blocked = googleSsoBlockedReason(currentUser, sso.domains);
+  const domains = sso.domains.join(", ");
 
   const close = () => {
     setPending(null);
@@ -94,8 +93,10 @@ export function SecuritySection({ sso, currentUser }: Props) {
           "google",
           "Google",
           sso.isGoogleSSO
-            ? `Required for ${sso.domains.join(", ")}: users sign in with Google.`
-            : "Require sign-in with Google; anyone at your domain can join.",
+            ? sso.domains.length > 0
+              ? `Required for ${domains}: users sign in with Google.`
+              : "Required: users sign in with Google. Joining is paused until a domain is verified."
+            : "Require sign-in with Google; anyone at your verified domains can join.",
           current === "google" ? null : blocked,
         )}
         {option(
@@ -105,34 +106,25 @@ export function SecuritySection({ sso, currentUser }: Props) {
           SAML_TOOLTIP,
         )}
       </fieldset>
+      <DomainsBox />
       {pending ? (
-        <Modal
-          open
-          onClose={close}
+        <ConfirmModal
           width="medium"
           title={
             pending === "google" ? "Enable Google Single Sign-on" : "Disable Google Single Sign-on"
           }
-          footer={
-            <>
-              <Button variant="secondary" onClick={close}>
-                Cancel
-              </Button>
-              <Button loading={setGoogleSso.isPending} onClick={confirm}>
-                Confirm
-              </Button>
-            </>
-          }
+          confirmLabel="Confirm"
+          pending={setGoogleSso.isPending}
+          error={setGoogleSso.error}
+          onClose={close}
+          onConfirm={confirm}
         >
-          {setGoogleSso.error ? (
-            <InfoBox variant="error">{errorMessage(setGoogleSso.error)}</InfoBox>
-          ) : null}
           <p className={styles.lead}>
             {pending === "google"
-              ? `Anyone with an email address at ${domain} will be able to join this account automatically by signing in with Google. Invitations by email are turned off while this is on.`
+              ? `Anyone with an email address at ${domains} will be able to join this account automatically by signing in with Google. Invitations by email are turned off while this is on.`
               : "Users will no longer be able to join this account using Sign In with Google. Existing users keep their access, and you can invite users by email again."}
           </p>
-        </Modal>
+        </ConfirmModal>
       ) : null}
     </Panel>
   );

@@ -1,0 +1,111 @@
+"""DNS lookups for domain verification (issue 17), with dnspython's async resolver.
+
+One operation: the TXT records of a name (RFC 1035 3.3.14; a record's character-strings are
+joined into one value, as RFC 7208 3.3 does for SPF). Which nameservers answer, on which
+port, and how long a lookup may take come from settings (``DNS_NAMESERVERS``, ``DNS_PORT``,
+``DNS_TIMEOUT_S``, ``DNS_LIFETIME_S``); with no nameservers configured the system's
+(``/etc/resolv.conf``) are used. The dev stack points it at its loopback stand-in
+(``api/devstack/dns_server.py``); nothing here knows about that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import dns.asyncresolver
+import dns.exception
+import dns.name
+import dns.rdatatype
+import dns.resolver
+import structlog
+from dns.rdtypes.ANY.TXT import TXT
+
+from api.config import Settings
+
+log = structlog.get_logger(__name__)
+
+
+class DnsLookupFailed(Exception):
+    """No answer could be had: every nameserver timed out, failed (SERVFAIL, REFUSED) or
+    could not be reached within the lookup's lifetime. Nothing is known about the name."""
+
+
+@dataclass(frozen=True, slots=True)
+class TxtLookup:
+    """The outcome of a TXT lookup.
+
+    ``exists`` is False when the name does not exist (NXDOMAIN, RFC 1035 4.1.1 RCODE 3);
+    ``values`` holds one string per TXT record (empty when the name has none: NODATA).
+    """
+
+    exists: bool
+    values: tuple[str, ...]
+
+
+class DnsResolver:
+    """Async TXT lookups against the configured nameservers.
+
+    Build once in the app lifespan (:meth:`from_settings`); it holds no connection to close.
+
+    Args:
+        nameservers: IP addresses to ask; empty uses the system's resolver configuration.
+        port: their port (53 in production).
+        timeout_s: seconds to wait for one nameserver's answer before trying the next.
+        lifetime_s: seconds one lookup may take in all, retries included.
+    """
+
+    def __init__(
+        self, *, nameservers: list[str], port: int, timeout_s: float, lifetime_s: float
+    ) -> None:
+        try:
+            resolver = dns.asyncresolver.Resolver(configure=not nameservers)
+        except dns.resolver.NoResolverConfiguration:
+            # No /etc/resolv.conf: every lookup raises DnsLookupFailed (a 503 to the user)
+            # rather than the API refusing to start for one feature.
+            log.error("dns_no_resolver_configuration")
+            resolver = dns.asyncresolver.Resolver(configure=False)
+        if nameservers:
+            resolver.nameservers = list(nameservers)
+        resolver.port = port
+        resolver.timeout = timeout_s
+        resolver.lifetime = lifetime_s
+        self._resolver = resolver
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> DnsResolver:
+        """The resolver of ``DNS_NAMESERVERS``, ``DNS_PORT``, ``DNS_TIMEOUT_S`` and
+        ``DNS_LIFETIME_S``."""
+        return cls(
+            nameservers=settings.dns_nameservers,
+            port=settings.dns_port,
+            timeout_s=settings.dns_timeout_s,
+            lifetime_s=settings.dns_lifetime_s,
+        )
+
+    async def txt(self, domain: str) -> TxtLookup:
+        """The TXT records at ``domain`` (a fully qualified name such as ``example.com``;
+        no search list is applied).
+
+        Returns:
+            :class:`TxtLookup`: whether the name exists and its TXT values, in the order
+            the nameserver gave them.
+
+        Raises:
+            DnsLookupFailed: timeout, SERVFAIL/REFUSED from every nameserver, no nameserver
+                configured, or a malformed answer.
+        """
+        try:
+            name = dns.name.from_text(domain)  # absolute: relative to the root
+            answer = await self._resolver.resolve(name, dns.rdatatype.TXT, search=False)
+        except dns.resolver.NXDOMAIN:
+            return TxtLookup(exists=False, values=())
+        except dns.resolver.NoAnswer:
+            return TxtLookup(exists=True, values=())
+        except (dns.exception.DNSException, OSError) as exc:
+            raise DnsLookupFailed(f"TXT {domain}: {exc!r}") from exc
+        values = tuple(
+            b"".join(rdata.strings).decode("utf-8", errors="replace")
+            for rdata in answer
+            if isinstance(rdata, TXT)
+        )
+        return TxtLookup(exists=True, values=values)

@@ -1,0 +1,120 @@
+"""Email the console sends itself, over SMTP with ``aiosmtplib`` (issue 14: usage alerts;
+issue 17: the lost-domain notice). Cognito still sends its own messages (codes, temporary
+passwords).
+
+Any SMTP relay works (Amazon SES's SMTP interface, Postmark, Mailgun, a company relay):
+``SMTP_HOST``, ``SMTP_PORT``, ``SMTP_SECURITY`` (``starttls``, ``tls`` or ``none``),
+``SMTP_USERNAME`` / ``SMTP_PASSWORD`` and ``MAIL_FROM``. The dev stack runs a loopback sink
+(``aiosmtpd``, api/devstack/smtp_sink.py) whose messages appear in ``/dev/mailbox``, so the
+same code path runs in ``make dev``, ``make test`` and production. RFC 5321 (SMTP), RFC 3207
+(STARTTLS), RFC 8314 (implicit TLS).
+
+Raises :class:`MailRefused` (the server refused: its code and message) or
+:class:`MailUnavailable` (not reachable, timed out, or a temporary 4xx failure).
+"""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from typing import Literal
+
+import aiosmtplib
+
+from api.config import Settings
+from api.vendor_budget import within_budget
+
+SmtpSecurity = Literal["starttls", "tls", "none"]
+
+
+class MailRefused(Exception):
+    """The SMTP server refused the message for good (5xx: e.g. an unknown sender)."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class MailUnavailable(Exception):
+    """The server could not be reached, timed out or failed for now (4xx); not sent."""
+
+
+class Mailer:
+    """Sends plain-text emails (UTF-8), one SMTP connection per message.
+
+    Args:
+        host / port: the relay, e.g. ``email-smtp.us-east-1.amazonaws.com`` and 587.
+        security: ``starttls`` (upgrade on 587), ``tls`` (implicit TLS on 465) or ``none``
+            (loopback sinks only; the settings guard refuses it elsewhere).
+        username / password: SMTP AUTH credentials; empty sends without AUTH.
+        sender: the ``From`` address, e.g. ``Console <no-reply@example.com>``.
+        timeout_s: timeout of each SMTP step, seconds.
+    """
+
+    def __init__(
+        self,
+        *,
+        host: str,
+        port: int,
+        sender: str,
+        security: SmtpSecurity = "starttls",
+        username: str = "",
+        password: str = "",
+        timeout_s: float = 10.0,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.sender = sender
+        self.security = security
+        self._username = username
+        self._password = password
+        self._timeout_s = timeout_s
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Mailer:
+        """The mailer of the ``SMTP_*`` settings and ``MAIL_FROM``."""
+        return cls(
+            host=settings.smtp_host,
+            port=settings.smtp_port,
+            sender=settings.mail_from,
+            security=settings.smtp_security,
+            username=settings.smtp_username,
+            password=settings.smtp_password.get_secret_value(),
+            timeout_s=settings.smtp_timeout_s,
+        )
+
+    async def aclose(self) -> None:
+        """Nothing to close: each message uses its own connection."""
+
+    async def send(self, to: str, subject: str, text: str) -> None:
+        """Send one plain-text email to one recipient.
+
+        Raises:
+            MailRefused: a permanent refusal (5xx) of the sender, recipient or message.
+            MailUnavailable: no host configured, connection failure, timeout, or 4xx.
+        """
+        if not self.host:
+            raise MailUnavailable("SMTP_HOST is not set")
+        message = EmailMessage()
+        message["From"] = self.sender
+        message["To"] = to
+        message["Subject"] = subject
+        message.set_content(text)
+        try:
+            async with within_budget():
+                await aiosmtplib.send(
+                    message,
+                    hostname=self.host,
+                    port=self.port,
+                    username=self._username or None,
+                    password=self._password or None,
+                    use_tls=self.security == "tls",
+                    start_tls=self.security == "starttls",
+                    timeout=self._timeout_s,
+                )
+        except aiosmtplib.SMTPResponseException as exc:
+            if exc.code >= 500:
+                raise MailRefused(exc.code, exc.message) from exc
+            raise MailUnavailable(f"SMTP {exc.code}: {exc.message}") from exc
+        except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+            raise MailUnavailable(f"SMTP: {exc!r}") from exc

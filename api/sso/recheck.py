@@ -1,0 +1,173 @@
+"""The daily re-check of verified domains (issue 17).
+
+Every verified domain's TXT record is looked up again once ``DOMAIN_RECHECK_INTERVAL_S``
+(a day) has passed since its last check. A record that is gone (or a domain that no longer
+exists) makes the domain Lost: auto-join of Google identities for it stops at once, and every
+user of the account gets an email (api/sso/notices.py). A lookup that fails (timeout,
+SERVFAIL) changes nothing; the domain is tried again at the next pass.
+
+Two ways to run it, safe together and with any number of API replicas: each due row is
+claimed with ``SELECT ... FOR UPDATE SKIP LOCKED`` in a transaction of its own, so a row is
+checked by one process at a time and never twice in a pass.
+
+- in the API process: :func:`recheck_forever`, started by the app's lifespan, looks for due
+  domains every ``DOMAIN_RECHECK_POLL_S`` (10 minutes; 0 turns it off);
+- as a command (cron, a Kubernetes CronJob): ``python -m api.sso.recheck`` checks the due
+  domains once (``--all``: every verified domain now); it prints what it did and exits 2 when
+  some lookup failed, 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import structlog
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from api.adapters.dns_resolver import DnsLookupFailed, DnsResolver
+from api.adapters.mail import Mailer
+from api.config import Settings
+from api.db import create_engine, create_sessionmaker
+from api.logging import configure_logging
+from api.sso import repository
+from api.sso.notices import DomainLostNotice, send_domain_lost
+from api.sso.service import record_check
+from api.sso.verification import failure_of
+
+log = structlog.get_logger(__name__)
+
+
+@dataclass
+class RecheckReport:
+    """What one pass did: domains still verified, lost, and not looked up (DNS failed)."""
+
+    kept: int = 0
+    lost: int = 0
+    unreachable: int = 0
+
+    @property
+    def checked(self) -> int:
+        """Domains the pass took up."""
+        return self.kept + self.lost + self.unreachable
+
+
+async def recheck_due(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    resolver: DnsResolver,
+    mailer: Mailer,
+    *,
+    interval_s: float,
+    now: datetime | None = None,
+) -> RecheckReport:
+    """Re-check every verified domain last checked more than ``interval_s`` seconds before
+    ``now`` (default: the current time), one transaction per domain; email the users of
+    accounts whose domain was lost once that is committed.
+
+    Returns the pass's counts. Raises only what the database raises.
+    """
+    checked_before = (now or datetime.now(UTC)) - timedelta(seconds=interval_s)
+    taken: set[uuid.UUID] = set()
+    report = RecheckReport()
+    while True:
+        notice: DomainLostNotice | None = None
+        async with sessionmaker() as db, db.begin():
+            row = await repository.next_due(db, checked_before, taken)
+            if row is None:
+                break
+            taken.add(row.id)
+            try:
+                lookup = await resolver.txt(row.domain)
+            except DnsLookupFailed as exc:
+                log.warning("domain_recheck_unreachable", domain=row.domain, error=str(exc))
+                report.unreachable += 1
+                continue
+            failure = failure_of(lookup, row.token)
+            record_check(row, failure, datetime.now(UTC), was_verified=True)
+            if failure is None:
+                report.kept += 1
+            else:
+                report.lost += 1
+                log.info("domain_lost", domain=row.domain, account_id=str(row.account_id))
+                notice = DomainLostNotice(
+                    account_name=await repository.account_name(db, row.account_id),
+                    domain=row.domain,
+                    token=row.token,
+                    failure=failure,
+                    recipients=tuple(await repository.user_emails(db, row.account_id)),
+                )
+        if notice is not None:
+            await send_domain_lost(mailer, notice)
+    return report
+
+
+async def recheck_forever(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    resolver: DnsResolver,
+    mailer: Mailer,
+    *,
+    interval_s: float,
+    poll_s: float,
+) -> None:
+    """Every ``poll_s`` seconds, :func:`recheck_due`; runs until cancelled. A failed pass
+    (the database down) is logged and the next one tries again."""
+    while True:
+        await asyncio.sleep(poll_s)
+        try:
+            report = await recheck_due(sessionmaker, resolver, mailer, interval_s=interval_s)
+        except Exception:
+            log.exception("domain_recheck_failed")
+            continue
+        if report.checked:
+            log.info(
+                "domain_recheck",
+                kept=report.kept,
+                lost=report.lost,
+                unreachable=report.unreachable,
+            )
+
+
+async def run_once(settings: Settings, *, every: bool = False) -> RecheckReport:
+    """One pass with the database, resolver and mailer of ``settings`` (the command's work):
+    the due domains, or with ``every`` all verified domains now.
+
+    Raises:
+        ValueError: ``DATABASE_URL`` is not set.
+    """
+    settings.check_database()
+    engine = create_engine(settings.database_url, pool_size=2)
+    resolver = DnsResolver.from_settings(settings)
+    mailer = Mailer.from_settings(settings)
+    try:
+        return await recheck_due(
+            create_sessionmaker(engine),
+            resolver,
+            mailer,
+            interval_s=0 if every else settings.domain_recheck_interval_s,
+        )
+    finally:
+        await mailer.aclose()
+        await engine.dispose()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one pass from the command line; returns the exit status (2: a lookup failed)."""
+    parser = argparse.ArgumentParser(description="Re-check the TXT records of verified domains.")
+    parser.add_argument("--all", action="store_true", help="every verified domain, due or not")
+    args = parser.parse_args(argv)
+    settings = Settings()
+    configure_logging(settings.log_format, settings.log_level)
+    report = asyncio.run(run_once(settings, every=args.all))
+    print(
+        f"checked {report.checked}: {report.kept} still verified, {report.lost} lost, "
+        f"{report.unreachable} not reachable"
+    )
+    return 2 if report.unreachable else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

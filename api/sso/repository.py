@@ -1,0 +1,94 @@
+"""Queries of the SSO domains, scoped to the caller's account except where a rule needs
+another account's row (who holds a domain verified, which domains are due a re-check)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.models import Account, DomainState, SsoDomain, User
+
+
+async def domains_of(db: AsyncSession, account_id: uuid.UUID) -> list[SsoDomain]:
+    """The account's domains, by name."""
+    rows = await db.scalars(
+        select(SsoDomain).where(SsoDomain.account_id == account_id).order_by(SsoDomain.domain)
+    )
+    return list(rows)
+
+
+async def verified_domain_names(db: AsyncSession, account_id: uuid.UUID) -> list[str]:
+    """The names of the account's verified domains, sorted."""
+    rows = await db.scalars(
+        select(SsoDomain.domain)
+        .where(SsoDomain.account_id == account_id, SsoDomain.state == DomainState.VERIFIED)
+        .order_by(SsoDomain.domain)
+    )
+    return list(rows)
+
+
+async def domain_in_account(
+    db: AsyncSession, account_id: uuid.UUID, domain_id: uuid.UUID, *, for_update: bool = False
+) -> SsoDomain | None:
+    """The domain ``domain_id`` if it belongs to the account (locked with ``for_update``)."""
+    query = select(SsoDomain).where(SsoDomain.id == domain_id, SsoDomain.account_id == account_id)
+    if for_update:
+        query = query.with_for_update()
+    return await db.scalar(query)
+
+
+async def domain_named(db: AsyncSession, account_id: uuid.UUID, domain: str) -> SsoDomain | None:
+    """The account's row for ``domain``, if it lists it."""
+    return await db.scalar(
+        select(SsoDomain).where(SsoDomain.account_id == account_id, SsoDomain.domain == domain)
+    )
+
+
+async def verified_holder(db: AsyncSession, domain: str, other_than: uuid.UUID) -> SsoDomain | None:
+    """The row of another account that holds ``domain`` verified, locked (FOR UPDATE) so a
+    take-over and a re-check of it cannot interleave."""
+    return await db.scalar(
+        select(SsoDomain)
+        .where(
+            SsoDomain.domain == domain,
+            SsoDomain.state == DomainState.VERIFIED,
+            SsoDomain.account_id != other_than,
+        )
+        .with_for_update()
+    )
+
+
+async def next_due(
+    db: AsyncSession, checked_before: datetime, skip: set[uuid.UUID]
+) -> SsoDomain | None:
+    """One verified domain last checked before ``checked_before`` (or never), not in
+    ``skip``, locked with FOR UPDATE SKIP LOCKED: rows another process is checking are
+    passed over, so replicas share the re-check without doing any row twice."""
+    query = (
+        select(SsoDomain)
+        .where(SsoDomain.state == DomainState.VERIFIED)
+        .where((SsoDomain.checked_at < checked_before) | SsoDomain.checked_at.is_(None))
+        .order_by(SsoDomain.checked_at.asc().nulls_first())
+        .limit(1)
+        .with_for_update(skip_locked=True)
+    )
+    if skip:
+        query = query.where(SsoDomain.id.not_in(skip))
+    return await db.scalar(query)
+
+
+async def account_name(db: AsyncSession, account_id: uuid.UUID) -> str:
+    """The account's name."""
+    name = await db.scalar(select(Account.name).where(Account.id == account_id))
+    return name or ""
+
+
+async def user_emails(db: AsyncSession, account_id: uuid.UUID) -> list[str]:
+    """The email addresses of the account's users, sorted."""
+    rows = await db.scalars(
+        select(User.email).where(User.account_id == account_id).order_by(User.email)
+    )
+    return list(rows)
