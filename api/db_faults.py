@@ -41,6 +41,11 @@ def is_database_unavailable(exc: BaseException) -> bool:
             return True
         if isinstance(current, asyncpg.InterfaceError) and "connection is closed" in str(current):
             return True
+        # A connection whose server ended it while it sat idle in the pool: asyncpg read the
+        # FATAL message as a protocol error and refuses the next statement ("cannot switch to
+        # state ...; another operation is in progress") before it notices the socket closed.
+        if isinstance(current, asyncpg.InternalClientError):
+            return True
         wrapped = getattr(current, "orig", None)
         current = wrapped if isinstance(wrapped, BaseException) else current.__cause__
     return False

@@ -16,7 +16,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from api.adapters.cognito import CognitoClient
 from api.adapters.dns_resolver import DnsResolver
@@ -33,45 +33,53 @@ from api.ratelimit.service import PasswordAttempts, RateLimiter, Throttle
 
 DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]
 
+# Every dependency here is ``async def``, even when it awaits nothing: FastAPI runs a plain
+# ``def`` dependency in the thread pool, a thread hop on every request that uses it.
+
 _bearer = HTTPBearer(auto_error=False, description="Cognito access token")
 
 
-def _settings(request: Request) -> Settings:
+async def _settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
-def _cognito(request: Request) -> CognitoClient:
+async def _cognito(request: Request) -> CognitoClient:
     cognito: CognitoClient = request.app.state.cognito
     return cognito
 
 
-def _stripe(request: Request) -> StripeGateway:
+async def _stripe(request: Request) -> StripeGateway:
     gateway: StripeGateway = request.app.state.stripe
     return gateway
 
 
-def _dns_resolver(request: Request) -> DnsResolver:
+async def _dns_resolver(request: Request) -> DnsResolver:
     resolver: DnsResolver = request.app.state.dns_resolver
     return resolver
 
 
-def _mailer(request: Request) -> Mailer:
+async def _mailer(request: Request) -> Mailer:
     mailer: Mailer = request.app.state.mailer
     return mailer
 
 
-def _rate_limiter(request: Request) -> RateLimiter:
+async def _rate_limiter(request: Request) -> RateLimiter:
     limiter: RateLimiter = request.app.state.rate_limiter
     return limiter
 
 
-def _token_verifier(request: Request) -> AccessTokenVerifier:
+async def _read_engine(request: Request) -> AsyncEngine:
+    engine: AsyncEngine = request.app.state.read_engine
+    return engine
+
+
+async def _token_verifier(request: Request) -> AccessTokenVerifier:
     verifier: AccessTokenVerifier = request.app.state.token_verifier
     return verifier
 
 
-def _client_address(request: Request) -> str:
+async def _client_address(request: Request) -> str:
     """The client's IP address: the peer's, or behind ``TRUSTED_PROXIES`` the one they saw
     (api/client_address.py)."""
     peer = request.client.host if request.client else "unknown"
@@ -81,12 +89,15 @@ def _client_address(request: Request) -> str:
 
 
 SettingsDep = Annotated[Settings, Depends(_settings)]
+# The autocommit engine of safe requests (api/db.py), for reads that take a connection
+# themselves instead of the request's ORM session.
+ReadEngine = Annotated[AsyncEngine, Depends(_read_engine)]
 Limiter = Annotated[RateLimiter, Depends(_rate_limiter)]
 TokenVerifier = Annotated[AccessTokenVerifier, Depends(_token_verifier)]
 ClientAddress = Annotated[str, Depends(_client_address)]
 
 
-def _password_attempts(
+async def _password_attempts(
     limiter: Limiter, settings: SettingsDep, client_address: ClientAddress
 ) -> PasswordAttempts:
     return PasswordAttempts(limiter, settings, client_address)
@@ -97,18 +108,6 @@ Cognito = Annotated[CognitoClient, Depends(_cognito)]
 Stripe = Annotated[StripeGateway, Depends(_stripe)]
 Resolver = Annotated[DnsResolver, Depends(_dns_resolver)]
 MailerDep = Annotated[Mailer, Depends(_mailer)]
-
-
-async def get_access_token(
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str:
-    """The raw bearer token. Raises NotAuthenticated when there is none."""
-    if credentials is None:
-        raise NotAuthenticated("Authentication required")
-    return credentials.credentials
-
-
-AccessToken = Annotated[str, Depends(get_access_token)]
 
 
 async def get_optional_access_token(request: Request) -> str | None:
@@ -122,30 +121,48 @@ async def get_optional_access_token(request: Request) -> str | None:
 OptionalAccessToken = Annotated[str | None, Depends(get_optional_access_token)]
 
 
-async def get_claims(verifier: TokenVerifier, token: AccessToken) -> AccessClaims:
-    """Verify the bearer access token.
+BearerCredentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+
+
+async def _verify(
+    request: Request, credentials: HTTPAuthorizationCredentials | None
+) -> AccessClaims:
+    if credentials is None:
+        raise NotAuthenticated("Authentication required")
+    verifier: AccessTokenVerifier = request.app.state.token_verifier
+    try:
+        return await verifier.verify(credentials.credentials)
+    except InvalidToken as exc:
+        raise NotAuthenticated("Your session has expired. Please sign in again.") from exc
+
+
+async def get_claims(request: Request, credentials: BearerCredentials) -> AccessClaims:
+    """Verify the bearer access token (``app.state.token_verifier``: local RS256 check,
+    verified tokens cached until they expire).
 
     Raises:
         NotAuthenticated: no ``Authorization: Bearer`` header, or an invalid/expired token.
     """
-    try:
-        return await verifier.verify(token)
-    except InvalidToken as exc:
-        raise NotAuthenticated("Your session has expired. Please sign in again.") from exc
+    return await _verify(request, credentials)
 
 
 Claims = Annotated[AccessClaims, Depends(get_claims)]
 
 
-async def get_caller(request: Request, claims: Claims) -> Caller:
-    """Load the caller's user and account (one autocommit read, outside the request's
-    transaction, like the token check it completes).
+async def get_caller(request: Request, credentials: BearerCredentials) -> Caller:
+    """Verify the bearer access token (as :func:`get_claims`) and load the caller's user and
+    account (one autocommit read, outside the request's transaction).
+
+    This runs on every protected request, so it verifies the token itself rather than through
+    ``Claims``, and reads the app's state directly: each dependency level costs FastAPI's
+    resolution, which weighed on ``GET /web/session`` (bench/api.py with --profile).
 
     Raises:
+        NotAuthenticated: no ``Authorization: Bearer`` header, or an invalid/expired token.
         AccountRequired: the identity is valid but belongs to no account yet (SPEC 4).
     """
-    async with request.app.state.read_engine.connect() as connection:
-        caller = await principal.get_caller(connection, claims.username)
+    claims = await _verify(request, credentials)
+    caller = await principal.get_caller(request.app.state.read_engine, claims.username)
     if caller is None:
         raise AccountRequired()
     return caller

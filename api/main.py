@@ -153,6 +153,10 @@ def create_app(
             await engine.dispose()
 
     app = _ConsoleApp(
+        # FastAPI's native OpenTelemetry support looks for configured providers on every
+        # request; this service configures none (structured logs are its telemetry), so the
+        # check is turned off once here. Set these to True when providers are added.
+        telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
         title="Console API",
         version="1",
         summary="Account console of the AI browser-test service (SPEC 7).",
@@ -185,7 +189,9 @@ def create_app(
             allow_origins=settings.cors_allowed_origins,
             allow_credentials=True,
             allow_methods=["GET", "POST", "PUT", "DELETE"],
-            allow_headers=["Authorization", "Content-Type"],
+            # If-None-Match and ETag: the SPA's conditional reads (api/etags.py).
+            allow_headers=["Authorization", "Content-Type", "If-None-Match"],
+            expose_headers=["ETag"],
             max_age=600,
         )
     app.add_middleware(

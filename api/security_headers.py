@@ -16,16 +16,17 @@ except ``GET /web/config`` (public, fixed per deploy); so do the stand-ins' (tem
 tokens). A ``Cache-Control`` or ``Content-Security-Policy`` a handler set itself is kept (hashed
 SPA assets are ``public, max-age=31536000, immutable``).
 
-Every header is built once, as bytes, when the app is created: per response the middleware
-scans the response's few headers once and appends prebuilt tuples (``GET /web/session`` is the
-hottest path). README "Security model" lists the values; a CDN serving the SPA must send the
-same policy (:func:`spa_policy` with the API's origin added to ``connect-src``).
+Every header is built once, as bytes, when the app is created, and so is each combination a
+response can get: per response the middleware scans the response's few headers once and
+appends one prebuilt tuple (``GET /web/session`` is the hottest path). README "Security
+model" lists the values; a CDN serving the SPA must send the same policy (:func:`spa_policy`
+with the API's origin added to ``connect-src``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -113,7 +114,8 @@ class SecurityHeaders:
     ``common`` goes on every response; exactly one of the ``*_csp`` pairs is added (unless the
     response has its own policy); ``no_store`` where caching must not happen.
     ``unprotected_paths``: exact paths that get no CSP (FastAPI's Swagger UI in development,
-    which loads a CDN script and runs an inline one).
+    which loads a CDN script and runs an inline one). ``added``: every combination of those
+    as the tuple a response gets (see :meth:`to_add`), built once with the rest.
     """
 
     common: tuple[Header, ...]
@@ -122,6 +124,23 @@ class SecurityHeaders:
     stand_in_csp: Header | None
     no_store: Header
     unprotected_paths: frozenset[str]
+    added: dict[tuple[Header | None, bool], tuple[Header, ...]] = field(
+        default_factory=dict, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        for csp in (self.api_csp, self.spa_csp, self.stand_in_csp, None):
+            for no_store in (False, True):
+                self.added[csp, no_store] = (
+                    *self.common,
+                    *((csp,) if csp is not None else ()),
+                    *((self.no_store,) if no_store else ()),
+                )
+
+    def to_add(self, csp: Header | None, no_store: bool) -> tuple[Header, ...]:
+        """The headers a response gets: ``common``, then ``csp`` unless None, then
+        ``no_store`` when asked; prebuilt."""
+        return self.added[csp, no_store]
 
     @classmethod
     def from_settings(
@@ -186,12 +205,12 @@ class SecurityHeadersMiddleware:
                         has_cache_control = True
                     elif name == b"content-security-policy":
                         has_csp = True
-                extra = list(headers.common)
-                if not has_csp and path not in headers.unprotected_paths:
-                    extra.append(chosen or headers.api_csp)
-                if no_store and not has_cache_control:
-                    extra.append(headers.no_store)
-                message["headers"] = [*raw, *extra]
+                if has_csp or path in headers.unprotected_paths:
+                    chosen = None
+                else:
+                    chosen = chosen or headers.api_csp
+                added = headers.to_add(chosen, no_store and not has_cache_control)
+                message["headers"] = [*raw, *added]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -143,7 +143,8 @@ def main() -> None:
     with running_stack() as stack:
         small = asyncio.run(seed_account(stack.settings, "Small Co", "small@bench-corp.dev"))
         large = asyncio.run(seed_account(stack.settings, "Large Co", "large@bench-corp.dev"))
-        with one_worker(stack) as base:
+        with one_worker(stack) as worker:
+            base = worker.url
             _, small_credits = asyncio.run(
                 ingest(base, small[0], small[2], 1000, args.batch, args.concurrency)
             )

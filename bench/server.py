@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import httpx
 
@@ -18,11 +19,31 @@ from api.devstack.bootstrap import api_environment
 from api.devstack.services import free_port
 from api.devstack.stack import Stack
 
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class Worker:
+    """A running API worker: its base URL and process id (uvicorn with one worker serves in
+    the process it was started as)."""
+
+    url: str
+    pid: int
+
+    def cpu_seconds(self) -> float:
+        """CPU time the worker has used so far, user + system, in seconds (``/proc/<pid>/stat``
+        fields 14 and 15, in clock ticks of 1/``SC_CLK_TCK`` s: 10 ms on Linux)."""
+        with open(f"/proc/{self.pid}/stat") as stat:
+            # The command name (field 2) is in parentheses and may hold spaces: split after it.
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+
 
 @contextmanager
-def one_worker(stack: Stack) -> Iterator[str]:
+def one_worker(stack: Stack) -> Iterator[Worker]:
     """``uvicorn --factory api.main:create_app --workers 1`` with production settings (JSON
-    logs at WARNING, no access log); yields its base URL once /readyz answers, then stops it."""
+    access lines at INFO to /dev/null, no uvicorn access log); yields it once /readyz answers,
+    then stops it."""
     port = free_port()
     env = api_environment(
         stack.stand_ins,
@@ -60,7 +81,7 @@ def one_worker(stack: Stack) -> Iterator[str]:
                     break
             except httpx.HTTPError:
                 time.sleep(0.2)
-        yield base
+        yield Worker(base, server.pid)
     finally:
         server.terminate()
         server.wait(10)

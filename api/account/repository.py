@@ -1,15 +1,156 @@
-"""Queries on ``account``."""
+"""Queries on ``account``: the rename, and the whole Account Information view in one statement."""
 
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
 from sqlalchemy import update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from api.db import driver_connection
 from api.models import Account
+from api.usage.service import USAGE_CYCLES_SHOWN
 
 
 async def rename(db: AsyncSession, account_id: uuid.UUID, name: str) -> None:
     """Set the name of the account ``account_id`` (the caller's own)."""
     await db.execute(update(Account).where(Account.id == account_id).values(name=name))
+
+
+# GET /web/account in one round trip, keyed by the caller's Cognito username ($1, the verified
+# token's; $2 is the time, $3 the cycles shown), so the caller lookup is this statement too.
+# PostgreSQL builds the response body, exactly the JSON of ``AccountResponse``
+# (api/account/schemas.py), and the API sends its bytes as they come. Each part mirrors the
+# rule it comes from, and a test holds the two equal for every shape of account
+# (tests/api/account/test_account_view.py):
+# - usage: ``api.usage.service.usage_by_cycle``: the last 12 billing cycles, oldest first,
+#   ending with the one containing :now; a cycle starts at anchor + n months, the day clamped
+#   to the month's end (``api.usage.cycles``; PostgreSQL's timestamp + interval clamps the same
+#   way), computed in UTC as the API does; zeros where nothing was metered;
+# - subscription, billing: ``api.billing.service.subscription_of`` / ``payment_method_of``
+#   (no card when ``card_last4`` is null; brand Visa and expiry 0 when unknown; past due only
+#   with an amount, in usd when the currency is unknown); times written as pydantic writes a
+#   UTC datetime (``Z``, microseconds only when not zero);
+# - users: ``api.users.service.account_users``, by last name, first name, email;
+# - sso: ``api.sso.service.sso_of``: the verified domains, by name.
+_ACCOUNT_VIEW = """
+SELECT convert_to(json_build_object('account', json_build_object(
+    'id', a.id,
+    'name', a.name,
+    'apiKey', a.api_key,
+    'usage', (
+        SELECT json_agg(json_build_object(
+            'startMs', floor(extract(epoch FROM c.start) * 1000)::bigint,
+            'requests', c.web_credits + c.mobile_credits + c.api_credits,
+            'web', json_build_object('runs', c.web_runs, 'credits', c.web_credits),
+            'nativeMobile',
+                json_build_object('runs', c.mobile_runs, 'credits', c.mobile_credits),
+            'api', json_build_object('runs', c.api_runs, 'credits', c.api_credits)
+        ) ORDER BY c.start)
+        FROM (
+            SELECT s.start,
+                coalesce(sum(u.runs) FILTER (WHERE u.platform = 'web'), 0) AS web_runs,
+                coalesce(sum(u.credits) FILTER (WHERE u.platform = 'web'), 0) AS web_credits,
+                coalesce(sum(u.runs) FILTER (WHERE u.platform = 'nativeMobile'), 0)
+                    AS mobile_runs,
+                coalesce(sum(u.credits) FILTER (WHERE u.platform = 'nativeMobile'), 0)
+                    AS mobile_credits,
+                coalesce(sum(u.runs) FILTER (WHERE u.platform = 'api'), 0) AS api_runs,
+                coalesce(sum(u.credits) FILTER (WHERE u.platform = 'api'), 0) AS api_credits
+            FROM (
+                SELECT (t.anchor + make_interval(months => i)) AT TIME ZONE 'UTC' AS start
+                FROM generate_series(
+                    greatest(cur.idx - CAST($3 AS int) + 1, 0), cur.idx
+                ) AS i
+            ) AS s
+            LEFT JOIN usage AS u ON u.account_id = a.id AND u.cycle_start = s.start
+            GROUP BY s.start
+        ) AS c
+    ),
+    'subscription', json_build_object(
+        'units', a.subscription_units,
+        'unitPlanRequests', a.unit_plan_requests,
+        'freePlanRequests', a.free_plan_requests,
+        'scheduledUnits', a.scheduled_units,
+        'scheduledChangeAt', to_char(
+            a.scheduled_change_at AT TIME ZONE 'UTC',
+            CASE WHEN extract(microseconds FROM a.scheduled_change_at)::bigint % 1000000 = 0
+                THEN 'YYYY-MM-DD"T"HH24:MI:SS"Z"'
+                ELSE 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
+            END
+        ),
+        'paymentFailedAt', to_char(
+            a.payment_failed_at AT TIME ZONE 'UTC',
+            CASE WHEN extract(microseconds FROM a.payment_failed_at)::bigint % 1000000 = 0
+                THEN 'YYYY-MM-DD"T"HH24:MI:SS"Z"'
+                ELSE 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
+            END
+        ),
+        'pastDue', CASE WHEN a.past_due_amount IS NOT NULL THEN json_build_object(
+            'amountDue', a.past_due_amount,
+            'currency', coalesce(a.past_due_currency, 'usd')
+        ) END
+    ),
+    'billing', CASE WHEN a.card_last4 IS NOT NULL THEN json_build_object(
+        'brand', coalesce(a.card_brand, 'Visa'),
+        'last4', a.card_last4,
+        'expMonth', coalesce(a.card_exp_month, 0),
+        'expYear', coalesce(a.card_exp_year, 0)
+    ) END,
+    'users', (
+        SELECT json_agg(json_build_object(
+            'id', m.id,
+            'firstName', m.first_name,
+            'lastName', m.last_name,
+            'email', m.email,
+            'authType', m.auth_type
+        ) ORDER BY m.last_name, m.first_name, m.email)
+        FROM "user" AS m
+        WHERE m.account_id = a.id
+    ),
+    'sso', json_build_object(
+        'isGoogleSSO', a.require_google_sso,
+        'domains', (
+            SELECT coalesce(json_agg(d.domain ORDER BY d.domain), '[]')
+            FROM sso_domain AS d
+            WHERE d.account_id = a.id AND d.state = 'Verified'
+        )
+    )
+))::text, 'UTF8')
+FROM "user" AS caller
+JOIN account AS a ON a.id = caller.account_id
+CROSS JOIN LATERAL (
+    SELECT a.billing_cycle_anchor AT TIME ZONE 'UTC' AS anchor,
+           CAST($2 AS timestamptz) AT TIME ZONE 'UTC' AS now
+) AS t
+CROSS JOIN LATERAL (
+    SELECT ((extract(year FROM t.now) - extract(year FROM t.anchor)) * 12
+            + extract(month FROM t.now) - extract(month FROM t.anchor))::int AS months
+) AS guess
+CROSS JOIN LATERAL (
+    SELECT greatest(CASE
+        WHEN t.anchor + make_interval(months => guess.months) > t.now THEN guess.months - 1
+        WHEN t.anchor + make_interval(months => guess.months + 1) <= t.now
+            THEN guess.months + 1
+        ELSE guess.months
+    END, 0) AS idx
+) AS cur
+WHERE caller.identity_id = $1
+"""
+
+
+async def account_view_json(
+    read_engine: AsyncEngine, identity_id: str, now: datetime
+) -> bytes | None:
+    """The ``GET /web/account`` body (``AccountResponse`` as UTF-8 JSON) of the account of the
+    user whose Cognito username is ``identity_id``, with usage up to the billing cycle
+    containing ``now`` (aware); None when that identity has no user. One statement, one round
+    trip on a connection of ``read_engine`` (the autocommit engine), sent with asyncpg itself
+    (``api.db.driver_connection``); reads ``user``, ``account``, ``usage`` (at most 3 rollup
+    rows per cycle) and ``sso_domain``."""
+    async with driver_connection(read_engine) as connection:
+        body: bytes | None = await connection.fetchval(
+            _ACCOUNT_VIEW, identity_id, now, USAGE_CYCLES_SHOWN
+        )
+    return body

@@ -1,12 +1,13 @@
 """Account Information routes (SPEC 7: GET and PUT /web/account)."""
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Request, Response, status
 
 from api.account import service
 from api.account.schemas import AccountResponse, AccountUpdate
 from api.auth.errors import AccountRequired, NotAuthenticated
-from api.deps import CurrentUser, DbSession
+from api.deps import Claims, CurrentUser, DbSession, ReadEngine
 from api.errors import RequestValidationFailed, error_responses
+from api.etags import CONDITIONAL_GET_RESPONSES, IF_NONE_MATCH_PARAMETER, conditional_json
 
 router = APIRouter(prefix="/web", tags=["account"])
 
@@ -15,11 +16,13 @@ router = APIRouter(prefix="/web", tags=["account"])
     "/account",
     response_model=AccountResponse,
     status_code=status.HTTP_200_OK,
-    responses=error_responses(NotAuthenticated, AccountRequired),
+    responses={**error_responses(NotAuthenticated, AccountRequired), **CONDITIONAL_GET_RESPONSES},
+    openapi_extra=IF_NONE_MATCH_PARAMETER,
 )
-async def get_account(caller: CurrentUser, db: DbSession) -> AccountResponse:
-    """The caller's account: name, API key, usage per billing cycle, plan, card, users, SSO."""
-    return AccountResponse(account=await service.account_summary(db, caller.account_id))
+async def get_account(claims: Claims, reads: ReadEngine, request: Request) -> Response:
+    """The caller's account: name, API key, usage per billing cycle, plan, card, users, SSO.
+    An If-None-Match naming the current body's ETag is answered 304 with no body."""
+    return conditional_json(await service.account_view(reads, claims.username), request)
 
 
 @router.put(

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from api import models
 from api.account import repository
 from api.account.schemas import Account
+from api.auth.errors import AccountRequired
 from api.billing.service import payment_method_of, subscription_of
 from api.config import Settings
 from api.sso.service import sso_of
@@ -48,10 +49,29 @@ async def create_account(
     return account
 
 
+async def account_view(reads: AsyncEngine, identity_id: str, now: datetime | None = None) -> bytes:
+    """``GET /web/account``'s body for the signed-in user whose Cognito username is
+    ``identity_id`` (a verified token's): ``AccountResponse`` as UTF-8 JSON, built by
+    PostgreSQL in one statement that also finds the caller (api/account/repository.py), on an
+    autocommit connection of ``reads``. Same content as :func:`account_summary`, which builds
+    it from the domains' pydantic pieces; usage up to the cycle containing ``now`` (default:
+    the current time). Reads only our database (no vendor call).
+
+    Raises:
+        AccountRequired: the identity belongs to no account yet (SPEC 4).
+    """
+    body = await repository.account_view_json(reads, identity_id, now or datetime.now(UTC))
+    if body is None:
+        raise AccountRequired()
+    return body
+
+
 async def account_summary(
     db: AsyncSession, account_id: uuid.UUID, now: datetime | None = None
 ) -> Account:
-    """The account as the console shows it. Reads only our database (no vendor call).
+    """The account as the console shows it, composed from what each domain owns (the
+    reference for :func:`account_view`, and the body of ``PUT /web/account``). Reads only our
+    database (no vendor call).
 
     ``usage`` has one entry per billing cycle of the last 12 (see ``usage_by_cycle``).
     """

@@ -4,7 +4,7 @@ account choice after third-party sign-in (sso-accounts)."""
 
 from typing import Annotated
 
-from fastapi import APIRouter, Cookie, Depends, Query, Response
+from fastapi import APIRouter, Cookie, Depends, Query, Request, Response
 
 from api.auth.errors import AccountRequired, NotAuthenticated
 from api.deps import (
@@ -35,6 +35,7 @@ from api.errors import (
     VendorUnavailable,
     error_responses,
 )
+from api.etags import CONDITIONAL_GET_RESPONSES, IF_NONE_MATCH_PARAMETER, conditional_json
 from api.session import registration, service, sso_accounts
 from api.session.cookies import (
     OAUTH_COOKIE,
@@ -52,10 +53,7 @@ from api.session.schemas import (
     ForgotPasswordRequest,
     ForgotPasswordResponse,
     RegistrationRequest,
-    Session,
-    SessionAccount,
     SessionResponse,
-    SessionUser,
     SignInRequest,
     SignInResponse,
     SsoAccountsResponse,
@@ -67,7 +65,7 @@ from api.session.schemas import (
 router = APIRouter(prefix="/web", tags=["session"])
 
 
-def _session_cookies(settings: SettingsDep, response: Response) -> SessionCookies:
+async def _session_cookies(settings: SettingsDep, response: Response) -> SessionCookies:
     return SessionCookies(settings, response)
 
 
@@ -85,22 +83,13 @@ _PASSWORD_ERRORS = (
 @router.get(
     "/session",
     response_model=SessionResponse,
-    responses=error_responses(NotAuthenticated, AccountRequired),
+    responses={**error_responses(NotAuthenticated, AccountRequired), **CONDITIONAL_GET_RESPONSES},
+    openapi_extra=IF_NONE_MATCH_PARAMETER,
 )
-async def get_session(caller: CurrentUser) -> SessionResponse:
-    """The signed-in user and their account's name. Reads only our database."""
-    return SessionResponse(
-        session=Session(
-            user=SessionUser(
-                id=caller.user_id,
-                first_name=caller.first_name,
-                last_name=caller.last_name,
-                email=caller.email,
-                elevation_role=caller.elevation_role,
-            ),
-            account=SessionAccount(name=caller.account_name),
-        )
-    )
+async def get_session(caller: CurrentUser, request: Request) -> Response:
+    """The signed-in user and their account's name. Reads only our database. An
+    If-None-Match naming the current body's ETag is answered 304 with no body."""
+    return conditional_json(service.session_view(caller), request)
 
 
 @router.post(

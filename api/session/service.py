@@ -10,6 +10,7 @@ import secrets
 from typing import Any
 
 import jwt
+import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.cognito import (
@@ -21,6 +22,7 @@ from api.adapters.cognito import (
 )
 from api.adapters.cognito import Tokens as CognitoTokens
 from api.auth.errors import NotAuthenticated
+from api.auth.principal import Caller
 from api.auth.tokens import AccessTokenVerifier, InvalidToken
 from api.cognito_errors import cognito_errors
 from api.errors import (
@@ -43,6 +45,27 @@ from api.session.schemas import (
     SignInResponse,
     Tokens,
 )
+
+
+def session_view(caller: Caller) -> bytes:
+    """``GET /web/session``'s body for ``caller``: ``SessionResponse`` (the user's id, names,
+    email and elevation role, the account's name) as UTF-8 JSON, serialised once with orjson
+    straight from the caller lookup's record, without building the pydantic models (a test
+    holds it equal to ``SessionResponse``'s own output)."""
+    return orjson.dumps(
+        {
+            "session": {
+                "user": {
+                    "id": str(caller.user_id),
+                    "firstName": caller.first_name,
+                    "lastName": caller.last_name,
+                    "email": caller.email,
+                    "elevationRole": caller.elevation_role,
+                },
+                "account": {"name": caller.account_name},
+            }
+        }
+    )
 
 
 async def _refuse_if_google_required(db: AsyncSession, email: str) -> None:

@@ -9,9 +9,19 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from dateutil.relativedelta import relativedelta
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MS = timedelta(milliseconds=1)
+
+
+def epoch_ms(at: datetime) -> int:
+    """``at`` (aware) in whole epoch milliseconds, rounded down, exactly: integer arithmetic on
+    the timedelta, where ``int(at.timestamp() * 1000)`` can land a millisecond low through
+    float rounding. A cycle's ``startMs`` on the wire (GET /web/account builds the same in SQL)."""
+    return (at - _EPOCH) // _MS
 
 
 def cycle_start(anchor: datetime, index: int) -> datetime:

@@ -17,6 +17,7 @@ from api.usage import alerts, repository
 from api.usage.cycles import (
     containing_cycle_starts,
     current_cycle_start,
+    epoch_ms,
     recent_cycle_starts,
     reset_date,
 )
@@ -99,7 +100,7 @@ async def usage_by_cycle(
         web, mobile, api = (totals.get((start, p), zero) for p in Platform)
         usage.append(
             UsageEntry(
-                start_ms=int(start.timestamp() * 1000),
+                start_ms=epoch_ms(start),
                 requests=web.credits + mobile.credits + api.credits,
                 web=web,
                 native_mobile=mobile,
@@ -167,7 +168,7 @@ async def export_rows(
     now = now or datetime.now(UTC)
     anchor = await repository.cycle_anchor(db, account_id)
     starts = recent_cycle_starts(anchor, now, USAGE_CYCLES_SHOWN)
-    start = next((s for s in starts if int(s.timestamp() * 1000) == cycle_start_ms), None)
+    start = next((s for s in starts if epoch_ms(s) == cycle_start_ms), None)
     if start is None:
         raise NotFound("There is no such billing cycle in the last 12.")
     end = min(reset_date(start), now)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime
 
 import httpx
 from dateutil.relativedelta import relativedelta
 from fastapi import FastAPI
 
+from api.devstack.stack import Stack
+from api.main import create_app
 from api.models import Platform, Usage
-from tests.api.conftest import MakeUser
+from tests.api.conftest import MakeUser, SignedIn
 
 
 async def _set_anchor(app: FastAPI, account_id: object, anchor: datetime) -> None:
@@ -175,3 +178,110 @@ class TestUpdateAccount:
         await client.put("/web/account", json={"name": "Renamed Inc"}, headers=mine.headers)
         account = (await client.get("/web/account", headers=theirs.headers)).json()["account"]
         assert account["name"] == "Theirs Inc"
+
+
+class TestConditionalGet:
+    """ETag + If-None-Match (issue 12): a 304 only while the body the client holds is still
+    the one the account would show."""
+
+    async def _etag(self, client: httpx.AsyncClient, me: SignedIn) -> str:
+        response = await client.get("/web/account", headers=me.headers)
+        assert response.status_code == 200
+        etag: str = response.headers["etag"]
+        return etag
+
+    async def _get(self, client: httpx.AsyncClient, me: SignedIn, etag: str) -> httpx.Response:
+        return await client.get("/web/account", headers={**me.headers, "If-None-Match": etag})
+
+    async def test_unchanged_is_304_with_no_body_and_still_no_store(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        etag = await self._etag(client, me)
+        response = await self._get(client, me, etag)
+        assert response.status_code == 304
+        assert response.content == b""
+        assert response.headers["etag"] == etag
+        assert response.headers["cache-control"] == "no-store"
+        # Weak forms and lists are compared weakly (RFC 9110 13.1.2); "*" matches any body.
+        for header in (f"W/{etag}", f'"stale", {etag}', "*"):
+            assert (await self._get(client, me, header)).status_code == 304
+        assert (await self._get(client, me, '"stale"')).status_code == 200
+
+    async def test_rename_gives_a_new_body_and_etag(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user(account_name="Old Name")
+        etag = await self._etag(client, me)
+        await client.put("/web/account", json={"name": "New Name"}, headers=me.headers)
+        response = await self._get(client, me, etag)
+        assert response.status_code == 200
+        assert response.json()["account"]["name"] == "New Name"
+        assert response.headers["etag"] != etag
+        assert (await self._get(client, me, response.headers["etag"])).status_code == 304
+
+    async def test_a_metering_batch_gives_a_new_body_and_etag(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        etag = await self._etag(client, me)
+        record = {
+            "idempotencyKey": str(uuid.uuid4()),
+            "platform": "api",
+            "runs": 1,
+            "credits": 7,
+            "time": datetime.now(UTC).isoformat(),
+        }
+        batch = await client.post(
+            "/metering/usage",
+            json={"records": [record]},
+            headers={"X-API-Key": me.account.api_key},
+        )
+        assert batch.json() == {"accepted": 1, "duplicates": 0}
+        response = await self._get(client, me, etag)
+        assert response.status_code == 200
+        assert response.json()["account"]["usage"][-1]["requests"] == 7
+        assert response.headers["etag"] != etag
+
+    async def test_a_user_added_gives_a_new_body_and_etag(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        etag = await self._etag(client, me)
+        teammate = await make_user(account=me.account, first_name="New", last_name="Mate")
+        response = await self._get(client, me, etag)
+        assert response.status_code == 200
+        emails = {u["email"] for u in response.json()["account"]["users"]}
+        assert emails == {me.user.email, teammate.user.email}
+        assert response.headers["etag"] != etag
+
+    async def test_another_accounts_etag_is_never_a_304(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        first = await make_user(account_name="Twin Co")
+        second = await make_user(account_name="Twin Co")
+        theirs = await self._etag(client, second)
+        response = await self._get(client, first, theirs)
+        assert response.status_code == 200
+        assert response.json()["account"]["id"] == str(first.account.id)
+        assert response.headers["etag"] != theirs
+
+    async def test_a_spa_on_another_origin_may_send_and_read_the_validators(
+        self, stack: Stack
+    ) -> None:
+        app = create_app(stack.with_settings(cors_allowed_origins=["https://console.example.com"]))
+        origin = {"Origin": "https://console.example.com"}
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            preflight = await client.options(
+                "/web/account",
+                headers={
+                    **origin,
+                    "Access-Control-Request-Method": "GET",
+                    "Access-Control-Request-Headers": "authorization, if-none-match",
+                },
+            )
+            response = await client.get("/web/session", headers=origin)
+        assert preflight.status_code == 200
+        assert "if-none-match" in preflight.headers["access-control-allow-headers"].lower()
+        assert response.headers["access-control-expose-headers"] == "ETag"

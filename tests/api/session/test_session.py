@@ -5,13 +5,18 @@ from __future__ import annotations
 import gzip
 import json
 import time
+import uuid
 from importlib import resources
 
 import httpx
 import jwt
 
 from api.adapters.cognito import CognitoClient
+from api.auth.principal import Caller
 from api.devstack.stack import Stack
+from api.models import AuthType
+from api.session.schemas import Session, SessionAccount, SessionResponse, SessionUser
+from api.session.service import session_view
 from tests.api.conftest import MakeUser, unique_email
 
 
@@ -117,3 +122,61 @@ class TestGetSession:
             "/web/session", headers={"Authorization": f"Bearer {header}.{payload}.{other}"}
         )
         assert response.status_code == 401
+
+
+class TestSessionBody:
+    def test_fast_path_equals_the_model(self) -> None:
+        for role in (None, "support"):
+            caller = Caller(
+                user_id=uuid.uuid4(),
+                first_name="Zoë",
+                last_name='O"Brien \\ Ångström',
+                email="zoe@example-corp.com",
+                auth_type=AuthType.GOOGLE_SSO,
+                elevation_role=role,
+                account_id=uuid.uuid4(),
+                account_name="Ünicode & Co </script>",
+            )
+            model = SessionResponse(
+                session=Session(
+                    user=SessionUser(
+                        id=caller.user_id,
+                        first_name=caller.first_name,
+                        last_name=caller.last_name,
+                        email=caller.email,
+                        elevation_role=caller.elevation_role,
+                    ),
+                    account=SessionAccount(name=caller.account_name),
+                )
+            )
+            assert json.loads(session_view(caller)) == model.model_dump(mode="json", by_alias=True)
+
+
+class TestConditionalGet:
+    async def test_unchanged_session_is_304_until_the_account_is_renamed(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user(account_name="Before Co")
+        first = await client.get("/web/session", headers=me.headers)
+        etag = first.headers["etag"]
+        again = await client.get("/web/session", headers={**me.headers, "If-None-Match": etag})
+        assert again.status_code == 304
+        assert again.content == b""
+        assert again.headers["etag"] == etag
+        assert again.headers["cache-control"] == "no-store"
+        renamed = await client.put("/web/account", json={"name": "After Co"}, headers=me.headers)
+        assert renamed.status_code == 200
+        after = await client.get("/web/session", headers={**me.headers, "If-None-Match": etag})
+        assert after.status_code == 200
+        assert after.json()["session"]["account"]["name"] == "After Co"
+        assert after.headers["etag"] != etag
+
+    async def test_another_users_etag_is_never_a_304(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user(first_name="Same", last_name="Name", account_name="Same Co")
+        other = await make_user(first_name="Same", last_name="Name", account_name="Same Co")
+        theirs = (await client.get("/web/session", headers=other.headers)).headers["etag"]
+        mine = await client.get("/web/session", headers={**me.headers, "If-None-Match": theirs})
+        assert mine.status_code == 200
+        assert mine.json()["session"]["user"]["id"] == str(me.user.id)

@@ -7,7 +7,9 @@
  *   first (POST /web/session/refresh, which sends the httpOnly refresh token cookie) when they
  *   expire within a minute or, after a reload, are not in memory yet; concurrent calls share
  *   one refresh;
- * - turns every non-2xx response into an `ApiError` (status, status text, parsed body).
+ * - turns every non-2xx response into an `ApiError` (status, status text, parsed body), except
+ *   the 304 of a conditional read, which `withConditionalGets` (./conditional.ts) resolves to
+ *   the data the query cache already holds.
  *
  * A refresh that fails clears the stored tokens (local sign-out); the call then goes out
  * without a token, its 401 becomes an auth `ApiError`, and the query cache's error handler
@@ -17,8 +19,10 @@ import createFetchClient, { type Middleware } from "openapi-fetch";
 import createQueryClient from "openapi-react-query";
 
 import { config } from "@/config";
+import { queryClient } from "@/lib/query-client";
 import { type TokenStore, tokenStore } from "@/lib/token-store";
 
+import { withConditionalGets } from "./conditional";
 import { ApiError } from "./errors";
 import type { paths } from "./schema";
 
@@ -84,7 +88,9 @@ export function createApiClient({ baseUrl, tokens, fetch }: ApiClientOptions) {
       return request;
     },
     async onResponse({ response, schemaPath }) {
-      if (!response.ok) throw await ApiError.fromResponse(response, isProtectedPath(schemaPath));
+      if (!response.ok && response.status !== 304) {
+        throw await ApiError.fromResponse(response, isProtectedPath(schemaPath));
+      }
       return undefined;
     },
   };
@@ -98,4 +104,4 @@ const client = createApiClient({ baseUrl: config.apiBaseUrl, tokens: tokenStore 
 
 export const fetchClient = client.fetchClient;
 export const getAccessToken = client.getAccessToken;
-export const $api = createQueryClient(fetchClient);
+export const $api = createQueryClient(withConditionalGets(fetchClient, queryClient));

@@ -36,6 +36,7 @@ export interface paths {
         /**
          * Get Account
          * @description The caller's account: name, API key, usage per billing cycle, plan, card, users, SSO.
+         *     An If-None-Match naming the current body's ETag is answered 304 with no body.
          */
         get: operations["account-get_account"];
         /**
@@ -119,7 +120,8 @@ export interface paths {
         };
         /**
          * Get Session
-         * @description The signed-in user and their account's name. Reads only our database.
+         * @description The signed-in user and their account's name. Reads only our database. An
+         *     If-None-Match naming the current body's ETag is answered 304 with no body.
          */
         get: operations["session-get_session"];
         put?: never;
@@ -1547,7 +1549,10 @@ export interface operations {
     "account-get_account": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the response the client already holds: an unchanged body is answered 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1556,11 +1561,22 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The body's entity tag, to send back in If-None-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
+            };
+            /** @description Not Modified: the body would be the one whose ETag the request's If-None-Match names; reuse it. No body. */
+            304: {
+                headers: {
+                    /** @description The body's entity tag, to send back in If-None-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description NotAuthenticated */
             401: {
@@ -1929,7 +1945,10 @@ export interface operations {
     "session-get_session": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the response the client already holds: an unchanged body is answered 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1938,11 +1957,22 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The body's entity tag, to send back in If-None-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SessionResponse"];
                 };
+            };
+            /** @description Not Modified: the body would be the one whose ETag the request's If-None-Match names; reuse it. No body. */
+            304: {
+                headers: {
+                    /** @description The body's entity tag, to send back in If-None-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description NotAuthenticated */
             401: {

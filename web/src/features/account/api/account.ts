@@ -2,9 +2,13 @@ import { useQueryClient } from "@tanstack/react-query";
 
 import { $api, fetchClient, useRefetchAccountAndSession } from "@/api";
 
-/** GET /web/account: the whole account of the signed-in user. */
+/**
+ * GET /web/account: the whole account of the signed-in user. Fetched again when the window
+ * regains focus once the data is stale (usage keeps coming in); an unchanged account then
+ * costs a 304 and no re-render (api/conditional.ts).
+ */
 export function useAccount() {
-  return $api.useQuery("get", "/web/account");
+  return $api.useQuery("get", "/web/account", undefined, { refetchOnWindowFocus: true });
 }
 
 /**
