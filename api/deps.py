@@ -30,6 +30,7 @@ from api.client_address import client_address
 from api.config import Settings
 from api.db import get_db
 from api.ratelimit.service import PasswordAttempts, RateLimiter, Throttle
+from api.secretbox import KeyRing
 
 DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]
 
@@ -108,6 +109,14 @@ Cognito = Annotated[CognitoClient, Depends(_cognito)]
 Stripe = Annotated[StripeGateway, Depends(_stripe)]
 Resolver = Annotated[DnsResolver, Depends(_dns_resolver)]
 MailerDep = Annotated[Mailer, Depends(_mailer)]
+
+
+async def _key_ring(request: Request) -> KeyRing:
+    ring: KeyRing = request.app.state.key_ring
+    return ring
+
+
+KeyRingDep = Annotated[KeyRing, Depends(_key_ring)]
 
 
 async def get_optional_access_token(request: Request) -> str | None:

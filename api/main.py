@@ -36,6 +36,8 @@ from api.db_faults import DatabaseFaultsMiddleware
 from api.errors import install_error_handlers
 from api.health import router as health_router
 from api.http_methods import HeadAsGetMiddleware
+from api.keys.router import router as keys_router
+from api.keys.service import key_ring
 from api.logging import RequestContextMiddleware, configure_logging
 from api.ratelimit.service import RateLimiter, throttles
 from api.security_headers import SecurityHeaders, SecurityHeadersMiddleware
@@ -115,6 +117,8 @@ def create_app(
         app.state.stripe = stripe
         app.state.dns_resolver = DnsResolver.from_settings(settings)
         app.state.mailer = Mailer.from_settings(settings)
+        # API keys are sealed with it (issue 14): no ring, no start (KeyRingError names it).
+        app.state.key_ring = key_ring(settings)
         # The daily re-check of verified domains; replicas share it (api/sso/recheck.py).
         recheck = None
         if settings.domain_recheck_poll_s > 0:
@@ -206,6 +210,7 @@ def create_app(
     app.include_router(sso_router)
     app.include_router(billing_router)
     app.include_router(stripe_webhook_router)
+    app.include_router(keys_router)
     app.include_router(usage_router)
     app.include_router(usage_web_router)
     app.include_router(webconfig_router)

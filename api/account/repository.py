@@ -32,13 +32,18 @@ async def rename(db: AsyncSession, account_id: uuid.UUID, name: str) -> None:
 #   (no card when ``card_last4`` is null; brand Visa and expiry 0 when unknown; past due only
 #   with an amount, in usd when the currency is unknown); times written as pydantic writes a
 #   UTC datetime (``Z``, microseconds only when not zero);
+# - apiKey: ``api.keys.service.current_masked``, the newest working key, masked;
 # - users: ``api.users.service.account_users``, by last name, first name, email;
 # - sso: ``api.sso.service.sso_of``: the verified domains, by name.
 _ACCOUNT_VIEW = """
 SELECT convert_to(json_build_object('account', json_build_object(
     'id', a.id,
     'name', a.name,
-    'apiKey', a.api_key,
+    'apiKey', coalesce((
+        SELECT 'ak_…' || k.last4 FROM api_key k
+        WHERE k.account_id = a.id AND (k.expires_at IS NULL OR k.expires_at > now())
+        ORDER BY k.created_at DESC, k.id LIMIT 1
+    ), ''),
     'usage', (
         SELECT json_agg(json_build_object(
             'startMs', floor(extract(epoch FROM c.start) * 1000)::bigint,

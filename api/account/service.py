@@ -3,7 +3,6 @@ fields, composed with what each domain owns; and the one way an account is creat
 
 from __future__ import annotations
 
-import secrets
 import uuid
 from datetime import UTC, datetime
 
@@ -15,14 +14,10 @@ from api.account.schemas import Account
 from api.auth.errors import AccountRequired
 from api.billing.service import payment_method_of, subscription_of
 from api.config import Settings
+from api.keys.service import add_first_key, current_masked
 from api.sso.service import sso_of
 from api.usage.service import usage_by_cycle
 from api.users.service import account_users
-
-
-def new_api_key() -> str:
-    """A fresh API key: ``ak_`` and 40 hex characters (160 random bits)."""
-    return "ak_" + secrets.token_hex(20)
 
 
 async def create_account(
@@ -32,13 +27,12 @@ async def create_account(
     *,
     billing_cycle_anchor: datetime | None = None,
 ) -> models.Account:
-    """A new account on the free plan (0 units) with a fresh API key and the plan constants
-    of ``settings``; its billing cycles start at ``billing_cycle_anchor`` (default: now).
-    Flushes, so the returned account has its id. Registration, third-party sign-up, the dev
-    seed and the tests all create accounts here."""
+    """A new account on the free plan (0 units) with a fresh API key (sealed with the key
+    ring of ``settings``) and the plan constants of ``settings``; its billing cycles start at
+    ``billing_cycle_anchor`` (default: now). Flushes, so the returned account has its id.
+    Registration, third-party sign-up, the dev seed and the tests all create accounts here."""
     account = models.Account(
         name=name,
-        api_key=new_api_key(),
         unit_plan_requests=settings.unit_plan_requests,
         free_plan_requests=settings.free_plan_requests,
     )
@@ -46,6 +40,7 @@ async def create_account(
         account.billing_cycle_anchor = billing_cycle_anchor
     db.add(account)
     await db.flush()
+    await add_first_key(db, settings, account.id)
     return account
 
 
@@ -79,7 +74,7 @@ async def account_summary(
     return Account(
         id=account.id,
         name=account.name,
-        api_key=account.api_key,
+        api_key=await current_masked(db, account.id),
         usage=await usage_by_cycle(db, account.id, account.billing_cycle_anchor, now),
         subscription=subscription_of(account),
         billing=payment_method_of(account),

@@ -9,15 +9,17 @@ rest of the request.
 
 from __future__ import annotations
 
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, func, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from api.auth.api_keys import hash_api_key, matches
 from api.db import driver_connection
-from api.models import Account, AuthType
+from api.models import Account, ApiKey, AuthType
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +38,12 @@ class Caller:
 
 @dataclass(frozen=True, slots=True)
 class KeyHolder:
-    """The account an API key belongs to: what the metering intake needs to count records."""
+    """The account an API key belongs to, and the key: what the metering intake needs to
+    count records (per account, and per key for the key's use this cycle)."""
 
     account_id: uuid.UUID
     billing_cycle_anchor: datetime
+    key_id: uuid.UUID
 
 
 # Sent as it is with asyncpg (prepared once per connection), the username as $1; the columns
@@ -50,9 +54,29 @@ FROM "user" AS u JOIN account AS a ON a.id = u.account_id
 WHERE u.identity_id = $1
 """
 
-_KEY_HOLDER_QUERY = select(Account.id, Account.billing_cycle_anchor).where(
-    Account.api_key == bindparam("api_key")
+# A working key by its SHA-256 (unique index), with its account (issue 14).
+_KEY_HOLDER_QUERY = (
+    select(Account.id, Account.billing_cycle_anchor, ApiKey.id, ApiKey.key_hash)
+    .join(Account, Account.id == ApiKey.account_id)
+    .where(
+        ApiKey.key_hash == bindparam("key_hash"),
+        or_(ApiKey.expires_at.is_(None), ApiKey.expires_at > func.now()),
+    )
 )
+# At most once a minute per key in the database, whichever replica asks.
+_TOUCH_KEY = (
+    update(ApiKey)
+    .where(
+        ApiKey.id == bindparam("key_id"),
+        or_(
+            ApiKey.last_used_at.is_(None),
+            ApiKey.last_used_at < func.now() - text("interval '1 minute'"),
+        ),
+    )
+    .values(last_used_at=func.now())
+)
+LAST_USED_EVERY_S = 60.0
+_last_touched: dict[uuid.UUID, float] = {}
 
 
 async def get_caller(read_engine: AsyncEngine, identity_id: str) -> Caller | None:
@@ -68,6 +92,17 @@ async def get_caller(read_engine: AsyncEngine, identity_id: str) -> Caller | Non
 
 
 async def get_key_holder(connection: AsyncConnection, api_key: str) -> KeyHolder | None:
-    """The account whose API key is ``api_key`` (unique index lookup), or None."""
-    row = (await connection.execute(_KEY_HOLDER_QUERY, {"api_key": api_key})).first()
-    return None if row is None else KeyHolder(*row)
+    """The account whose working API key is ``api_key`` (looked up by its SHA-256, compared
+    in constant time), or None. Records the key's use (``last_used_at``) at most once a
+    minute per key: this process skips the write within the minute, and the statement's own
+    condition holds it across replicas."""
+    key_hash = hash_api_key(api_key)
+    row = (await connection.execute(_KEY_HOLDER_QUERY, {"key_hash": key_hash})).first()
+    if row is None or not matches(row[3], api_key):
+        return None
+    account_id, anchor, key_id, _ = row
+    now = time.monotonic()
+    if now - _last_touched.get(key_id, -LAST_USED_EVERY_S) >= LAST_USED_EVERY_S:
+        _last_touched[key_id] = now
+        await connection.execute(_TOUCH_KEY, {"key_id": key_id})
+    return KeyHolder(account_id, anchor, key_id)

@@ -24,6 +24,11 @@ STRIPE_WEBHOOK_SECRET = "whsec_devstack"
 AWS_KEY = "testing"
 # The console's own emails (api/adapters/mail.py) come from this address.
 MAIL_FROM = "Autostep Console <no-reply@console.example>"
+# The dev stack's API key ring (api/secretbox.py): a fixed, public key, for stand-ins only.
+DEV_KEY_RING = {
+    "API_KEY_ENCRYPTION_KEYS": '{"dev-1": "ZGV2c3RhY2stb25seS1ub3QtYS1zZWNyZXQtMzJieXQ="}',
+    "API_KEY_ENCRYPTION_KEY_ID": "dev-1",
+}
 # Google's hosted domain claim ``hd``, mapped by the pool to this custom attribute (issue 17).
 HOSTED_DOMAIN_SCHEMA = {
     "Name": "hd",
@@ -217,6 +222,7 @@ def api_environment(
         "SMTP_PORT": str(stand_ins.smtp_port),
         "SMTP_SECURITY": "none",
         "MAIL_FROM": MAIL_FROM,
+        **DEV_KEY_RING,
         "DEV_MAILBOX_PATH": stand_ins.mailbox_path,
         "DNS_NAMESERVERS": '["127.0.0.1"]',
         "DNS_PORT": str(stand_ins.dns_port),

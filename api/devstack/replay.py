@@ -30,18 +30,30 @@ PLATFORMS = ("web", "nativeMobile", "api")
 PLATFORM_WEIGHTS = (0.6, 0.25, 0.15)
 
 
+def reveal_api_key(client: httpx.Client, access_token: str) -> str:
+    """The account's current API key, revealed through the console API as a user copies it
+    (``GET /web/api-keys``, then ``POST /web/api-keys/{id}/reveal``, recorded as a copy)."""
+    headers = {"Authorization": f"Bearer {access_token}"}
+    listed = client.get("/web/api-keys", headers=headers)
+    listed.raise_for_status()
+    current = listed.json()["keys"][0]["id"]
+    revealed = client.post(
+        f"/web/api-keys/{current}/reveal", json={"purpose": "copy"}, headers=headers
+    )
+    revealed.raise_for_status()
+    return str(revealed.json()["key"])
+
+
 def api_key_of(client: httpx.Client, email: str, password: str) -> tuple[str, datetime]:
     """Sign in and read the account's API key and current cycle start from the console API."""
     signed_in = client.post("/web/session/sign-in", json={"email": email, "password": password})
     signed_in.raise_for_status()
-    tokens = signed_in.json()["tokens"]
-    account = client.get(
-        "/web/account", headers={"Authorization": f"Bearer {tokens['accessToken']}"}
-    )
+    token = signed_in.json()["tokens"]["accessToken"]
+    account = client.get("/web/account", headers={"Authorization": f"Bearer {token}"})
     account.raise_for_status()
     body = account.json()["account"]
     cycle_start = datetime.fromtimestamp(body["usage"][-1]["startMs"] / 1000, UTC)
-    return str(body["apiKey"]), cycle_start
+    return reveal_api_key(client, token), cycle_start
 
 
 def make_records(

@@ -4,6 +4,7 @@ whole metadata (Alembic's env imports ``Base`` from here)."""
 
 from api.db import Base
 from api.models.account import MAX_UNITS, Account
+from api.models.api_key import ApiKey, ApiKeyReveal, ApiKeyUsage
 from api.models.rate_limit_counter import RateLimitCounter
 from api.models.sso_domain import DomainFailure, DomainState, SsoDomain
 from api.models.stripe_event import StripeEvent
@@ -16,6 +17,9 @@ from api.models.user import AuthType, User
 __all__ = [
     "MAX_UNITS",
     "Account",
+    "ApiKey",
+    "ApiKeyReveal",
+    "ApiKeyUsage",
     "AuthType",
     "Base",
     "DomainFailure",

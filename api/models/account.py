@@ -41,7 +41,6 @@ class Account(TimestampMixin, Base):
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=new_id)
     name: Mapped[str] = mapped_column(String(200))
-    api_key: Mapped[str] = mapped_column(String(80), unique=True)
     subscription_units: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     unit_plan_requests: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     free_plan_requests: Mapped[int] = mapped_column(Integer, default=0, server_default="0")

@@ -76,6 +76,16 @@ WITH inserted AS (
     ON CONFLICT (account_id, cycle_start, platform) DO UPDATE
         SET runs = usage.runs + excluded.runs, credits = usage.credits + excluded.credits
     RETURNING 1
+), by_key AS (
+    INSERT INTO api_key_usage (key_id, cycle_start, records)
+    SELECT CAST(:key_id AS uuid), cycle_start, count(*)
+    FROM inserted
+    WHERE CAST(:key_id AS uuid) IS NOT NULL
+    GROUP BY cycle_start
+    ORDER BY cycle_start
+    ON CONFLICT (key_id, cycle_start) DO UPDATE
+        SET records = api_key_usage.records + excluded.records
+    RETURNING 1
 ), daily AS (
     INSERT INTO usage_daily (account_id, cycle_start, day, platform, runs, credits)
     SELECT CAST(:account_id AS uuid), cycle_start, CAST(recorded_at AT TIME ZONE 'UTC' AS date),
@@ -94,9 +104,14 @@ SELECT count(*) FROM inserted
 
 
 async def insert_records(
-    db: AsyncSession, account_id: uuid.UUID, records: Sequence[NewRecord]
+    db: AsyncSession,
+    account_id: uuid.UUID,
+    records: Sequence[NewRecord],
+    key_id: uuid.UUID | None = None,
 ) -> int:
-    """Store ``records`` for the account and add the new ones to its ``usage`` rollups.
+    """Store ``records`` for the account and add the new ones to its ``usage`` rollups (per
+    cycle and per day) and to the sending API key's count per cycle (``key_id``; None: no key,
+    the dev seed).
 
     Records whose idempotency key the account already has are skipped (``ON CONFLICT DO
     NOTHING``; a concurrent insert of the same key waits for the other transaction). Pass
@@ -109,6 +124,7 @@ async def insert_records(
         _INGEST,
         {
             "account_id": account_id,
+            "key_id": key_id,
             "keys": [r.idempotency_key for r in records],
             "platforms": [r.platform.value for r in records],
             "runs": [r.runs for r in records],

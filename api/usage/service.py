@@ -72,6 +72,7 @@ async def ingest(
             NewRecord(r.idempotency_key, r.platform, r.runs, r.credits, r.time, start)
             for r, start in zip(ordered, starts, strict=True)
         ],
+        holder.key_id,
     )
     current = current_cycle_start(holder.billing_cycle_anchor, datetime.now(UTC))
     if accepted and current in starts:

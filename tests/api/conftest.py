@@ -20,6 +20,7 @@ from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
 from api.devstack.app import create_dev_app
 from api.devstack.stack import Stack, running_stack
+from api.keys.service import open_current_key
 from api.models import Account, AuthType, User
 
 PASSWORD = "Correct-horse-42!"
@@ -60,6 +61,7 @@ class SignedIn:
     access_token: str
     refresh_token: str
     password: str
+    api_key: str  # the account's current API key, in clear (stored only sealed)
 
     @property
     def headers(self) -> dict[str, str]:
@@ -108,6 +110,12 @@ async def require_google_sso(app: FastAPI, account: Account) -> None:
         )
 
 
+async def current_api_key(app: FastAPI, account_id: uuid.UUID) -> str:
+    """The account's newest API key, opened with the app's key ring (what Reveal shows)."""
+    async with app.state.sessionmaker() as db:
+        return await open_current_key(db, app.state.key_ring, account_id)
+
+
 def unique_email(prefix: str = "user") -> str:
     return f"{prefix}-{secrets.token_hex(4)}@example-corp.com"
 
@@ -153,7 +161,12 @@ def make_user(app: FastAPI, cognito: CognitoClient) -> MakeUser:
         result = await cognito.initiate_password_auth(identity_id, PASSWORD)
         assert result.tokens is not None and result.tokens.refresh_token
         return SignedIn(
-            user, account, result.tokens.access_token, result.tokens.refresh_token, PASSWORD
+            user,
+            account,
+            result.tokens.access_token,
+            result.tokens.refresh_token,
+            PASSWORD,
+            await current_api_key(app, account.id),
         )
 
     return make

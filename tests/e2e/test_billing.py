@@ -65,7 +65,9 @@ def end_billing_period(page: Page) -> None:
 
 def test_card_plan_and_removal(page: Page) -> None:
     sign_in(page)
-    page.get_by_role("link", name="Billing & Subscription").click()
+    page.get_by_role("navigation", name="Main").get_by_role(
+        "link", name="Billing & Subscription"
+    ).click()
     expect(page.get_by_role("heading", name="Billing & Subscription")).to_be_visible()
     payment_panel = page.get_by_role("region", name="Payment Method")
     expect(payment_panel.get_by_text("No payment method added")).to_be_visible()

@@ -10,6 +10,7 @@ import subprocess
 
 import httpx
 
+from api.devstack.replay import reveal_api_key
 from api.devstack.services import ROOT
 
 PASSWORD = "Contract-pass-42!"
@@ -29,11 +30,8 @@ def test_the_generated_client_agrees_with_the_api(console_url: str) -> None:
         timeout=30,
     )
     assert registered.status_code == 201, registered.text
-    account = httpx.get(
-        f"{console_url}/web/account",
-        headers={"Authorization": f"Bearer {registered.json()['accessToken']}"},
-        timeout=30,
-    ).json()["account"]
+    with httpx.Client(base_url=console_url, timeout=30) as client:
+        api_key = reveal_api_key(client, registered.json()["accessToken"])
     result = subprocess.run(
         ["npx", "vitest", "run", "--config", "vitest.contract.config.ts"],
         cwd=ROOT / "web",
@@ -42,7 +40,7 @@ def test_the_generated_client_agrees_with_the_api(console_url: str) -> None:
             "CONTRACT_API_URL": console_url,
             "CONTRACT_EMAIL": email,
             "CONTRACT_PASSWORD": PASSWORD,
-            "CONTRACT_API_KEY": account["apiKey"],
+            "CONTRACT_API_KEY": api_key,
         },
         capture_output=True,
         text=True,

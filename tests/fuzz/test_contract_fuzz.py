@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 
+from api.devstack.replay import reveal_api_key
 from api.devstack.services import ROOT
 
 MIN_CASES = 1000
@@ -43,11 +44,8 @@ def _signed_in_token(console_url: str) -> str:
 
 def _api_key(console_url: str, token: str) -> str:
     """The account's API key, as the test service would hold it for the metering intake."""
-    response = httpx.get(
-        f"{console_url}/web/account", headers={"Authorization": f"Bearer {token}"}, timeout=30
-    )
-    assert response.status_code == 200, response.text
-    return str(response.json()["account"]["apiKey"])
+    with httpx.Client(base_url=console_url, timeout=30) as client:
+        return reveal_api_key(client, token)
 
 
 def test_the_api_keeps_its_contract(console_url: str) -> None:

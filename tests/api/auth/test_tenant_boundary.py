@@ -25,6 +25,7 @@ from tests.api.conftest import (
     PASSWORD,
     MakeUser,
     authorize,
+    current_api_key,
     exchange,
     require_google_sso,
     verified_domain,
@@ -110,7 +111,7 @@ class TestNativeUserPosingAsGoogle:
         account = await client.get("/web/account", headers=headers)
         assert account.status_code == 403
         assert account.json()["code"] == "AccountRequired"
-        assert victim.api_key not in account.text
+        assert await current_api_key(app, victim.id) not in account.text
 
     async def test_a_google_prefix_alone_gets_no_lookup_results(
         self,

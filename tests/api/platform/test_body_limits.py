@@ -43,7 +43,7 @@ async def test_a_metering_batch_may_be_larger_but_not_over_1_mib(
     client: httpx.AsyncClient, make_user: MakeUser
 ) -> None:
     me = await make_user()
-    headers = {"X-API-Key": me.account.api_key, "Content-Type": "application/json"}
+    headers = {"X-API-Key": me.api_key, "Content-Type": "application/json"}
     record = (
         b'{"idempotencyKey": "%s", "platform": "web", "runs": 1, "credits": 1, '
         b'"time": "2026-11-01T00:00:00Z", "padding": "' + b"x" * 180 + b'"}'

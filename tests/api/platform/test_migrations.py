@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import command
 from alembic.config import Config
 
+from api.auth.api_keys import hash_api_key
 from api.devstack.services import ROOT, random_suffix
 from api.devstack.stack import Stack
 
@@ -77,7 +78,20 @@ def test_google_sso_domains_are_carried_over_as_pending(stack: Stack) -> None:
             )
         )
         assert [tuple(r) for r in rows] == [("Acme", True, "acme.dev", "Pending", 32)]
+        # Issue 14: the keys moved to api_key, hashed and sealed, and account.api_key went.
+        keys = asyncio.run(
+            sql(
+                "SELECT a.name, k.key_hash, k.last4, position('ak_1' in encode(k.sealed, 'escape'))"
+                " FROM account a JOIN api_key k ON k.account_id = a.id ORDER BY a.name"
+            )
+        )
+        assert [tuple(r) for r in keys] == [
+            ("Acme", hash_api_key("ak_1"), "ak_1", 0),
+            ("Plain", hash_api_key("ak_2"), "ak_2", 0),
+        ]
         command.downgrade(config, "8c4e2a7b91d0")
+        back = asyncio.run(sql("SELECT name, api_key FROM account ORDER BY name"))
+        assert [tuple(r) for r in back] == [("Acme", "ak_1"), ("Plain", "ak_2")]
         back = asyncio.run(sql("SELECT name, sso_domains FROM account ORDER BY name"))
         assert [tuple(r) for r in back] == [("Acme", ["acme.dev"]), ("Plain", [])]
     finally:

@@ -121,7 +121,7 @@ async def test_sigterm_drains_finishes_in_flight_requests_and_exits_0(
     stack: Stack, make_user: MakeUser, tmp_path: Path
 ) -> None:
     owner = await make_user()
-    headers = {"X-API-Key": owner.account.api_key}
+    headers = {"X-API-Key": owner.api_key}
     env = replica_environment(
         stack, "http://127.0.0.1", SHUTDOWN_DRAIN_S="1.5", SHUTDOWN_GRACE_S="20"
     )

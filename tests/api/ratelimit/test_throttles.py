@@ -103,7 +103,7 @@ async def test_payment_method_changes_per_account(strict_app: FastAPI, make_user
 
 async def test_metering_batches_per_account(strict_app: FastAPI, make_user: MakeUser) -> None:
     me = await make_user()
-    headers = {"X-API-Key": me.account.api_key}
+    headers = {"X-API-Key": me.api_key}
 
     def batch(i: int) -> dict[str, object]:
         record = {"idempotencyKey": f"k-{i}", "platform": "web", "runs": 1, "credits": 1}

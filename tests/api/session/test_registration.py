@@ -114,7 +114,7 @@ class TestNothingHalfMade:
         # the sign-up succeeds and our write then fails on the unique email.
         email = f"taken-{secrets.token_hex(4)}@navy-labs.com"
         async with app.state.sessionmaker() as db, db.begin():
-            account = Account(name="Other", api_key="ak_" + secrets.token_hex(20))
+            account = Account(name="Other")
             db.add(account)
             await db.flush()
             db.add(

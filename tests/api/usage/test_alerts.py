@@ -22,7 +22,7 @@ FREE_PLAN = 100  # requests per cycle at 0 units (the test stack's FREE_PLAN_REQ
 
 async def meter(client: httpx.AsyncClient, me: SignedIn, credits: int, **kw: Any) -> None:
     response = await client.post(
-        URL, headers=key_headers(me.account), json={"records": [record(credits=credits, **kw)]}
+        URL, headers=key_headers(me), json={"records": [record(credits=credits, **kw)]}
     )
     assert response.status_code == 200, response.text
 
@@ -66,8 +66,8 @@ class TestCrossing:
         assert "has used 50 of the 100 requests" in mail["body"]
 
         same = record(credits=40)
-        await client.post(URL, headers=key_headers(me.account), json={"records": [same]})
-        await client.post(URL, headers=key_headers(me.account), json={"records": [same]})
+        await client.post(URL, headers=key_headers(me), json={"records": [same]})
+        await client.post(URL, headers=key_headers(me), json={"records": [same]})
         await meter(client, me, 20)  # 110 of 100: 80 % and 100 % in one batch
         for user in (me, colleague):
             mails = await alerts_to(client, user.user.email, 3)

@@ -59,12 +59,10 @@ class TestExport:
             record("nativeMobile", runs=1, credits=2, at=at(nxt.date(), 9)),
             record("nativeMobile", runs=1, credits=3, at=at(nxt.date(), 11)),
         ]
-        response = await client.post(
-            URL, headers=key_headers(me.account), json={"records": records}
-        )
+        response = await client.post(URL, headers=key_headers(me), json={"records": records})
         assert response.status_code == 200, response.text
         other = await make_user()  # another account's usage never shows
-        await client.post(URL, headers=key_headers(other.account), json={"records": [record()]})
+        await client.post(URL, headers=key_headers(other), json={"records": [record()]})
 
         first = int(anchor.timestamp() * 1000)
         assert first in await cycles(client, me)
@@ -99,7 +97,7 @@ class TestExport:
         self, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:
         me = await make_user()
-        await client.post(URL, headers=key_headers(me.account), json={"records": [record()]})
+        await client.post(URL, headers=key_headers(me), json={"records": [record()]})
         table = rows(await export(client, me, (await cycles(client, me))[-1]))
         today = datetime.now(UTC).date().isoformat()
         assert table[-1]["date"] == today

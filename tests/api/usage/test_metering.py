@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from api.models import Account, UsageRecord
-from tests.api.conftest import MakeUser
+from tests.api.conftest import MakeUser, SignedIn
 
 URL = "/metering/usage"
 
@@ -35,8 +35,8 @@ def record(
     }
 
 
-def key_headers(account: Account) -> dict[str, str]:
-    return {"X-API-Key": account.api_key}
+def key_headers(holder: SignedIn) -> dict[str, str]:
+    return {"X-API-Key": holder.api_key}
 
 
 async def current_usage(client: httpx.AsyncClient, headers: dict[str, str]) -> dict[str, Any]:
@@ -92,7 +92,7 @@ class TestIngest:
         me = await make_user()
         response = await client.post(
             URL,
-            headers=key_headers(me.account),
+            headers=key_headers(me),
             json={
                 "records": [
                     record("web", runs=1, credits=4),
@@ -115,13 +115,13 @@ class TestIngest:
     ) -> None:
         me = await make_user()
         batch = {"records": [record(credits=2), record(credits=3)]}
-        first = await client.post(URL, headers=key_headers(me.account), json=batch)
-        again = await client.post(URL, headers=key_headers(me.account), json=batch)
+        first = await client.post(URL, headers=key_headers(me), json=batch)
+        again = await client.post(URL, headers=key_headers(me), json=batch)
         assert first.json() == {"accepted": 2, "duplicates": 0}
         assert again.json() == {"accepted": 0, "duplicates": 2}
         # A later batch mixing a counted key with a new one counts only the new one.
         mixed = {"records": [batch["records"][0], record(credits=10)]}
-        third = await client.post(URL, headers=key_headers(me.account), json=mixed)
+        third = await client.post(URL, headers=key_headers(me), json=mixed)
         assert third.json() == {"accepted": 1, "duplicates": 1}
         assert (await current_usage(client, me.headers))["requests"] == 15
 
@@ -131,7 +131,7 @@ class TestIngest:
         me = await make_user()
         same = record(credits=7, key="run-42")
         response = await client.post(
-            URL, headers=key_headers(me.account), json={"records": [same, same, same]}
+            URL, headers=key_headers(me), json={"records": [same, same, same]}
         )
         assert response.json() == {"accepted": 1, "duplicates": 2}
         assert (await current_usage(client, me.headers))["requests"] == 7
@@ -142,7 +142,7 @@ class TestIngest:
         me = await make_user()
         batch = {"records": [record(credits=1) for _ in range(50)]}
         responses = await asyncio.gather(
-            *(client.post(URL, headers=key_headers(me.account), json=batch) for _ in range(4))
+            *(client.post(URL, headers=key_headers(me), json=batch) for _ in range(4))
         )
         assert sorted(r.json()["accepted"] for r in responses) == [0, 0, 0, 50]
         assert (await current_usage(client, me.headers))["requests"] == 50
@@ -157,7 +157,7 @@ class TestIngest:
         previous_cycle = anchor + relativedelta(months=1)
         response = await client.post(
             URL,
-            headers=key_headers(me.account),
+            headers=key_headers(me),
             json={
                 "records": [
                     # the last second of the previous cycle, and the first of the current one
@@ -182,9 +182,7 @@ class TestIngest:
     ) -> None:
         me = await make_user()
         entry = record(credits=3) | {"time": int(datetime.now(UTC).timestamp() * 1000)}
-        response = await client.post(
-            URL, headers=key_headers(me.account), json={"records": [entry]}
-        )
+        response = await client.post(URL, headers=key_headers(me), json={"records": [entry]})
         assert response.json() == {"accepted": 1, "duplicates": 0}
 
     async def test_records_are_stored_for_the_keys_account_only(
@@ -193,15 +191,15 @@ class TestIngest:
         mine = await make_user(account_name="Mine")
         theirs = await make_user(account_name="Theirs")
         shared_key = "same-key-in-two-accounts"
-        for account in (mine.account, theirs.account):
+        for holder in (mine, theirs):
             response = await client.post(
                 URL,
-                headers=key_headers(account),
+                headers=key_headers(holder),
                 json={"records": [record(credits=4, key=shared_key)]},
             )
             # Idempotency keys are per account: the same key in another account is new.
             assert response.json() == {"accepted": 1, "duplicates": 0}
-        await client.post(URL, headers=key_headers(mine.account), json={"records": [record()]})
+        await client.post(URL, headers=key_headers(mine), json={"records": [record()]})
         assert (await current_usage(client, mine.headers))["requests"] == 7
         assert (await current_usage(client, theirs.headers))["requests"] == 4
         async with app.state.sessionmaker() as db:
@@ -238,19 +236,17 @@ class TestValidation:
             ({"records": [record() for _ in range(1001)]}, "List should have at most 1000"),
         ]
         for body, message in cases:
-            response = await client.post(URL, headers=key_headers(me.account), json=body)
+            response = await client.post(URL, headers=key_headers(me), json=body)
             assert response.status_code == 422, body
             assert response.json()["code"] == "ValidationError"
             assert response.json()["message"].startswith(message), response.json()
         # A record from a clock gone wrong: a documented refusal, not a schema violation.
         future = {"records": [record(), record(at=datetime.now(UTC) + timedelta(hours=1))]}
-        refused = await client.post(URL, headers=key_headers(me.account), json=future)
+        refused = await client.post(URL, headers=key_headers(me), json=future)
         assert refused.status_code == 400
         assert refused.json()["code"] == "RecordInTheFuture"
         assert refused.json()["message"].startswith("time must not be in the future")
         # A batch with one bad record counts none of the good ones.
         bad = {"records": [record(credits=5), record(platform="desktop")]}
-        assert (
-            await client.post(URL, headers=key_headers(me.account), json=bad)
-        ).status_code == 422
+        assert (await client.post(URL, headers=key_headers(me), json=bad)).status_code == 422
         assert (await current_usage(client, me.headers))["requests"] == 0

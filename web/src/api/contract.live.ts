@@ -69,7 +69,7 @@ describe("the generated client against the running API", () => {
 
   it("GET and PUT /web/account, and 422 for a blank name", async () => {
     const { data } = await api.GET("/web/account");
-    expect(data?.account.apiKey).toBe(API_KEY);
+    expect(data?.account.apiKey).toBe(`ak_…${API_KEY.slice(-4)}`); // masked (issue 14)
     expect(data?.account.usage.at(-1)?.requests).toBe(0); // a new account: its first cycle
     expect(data?.account.subscription.units).toBe(0);
     const renamed = await api.PUT("/web/account", { body: { name: "  Contract Labs  " } });
@@ -243,6 +243,51 @@ describe("the generated client against the running API", () => {
     expect(data).toEqual({ accepted: 1, duplicates: 0 });
     const error = await failure(anonymous.POST("/metering/usage", { body: { records } }));
     expect([error.status, error.code]).toEqual([401, "ApiKeyRequired"]);
+  });
+
+  it("GET and PUT /web/usage-alerts, and 400 for a recipient of another account", async () => {
+    const { data } = await api.GET("/web/usage-alerts");
+    expect(data?.thresholds).toEqual([50, 80, 100]);
+    const me = data?.recipients[0]?.userId ?? "";
+    const saved = await api.PUT("/web/usage-alerts", { body: { thresholds: [100], recipientIds: [me] } });
+    expect(saved.data?.thresholds).toEqual([100]);
+    const error = await failure(
+      api.PUT("/web/usage-alerts", { body: { thresholds: [50], recipientIds: [crypto.randomUUID()] } }),
+    );
+    expect([error.status, error.code]).toEqual([400, "UnknownAlertRecipient"]);
+  });
+
+  it("GET /web/usage/export, and 404 for a cycle not shown", async () => {
+    const account = await api.GET("/web/account");
+    const start = account.data?.account.usage.at(-1)?.startMs ?? 0;
+    const { response } = await api.GET("/web/usage/export", { params: { query: { cycleStartMs: start } }, parseAs: "text" });
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const error = await failure(api.GET("/web/usage/export", { params: { query: { cycleStartMs: start + 1 } } }));
+    expect([error.status, error.code]).toEqual([404, "NotFound"]);
+  });
+
+  it("GET /web/subscription/preview and POST /web/subscription/pay: refusals without a card", async () => {
+    const preview = await failure(api.GET("/web/subscription/preview", { params: { query: { units: 2 } } }));
+    expect([preview.status, preview.code]).toEqual([409, "PaymentMethodRequired"]);
+    const pay = await failure(api.POST("/web/subscription/pay"));
+    expect([pay.status, pay.code]).toEqual([404, "NotFound"]);
+  });
+
+  it("GET /web/api-keys, reveal, roll and expire, with their refusals", async () => {
+    const { data } = await api.GET("/web/api-keys");
+    const id = data?.keys[0]?.id ?? "";
+    expect(data?.keys.map((k) => k.masked)).toEqual([`ak_…${API_KEY.slice(-4)}`]);
+    const path = { params: { path: { key_id: id } } };
+    const revealed = await api.POST("/web/api-keys/{key_id}/reveal", { ...path, body: { purpose: "copy" } });
+    expect(revealed.data?.key).toBe(API_KEY);
+    const last = await failure(api.POST("/web/api-keys/{key_id}/expire", path));
+    expect([last.status, last.code]).toEqual([409, "LastApiKey"]);
+    const rolled = await api.POST("/web/api-keys/roll", { body: { overlap: "1h" } });
+    expect(rolled.data?.keys).toHaveLength(2);
+    const expired = await api.POST("/web/api-keys/{key_id}/expire", path);
+    expect(expired.data?.keys.map((k) => k.id)).not.toContain(id);
+    const gone = await failure(api.POST("/web/api-keys/{key_id}/reveal", { ...path, body: { purpose: "reveal" } }));
+    expect([gone.status, gone.code]).toEqual([404, "NotFound"]);
   });
 
   it("POST /web/session/sign-out", async () => {

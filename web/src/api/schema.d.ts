@@ -51,6 +51,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Keys
+         * @description The account's working API keys, newest (current) first, masked.
+         */
+        get: operations["api keys-list_keys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api-keys/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll Key
+         * @description Make a new key; the current one keeps working for the chosen overlap.
+         */
+        post: operations["api keys-roll_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api-keys/{key_id}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expire Key
+         * @description Stop a key working now (not the only one).
+         */
+        post: operations["api keys-expire_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api-keys/{key_id}/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reveal Key
+         * @description The key itself, to show or to copy; recorded either way.
+         */
+        post: operations["api keys-reveal_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/config": {
         parameters: {
             query?: never;
@@ -713,6 +793,40 @@ export interface components {
             userId: string;
         };
         /**
+         * ApiKeyView
+         * @description A key as the console lists it: masked (``ak_…1a2b``), when it was made, when it stops
+         *     working (None: no end), when it was last used (to the minute; None: never), and how many
+         *     records it sent that the current billing cycle counted.
+         */
+        ApiKeyView: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Expiresat */
+            expiresAt: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Lastusedat */
+            lastUsedAt: string | null;
+            /** Masked */
+            masked: string;
+            /** Recordsthiscycle */
+            recordsThisCycle: number;
+        };
+        /**
+         * ApiKeysResponse
+         * @description The account's keys that still work, newest first (the first is the current one).
+         */
+        ApiKeysResponse: {
+            /** Keys */
+            keys: components["schemas"]["ApiKeyView"][];
+        };
+        /**
          * AuthorizeRequest
          * @description Start a hosted-UI sign-in (SPEC 2 /oauth/google/login, /oauth/github/login):
          *     the provider name and where the hosted UI sends the browser back (``/oauth/sso``).
@@ -987,6 +1101,37 @@ export interface components {
             newPassword: string;
             /** Organizationname */
             organizationName: string;
+        };
+        /**
+         * RevealRequest
+         * @description ``POST /web/api-keys/{id}/reveal``: ``reveal`` (shown on screen) or ``copy`` (put on
+         *     the clipboard, not shown). Both are recorded.
+         */
+        RevealRequest: {
+            /**
+             * Purpose
+             * @enum {string}
+             */
+            purpose: "reveal" | "copy";
+        };
+        /**
+         * RevealedKey
+         * @description The key itself.
+         */
+        RevealedKey: {
+            /** Key */
+            key: string;
+        };
+        /**
+         * RollRequest
+         * @description ``POST /web/api-keys/roll``: how long the current key keeps working beside the new one.
+         */
+        RollRequest: {
+            /**
+             * Overlap
+             * @enum {string}
+             */
+            overlap: "now" | "1h" | "24h" | "7d";
         };
         /**
          * Session
@@ -1663,6 +1808,383 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "api keys-list_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeysResponse"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "api keys-roll_key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RollRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeysResponse"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "api keys-expire_key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeysResponse"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
+                };
+            };
+            /** @description LastApiKey */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "LastApiKey";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "api keys-reveal_key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevealRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevealedKey"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
                         message: string;
                     };
                 };

@@ -1,6 +1,9 @@
 /**
  * Copies a value to the clipboard. Its tooltip reads `label` on hover and focus, then
  * `copiedLabel` for `copiedMs` after a copy (SPEC 2: 'Copy API Key', then 'Copied!' for 2.5 s).
+ * `value` may be fetched on click (issue 14: copying a masked API key without revealing it);
+ * the clipboard gets the pending value at once (ClipboardItem takes a promise), so the click's
+ * user activation still counts when it arrives.
  */
 import { useEffect, useState } from "react";
 
@@ -8,7 +11,7 @@ import { Button } from "./Button";
 import { Tooltip } from "./Tooltip";
 
 interface CopyButtonProps {
-  value: string;
+  value: string | (() => Promise<string>);
   label: string;
   copiedLabel?: string;
   copiedMs?: number;
@@ -29,7 +32,7 @@ export function CopyButton({ value, label, copiedLabel = "Copied!", copiedMs = 2
         variant="secondary"
         aria-label={label}
         onClick={() => {
-          navigator.clipboard.writeText(value).then(
+          copy(value).then(
             () => setCopied(Date.now()),
             () => undefined, // no clipboard access: the value stays selectable on screen
           );
@@ -42,4 +45,14 @@ export function CopyButton({ value, label, copiedLabel = "Copied!", copiedMs = 2
       </Button>
     </Tooltip>
   );
+}
+
+function copy(value: string | (() => Promise<string>)): Promise<void> {
+  if (typeof value === "string") return navigator.clipboard.writeText(value);
+  const text = value();
+  if (typeof ClipboardItem !== "undefined") {
+    const blob = text.then((t) => new Blob([t], { type: "text/plain" }));
+    return navigator.clipboard.write([new ClipboardItem({ "text/plain": blob })]);
+  }
+  return text.then((t) => navigator.clipboard.writeText(t));
 }

@@ -52,3 +52,38 @@ export async function downloadUsageCsv(cycleStartMs: number): Promise<void> {
   link.click();
   URL.revokeObjectURL(url);
 }
+
+/** GET /web/api-keys: the account's working keys, current first, masked (issue 14). */
+export function useApiKeys() {
+  return $api.useQuery("get", "/web/api-keys");
+}
+
+/** POST /web/api-keys/roll: a new current key; the old keeps working for the overlap. */
+export function useRollApiKey() {
+  const queryClient = useQueryClient();
+  const refetch = useRefetchAccountAndSession();
+  return $api.useMutation("post", "/web/api-keys/roll", {
+    onSuccess: (data) => {
+      queryClient.setQueryData(["get", "/web/api-keys"], data);
+      return refetch();
+    },
+  });
+}
+
+/** POST /web/api-keys/{key_id}/expire: the key stops working now. */
+export function useExpireApiKey() {
+  const queryClient = useQueryClient();
+  return $api.useMutation("post", "/web/api-keys/{key_id}/expire", {
+    onSuccess: (data) => queryClient.setQueryData(["get", "/web/api-keys"], data),
+  });
+}
+
+/** POST /web/api-keys/{key_id}/reveal: the key itself, to show or to copy (recorded). */
+export async function revealApiKey(keyId: string, purpose: "reveal" | "copy"): Promise<string> {
+  const { data, error } = await fetchClient.POST("/web/api-keys/{key_id}/reveal", {
+    params: { path: { key_id: keyId } },
+    body: { purpose },
+  });
+  if (error !== undefined || !data) throw error ?? new Error("No key received");
+  return data.key;
+}

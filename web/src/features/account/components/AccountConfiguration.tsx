@@ -1,16 +1,17 @@
 /**
  * Account Configuration (SPEC 2): the editable account name, saved only when non-empty and
- * changed (SPEC 5), and the API key with its copy control.
+ * changed (SPEC 5), and the API keys with their copy control (issue 14: masked, Reveal, Roll).
  */
 import { useState } from "react";
 
 import { type Account, errorMessage } from "@/api";
 import { Button } from "@/components/ui/Button";
 import page from "@/components/layout/page.module.css";
-import { CopyButton } from "@/components/ui/CopyButton";
 import { TextField } from "@/components/ui/TextField";
 
 import { useUpdateAccountName } from "../api/account";
+
+import { ApiKeys } from "./ApiKeys";
 
 import styles from "./account.module.css";
 
@@ -40,15 +41,7 @@ export function AccountConfiguration({ account }: { account: Account }) {
           Save
         </Button>
       </form>
-      <div>
-        <p className={styles.label}>API Key</p>
-        <div className={styles.keyRow}>
-          <code className={page.secret} data-testid="api-key">
-            {account.apiKey}
-          </code>
-          <CopyButton value={account.apiKey} label="Copy API Key" />
-        </div>
-      </div>
+      <ApiKeys />
     </div>
   );
 }

@@ -35,7 +35,7 @@ export function Component() {
     <>
       <PageHeader title="Account Information" />
       <div className={page.stack}>
-        {account.usage.at(-1)?.requests ? null : <NoUsageWarning apiKey={account.apiKey} />}
+        {account.usage.at(-1)?.requests ? null : <NoUsageWarning />}
         <Panel title="Usage Overview">
           <UsageGraph account={account} asOfMs={dataUpdatedAt} />
           <Suspense fallback={null}>

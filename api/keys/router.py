@@ -1,0 +1,59 @@
+"""API key routes (issue 14): list (masked), roll with an overlap, reveal or copy (recorded),
+expire now."""
+
+import uuid
+
+from fastapi import APIRouter
+
+from api.auth.errors import AccountRequired, NotAuthenticated
+from api.deps import CurrentUser, DbSession, KeyRingDep
+from api.errors import NotFound, RequestValidationFailed, error_responses
+from api.keys import service
+from api.keys.errors import LastApiKey
+from api.keys.schemas import ApiKeysResponse, RevealedKey, RevealRequest, RollRequest
+
+router = APIRouter(prefix="/web/api-keys", tags=["api keys"])
+
+
+@router.get(
+    "", response_model=ApiKeysResponse, responses=error_responses(NotAuthenticated, AccountRequired)
+)
+async def list_keys(caller: CurrentUser, db: DbSession) -> ApiKeysResponse:
+    """The account's working API keys, newest (current) first, masked."""
+    return await service.list_keys(db, caller.account_id)
+
+
+@router.post(
+    "/roll",
+    response_model=ApiKeysResponse,
+    responses=error_responses(NotAuthenticated, AccountRequired, RequestValidationFailed),
+)
+async def roll_key(
+    body: RollRequest, caller: CurrentUser, db: DbSession, ring: KeyRingDep
+) -> ApiKeysResponse:
+    """Make a new key; the current one keeps working for the chosen overlap."""
+    return await service.roll(db, ring, caller, body.overlap)
+
+
+@router.post(
+    "/{key_id}/reveal",
+    response_model=RevealedKey,
+    responses=error_responses(NotAuthenticated, AccountRequired, NotFound, RequestValidationFailed),
+)
+async def reveal_key(
+    key_id: uuid.UUID, body: RevealRequest, caller: CurrentUser, db: DbSession, ring: KeyRingDep
+) -> RevealedKey:
+    """The key itself, to show or to copy; recorded either way."""
+    return await service.reveal(db, ring, caller, key_id, body.purpose)
+
+
+@router.post(
+    "/{key_id}/expire",
+    response_model=ApiKeysResponse,
+    responses=error_responses(
+        NotAuthenticated, AccountRequired, NotFound, LastApiKey, RequestValidationFailed
+    ),
+)
+async def expire_key(key_id: uuid.UUID, caller: CurrentUser, db: DbSession) -> ApiKeysResponse:
+    """Stop a key working now (not the only one)."""
+    return await service.expire_now(db, caller, key_id)

@@ -1,0 +1,158 @@
+"""API key rules (issue 14 "API keys"): made sealed (api/secretbox.py) and hashed
+(api/auth/api_keys.py), shown masked, revealed or copied on purpose (each time recorded),
+rolled with an overlap during which both keys work, expired at once on request. The intake's
+side (lookup by hash, last used, records per key) is in api/auth/principal.py and the intake's
+statement.
+"""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from datetime import UTC, datetime
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.auth.api_keys import hash_api_key, masked, new_api_key
+from api.auth.principal import Caller
+from api.config import Settings
+from api.errors import NotFound
+from api.keys import repository
+from api.keys.errors import LastApiKey
+from api.keys.schemas import (
+    OVERLAP_SECONDS,
+    ApiKeysResponse,
+    ApiKeyView,
+    Overlap,
+    RevealedKey,
+)
+from api.models import Account, ApiKey
+from api.secretbox import KeyRing
+from api.usage.cycles import current_cycle_start
+
+
+@functools.cache
+def _ring(keys_json: str, current: str) -> KeyRing:
+    return KeyRing.parse(keys_json, current)
+
+
+def key_ring(settings: Settings) -> KeyRing:
+    """The key ring of ``API_KEY_ENCRYPTION_KEYS`` / ``_KEY_ID`` (parsed once per value).
+
+    Raises:
+        KeyRingError: missing or malformed (the API refuses to start without a ring).
+    """
+    return _ring(
+        settings.api_key_encryption_keys.get_secret_value(), settings.api_key_encryption_key_id
+    )
+
+
+async def add_first_key(db: AsyncSession, settings: Settings, account_id: uuid.UUID) -> None:
+    """Give a new account its API key (called by ``create_account``)."""
+    _, row = sealed_key(key_ring(settings), account_id)
+    db.add(row)
+    await db.flush()
+
+
+async def current_masked(db: AsyncSession, account_id: uuid.UUID) -> str:
+    """The account's current key (the newest that works), masked: what Account Information
+    shows as ``apiKey``; empty if it has none."""
+    key = await repository.newest_working_key(db, account_id)
+    return masked(key.last4) if key else ""
+
+
+async def open_current_key(db: AsyncSession, ring: KeyRing, account_id: uuid.UUID) -> str:
+    """The account's current key in clear, unrecorded: for the dev stack's tools and the
+    tests, which stand where the customer's CI would (the console goes through ``reveal``).
+
+    Raises:
+        NotFound: the account has no working key.
+    """
+    key = await repository.newest_working_key(db, account_id)
+    if key is None:
+        raise NotFound("There is no such API key.")
+    return ring.open(key.encryption_key_id, key.sealed, context=account_id.bytes)
+
+
+def sealed_key(ring: KeyRing, account_id: uuid.UUID) -> tuple[str, ApiKey]:
+    """A new key for the account and its row (hash, sealed, last four), not yet added."""
+    key = new_api_key()
+    key_id, sealed = ring.seal(key, context=account_id.bytes)
+    return key, ApiKey(
+        account_id=account_id,
+        key_hash=hash_api_key(key),
+        sealed=sealed,
+        encryption_key_id=key_id,
+        last4=key[-4:],
+    )
+
+
+async def list_keys(db: AsyncSession, account_id: uuid.UUID) -> ApiKeysResponse:
+    """``GET /web/api-keys``: the working keys, newest first, masked."""
+    anchor = await db.scalar(select(Account.billing_cycle_anchor).where(Account.id == account_id))
+    assert anchor is not None, "the caller's account exists"
+    cycle = current_cycle_start(anchor, datetime.now(UTC))
+    rows = await repository.working_keys(db, account_id, cycle)
+    return ApiKeysResponse(
+        keys=[
+            ApiKeyView(
+                id=row.key.id,
+                masked=masked(row.key.last4),
+                created_at=row.key.created_at,
+                expires_at=row.key.expires_at,
+                last_used_at=row.key.last_used_at,
+                records_this_cycle=row.records,
+            )
+            for row in rows
+        ]
+    )
+
+
+async def roll(
+    db: AsyncSession, ring: KeyRing, caller: Caller, overlap: Overlap
+) -> ApiKeysResponse:
+    """``POST /web/api-keys/roll``: a new current key; the keys working now keep working for
+    ``overlap`` (at most: an earlier end they have stays)."""
+    working = await repository.lock_working_keys(db, caller.account_id)
+    _, row = sealed_key(ring, caller.account_id)
+    db.add(row)
+    await db.flush()
+    await repository.expire(db, [k.id for k in working], OVERLAP_SECONDS[overlap])
+    db.expire_all()
+    return await list_keys(db, caller.account_id)
+
+
+async def reveal(
+    db: AsyncSession, ring: KeyRing, caller: Caller, key_id: uuid.UUID, purpose: str
+) -> RevealedKey:
+    """``POST /web/api-keys/{id}/reveal``: the key itself, recorded as seen or copied by the
+    caller.
+
+    Raises:
+        NotFound: no such working key in the caller's account.
+    """
+    row = await repository.working_key(db, caller.account_id, key_id)
+    if row is None:
+        raise NotFound("There is no such API key.")
+    await repository.record_reveal(db, row.id, caller.user_id, purpose)
+    return RevealedKey(
+        key=ring.open(row.encryption_key_id, row.sealed, context=row.account_id.bytes)
+    )
+
+
+async def expire_now(db: AsyncSession, caller: Caller, key_id: uuid.UUID) -> ApiKeysResponse:
+    """``POST /web/api-keys/{id}/expire``: the key stops working now.
+
+    Raises:
+        NotFound: no such working key in the caller's account.
+        LastApiKey: it is the account's only working key.
+    """
+    working = await repository.lock_working_keys(db, caller.account_id)
+    if key_id not in {k.id for k in working}:
+        raise NotFound("There is no such API key.")
+    if len(working) == 1:
+        raise LastApiKey()
+    await repository.expire(db, [key_id], 0)
+    db.expire_all()
+    return await list_keys(db, caller.account_id)
