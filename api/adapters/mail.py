@@ -15,15 +15,18 @@ Raises :class:`MailRefused` (the server refused: its code and message) or
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from email.message import EmailMessage
 from typing import Literal
 
 import aiosmtplib
+import structlog
 
 from api.config import Settings
 from api.vendor_budget import within_budget
 
 SmtpSecurity = Literal["starttls", "tls", "none"]
+log = structlog.get_logger(__name__)
 
 
 class MailRefused(Exception):
@@ -118,3 +121,19 @@ class Mailer:
             raise MailUnavailable(f"SMTP {exc.code}: {exc.message}") from exc
         except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
             raise MailUnavailable(f"SMTP: {exc!r}") from exc
+
+    async def send_each(
+        self, recipients: Iterable[str], subject: str, text: str, **log_context: object
+    ) -> int:
+        """Send the same email to each recipient, one message each; returns how many were
+        sent. Never raises: a refusal or an unreachable relay is logged per recipient (event
+        ``mail_failed`` with ``log_context``), and the others still get theirs."""
+        sent = 0
+        for to in recipients:
+            try:
+                await self.send(to, subject, text)
+            except (MailRefused, MailUnavailable):
+                log.exception("mail_failed", subject=subject, to=to, **log_context)
+            else:
+                sent += 1
+        return sent

@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import structlog
-
-from api.adapters.mail import Mailer, MailRefused, MailUnavailable
+from api.adapters.mail import Mailer
 from api.models import DomainFailure
 from api.sso.verification import failure_message, record_value
-
-log = structlog.get_logger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +48,6 @@ class DomainLostNotice:
 async def send_domain_lost(mailer: Mailer, notice: DomainLostNotice) -> int:
     """Email ``notice`` to each recipient; returns how many were sent. Never raises: a
     refusal or an unreachable relay is logged per recipient."""
-    sent = 0
-    for to in notice.recipients:
-        try:
-            await mailer.send(to, notice.subject, notice.text)
-        except (MailRefused, MailUnavailable):
-            log.exception("domain_lost_mail_failed", domain=notice.domain, to=to)
-        else:
-            sent += 1
-    return sent
+    return await mailer.send_each(
+        notice.recipients, notice.subject, notice.text, domain=notice.domain
+    )

@@ -17,16 +17,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.adapters.mail import Mailer, MailRefused, MailUnavailable
+from api.adapters.mail import Mailer
 from api.db import after_commit
 from api.usage import repository
 from api.usage.cycles import reset_date
 from api.usage.repository import Crossing
-
-log = structlog.get_logger(__name__)
 
 THRESHOLDS = (50, 80, 100)
 """The percentages of the allowance an alert can be set for (issue 14)."""
@@ -101,13 +98,9 @@ async def send(mailer: Mailer, notices: Sequence[UsageAlertNotice]) -> int:
     """Email each notice to its recipients; returns how many were sent. Never raises."""
     sent = 0
     for notice in notices:
-        for to in notice.recipients:
-            try:
-                await mailer.send(to, notice.subject, notice.text)
-            except (MailRefused, MailUnavailable):
-                log.exception("usage_alert_mail_failed", threshold=notice.threshold, to=to)
-            else:
-                sent += 1
+        sent += await mailer.send_each(
+            notice.recipients, notice.subject, notice.text, threshold=notice.threshold
+        )
     return sent
 
 
