@@ -47,6 +47,7 @@ from pathlib import Path
 
 import httpx
 
+from api.auth.api_keys import hash_api_key
 from api.devstack.replicas import Replica, replica_environment
 from api.devstack.services import ROOT, connect, free_port
 from api.devstack.stack import Stack, running_stack
@@ -199,7 +200,9 @@ async def database_totals(database_url: str, api_key: str) -> tuple[int, int, in
     """(usage records, distinct idempotency keys, credits in the rollups) of the account."""
     connection = await connect(database_url)
     try:
-        account_id = await connection.fetchval("SELECT id FROM account WHERE api_key = $1", api_key)
+        account_id = await connection.fetchval(
+            "SELECT account_id FROM api_key WHERE key_hash = $1", hash_api_key(api_key)
+        )
         records, keys = await connection.fetchrow(
             "SELECT count(*), count(DISTINCT idempotency_key) FROM usage_record "
             "WHERE account_id = $1",
