@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 from pathlib import Path
 
 import uvicorn
@@ -74,6 +75,10 @@ async def _serve(host: str, port: int) -> None:
     await task
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     """Parse arguments, start everything, serve until interrupted, then stop it all."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -94,6 +99,10 @@ def main() -> None:
     if not args.skip_build:
         webbuild.build_if_changed(_say)
 
+    # SIGTERM (docker stop, a supervisor) stops everything as Ctrl-C does: uvicorn re-raises
+    # the signal once it has shut down, and this turns it into KeyboardInterrupt, so the
+    # stand-ins and PostgreSQL below are stopped rather than left running.
+    signal.signal(signal.SIGTERM, _interrupted)
     postgres = services.start_postgres(data_dir / "pg")
     children: list[services.ChildProcess] = []
     throwaway = f"console_tmp_{services.random_suffix()}" if args.throwaway_db else None
