@@ -73,10 +73,18 @@ def _apply_payment(account: Account, event: WebhookEvent, at: datetime) -> None:
         clear_past_due(account)
 
 
-def _is_stale(synced_at: datetime | None, at: datetime) -> bool:
-    """Older than the state it would change. Stripe's ``created`` counts whole seconds, so an
-    event of the same second as our own write is not older than it."""
-    return synced_at is not None and at < synced_at.replace(microsecond=0)
+def _is_stale(synced_at: datetime | None, at: datetime, *, final: bool = False) -> bool:
+    """Older than the state it would change (``synced_at``, to the microsecond).
+
+    Stripe's ``created`` counts whole seconds, so an event of the same second as our own
+    write cannot be ordered against it. Such an event is taken as older (the echo of a change
+    we made, or of the one before it, e.g. the subscription's creation just before an
+    upgrade), except a ``final`` one: a subscription that ended stays ended, so its event is
+    applied unless it is from an earlier second.
+    """
+    if synced_at is None:
+        return False
+    return at < (synced_at.replace(microsecond=0) if final else synced_at)
 
 
 def _apply(account: Account, event: WebhookEvent) -> bool:
@@ -84,7 +92,8 @@ def _apply(account: Account, event: WebhookEvent) -> bool:
     obj = event.data_object
     at = datetime.fromtimestamp(event.created, UTC)
     if event.type.startswith("customer.subscription."):
-        if _is_stale(account.subscription_synced_at, at):
+        ended = event.type.endswith(".deleted") or obj.get("status") not in LIVE_STATUSES
+        if _is_stale(account.subscription_synced_at, at, final=ended):
             return False
         _apply_subscription(account, obj, deleted=event.type.endswith(".deleted"))
         account.subscription_synced_at = at

@@ -216,6 +216,37 @@ class TestOrdering:
         await deliver(client, stale)
         assert (await load(app, me)).subscription_units == 7
 
+    async def test_in_the_same_second_as_our_change_only_an_end_applies(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        # Stripe's created counts seconds: the subscription's creation (3 units), sent a
+        # second later, must not undo an upgrade to 7 made in the same second...
+        me = await make_user()
+        synced = datetime.now(UTC).replace(microsecond=500_000)
+        customer = await with_customer(
+            app,
+            me,
+            stripe_subscription_id="sub_mine",
+            subscription_units=7,
+            subscription_synced_at=synced,
+        )
+        same_second = int(synced.timestamp())
+        created = event(
+            "customer.subscription.created",
+            subscription(customer, "sub_mine", 3),
+            created=same_second,
+        )
+        await deliver(client, created)
+        assert (await load(app, me)).subscription_units == 7
+        # ...while the subscription ending in that second ends the plan (an end is final).
+        ended = event(
+            "customer.subscription.deleted",
+            subscription(customer, "sub_mine", 7, status="canceled"),
+            created=same_second,
+        )
+        await deliver(client, ended)
+        assert (await load(app, me)).subscription_units == 0
+
 
 class TestEventTypes:
     async def test_subscription_created_updated_deleted(
