@@ -50,8 +50,7 @@ def key_ring(settings: Settings) -> KeyRing:
 
 async def add_first_key(db: AsyncSession, settings: Settings, account_id: uuid.UUID) -> None:
     """Give a new account its API key (called by ``create_account``)."""
-    _, row = sealed_key(key_ring(settings), account_id)
-    db.add(row)
+    db.add(new_key_row(key_ring(settings), account_id))
     await db.flush()
 
 
@@ -75,11 +74,12 @@ async def open_current_key(db: AsyncSession, ring: KeyRing, account_id: uuid.UUI
     return ring.open(key.encryption_key_id, key.sealed, context=account_id.bytes)
 
 
-def sealed_key(ring: KeyRing, account_id: uuid.UUID) -> tuple[str, ApiKey]:
-    """A new key for the account and its row (hash, sealed, last four), not yet added."""
+def new_key_row(ring: KeyRing, account_id: uuid.UUID) -> ApiKey:
+    """A fresh key for the account as it is stored (hash, sealed, last four), not yet added;
+    the key in clear exists only here (Reveal opens the sealed copy)."""
     key = new_api_key()
     key_id, sealed = ring.seal(key, context=account_id.bytes)
-    return key, ApiKey(
+    return ApiKey(
         account_id=account_id,
         key_hash=hash_api_key(key),
         sealed=sealed,
@@ -115,8 +115,7 @@ async def roll(
     """``POST /web/api-keys/roll``: a new current key; the keys working now keep working for
     ``overlap`` (at most: an earlier end they have stays)."""
     working = await repository.lock_working_keys(db, caller.account_id)
-    _, row = sealed_key(ring, caller.account_id)
-    db.add(row)
+    db.add(new_key_row(ring, caller.account_id))
     await db.flush()
     await repository.expire(db, [k.id for k in working], OVERLAP_SECONDS[overlap])
     db.expire_all()

@@ -26,6 +26,7 @@ def test_reveal_roll_and_expire(page: Page) -> None:
     panel.get_by_role("button", name="Roll key").click()
     dialog = page.get_by_role("dialog", name="Roll API key")
     dialog.get_by_label("1 hour").check()
+    page.screenshot(path=str(ARTIFACTS / "account_api_keys_roll_dialog.png"))
     dialog.get_by_role("button", name="Roll key").click()
     expect(dialog).to_be_hidden()
     expect(current).not_to_have_text(masked)

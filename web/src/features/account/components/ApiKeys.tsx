@@ -135,6 +135,7 @@ function RollModal({ open, onClose }: { open: boolean; onClose: () => void }) {
         </>
       }
     >
+      <div className={page.stack}>
       <p>
         A new key replaces the current one. Keep the current key working while you update your
         tests:
@@ -154,6 +155,7 @@ function RollModal({ open, onClose }: { open: boolean; onClose: () => void }) {
         ))}
       </fieldset>
       {roll.isError ? <InfoBox variant="error" title={errorMessage(roll.error)} /> : null}
+      </div>
     </Modal>
   );
 }
