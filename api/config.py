@@ -228,6 +228,31 @@ class Settings(BaseSettings):
         ),
     )
 
+    # Roles, invitations and the audit log (issue 15).
+    invitation_validity_days: int = Field(
+        default=7,
+        ge=1,
+        le=365,
+        description=(
+            "Days an invitation stays Pending before it shows as Expired and its temporary "
+            "password is refused (Resend starts a new period). Keep it equal to the user "
+            "pool's TemporaryPasswordValidityDays."
+        ),
+    )
+    audit_retention_days: int = Field(
+        default=365,
+        ge=30,
+        description="Days the audit log keeps an event at least (whole months are dropped).",
+    )
+    audit_retention_poll_s: float = Field(
+        default=6 * 3600,
+        description=(
+            "How often each API process creates the audit log's coming month partitions and "
+            "drops expired ones, seconds (under an advisory lock: replicas take turns); 0 turns "
+            "it off (run `python -m api.audit.retention` instead)."
+        ),
+    )
+
     # Sign-in attempts (password sign-in, new-password answer, password reset), counted in
     # PostgreSQL so the limits hold across replicas (api/ratelimit).
     sign_in_limit_per_email: int = Field(

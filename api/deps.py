@@ -6,8 +6,8 @@
 
 Naming rule: an alias is named for what the route receives (``DbSession``, ``CurrentUser``,
 ``Cognito``); the suffix ``Dep`` only where that name is the class itself (``SettingsDep``,
-``PasswordAttemptsDep``). This module imports only ``api.auth``, ``api.db``, ``api.config``,
-``api.adapters``, ``api.ratelimit`` and ``api.client_address``.
+``PasswordAttemptsDep``). This module imports only ``api.auth``, ``api.audit``, ``api.db``,
+``api.config``, ``api.adapters``, ``api.ratelimit`` and ``api.client_address``.
 """
 
 from __future__ import annotations
@@ -22,9 +22,11 @@ from api.adapters.cognito import CognitoClient
 from api.adapters.dns_resolver import DnsResolver
 from api.adapters.mail import Mailer
 from api.adapters.stripe import StripeGateway
+from api.audit import Actor, AuditTrail, SignInLog
 from api.auth import principal
 from api.auth.errors import AccountRequired, ApiKeyRequired, InvalidApiKey, NotAuthenticated
 from api.auth.principal import Caller, KeyHolder
+from api.auth.roles import OWNER_ONLY, OWNERS_AND_ADMINS, require
 from api.auth.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
 from api.client_address import client_address
 from api.config import Settings
@@ -178,6 +180,43 @@ async def get_caller(request: Request, credentials: BearerCredentials) -> Caller
 
 
 CurrentUser = Annotated[Caller, Depends(get_caller)]
+
+
+# Roles (issue 15; the rules in api/auth/roles.py): a route that changes account data lists
+# one of these in ``dependencies=``, and Forbidden (403) in its responses. The caller is
+# cached for the request, so the check costs no query.
+async def _owner_only(caller: CurrentUser) -> None:
+    require(caller.role, OWNER_ONLY)
+
+
+async def _owner_or_admin(caller: CurrentUser) -> None:
+    require(caller.role, OWNERS_AND_ADMINS)
+
+
+OwnerOnly = Depends(_owner_only)
+OwnerOrAdmin = Depends(_owner_or_admin)
+
+
+async def _audit_trail(db: DbSession, caller: CurrentUser, address: ClientAddress) -> AuditTrail:
+    """The request's audit log: the caller acting from the client's address, written in the
+    request's transaction (api/audit)."""
+    actor = Actor(
+        user_id=caller.user_id,
+        name=f"{caller.first_name} {caller.last_name}".strip(),
+        email=caller.email,
+        client_address=address,
+    )
+    return AuditTrail(db, caller.account_id, actor)
+
+
+Audit = Annotated[AuditTrail, Depends(_audit_trail)]
+
+
+async def _sign_in_log(reads: ReadEngine, address: ClientAddress) -> SignInLog:
+    return SignInLog(reads, address)
+
+
+SignIns = Annotated[SignInLog, Depends(_sign_in_log)]
 
 
 _api_key_header = APIKeyHeader(

@@ -115,6 +115,14 @@ class MustSignInWithGoogle(AppError):
     default_message = "This user must sign in with Google"
 
 
+class InvitationExpired(AppError):
+    """400: an invited user's invitation expired before their first sign-in (issue 15)."""
+
+    default_message = (
+        "Your invitation has expired. Ask an Owner or Admin of your account to send it again."
+    )
+
+
 class PasswordResetUnavailable(AppError):
     """400: the provider accepted a reset but reported no code delivery (SPEC 8)."""
 

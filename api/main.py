@@ -26,6 +26,7 @@ from api.adapters.cognito import CognitoClient
 from api.adapters.dns_resolver import DnsResolver
 from api.adapters.mail import Mailer
 from api.adapters.stripe import StripeGateway
+from api.audit.retention import retain_forever
 from api.auth.tokens import AccessTokenVerifier
 from api.billing.router import router as billing_router
 from api.billing.router import webhook_router as stripe_webhook_router
@@ -131,6 +132,18 @@ def create_app(
                     poll_s=settings.domain_recheck_poll_s,
                 )
             )
+        # The audit log's month partitions, ahead and past retention (api/audit/retention.py).
+        tasks = [recheck] if recheck is not None else []
+        if settings.audit_retention_poll_s > 0:
+            tasks.append(
+                asyncio.create_task(
+                    retain_forever(
+                        engine,
+                        retention_days=settings.audit_retention_days,
+                        poll_s=settings.audit_retention_poll_s,
+                    )
+                )
+            )
         app.state.token_verifier = AccessTokenVerifier(
             cognito=cognito,
             issuer=settings.cognito_issuer,
@@ -147,10 +160,10 @@ def create_app(
         try:
             yield
         finally:
-            if recheck is not None:
-                recheck.cancel()
+            for task in tasks:
+                task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await recheck
+                    await task
             await cognito.aclose()
             await stripe.aclose()
             await app.state.mailer.aclose()

@@ -48,7 +48,7 @@ from api.account.service import create_account
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
 from api.devstack.stack import running_stack
-from api.models import AuthType, DomainState, Platform, SsoDomain, Usage, User
+from api.models import AuthType, DomainState, Platform, Role, SsoDomain, Usage, User
 from api.usage.cycles import recent_cycle_starts
 from bench.server import Worker, access_token, one_worker
 
@@ -112,6 +112,7 @@ async def seed(settings: Settings) -> str:
                     last_name=last,
                     email=email,
                     auth_type=auth_type,
+                    role=Role.OWNER,
                 )
             )
         for start in recent_cycle_starts(account.billing_cycle_anchor, now, 12):

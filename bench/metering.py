@@ -34,6 +34,7 @@ from api.db import create_engine, create_sessionmaker
 from api.devstack.seed import add_account
 from api.devstack.stack import running_stack
 from api.keys.service import key_ring, open_current_key
+from api.models import Role
 from bench.server import access_token, one_worker
 
 PASSWORD = "Bench-password-1!"
@@ -45,7 +46,9 @@ async def seed_account(settings: Settings, name: str, email: str) -> tuple[str, 
     engine = create_engine(settings.database_url, 1)
     anchor = (datetime.now(UTC) - relativedelta(months=11, days=3)).replace(microsecond=0)
     async with create_sessionmaker(engine)() as db, db.begin():
-        account = await add_account(db, settings, name, [(email, "Bench", "Mark")], anchor)
+        account = await add_account(
+            db, settings, name, [(email, "Bench", "Mark", Role.OWNER)], anchor
+        )
         api_key = await open_current_key(db, key_ring(settings), account.id)
     await engine.dispose()
     return api_key, await access_token(settings, email, PASSWORD), anchor

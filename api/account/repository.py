@@ -18,6 +18,14 @@ async def rename(db: AsyncSession, account_id: uuid.UUID, name: str) -> None:
     await db.execute(update(Account).where(Account.id == account_id).values(name=name))
 
 
+def _iso(column: str) -> str:
+    """SQL for a timestamptz ``column`` written as pydantic writes a UTC datetime (``Z``,
+    microseconds only when not zero), or NULL."""
+    return f"""to_char({column} AT TIME ZONE 'UTC', CASE
+        WHEN extract(microseconds FROM {column})::bigint % 1000000 = 0
+        THEN 'YYYY-MM-DD"T"HH24:MI:SS"Z"' ELSE 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"' END)"""
+
+
 # GET /web/account in one round trip, keyed by the caller's Cognito username ($1, the verified
 # token's; $2 is the time, $3 the cycles shown), so the caller lookup is this statement too.
 # PostgreSQL builds the response body, exactly the JSON of ``AccountResponse``
@@ -33,9 +41,10 @@ async def rename(db: AsyncSession, account_id: uuid.UUID, name: str) -> None:
 #   with an amount, in usd when the currency is unknown); times written as pydantic writes a
 #   UTC datetime (``Z``, microseconds only when not zero);
 # - apiKey: ``api.keys.service.current_masked``, the newest working key, masked;
-# - users: ``api.users.service.account_users``, by last name, first name, email;
+# - users: ``api.users.service.account_users``, by last name, first name, email, each with
+#   its role and its status at :now (``user_status``);
 # - sso: ``api.sso.service.sso_of``: the verified domains, by name.
-_ACCOUNT_VIEW = """
+_ACCOUNT_VIEW = f"""
 SELECT convert_to(json_build_object('account', json_build_object(
     'id', a.id,
     'name', a.name,
@@ -78,20 +87,8 @@ SELECT convert_to(json_build_object('account', json_build_object(
         'unitPlanRequests', a.unit_plan_requests,
         'freePlanRequests', a.free_plan_requests,
         'scheduledUnits', a.scheduled_units,
-        'scheduledChangeAt', to_char(
-            a.scheduled_change_at AT TIME ZONE 'UTC',
-            CASE WHEN extract(microseconds FROM a.scheduled_change_at)::bigint % 1000000 = 0
-                THEN 'YYYY-MM-DD"T"HH24:MI:SS"Z"'
-                ELSE 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
-            END
-        ),
-        'paymentFailedAt', to_char(
-            a.payment_failed_at AT TIME ZONE 'UTC',
-            CASE WHEN extract(microseconds FROM a.payment_failed_at)::bigint % 1000000 = 0
-                THEN 'YYYY-MM-DD"T"HH24:MI:SS"Z"'
-                ELSE 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
-            END
-        ),
+        'scheduledChangeAt', {_iso("a.scheduled_change_at")},
+        'paymentFailedAt', {_iso("a.payment_failed_at")},
         'pastDue', CASE WHEN a.past_due_amount IS NOT NULL THEN json_build_object(
             'amountDue', a.past_due_amount,
             'currency', coalesce(a.past_due_currency, 'usd')
@@ -109,7 +106,17 @@ SELECT convert_to(json_build_object('account', json_build_object(
             'firstName', m.first_name,
             'lastName', m.last_name,
             'email', m.email,
-            'authType', m.auth_type
+            'authType', m.auth_type,
+            'role', m.role,
+            'status', CASE
+                WHEN m.invited_at IS NULL OR m.signed_in_at IS NOT NULL THEN 'Active'
+                WHEN m.invitation_expires_at IS NULL
+                    OR m.invitation_expires_at > CAST($2 AS timestamptz) THEN 'Pending'
+                ELSE 'Expired'
+            END,
+            'invitedAt', {_iso("m.invited_at")},
+            'invitationExpiresAt',
+                CASE WHEN m.signed_in_at IS NULL THEN {_iso("m.invitation_expires_at")} END
         ) ORDER BY m.last_name, m.first_name, m.email)
         FROM "user" AS m
         WHERE m.account_id = a.id
@@ -142,7 +149,7 @@ CROSS JOIN LATERAL (
     END, 0) AS idx
 ) AS cur
 WHERE caller.identity_id = $1
-"""
+"""  # noqa: S608 - only _iso's constant column names go in; values are $n parameters
 
 
 async def account_view_json(

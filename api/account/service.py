@@ -78,7 +78,7 @@ async def account_summary(
         usage=await usage_by_cycle(db, account.id, account.billing_cycle_anchor, now),
         subscription=subscription_of(account),
         billing=payment_method_of(account),
-        users=await account_users(db, account.id),
+        users=await account_users(db, account.id, now),
         sso=await sso_of(db, account),
     )
 

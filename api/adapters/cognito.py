@@ -503,6 +503,28 @@ class CognitoClient:
             status=user.get("UserStatus", ""),
         )
 
+    async def admin_resend_invitation(
+        self, username: str, attributes: dict[str, str], temporary_password: str
+    ) -> None:
+        """AdminCreateUser with MessageAction RESEND and a new TemporaryPassword: Cognito
+        emails the invitation again with the new password, which replaces the previous one,
+        and restarts its validity (Amazon Cognito API reference, AdminCreateUser).
+
+        Raises: UserNotFoundError, InvalidPasswordError, CognitoUnavailable.
+        """
+        await self.call(
+            "AdminCreateUser",
+            {
+                "UserPoolId": self.user_pool_id,
+                "Username": username,
+                "UserAttributes": _attribute_list(attributes),
+                "DesiredDeliveryMediums": ["EMAIL"],
+                "TemporaryPassword": temporary_password,
+                "MessageAction": "RESEND",
+            },
+            signed=True,
+        )
+
     async def admin_set_user_password(
         self, username: str, password: str, *, permanent: bool
     ) -> None:

@@ -38,3 +38,11 @@ class AccountRequired(AppError):
 
     status_code = 403
     default_message = "This identity has no account yet"
+
+
+class Forbidden(AppError):
+    """403: the caller's role does not allow this (issue 15); the message says which role
+    does. Not an authentication error: the SPA shows the message and keeps the session."""
+
+    status_code = 403
+    default_message = "Your role does not allow this."

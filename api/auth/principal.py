@@ -19,12 +19,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from api.auth.api_keys import hash_api_key, matches
 from api.db import driver_connection
-from api.models import Account, ApiKey, AuthType
+from api.models import Account, ApiKey, AuthType, Role
 
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """The signed-in user and the account every query of the request is scoped to."""
+    """The signed-in user and the account every query of the request is scoped to, with the
+    user's role in it (issue 15)."""
 
     user_id: uuid.UUID
     first_name: str
@@ -34,6 +35,7 @@ class Caller:
     elevation_role: str | None
     account_id: uuid.UUID
     account_name: str
+    role: Role
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +51,8 @@ class KeyHolder:
 # Sent as it is with asyncpg (prepared once per connection), the username as $1; the columns
 # in ``Caller``'s order.
 _CALLER_SQL = """
-SELECT u.id, u.first_name, u.last_name, u.email, u.auth_type, u.elevation_role, a.id, a.name
+SELECT u.id, u.first_name, u.last_name, u.email, u.auth_type, u.elevation_role, a.id, a.name,
+       u.role
 FROM "user" AS u JOIN account AS a ON a.id = u.account_id
 WHERE u.identity_id = $1
 """
@@ -87,8 +90,18 @@ async def get_caller(read_engine: AsyncEngine, identity_id: str) -> Caller | Non
         row = await connection.fetchrow(_CALLER_SQL, identity_id)
     if row is None:
         return None
-    user_id, first, last, email, auth_type, role, account_id, account_name = row
-    return Caller(user_id, first, last, email, AuthType(auth_type), role, account_id, account_name)
+    user_id, first, last, email, auth_type, elevation, account_id, account_name, role = row
+    return Caller(
+        user_id,
+        first,
+        last,
+        email,
+        AuthType(auth_type),
+        elevation,
+        account_id,
+        account_name,
+        Role(role),
+    )
 
 
 async def get_key_holder(connection: AsyncConnection, api_key: str) -> KeyHolder | None:

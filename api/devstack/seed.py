@@ -1,7 +1,8 @@
 """The demo account of the dev stack, created once, and its users in the stand-in Cognito.
 
-Ada and Grace sign in with a password; Katherine signs in with "Sign in with Google" as
-``kat@acme-robotics.dev`` on the hosted-UI stand-in.
+Ada (Owner) and Grace (Admin) sign in with a password; Katherine (Member) signs in with
+"Sign in with Google" as ``kat@acme-robotics.dev`` on the hosted-UI stand-in: one user of each
+role (issue 15).
 
 moto keeps nothing between runs, so at every start each user of the dev database is created
 again in the pool under the same username (our ``identity_id``). Password users get
@@ -23,7 +24,7 @@ from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
 from api.devstack.standins import federated_username
-from api.models import Account, AuthType, Platform, User
+from api.models import Account, AuthType, Platform, Role, User
 from api.usage.cycles import recent_cycle_starts, reset_date
 from api.usage.repository import NewRecord, insert_records
 
@@ -31,8 +32,8 @@ DEMO_ACCOUNT = "Acme Robotics"
 DEMO_EMAIL = "ada@acme-robotics.dev"
 DEMO_PASSWORD = "Console-demo-2026!"
 DEMO_USERS = [
-    (DEMO_EMAIL, "Ada", "Lovelace"),
-    ("grace@acme-robotics.dev", "Grace", "Hopper"),
+    (DEMO_EMAIL, "Ada", "Lovelace", Role.OWNER),
+    ("grace@acme-robotics.dev", "Grace", "Hopper", Role.ADMIN),
 ]
 # Signs in with "Sign in with Google" on the hosted-UI stand-in (any first and last name).
 DEMO_GOOGLE_EMAIL = "kat@acme-robotics.dev"
@@ -46,13 +47,13 @@ async def add_account(
     db: AsyncSession,
     settings: Settings,
     name: str,
-    users: list[tuple[str, str, str]],
+    users: list[tuple[str, str, str, Role]],
     anchor: datetime,
 ) -> Account:
     """Add an account on the free plan (0 units) with password users given as
-    (email, first name, last name); flushes and returns the account."""
+    (email, first name, last name, role); flushes and returns the account."""
     account = await create_account(db, settings, name, billing_cycle_anchor=anchor)
-    for email, first, last in users:
+    for email, first, last, role in users:
         db.add(
             User(
                 account_id=account.id,
@@ -61,6 +62,7 @@ async def add_account(
                 last_name=last,
                 email=email,
                 auth_type=AuthType.EMAIL,
+                role=role,
             )
         )
     await db.flush()
@@ -84,6 +86,7 @@ async def _seed_database(db: AsyncSession, settings: Settings) -> bool:
             last_name="Johnson",
             email=DEMO_GOOGLE_EMAIL,
             auth_type=AuthType.GOOGLE_SSO,
+            role=Role.MEMBER,
         )
     )
     # Through the intake's own statement, so the per-cycle and daily rollups agree.
@@ -116,7 +119,11 @@ async def _seed_empty_account(db: AsyncSession, settings: Settings) -> None:
     if await db.scalar(select(User.id).where(User.email == EMPTY_EMAIL)) is not None:
         return
     await add_account(
-        db, settings, EMPTY_ACCOUNT, [(EMPTY_EMAIL, "Hank", "Scorpio")], datetime.now(UTC)
+        db,
+        settings,
+        EMPTY_ACCOUNT,
+        [(EMPTY_EMAIL, "Hank", "Scorpio", Role.OWNER)],
+        datetime.now(UTC),
     )
 
 

@@ -5,6 +5,7 @@ whole metadata (Alembic's env imports ``Base`` from here)."""
 from api.db import Base
 from api.models.account import MAX_UNITS, Account
 from api.models.api_key import ApiKey, ApiKeyReveal, ApiKeyUsage
+from api.models.audit_event import AuditEvent
 from api.models.rate_limit_counter import RateLimitCounter
 from api.models.sso_domain import DomainFailure, DomainState, SsoDomain
 from api.models.stripe_event import StripeEvent
@@ -12,7 +13,7 @@ from api.models.usage import Platform, Usage
 from api.models.usage_alert import UsageAlert
 from api.models.usage_daily import UsageDaily
 from api.models.usage_record import UsageRecord
-from api.models.user import AuthType, User
+from api.models.user import AuthType, Role, User
 
 __all__ = [
     "MAX_UNITS",
@@ -20,12 +21,14 @@ __all__ = [
     "ApiKey",
     "ApiKeyReveal",
     "ApiKeyUsage",
+    "AuditEvent",
     "AuthType",
     "Base",
     "DomainFailure",
     "DomainState",
     "Platform",
     "RateLimitCounter",
+    "Role",
     "SsoDomain",
     "StripeEvent",
     "Usage",

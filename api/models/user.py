@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import enum
 import uuid
+from datetime import datetime
 
-from sqlalchemy import Boolean, Enum, ForeignKey, Index, String, func
+from sqlalchemy import Boolean, DateTime, Enum, ForeignKey, Index, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.db import Base, TimestampMixin, new_id
@@ -17,6 +18,23 @@ class AuthType(enum.StrEnum):
     EMAIL = "Email"
     GOOGLE_SSO = "Google SSO"
     GITHUB = "GitHub"
+
+
+class Role(enum.StrEnum):
+    """What a user may do in their account (issue 15); the value is what the console shows.
+
+    - ``OWNER``: everything, billing and other Owners included;
+    - ``ADMIN``: users (not Owners), single sign-on, the account's name, API keys and usage
+      alerts; not billing;
+    - ``MEMBER``: reads Account Information and copies the API key; changes nothing.
+
+    Which routes need which role: ``api/deps.py`` (``OwnerOnly``, ``OwnerOrAdmin``); which
+    users an Admin may manage: ``api/auth/roles.py``.
+    """
+
+    OWNER = "Owner"
+    ADMIN = "Admin"
+    MEMBER = "Member"
 
 
 class User(TimestampMixin, Base):
@@ -40,6 +58,18 @@ class User(TimestampMixin, Base):
         Enum(AuthType, name="auth_type", values_callable=lambda e: [m.value for m in e])
     )
     elevation_role: Mapped[str | None] = mapped_column(String(40))
+    # No default: whoever adds a user decides (registration and SSO create: Owner; SSO join:
+    # Member; an invitation: the role chosen in the invite).
+    role: Mapped[Role] = mapped_column(
+        Enum(Role, name="user_role", values_callable=lambda e: [m.value for m in e])
+    )
+    # An invited user is Pending from ``invited_at`` until their first sign-in
+    # (``signed_in_at`` is then set, and updated at each sign-in), Expired once
+    # ``invitation_expires_at`` has passed without one (api/users/service.py; Resend sets both
+    # again). Users who registered or joined through SSO have no invitation.
+    invited_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    invitation_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    signed_in_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Receives the account's usage alerts (issue 14); everyone does unless they opt out.
     usage_alerts: Mapped[bool] = mapped_column(Boolean, default=True, server_default="true")
 

@@ -12,6 +12,7 @@ email can retry: nothing is left half-made.
 from __future__ import annotations
 
 import structlog
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -26,7 +27,7 @@ from api.config import Settings
 from api.db import undo_on_rollback
 from api.emails import email_domain, is_blocked_domain
 from api.errors import EmailInUse, InvalidEmailProvider, ProviderRefused
-from api.models import AuthType, User
+from api.models import AuthType, Role, User
 from api.session.cookies import SessionCookies
 from api.session.schemas import RegistrationRequest, Tokens
 from api.session.service import tokens_out
@@ -78,6 +79,8 @@ async def register(
                 last_name=form.last_name,
                 email=email,
                 auth_type=AuthType.EMAIL,
+                role=Role.OWNER,  # who registers an account owns it (issue 15)
+                signed_in_at=func.now(),
             )
         )
         await db.flush()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.models import Account, DomainState, SsoDomain, User
@@ -74,3 +74,61 @@ async def joinable_account(
     """The account if it requires Google SSO and has verified ``domain``; otherwise None."""
     row = (await db.execute(_joinable(domain).where(Account.id == account_id))).first()
     return None if row is None else JoinableAccount(row[0], row[1], row[2])
+
+
+@dataclass(frozen=True, slots=True)
+class SigningInUser:
+    """Who a sign-in names, for the audit log: the user, their account, as shown."""
+
+    id: uuid.UUID
+    account_id: uuid.UUID
+    name: str
+    email: str
+    auth_type: str
+
+
+_SIGNING_IN = (
+    User.id,
+    User.account_id,
+    User.first_name,
+    User.last_name,
+    User.email,
+    User.auth_type,
+)
+
+
+def _signing_in(
+    row: tuple[uuid.UUID, uuid.UUID, str, str, str, str] | None,
+) -> SigningInUser | None:
+    if row is None:
+        return None
+    user_id, account_id, first, last, email, auth_type = row
+    return SigningInUser(user_id, account_id, f"{first} {last}".strip(), email, str(auth_type))
+
+
+async def mark_signed_in(db: AsyncSession, identity_id: str) -> SigningInUser | None:
+    """Set the user's ``signed_in_at`` to now (the first one ends a Pending invitation,
+    issue 15); returns the user, or None when the identity has no user yet."""
+    row = (
+        await db.execute(
+            update(User)
+            .where(User.identity_id == identity_id)
+            .values(signed_in_at=func.now())
+            .returning(*_SIGNING_IN)
+        )
+    ).first()
+    return _signing_in(row._tuple() if row else None)
+
+
+async def invitation_expired(db: AsyncSession, identity_id: str) -> bool:
+    """True when this username is an invited user who never signed in and whose invitation
+    expired (issue 15; ``api.users.service.user_status``)."""
+    expired = await db.scalar(
+        select(User.id).where(
+            User.identity_id == identity_id,
+            User.invited_at.is_not(None),
+            User.signed_in_at.is_(None),
+            User.invitation_expires_at <= func.now(),
+        )
+    )
+    return expired is not None

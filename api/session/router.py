@@ -16,6 +16,7 @@ from api.deps import (
     PasswordAttemptsDep,
     RegistrationThrottle,
     SettingsDep,
+    SignIns,
     TokenVerifier,
 )
 from api.errors import (
@@ -24,6 +25,7 @@ from api.errors import (
     EmailInUse,
     EmailNotVerified,
     InvalidEmailProvider,
+    InvitationExpired,
     MustSignInWithGoogle,
     NotFound,
     PasswordResetUnavailable,
@@ -72,6 +74,7 @@ async def _session_cookies(settings: SettingsDep, response: Response) -> Session
 Cookies = Annotated[SessionCookies, Depends(_session_cookies)]
 
 _PASSWORD_ERRORS = (
+    InvitationExpired,
     MustSignInWithGoogle,
     ProviderRefused,
     RateLimited,
@@ -103,10 +106,13 @@ async def sign_in(
     db: DbSession,
     cognito: Cognito,
     attempts: PasswordAttemptsDep,
+    sign_ins: SignIns,
     cookies: Cookies,
 ) -> SignInResponse:
     """Sign in with email and password: tokens, or a challenge to answer (SPEC 4)."""
-    return await service.sign_in(db, cognito, attempts, cookies, body.email, body.password)
+    return await service.sign_in(
+        db, cognito, attempts, sign_ins, cookies, body.email, body.password
+    )
 
 
 @router.post(
@@ -120,11 +126,12 @@ async def complete_new_password(
     db: DbSession,
     cognito: Cognito,
     attempts: PasswordAttemptsDep,
+    sign_ins: SignIns,
     cookies: Cookies,
 ) -> SignInResponse:
     """Answer the NEW_PASSWORD_REQUIRED challenge of a sign-in with a new password."""
     return await service.complete_new_password(
-        db, cognito, attempts, cookies, body.username, body.session, body.new_password
+        db, cognito, attempts, sign_ins, cookies, body.username, body.session, body.new_password
     )
 
 
@@ -155,11 +162,12 @@ async def confirm_forgot_password(
     db: DbSession,
     cognito: Cognito,
     attempts: PasswordAttemptsDep,
+    sign_ins: SignIns,
     cookies: Cookies,
 ) -> SignInResponse:
     """Set a new password with the emailed code, and sign in with it."""
     return await service.confirm_forgot_password(
-        db, cognito, attempts, cookies, body.email, body.code, body.new_password
+        db, cognito, attempts, sign_ins, cookies, body.email, body.code, body.new_password
     )
 
 
@@ -185,6 +193,8 @@ async def authorize(
 )
 async def exchange_code(
     body: CodeExchangeRequest,
+    db: DbSession,
+    sign_ins: SignIns,
     cognito: Cognito,
     verifier: TokenVerifier,
     cookies: Cookies,
@@ -194,6 +204,8 @@ async def exchange_code(
     the browser that started the sign-in (``oauth_flow`` cookie: state and PKCE verifier).
     Sets the refresh token cookie."""
     return await service.exchange_code(
+        db,
+        sign_ins,
         cognito,
         verifier,
         cookies,

@@ -6,8 +6,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Field
 
+from api.models import Role
 from api.schemas import (
     ACCOUNT_NAME_REQUIRED,
     REQUIRED,
@@ -64,6 +65,9 @@ class SessionUser(ApiModel):
     last_name: str
     email: str
     elevation_role: str | None = None
+    role: Role = Field(
+        description="What the user may do in the account (issue 15): Owner, Admin or Member."
+    )
 
 
 class SessionAccount(ApiModel):

@@ -7,6 +7,8 @@ import base64
 import hashlib
 import hmac
 import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import jwt
@@ -21,13 +23,16 @@ from api.adapters.cognito import (
     OAuthError,
 )
 from api.adapters.cognito import Tokens as CognitoTokens
+from api.audit import SignInLog
 from api.auth.errors import NotAuthenticated
 from api.auth.principal import Caller
 from api.auth.tokens import AccessTokenVerifier, InvalidToken
 from api.cognito_errors import cognito_errors
 from api.errors import (
+    InvitationExpired,
     MustSignInWithGoogle,
     PasswordResetUnavailable,
+    ProviderRefused,
     UnableToAuthenticate,
     ValidationCodeExpired,
     VendorUnavailable,
@@ -49,7 +54,7 @@ from api.session.schemas import (
 
 def session_view(caller: Caller) -> bytes:
     """``GET /web/session``'s body for ``caller``: ``SessionResponse`` (the user's id, names,
-    email and elevation role, the account's name) as UTF-8 JSON, serialised once with orjson
+    email, elevation role and role, the account's name) as UTF-8 JSON, serialised once with orjson
     straight from the caller lookup's record, without building the pydantic models (a test
     holds it equal to ``SessionResponse``'s own output)."""
     return orjson.dumps(
@@ -61,6 +66,7 @@ def session_view(caller: Caller) -> bytes:
                     "lastName": caller.last_name,
                     "email": caller.email,
                     "elevationRole": caller.elevation_role,
+                    "role": caller.role.value,
                 },
                 "account": {"name": caller.account_name},
             }
@@ -73,8 +79,42 @@ async def _refuse_if_google_required(db: AsyncSession, email: str) -> None:
         raise MustSignInWithGoogle()
 
 
-def _sign_in_response(result: AuthResult, username: str, cookies: SessionCookies) -> SignInResponse:
+async def _refuse_if_invitation_expired(db: AsyncSession, username: str) -> None:
+    # Cognito expires the temporary password too (TemporaryPasswordValidityDays); this holds
+    # the console's own validity whatever the pool says (issue 15).
+    if await repository.invitation_expired(db, username):
+        raise InvitationExpired()
+
+
+@asynccontextmanager
+async def _logged(sign_ins: SignInLog, username: str, method: str) -> AsyncIterator[None]:
+    """Record a refused sign-in of ``username`` (a wrong password or code, a user who must
+    use Google, an expired invitation) in their account's audit log, then let it raise."""
+    try:
+        yield
+    except (ProviderRefused, MustSignInWithGoogle, InvitationExpired):
+        await sign_ins.failed(username, method)
+        raise
+
+
+async def signed_in(db: AsyncSession, sign_ins: SignInLog, username: str, method: str) -> None:
+    """A sign-in of ``username`` succeeded: its first one ends a Pending invitation, and each
+    is recorded in the account's audit log (issue 15), in the request's transaction. An
+    identity without a user yet (a federated one choosing an account) changes nothing."""
+    if await repository.mark_signed_in(db, username) is not None:
+        await sign_ins.succeeded(db, username, method)
+
+
+async def _sign_in_response(
+    db: AsyncSession,
+    sign_ins: SignInLog,
+    method: str,
+    result: AuthResult,
+    username: str,
+    cookies: SessionCookies,
+) -> SignInResponse:
     if result.tokens is not None:
+        await signed_in(db, sign_ins, username, method)
         return SignInResponse(tokens=tokens_out(result.tokens, cookies))
     assert result.challenge is not None
     return SignInResponse(
@@ -101,30 +141,35 @@ async def sign_in(
     db: AsyncSession,
     cognito: CognitoClient,
     attempts: PasswordAttempts,
+    sign_ins: SignInLog,
     cookies: SessionCookies,
     email: str,
     password: str,
 ) -> SignInResponse:
     """Password sign-in with USER_PASSWORD_AUTH (``email`` already lowercased and trimmed).
+    Successes and refusals go to the account's audit log.
 
     Returns tokens, or the challenge with what answering it needs (its session and the
     username). Raises:
         RateLimited: too many attempts from this client address, or failures for this email.
         MustSignInWithGoogle: the user's account requires Google sign-in.
+        InvitationExpired: an invited user whose invitation expired before they signed in.
         ProviderRefused: code ``UserNotConfirmedException`` with 'This user must sign in with
             Google'; any other provider refusal with the provider's message (SPEC 8).
         VendorUnavailable: Cognito is unreachable.
     """
-    async with attempts.attempt(email), cognito_errors():
+    async with _logged(sign_ins, email, "password"), attempts.attempt(email), cognito_errors():
         await _refuse_if_google_required(db, email)
+        await _refuse_if_invitation_expired(db, email)
         result = await cognito.initiate_password_auth(email, password)
-    return _sign_in_response(result, email, cookies)
+    return await _sign_in_response(db, sign_ins, "password", result, email, cookies)
 
 
 async def complete_new_password(
     db: AsyncSession,
     cognito: CognitoClient,
     attempts: PasswordAttempts,
+    sign_ins: SignInLog,
     cookies: SessionCookies,
     username: str,
     session: str,
@@ -134,17 +179,19 @@ async def complete_new_password(
     our user record (SPEC 3 "Attributes on the new-password challenge").
 
     Returns tokens (or a further challenge, which the SPA reports by name, SPEC 8).
-    Raises: RateLimited, MustSignInWithGoogle, ProviderRefused (e.g. an expired challenge
-    session), VendorUnavailable.
+    Raises: RateLimited, MustSignInWithGoogle, InvitationExpired, ProviderRefused (e.g. an
+    expired challenge session), VendorUnavailable.
     """
-    async with attempts.attempt(username), cognito_errors():
+    method = "new password"
+    async with _logged(sign_ins, username, method), attempts.attempt(username), cognito_errors():
         await _refuse_if_google_required(db, username)
+        await _refuse_if_invitation_expired(db, username)
         names = await repository.user_names(db, username)
         attributes = {}
         if names is not None:
             attributes = {"given_name": names[0], "family_name": names[1]}
         result = await cognito.respond_new_password(username, session, new_password, attributes)
-    return _sign_in_response(result, username, cookies)
+    return await _sign_in_response(db, sign_ins, method, result, username, cookies)
 
 
 async def forgot_password(
@@ -184,6 +231,7 @@ async def confirm_forgot_password(
     db: AsyncSession,
     cognito: CognitoClient,
     attempts: PasswordAttempts,
+    sign_ins: SignInLog,
     cookies: SessionCookies,
     email: str,
     code: str,
@@ -196,11 +244,12 @@ async def confirm_forgot_password(
     the provider's message), VendorUnavailable.
     """
     # A refusal is a wrong or expired code (or an unknown user): a failed attempt.
-    async with attempts.attempt(email), cognito_errors():
+    method = "password reset"
+    async with _logged(sign_ins, email, method), attempts.attempt(email), cognito_errors():
         await _refuse_if_google_required(db, email)
         await cognito.confirm_forgot_password(email, code, new_password)
         result = await cognito.initiate_password_auth(email, new_password)
-    return _sign_in_response(result, email, cookies)
+    return await _sign_in_response(db, sign_ins, method, result, email, cookies)
 
 
 def _id_claims(id_token: str) -> dict[str, Any]:
@@ -240,6 +289,8 @@ def start_oauth(
 
 
 async def exchange_code(
+    db: AsyncSession,
+    sign_ins: SignInLog,
     cognito: CognitoClient,
     verifier: AccessTokenVerifier,
     cookies: SessionCookies,
@@ -274,6 +325,7 @@ async def exchange_code(
     except (CognitoUnavailable, InvalidToken) as exc:
         raise UnableToAuthenticate() from exc
     id_claims = _id_claims(tokens.id_token)
+    await signed_in(db, sign_ins, claims.username, "identity provider")
     return CodeExchangeResponse(
         tokens=tokens_out(tokens, cookies),
         identity=FederatedIdentity(

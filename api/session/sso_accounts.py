@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import uuid
 
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -33,7 +34,7 @@ from api.errors import (
     EmailNotVerified,
     NotFound,
 )
-from api.models import AuthType, User
+from api.models import AuthType, Role, User
 from api.session import repository
 from api.session.schemas import SsoAccount, SsoAccountsResponse
 
@@ -109,6 +110,7 @@ async def _add_user(
     identity: ProvenIdentity,
     first_name: str,
     last_name: str,
+    role: Role,
 ) -> None:
     db.add(
         User(
@@ -118,6 +120,8 @@ async def _add_user(
             last_name=last_name.strip(),
             email=identity.email,
             auth_type=identity.auth_type,
+            role=role,
+            signed_in_at=func.now(),
         )
     )
     try:
@@ -154,7 +158,8 @@ async def join(
     domain = email_domain(identity.email)
     if await repository.joinable_account(db, account_id, domain) is None:
         raise NotFound()
-    await _add_user(db, account_id, identity, first_name, last_name)
+    # Issue 15: users who join through Google SSO are Members until an Owner changes it.
+    await _add_user(db, account_id, identity, first_name, last_name, Role.MEMBER)
 
 
 async def create(
@@ -178,4 +183,4 @@ async def create(
         raise BadRequest(FEDERATED_ONLY)
     _require_verified_email(identity)
     account = await create_account(db, settings, account_name)
-    await _add_user(db, account.id, identity, first_name, last_name)
+    await _add_user(db, account.id, identity, first_name, last_name, Role.OWNER)

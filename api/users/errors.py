@@ -21,3 +21,17 @@ class LastUserRequired(AppError):
     """400: an account keeps at least one user."""
 
     default_message = "The last user of an account cannot be deleted."
+
+
+class LastOwnerRequired(AppError):
+    """400: the account's last Owner cannot be deleted or made Admin or Member (issue 15)."""
+
+    default_message = "An account needs at least one Owner. Make another user an Owner first."
+
+
+class InvitationNotPending(AppError):
+    """400: Resend and Revoke apply to invitations not yet accepted (issue 15)."""
+
+    default_message = (
+        "This user has already signed in, so there is no invitation to resend or revoke."
+    )

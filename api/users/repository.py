@@ -5,19 +5,43 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
-from sqlalchemy import Row, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import AuthType, User
+from api.models import Role, User
 
 
-async def list_users(
-    db: AsyncSession, account_id: uuid.UUID
-) -> Sequence[Row[uuid.UUID, str, str, str, AuthType]]:
-    """Users of one account (id, names, email, auth type), by last name then first name."""
-    result = await db.execute(
-        select(User.id, User.first_name, User.last_name, User.email, User.auth_type)
+async def list_users(db: AsyncSession, account_id: uuid.UUID) -> Sequence[User]:
+    """Users of one account, by last name then first name then email."""
+    result = await db.scalars(
+        select(User)
         .where(User.account_id == account_id)
         .order_by(User.last_name, User.first_name, User.email)
     )
     return result.all()
+
+
+async def user_in_account(
+    db: AsyncSession, account_id: uuid.UUID, user_id: uuid.UUID
+) -> User | None:
+    """The user ``user_id`` if it belongs to ``account_id``, else None."""
+    return await db.scalar(select(User).where(User.id == user_id, User.account_id == account_id))
+
+
+async def lock_owners(db: AsyncSession, account_id: uuid.UUID) -> list[uuid.UUID]:
+    """The ids of the account's Owners, their rows locked (``FOR UPDATE``) until the
+    transaction ends: two requests that would each remove an Owner (a delete, a demotion) run
+    one after the other, and the second sees the first's result (READ COMMITTED re-reads a
+    locked row once it is released), so an account never loses its last Owner."""
+    result = await db.scalars(
+        select(User.id)
+        .where(User.account_id == account_id, User.role == Role.OWNER)
+        .order_by(User.id)
+        .with_for_update()
+    )
+    return list(result.all())
+
+
+async def email_taken(db: AsyncSession, email: str) -> bool:
+    """True when any account has a user with ``email`` (lowercased)."""
+    return await db.scalar(select(User.id).where(func.lower(User.email) == email)) is not None

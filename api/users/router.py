@@ -1,11 +1,21 @@
-"""User Management routes (SPEC 7: POST /web/users, PUT and DELETE /web/users/{id})."""
+"""User Management routes (SPEC 7: POST /web/users, PUT and DELETE /web/users/{id}; issue 15:
+roles, and an invitation's Resend and Revoke at /web/users/{id}/invitation)."""
 
 import uuid
+from datetime import timedelta
 
 from fastapi import APIRouter, Response
 
-from api.auth.errors import AccountRequired, NotAuthenticated
-from api.deps import Cognito, CurrentUser, DbSession, InvitationThrottle
+from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated
+from api.deps import (
+    Audit,
+    Cognito,
+    CurrentUser,
+    DbSession,
+    InvitationThrottle,
+    OwnerOrAdmin,
+    SettingsDep,
+)
 from api.errors import (
     EmailInUse,
     NotFound,
@@ -16,19 +26,25 @@ from api.errors import (
     error_responses,
 )
 from api.users import service
-from api.users.errors import CannotDeleteSelf, InviteRefusedWithSso, LastUserRequired
+from api.users.errors import (
+    CannotDeleteSelf,
+    InvitationNotPending,
+    InviteRefusedWithSso,
+    LastOwnerRequired,
+    LastUserRequired,
+)
 from api.users.schemas import UserCreate, UserResponse, UserUpdate
 
 router = APIRouter(prefix="/web/users", tags=["users"])
 
-_AUTH = (NotAuthenticated, AccountRequired)
+_AUTH = (NotAuthenticated, AccountRequired, Forbidden)
 
 
 @router.post(
     "",
     status_code=201,
     response_model=UserResponse,
-    dependencies=[InvitationThrottle],
+    dependencies=[OwnerOrAdmin, InvitationThrottle],
     responses=error_responses(
         *_AUTH,
         RateLimited,
@@ -40,40 +56,105 @@ _AUTH = (NotAuthenticated, AccountRequired)
     ),
 )
 async def invite_user(
-    body: UserCreate, caller: CurrentUser, db: DbSession, cognito: Cognito
+    body: UserCreate,
+    caller: CurrentUser,
+    db: DbSession,
+    cognito: Cognito,
+    audit: Audit,
+    settings: SettingsDep,
 ) -> UserResponse:
-    """Invite a user; Cognito emails them a temporary password to sign in with."""
-    return UserResponse(user=await service.invite(db, cognito, caller, body))
+    """Invite a user with a role (Owners and Admins; only Owners invite Owners); Cognito
+    emails them a temporary password to sign in with. They are Pending until they do."""
+    validity = timedelta(days=settings.invitation_validity_days)
+    return UserResponse(user=await service.invite(db, cognito, caller, audit, body, validity))
 
 
 @router.put(
     "/{user_id}",
     response_model=UserResponse,
-    responses=error_responses(*_AUTH, NotFound, RequestValidationFailed),
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(*_AUTH, NotFound, LastOwnerRequired, RequestValidationFailed),
 )
 async def update_user(
-    user_id: uuid.UUID, body: UserUpdate, caller: CurrentUser, db: DbSession
+    user_id: uuid.UUID, body: UserUpdate, caller: CurrentUser, db: DbSession, audit: Audit
 ) -> UserResponse:
-    """Change a user's first and last name (the email is not editable)."""
-    return UserResponse(user=await service.update(db, caller, user_id, body))
+    """Change a user's first and last name, and their role when ``role`` is given (the email
+    is not editable). Only Owners change Owners or make Owners."""
+    return UserResponse(user=await service.update(db, caller, audit, user_id, body))
 
 
 @router.delete(
     "/{user_id}",
     status_code=204,
     response_class=Response,
+    dependencies=[OwnerOrAdmin],
     responses=error_responses(
         *_AUTH,
         NotFound,
         CannotDeleteSelf,
         LastUserRequired,
+        LastOwnerRequired,
         RequestValidationFailed,
         VendorUnavailable,
     ),
 )
 async def delete_user(
-    user_id: uuid.UUID, caller: CurrentUser, db: DbSession, cognito: Cognito
+    user_id: uuid.UUID, caller: CurrentUser, db: DbSession, cognito: Cognito, audit: Audit
 ) -> Response:
     """Remove a user from the account and from Cognito."""
-    await service.delete(db, cognito, caller, user_id)
+    await service.delete(db, cognito, caller, audit, user_id)
+    return Response(status_code=204)
+
+
+@router.post(
+    "/{user_id}/invitation",
+    response_model=UserResponse,
+    dependencies=[OwnerOrAdmin, InvitationThrottle],
+    responses=error_responses(
+        *_AUTH,
+        RateLimited,
+        NotFound,
+        InvitationNotPending,
+        ProviderRefused,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def resend_invitation(
+    user_id: uuid.UUID,
+    caller: CurrentUser,
+    db: DbSession,
+    cognito: Cognito,
+    audit: Audit,
+    settings: SettingsDep,
+) -> UserResponse:
+    """Send a Pending or Expired invitation again with a new temporary password (the old one
+    stops working); it is Pending again for the invitation validity."""
+    validity = timedelta(days=settings.invitation_validity_days)
+    user = await service.resend_invitation(db, cognito, caller, audit, user_id, validity)
+    return UserResponse(user=user)
+
+
+@router.delete(
+    "/{user_id}/invitation",
+    status_code=204,
+    response_class=Response,
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(
+        *_AUTH,
+        NotFound,
+        InvitationNotPending,
+        CannotDeleteSelf,
+        LastUserRequired,
+        LastOwnerRequired,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def revoke_invitation(
+    user_id: uuid.UUID, caller: CurrentUser, db: DbSession, cognito: Cognito, audit: Audit
+) -> Response:
+    """Withdraw a Pending or Expired invitation: the user is removed from Cognito and the
+    account."""
+    await service.revoke_invitation(db, cognito, caller, audit, user_id)
     return Response(status_code=204)

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import enum
 import uuid
+from datetime import datetime
 from typing import Annotated
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
+from api.models import Role
 from api.schemas import REQUIRED, ApiModel, Email, PersonName, Required, ValidEmail
+
+
+class UserStatus(enum.StrEnum):
+    """Where a user stands (issue 15 "Invitation lifecycle"): ``Active`` once they have signed
+    in (or when they joined without an invitation), ``Pending`` while their invitation waits
+    for a first sign-in, ``Expired`` when it passed ``invitationExpiresAt`` without one."""
+
+    ACTIVE = "Active"
+    PENDING = "Pending"
+    EXPIRED = "Expired"
 
 
 class AccountUser(ApiModel):
@@ -18,6 +31,12 @@ class AccountUser(ApiModel):
     last_name: str
     email: str
     auth_type: str
+    role: Role
+    status: UserStatus
+    invited_at: datetime | None = Field(description="When the (last) invitation was sent.")
+    invitation_expires_at: datetime | None = Field(
+        description="When a Pending invitation expires; null for users without one."
+    )
 
 
 class UserNames(ApiModel):
@@ -28,15 +47,21 @@ class UserNames(ApiModel):
 
 
 class UserCreate(UserNames):
-    """``POST /web/users``: who to invite. The email is trimmed and lowercased."""
+    """``POST /web/users``: who to invite, and their role (issue 15; Admin when left out, as
+    invitees could do everything an Admin can before roles existed). The email is trimmed and
+    lowercased."""
 
     email: Annotated[Email, Required(REQUIRED), ValidEmail("Must be a valid email address")]
+    role: Role = Role.ADMIN
 
 
 class UserUpdate(UserNames):
-    """``PUT /web/users/{id}``: the names. The email is not editable (SPEC 2)."""
+    """``PUT /web/users/{id}``: the names, and the role when it changes (left out: kept).
+    The email is not editable (SPEC 2)."""
 
     model_config = ConfigDict(extra="forbid")
+
+    role: Role | None = None
 
 
 class UserResponse(ApiModel):

@@ -1,6 +1,13 @@
-"""User Management rules (SPEC 2 "User Management", 5 "Other", 6; issue 5).
+"""User Management rules (SPEC 2 "User Management", 5 "Other", 6; issue 5; issue 15: roles,
+the invitation lifecycle, the audit log).
 
-Invite and delete span our database and Cognito; each either completes or is undone:
+Who may change whom is ``api/auth/roles.py``; the last Owner's guard is here (``_keep_an_owner``).
+An invited user is Pending until their first sign-in (``api/session``), Expired once
+``invitation_expires_at`` passes; Resend sends a new temporary password (the old one stops
+working) and starts a new validity period; Revoke removes the user, as Delete does, but only
+while the invitation is not accepted.
+
+Invite, delete and resend span our database and Cognito; each either completes or is undone:
 - invite creates the Cognito user (Cognito emails the temporary password), then our row; if
   the request's transaction does not commit, the Cognito user is deleted again
   (``api.db.undo_on_rollback``);
@@ -15,6 +22,7 @@ import functools
 import secrets
 import string
 import uuid
+from datetime import UTC, datetime, timedelta
 
 import structlog
 from sqlalchemy import func, select
@@ -27,22 +35,56 @@ from api.adapters.cognito import (
     CognitoUnavailable,
     UserNotFoundError,
 )
+from api.audit import AuditAction, AuditTrail, Target, changed
 from api.auth.principal import Caller
+from api.auth.roles import require_may_grant, require_may_manage
 from api.cognito_errors import cognito_errors
 from api.db import undo_on_rollback
 from api.errors import EmailInUse, NotFound
-from api.models import Account, AuthType, User
+from api.models import Account, AuthType, Role, User
 from api.users import repository
-from api.users.errors import CannotDeleteSelf, InviteRefusedWithSso, LastUserRequired
-from api.users.schemas import AccountUser, UserCreate, UserUpdate
+from api.users.errors import (
+    CannotDeleteSelf,
+    InvitationNotPending,
+    InviteRefusedWithSso,
+    LastOwnerRequired,
+    LastUserRequired,
+)
+from api.users.schemas import AccountUser, UserCreate, UserStatus, UserUpdate
 
 log = structlog.get_logger(__name__)
 _SYMBOLS = "!#$%&*+-=?@^_"
 
 
-async def account_users(db: AsyncSession, account_id: uuid.UUID) -> list[AccountUser]:
+def user_status(user: User, now: datetime) -> UserStatus:
+    """Active, Pending or Expired (``UserStatus``) at ``now`` (aware). The account view's
+    statement (api/account/repository.py) mirrors this rule in SQL."""
+    if user.invited_at is None or user.signed_in_at is not None:
+        return UserStatus.ACTIVE
+    expires = user.invitation_expires_at
+    return UserStatus.PENDING if expires is None or expires > now else UserStatus.EXPIRED
+
+
+def account_user(user: User, now: datetime | None = None) -> AccountUser:
+    """``user`` as User Management lists it, its status at ``now`` (default: the time)."""
+    return AccountUser(
+        id=user.id,
+        first_name=user.first_name,
+        last_name=user.last_name,
+        email=user.email,
+        auth_type=user.auth_type,
+        role=user.role,
+        status=user_status(user, now or datetime.now(UTC)),
+        invited_at=user.invited_at,
+        invitation_expires_at=user.invitation_expires_at if user.signed_in_at is None else None,
+    )
+
+
+async def account_users(
+    db: AsyncSession, account_id: uuid.UUID, now: datetime | None = None
+) -> list[AccountUser]:
     """The users of one account as User Management lists them (SPEC 2), by last name."""
-    return [AccountUser.model_validate(u) for u in await repository.list_users(db, account_id)]
+    return [account_user(u, now) for u in await repository.list_users(db, account_id)]
 
 
 def temporary_password(length: int = 16) -> str:
@@ -55,42 +97,57 @@ def temporary_password(length: int = 16) -> str:
     return "".join(chars)
 
 
+def _target(user: User) -> Target:
+    return Target("user", user.id, f"{user.first_name} {user.last_name} <{user.email}>")
+
+
 async def _user_in_account(db: AsyncSession, caller: Caller, user_id: uuid.UUID) -> User:
-    user = await db.scalar(
-        select(User).where(User.id == user_id, User.account_id == caller.account_id)
-    )
+    user = await repository.user_in_account(db, caller.account_id, user_id)
     if user is None:
         raise NotFound("User not found")
     return user
 
 
+async def _keep_an_owner(db: AsyncSession, caller: Caller, user: User) -> None:
+    """Raise LastOwnerRequired when ``user`` is the account's only Owner; holds the Owner
+    rows locked to the end of the transaction (``repository.lock_owners``)."""
+    if user.role is Role.OWNER and await repository.lock_owners(db, caller.account_id) == [user.id]:
+        raise LastOwnerRequired()
+
+
+def _invitation_attributes(user: User) -> dict[str, str]:
+    return {
+        "email": user.email,
+        "email_verified": "true",
+        "given_name": user.first_name,
+        "family_name": user.last_name,
+    }
+
+
 async def invite(
-    db: AsyncSession, cognito: CognitoClient, caller: Caller, body: UserCreate
+    db: AsyncSession,
+    cognito: CognitoClient,
+    caller: Caller,
+    audit: AuditTrail,
+    body: UserCreate,
+    validity: timedelta,
 ) -> AccountUser:
-    """Invite a user into the caller's account.
+    """Invite a user into the caller's account with ``body.role``; the invitation is Pending
+    for ``validity`` (``INVITATION_VALIDITY_DAYS``).
 
     Raises:
+        Forbidden: an Admin inviting an Owner.
         InviteRefusedWithSso: the account requires Google SSO (SPEC 5 tooltip text).
         EmailInUse: the email belongs to a user of any account (409).
         ProviderRefused / VendorUnavailable: Cognito refused or is unreachable.
     """
+    require_may_grant(caller.role, body.role)
     account = await db.get_one(Account, caller.account_id)
     if account.require_google_sso:
         raise InviteRefusedWithSso()
-    taken = await db.scalar(select(User.id).where(func.lower(User.email) == body.email))
-    if taken is not None:
+    if await repository.email_taken(db, body.email):
         raise EmailInUse()
-    async with cognito_errors():
-        await cognito.admin_create_user(
-            body.email,
-            {
-                "email": body.email,
-                "email_verified": "true",
-                "given_name": body.first_name,
-                "family_name": body.last_name,
-            },
-            temporary_password=temporary_password(),
-        )
+    now = datetime.now(UTC)
     user = User(
         account_id=caller.account_id,
         identity_id=body.email,
@@ -98,7 +155,14 @@ async def invite(
         last_name=body.last_name,
         email=body.email,
         auth_type=AuthType.EMAIL,
+        role=body.role,
+        invited_at=now,
+        invitation_expires_at=now + validity,
     )
+    async with cognito_errors():
+        await cognito.admin_create_user(
+            body.email, _invitation_attributes(user), temporary_password=temporary_password()
+        )
     # If our write does not commit, the Cognito user goes again, so the email can be retried.
     undo_on_rollback(db, functools.partial(_undo_cognito_user, cognito, body.email))
     db.add(user)
@@ -106,7 +170,12 @@ async def invite(
         await db.flush()
     except IntegrityError as exc:
         raise EmailInUse() from exc  # lost a race with another invite of this email
-    return AccountUser.model_validate(user)
+    await audit.record(
+        AuditAction.USER_INVITED,
+        _target(user),
+        {"email": (None, user.email), "role": (None, user.role.value)},
+    )
+    return account_user(user, now)
 
 
 async def _undo_cognito_user(cognito: CognitoClient, username: str) -> None:
@@ -117,27 +186,39 @@ async def _undo_cognito_user(cognito: CognitoClient, username: str) -> None:
 
 
 async def update(
-    db: AsyncSession, caller: Caller, user_id: uuid.UUID, body: UserUpdate
+    db: AsyncSession, caller: Caller, audit: AuditTrail, user_id: uuid.UUID, body: UserUpdate
 ) -> AccountUser:
-    """Rename a user of the caller's account. Raises NotFound for any other user."""
-    user = await _user_in_account(db, caller, user_id)
-    user.first_name = body.first_name
-    user.last_name = body.last_name
-    await db.flush()
-    return AccountUser.model_validate(user)
-
-
-async def delete(
-    db: AsyncSession, cognito: CognitoClient, caller: Caller, user_id: uuid.UUID
-) -> None:
-    """Remove a user from the account and from Cognito.
+    """Rename a user of the caller's account and, when ``body.role`` differs, change their
+    role.
 
     Raises:
         NotFound: not a user of the caller's account.
-        CannotDeleteSelf / LastUserRequired: the account would lose its caller or last user.
-        VendorUnavailable: Cognito is unreachable (nothing is deleted).
+        Forbidden: an Admin changing an Owner, or making someone an Owner.
+        LastOwnerRequired: the account's only Owner would stop being one.
     """
     user = await _user_in_account(db, caller, user_id)
+    require_may_manage(caller.role, user.role)
+    names = changed(
+        first_name=(user.first_name, body.first_name), last_name=(user.last_name, body.last_name)
+    )
+    if body.role is not None and body.role is not user.role:
+        require_may_grant(caller.role, body.role)
+        await _keep_an_owner(db, caller, user)
+        await audit.record(
+            AuditAction.USER_ROLE_CHANGED,
+            _target(user),
+            {"role": (user.role.value, body.role.value)},
+        )
+        user.role = body.role
+    if names:
+        await audit.record(AuditAction.USER_EDITED, _target(user), names)
+        user.first_name = body.first_name
+        user.last_name = body.last_name
+    await db.flush()
+    return account_user(user)
+
+
+async def _remove(db: AsyncSession, cognito: CognitoClient, caller: Caller, user: User) -> None:
     if user.id == caller.user_id:
         raise CannotDeleteSelf()
     remaining = await db.scalar(
@@ -145,9 +226,93 @@ async def delete(
     )
     if (remaining or 0) <= 1:
         raise LastUserRequired()
+    await _keep_an_owner(db, caller, user)
     await db.delete(user)
     await db.flush()
     # A user already gone from the pool: our delete still stands.
     async with cognito_errors():
         with contextlib.suppress(UserNotFoundError):
             await cognito.admin_delete_user(user.identity_id)
+
+
+async def delete(
+    db: AsyncSession,
+    cognito: CognitoClient,
+    caller: Caller,
+    audit: AuditTrail,
+    user_id: uuid.UUID,
+) -> None:
+    """Remove a user from the account and from Cognito.
+
+    Raises:
+        NotFound: not a user of the caller's account.
+        Forbidden: an Admin deleting an Owner.
+        CannotDeleteSelf / LastUserRequired / LastOwnerRequired: the account would lose its
+            caller, its last user or its last Owner.
+        VendorUnavailable: Cognito is unreachable (nothing is deleted).
+    """
+    user = await _user_in_account(db, caller, user_id)
+    require_may_manage(caller.role, user.role)
+    await audit.record(AuditAction.USER_DELETED, _target(user), {"role": (user.role.value, None)})
+    await _remove(db, cognito, caller, user)
+
+
+async def _pending_invitation(db: AsyncSession, caller: Caller, user_id: uuid.UUID) -> User:
+    user = await _user_in_account(db, caller, user_id)
+    require_may_manage(caller.role, user.role)
+    if user_status(user, datetime.now(UTC)) is UserStatus.ACTIVE:
+        raise InvitationNotPending()
+    return user
+
+
+async def resend_invitation(
+    db: AsyncSession,
+    cognito: CognitoClient,
+    caller: Caller,
+    audit: AuditTrail,
+    user_id: uuid.UUID,
+    validity: timedelta,
+) -> AccountUser:
+    """Send a Pending or Expired invitation again: Cognito emails a new temporary password
+    (AdminCreateUser with MessageAction RESEND; the previous one stops working) and the
+    invitation is Pending for ``validity`` from now.
+
+    Raises: NotFound, Forbidden (an Admin and an invited Owner), InvitationNotPending (the user
+    has signed in), ProviderRefused / VendorUnavailable (nothing changes).
+    """
+    user = await _pending_invitation(db, caller, user_id)
+    now = datetime.now(UTC)
+    before = user.invitation_expires_at
+    user.invited_at = now
+    user.invitation_expires_at = now + validity
+    await db.flush()
+    await audit.record(
+        AuditAction.INVITATION_RESENT,
+        _target(user),
+        {"expiresAt": (_iso(before), _iso(user.invitation_expires_at))},
+    )
+    async with cognito_errors():
+        await cognito.admin_resend_invitation(
+            user.identity_id, _invitation_attributes(user), temporary_password()
+        )
+    return account_user(user, now)
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+async def revoke_invitation(
+    db: AsyncSession,
+    cognito: CognitoClient,
+    caller: Caller,
+    audit: AuditTrail,
+    user_id: uuid.UUID,
+) -> None:
+    """Withdraw a Pending or Expired invitation: the Cognito user is removed, the row goes.
+
+    Raises: NotFound, Forbidden, InvitationNotPending, VendorUnavailable (nothing changes).
+    """
+    user = await _pending_invitation(db, caller, user_id)
+    await audit.record(AuditAction.INVITATION_REVOKED, _target(user))
+    await _remove(db, cognito, caller, user)

@@ -21,7 +21,7 @@ from api.adapters.cognito import CognitoClient
 from api.devstack.app import create_dev_app
 from api.devstack.stack import Stack, running_stack
 from api.keys.service import open_current_key
-from api.models import Account, AuthType, User
+from api.models import Account, AuthType, Role, User
 
 PASSWORD = "Correct-horse-42!"
 
@@ -132,6 +132,7 @@ def make_user(app: FastAPI, cognito: CognitoClient) -> MakeUser:
         last_name: str = "User",
         email: str | None = None,
         auth_type: AuthType = AuthType.EMAIL,
+        role: Role = Role.OWNER,
     ) -> SignedIn:
         email = email or unique_email()
         # Federated users' Cognito usernames are google_<id> / github_<id> (SPEC 4).
@@ -150,6 +151,7 @@ def make_user(app: FastAPI, cognito: CognitoClient) -> MakeUser:
                 last_name=last_name,
                 email=email,
                 auth_type=auth_type,
+                role=role,
             )
             db.add(user)
         await cognito.admin_create_user(

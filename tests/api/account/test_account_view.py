@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from api.account.schemas import AccountResponse
 from api.account.service import account_summary, account_view, create_account
 from api.auth.errors import AccountRequired
-from api.models import AuthType, DomainState, Platform, SsoDomain, Usage, User
+from api.models import AuthType, DomainState, Platform, Role, SsoDomain, Usage, User
 
 
 @dataclass
@@ -60,6 +60,7 @@ def seed(app: FastAPI) -> Seed:
                         last_name=last,
                         email=f"{identity_id}@view-shapes.dev",
                         auth_type=auth_type,
+                        role=Role.OWNER,
                     )
                 )
             await db.flush()

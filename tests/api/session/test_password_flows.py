@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from sqlalchemy import update
 
 from api.adapters.cognito import CognitoClient
-from api.models import Account, AuthType, User
+from api.models import Account, AuthType, Role, User
 from tests.api.conftest import PASSWORD, MakeUser, unique_email
 
 NEW_PASSWORD = "Brand-new-pass-77!"
@@ -39,6 +39,7 @@ async def _invite(app: FastAPI, cognito: CognitoClient, account: Account) -> str
                 last_name="Invited",
                 email=email,
                 auth_type=AuthType.EMAIL,
+                role=Role.OWNER,
             )
         )
     await cognito.admin_create_user(email, {"email": email}, temporary_password=TEMP_PASSWORD)

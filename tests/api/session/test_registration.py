@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from sqlalchemy import delete, func, select
 
 from api.adapters.cognito import CognitoClient, UserNotFoundError
-from api.models import Account, AuthType, User
+from api.models import Account, AuthType, Role, User
 
 PASSWORD_RULE = (
     "Password must be at least twelve characters long and contain at least one number and "
@@ -125,6 +125,7 @@ class TestNothingHalfMade:
                     last_name="User",
                     email=email,
                     auth_type=AuthType.GOOGLE_SSO,
+                    role=Role.OWNER,
                 )
             )
         response = await client.post("/web/registration", json=_form(emailAddress=email))

@@ -14,7 +14,7 @@ import jwt
 from api.adapters.cognito import CognitoClient
 from api.auth.principal import Caller
 from api.devstack.stack import Stack
-from api.models import AuthType
+from api.models import AuthType, Role
 from api.session.schemas import Session, SessionAccount, SessionResponse, SessionUser
 from api.session.service import session_view
 from tests.api.conftest import MakeUser, unique_email
@@ -136,6 +136,7 @@ class TestSessionBody:
                 elevation_role=role,
                 account_id=uuid.uuid4(),
                 account_name="Ünicode & Co </script>",
+                role=Role.ADMIN,
             )
             model = SessionResponse(
                 session=Session(
@@ -145,6 +146,7 @@ class TestSessionBody:
                         last_name=caller.last_name,
                         email=caller.email,
                         elevation_role=caller.elevation_role,
+                        role=caller.role,
                     ),
                     account=SessionAccount(name=caller.account_name),
                 )

@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from sqlalchemy import select
 
 from api.adapters.cognito import CognitoClient, UserNotFoundError
-from api.models import Account, AuthType, User
+from api.models import Account, AuthType, Role, User
 from tests.api.conftest import MakeUser, unique_email
 
 
@@ -109,6 +109,7 @@ class TestInvite:
                     last_name="Person",
                     email=unique_email("other"),
                     auth_type=AuthType.EMAIL,
+                    role=Role.OWNER,
                 )
             )
         response = await _invite(client, me.headers, email)

@@ -665,7 +665,8 @@ export interface paths {
         put?: never;
         /**
          * Invite User
-         * @description Invite a user; Cognito emails them a temporary password to sign in with.
+         * @description Invite a user with a role (Owners and Admins; only Owners invite Owners); Cognito
+         *     emails them a temporary password to sign in with. They are Pending until they do.
          */
         post: operations["users-invite_user"];
         delete?: never;
@@ -684,7 +685,8 @@ export interface paths {
         get?: never;
         /**
          * Update User
-         * @description Change a user's first and last name (the email is not editable).
+         * @description Change a user's first and last name, and their role when ``role`` is given (the email
+         *     is not editable). Only Owners change Owners or make Owners.
          */
         put: operations["users-update_user"];
         post?: never;
@@ -693,6 +695,32 @@ export interface paths {
          * @description Remove a user from the account and from Cognito.
          */
         delete: operations["users-delete_user"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/users/{user_id}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend Invitation
+         * @description Send a Pending or Expired invitation again with a new temporary password (the old one
+         *     stops working); it is Pending again for the invitation validity.
+         */
+        post: operations["users-resend_invitation"];
+        /**
+         * Revoke Invitation
+         * @description Withdraw a Pending or Expired invitation: the user is removed from Cognito and the
+         *     account.
+         */
+        delete: operations["users-revoke_invitation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -757,8 +785,20 @@ export interface components {
              * Format: uuid
              */
             id: string;
+            /**
+             * Invitationexpiresat
+             * @description When a Pending invitation expires; null for users without one.
+             */
+            invitationExpiresAt: string | null;
+            /**
+             * Invitedat
+             * @description When the (last) invitation was sent.
+             */
+            invitedAt: string | null;
             /** Lastname */
             lastName: string;
+            role: components["schemas"]["Role"];
+            status: components["schemas"]["UserStatus"];
         };
         /**
          * AlertReached
@@ -1123,6 +1163,20 @@ export interface components {
             key: string;
         };
         /**
+         * Role
+         * @description What a user may do in their account (issue 15); the value is what the console shows.
+         *
+         *     - ``OWNER``: everything, billing and other Owners included;
+         *     - ``ADMIN``: users (not Owners), single sign-on, the account's name, API keys and usage
+         *       alerts; not billing;
+         *     - ``MEMBER``: reads Account Information and copies the API key; changes nothing.
+         *
+         *     Which routes need which role: ``api/deps.py`` (``OwnerOnly``, ``OwnerOrAdmin``); which
+         *     users an Admin may manage: ``api/auth/roles.py``.
+         * @enum {string}
+         */
+        Role: "Owner" | "Admin" | "Member";
+        /**
          * RollRequest
          * @description ``POST /web/api-keys/roll``: how long the current key keeps working beside the new one.
          */
@@ -1174,6 +1228,8 @@ export interface components {
             id: string;
             /** Lastname */
             lastName: string;
+            /** @description What the user may do in the account (issue 15): Owner, Admin or Member. */
+            role: components["schemas"]["Role"];
         };
         /**
          * SignInRequest
@@ -1539,7 +1595,9 @@ export interface components {
         };
         /**
          * UserCreate
-         * @description ``POST /web/users``: who to invite. The email is trimmed and lowercased.
+         * @description ``POST /web/users``: who to invite, and their role (issue 15; Admin when left out, as
+         *     invitees could do everything an Admin can before roles existed). The email is trimmed and
+         *     lowercased.
          */
         UserCreate: {
             /**
@@ -1551,6 +1609,8 @@ export interface components {
             firstName: string;
             /** Lastname */
             lastName: string;
+            /** @default Admin */
+            role: components["schemas"]["Role"];
         };
         /**
          * UserResponse
@@ -1560,14 +1620,24 @@ export interface components {
             user: components["schemas"]["AccountUser"];
         };
         /**
+         * UserStatus
+         * @description Where a user stands (issue 15 "Invitation lifecycle"): ``Active`` once they have signed
+         *     in (or when they joined without an invitation), ``Pending`` while their invitation waits
+         *     for a first sign-in, ``Expired`` when it passed ``invitationExpiresAt`` without one.
+         * @enum {string}
+         */
+        UserStatus: "Active" | "Pending" | "Expired";
+        /**
          * UserUpdate
-         * @description ``PUT /web/users/{id}``: the names. The email is not editable (SPEC 2).
+         * @description ``PUT /web/users/{id}``: the names, and the role when it changes (left out: kept).
+         *     The email is not editable (SPEC 2).
          */
         UserUpdate: {
             /** Firstname */
             firstName: string;
             /** Lastname */
             lastName: string;
+            role?: components["schemas"]["Role"] | null;
         };
         /**
          * WebConfigResponse
@@ -2626,7 +2696,7 @@ export interface operations {
                     "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2634,7 +2704,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
+                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationExpired" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
                         message: string;
                     };
                 };
@@ -2719,7 +2789,7 @@ export interface operations {
                     "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2727,7 +2797,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
+                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationExpired" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
                         message: string;
                     };
                 };
@@ -2812,7 +2882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ForgotPasswordResponse"];
                 };
             };
-            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | PasswordResetUnavailable | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | PasswordResetUnavailable | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2820,7 +2890,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "PasswordResetUnavailable" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
+                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationExpired" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "PasswordResetUnavailable" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
                         message: string;
                     };
                 };
@@ -2983,7 +3053,7 @@ export interface operations {
                     "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2991,7 +3061,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
+                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationExpired" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
                         message: string;
                     };
                 };
@@ -4877,7 +4947,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4885,7 +4955,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4985,6 +5055,19 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            /** @description LastOwnerRequired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "LastOwnerRequired";
+                        message: string;
+                    };
+                };
+            };
             /** @description NotAuthenticated */
             401: {
                 headers: {
@@ -4998,7 +5081,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5006,7 +5089,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -5087,7 +5170,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description CannotDeleteSelf | LastUserRequired */
+            /** @description CannotDeleteSelf | LastOwnerRequired | LastUserRequired */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5095,7 +5178,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "CannotDeleteSelf" | "LastUserRequired";
+                        code: "CannotDeleteSelf" | "LastOwnerRequired" | "LastUserRequired";
                         message: string;
                     };
                 };
@@ -5113,7 +5196,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5121,7 +5204,252 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "users-resend_invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationNotPending | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationNotPending" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired" | "Forbidden";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotFound";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "users-revoke_invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description CannotDeleteSelf | InvitationNotPending | LastOwnerRequired | LastUserRequired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CannotDeleteSelf" | "InvitationNotPending" | "LastOwnerRequired" | "LastUserRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };

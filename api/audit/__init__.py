@@ -1,0 +1,183 @@
+"""The audit log's writing side (issue 15 "Audit log"): what every change records, in the
+same transaction as the change.
+
+A route that changes account data receives an :class:`AuditTrail` (``api.deps.Audit``: the
+request's database transaction, the caller and the client's address) and hands it to its
+service, which calls :meth:`AuditTrail.record` after its own writes. The event is added to the
+same ``AsyncSession``, so it commits with the change and rolls back with it: a failed change
+leaves no event, a recorded event always has its change. Sign-ins, which have no caller yet,
+go through :class:`SignInLog` (a failure on a connection of its own: it is recorded although
+the request fails).
+
+Reading the log (the Activity page, filters, CSV) is ``api/activity``; retention is
+``api/audit/retention.py``.
+"""
+
+from __future__ import annotations
+
+import enum
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import insert, select
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
+
+from api.models import AuditEvent, User
+
+
+class AuditAction(enum.StrEnum):
+    """Every action the log records; the value is stored and sent as it is."""
+
+    SIGN_IN_SUCCEEDED = "sign_in.succeeded"
+    SIGN_IN_FAILED = "sign_in.failed"
+    ACCOUNT_RENAMED = "account.renamed"
+    USER_INVITED = "user.invited"
+    USER_JOINED = "user.joined"
+    USER_EDITED = "user.edited"
+    USER_ROLE_CHANGED = "user.role_changed"
+    USER_DELETED = "user.deleted"
+    INVITATION_RESENT = "invitation.resent"
+    INVITATION_REVOKED = "invitation.revoked"
+    SSO_CHANGED = "sso.changed"
+    SSO_DOMAIN_ADDED = "sso.domain_added"
+    SSO_DOMAIN_VERIFIED = "sso.domain_verified"
+    SSO_DOMAIN_REMOVED = "sso.domain_removed"
+    PLAN_CHANGED = "plan.units_changed"
+    PLAN_CHANGE_SCHEDULED = "plan.change_scheduled"
+    PLAN_CHANGE_CANCELLED = "plan.change_cancelled"
+    PAYMENT_METHOD_ADDED = "payment_method.added"
+    PAYMENT_METHOD_REMOVED = "payment_method.removed"
+    INVOICE_PAID = "invoice.paid"
+    API_KEY_REVEALED = "api_key.revealed"
+    API_KEY_COPIED = "api_key.copied"
+    API_KEY_ROLLED = "api_key.rolled"
+    API_KEY_EXPIRED = "api_key.expired"
+    USAGE_ALERTS_CHANGED = "usage_alerts.changed"
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who acts: the user (None when a sign-in names nobody we know), as shown, and from
+    where (the client's IP address, api/client_address.py)."""
+
+    user_id: uuid.UUID | None
+    name: str
+    email: str
+    client_address: str
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What an action was done to: a kind (``user``, ``account``, ``api_key``, ``sso_domain``,
+    ``subscription``, ``payment_method``, ``invoice``), its id, and how the console names it."""
+
+    type: str
+    id: str | uuid.UUID | None
+    label: str
+
+
+Changes = Mapping[str, tuple[Any, Any]]
+"""``{field: (before, after)}`` of the fields an action changed (JSON values, never secrets)."""
+
+
+def _row(
+    account_id: uuid.UUID,
+    actor: Actor,
+    action: AuditAction,
+    target: Target | None,
+    changes: Changes | None,
+) -> dict[str, Any]:
+    return {
+        "account_id": account_id,
+        "actor_user_id": actor.user_id,
+        "actor_name": actor.name[:201],
+        "actor_email": actor.email[:320],
+        "client_address": actor.client_address[:64],
+        "action": action.value,
+        "target_type": target.type if target else None,
+        "target_id": str(target.id) if target and target.id is not None else None,
+        "target_label": target.label[:600] if target else None,
+        "changes": (
+            {field: {"from": old, "to": new} for field, (old, new) in changes.items()}
+            if changes
+            else None
+        ),
+    }
+
+
+class AuditTrail:
+    """The audit log of one request: the caller's account, the actor and the request's
+    transaction (``db``). Built by ``api.deps.Audit``."""
+
+    __slots__ = ("account_id", "actor", "db")
+
+    def __init__(self, db: AsyncSession, account_id: uuid.UUID, actor: Actor) -> None:
+        self.db = db
+        self.account_id = account_id
+        self.actor = actor
+
+    async def record(
+        self,
+        action: AuditAction,
+        target: Target | None = None,
+        changes: Changes | None = None,
+    ) -> None:
+        """Add one event to the request's transaction (written with it, or not at all).
+
+        ``changes`` lists only fields whose value changed; pass None (or nothing) for actions
+        that change no field (a reveal, a resend)."""
+        await self.db.execute(
+            insert(AuditEvent).values(_row(self.account_id, self.actor, action, target, changes))
+        )
+
+
+class SignInLog:
+    """Sign-ins of one request (issue 15: "sign-in success and failure"), in the log of the
+    account of the user the sign-in names; a sign-in naming nobody we know is not recorded
+    (there is no account to record it in). ``method`` says how: ``password``,
+    ``new password``, ``password reset``, or the user's auth type for Google and GitHub.
+    Built by ``api.deps.SignIns``."""
+
+    __slots__ = ("client_address", "engine")
+
+    def __init__(self, engine: AsyncEngine, client_address: str) -> None:
+        self.engine = engine  # the autocommit engine
+        self.client_address = client_address
+
+    async def _record(
+        self,
+        connection: AsyncConnection | AsyncSession,
+        identity_id: str,
+        action: AuditAction,
+        method: str,
+    ) -> None:
+        row = (
+            await connection.execute(
+                select(User.id, User.account_id, User.first_name, User.last_name, User.email).where(
+                    User.identity_id == identity_id
+                )
+            )
+        ).first()
+        if row is None:
+            return
+        user_id, account_id, first, last, email = row
+        actor = Actor(user_id, f"{first} {last}".strip(), email, self.client_address)
+        values = _row(account_id, actor, action, None, {"method": (None, method)})
+        await connection.execute(insert(AuditEvent).values(values))
+
+    async def succeeded(self, db: AsyncSession, identity_id: str, method: str) -> None:
+        """Record a successful sign-in in the request's transaction ``db``."""
+        await self._record(db, identity_id, AuditAction.SIGN_IN_SUCCEEDED, method)
+
+    async def failed(self, identity_id: str, method: str) -> None:
+        """Record a refused sign-in on a connection of its own: the request fails, and its
+        transaction rolls back, but the attempt stays in the log."""
+        async with self.engine.connect() as connection:
+            await self._record(connection, identity_id, AuditAction.SIGN_IN_FAILED, method)
+
+
+def changed(**fields: tuple[Any, Any]) -> dict[str, tuple[Any, Any]]:
+    """The ``(before, after)`` pairs whose values differ: ``changed(name=("A", "B"))``."""
+    return {field: pair for field, pair in fields.items() if pair[0] != pair[1]}

@@ -1,0 +1,105 @@
+"""Retention of the audit log (issue 15: kept 1 year).
+
+``audit_event`` is partitioned by month (the migration ``a0fa304125e7``). One pass, in one
+transaction under an advisory lock (so replicas and the command never race):
+
+- creates the partitions of the current month and the next ``MONTHS_AHEAD`` (rows of a month
+  without one would land in the default partition, which nothing purges);
+- drops every month partition that ends at or before ``now - AUDIT_RETENTION_DAYS`` (365):
+  an event is kept at least a year and at most a year and a month. Dropping a partition is the
+  table owner's right, so the application's role keeps no DELETE privilege on the log.
+
+Two ways to run it:
+- in the API process: :func:`retain_forever`, started by the app's lifespan, every
+  ``AUDIT_RETENTION_POLL_S`` seconds (6 hours; 0 turns it off) and once at start-up;
+- as a command (cron, a Kubernetes CronJob): ``python -m api.audit.retention`` prints what it
+  did.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import structlog
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from api.config import Settings
+from api.db import create_engine
+from api.logging import configure_logging
+
+log = structlog.get_logger(__name__)
+
+MONTHS_AHEAD = 3
+# pg_advisory_xact_lock key of this job ("audit" in ASCII).
+_LOCK_KEY = 0x6175646974
+
+
+@dataclass(frozen=True)
+class RetentionReport:
+    """What one pass did: month partitions created and dropped."""
+
+    created: int
+    dropped: int
+
+
+async def retain(
+    engine: AsyncEngine, retention_days: int, now: datetime | None = None
+) -> RetentionReport:
+    """One pass on ``engine`` (see the module's docstring); ``now`` (aware) defaults to the
+    current time. Raises only what the database raises."""
+    cutoff = (now or datetime.now(UTC)) - timedelta(days=retention_days)
+    async with engine.begin() as connection:
+        await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
+        created = await connection.scalar(
+            text("SELECT audit_event_ensure_partitions(:ahead)"), {"ahead": MONTHS_AHEAD}
+        )
+        dropped = await connection.scalar(
+            text("SELECT audit_event_drop_partitions_before(:cutoff)"), {"cutoff": cutoff}
+        )
+    return RetentionReport(created=created or 0, dropped=dropped or 0)
+
+
+async def retain_forever(engine: AsyncEngine, *, retention_days: int, poll_s: float) -> None:
+    """:func:`retain` now and every ``poll_s`` seconds until cancelled; a failed pass (the
+    database down) is logged and the next one tries again."""
+    while True:
+        try:
+            report = await retain(engine, retention_days)
+        except Exception:
+            log.exception("audit_retention_failed")
+        else:
+            if report.created or report.dropped:
+                log.info("audit_retention", created=report.created, dropped=report.dropped)
+        await asyncio.sleep(poll_s)
+
+
+async def run_once(settings: Settings) -> RetentionReport:
+    """One pass with the database of ``settings``. Raises ValueError when ``DATABASE_URL`` is
+    not set."""
+    settings.check_database()
+    engine = create_engine(settings.database_url, pool_size=1)
+    try:
+        return await retain(engine, settings.audit_retention_days)
+    finally:
+        await engine.dispose()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one pass from the command line; returns the exit status."""
+    argparse.ArgumentParser(
+        description="Create and drop the audit log's month partitions."
+    ).parse_args(argv)
+    settings = Settings()
+    configure_logging(settings.log_format, settings.log_level)
+    report = asyncio.run(run_once(settings))
+    print(f"audit log: {report.created} partitions created, {report.dropped} dropped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
