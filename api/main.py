@@ -22,6 +22,7 @@ from fastapi.routing import APIRoute
 from starlette.types import ASGIApp
 
 from api.account.router import router as account_router
+from api.activity.router import router as activity_router
 from api.adapters.cognito import CognitoClient
 from api.adapters.dns_resolver import DnsResolver
 from api.adapters.mail import Mailer
@@ -226,6 +227,7 @@ def create_app(
     app.include_router(keys_router)
     app.include_router(usage_router)
     app.include_router(usage_web_router)
+    app.include_router(activity_router)
     app.include_router(webconfig_router)
     for router in extra_routers:
         app.include_router(router)

@@ -131,6 +131,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Audit Events
+         * @description A page of the account's audit log, newest first, with the filters (Owners and
+         *     Admins).
+         */
+        get: operations["activity-list_audit_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/audit-events/actors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Audit Actors
+         * @description Everyone who appears in the account's audit log as an actor, deleted users included
+         *     (Owners and Admins).
+         */
+        get: operations["activity-list_audit_actors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/audit-events/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Audit Events
+         * @description The account's audit log with the same filters as a CSV download, streamed (Owners and
+         *     Admins).
+         */
+        get: operations["activity-export_audit_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/config": {
         parameters: {
             query?: never;
@@ -867,6 +930,93 @@ export interface components {
             keys: components["schemas"]["ApiKeyView"][];
         };
         /**
+         * AuditAction
+         * @description Every action the log records; the value is stored and sent as it is.
+         * @enum {string}
+         */
+        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "usage_alerts.changed";
+        /**
+         * AuditActor
+         * @description Who acted, as they were named when they did.
+         */
+        AuditActor: {
+            /** Email */
+            email: string;
+            /**
+             * Id
+             * @description Their user id, kept after the user is deleted; null when no user acted.
+             */
+            id: string | null;
+            /** Name */
+            name: string;
+        };
+        /**
+         * AuditActorsResponse
+         * @description Everyone who appears in the log as an actor, by name (deleted users included, under
+         *     the name and email of their latest event).
+         */
+        AuditActorsResponse: {
+            /** Actors */
+            actors: components["schemas"]["AuditActor"][];
+        };
+        /**
+         * AuditEvent
+         * @description One event of the log.
+         */
+        AuditEvent: {
+            action: components["schemas"]["AuditAction"];
+            actor: components["schemas"]["AuditActor"];
+            /**
+             * Changes
+             * @description The fields the action changed, by name; empty when it changed none.
+             */
+            changes: {
+                [key: string]: components["schemas"]["FieldChange"];
+            };
+            /**
+             * Clientaddress
+             * @description The IP address the request came from.
+             */
+            clientAddress: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Occurredat
+             * Format: date-time
+             */
+            occurredAt: string;
+            target: components["schemas"]["AuditTarget"] | null;
+        };
+        /**
+         * AuditEventsResponse
+         * @description A page of the log, newest first.
+         */
+        AuditEventsResponse: {
+            /** Events */
+            events: components["schemas"]["AuditEvent"][];
+            /**
+             * Nextcursor
+             * @description Pass it as ``cursor`` for the next page; null on the last page.
+             */
+            nextCursor: string | null;
+        };
+        /**
+         * AuditTarget
+         * @description What the action was done to: ``user``, ``account``, ``api_key``, ``sso_domain``,
+         *     ``subscription``, ``payment_method`` or ``invoice``, its id and how the console named it.
+         */
+        AuditTarget: {
+            /** Id */
+            id: string | null;
+            /** Label */
+            label: string;
+            /** Type */
+            type: string;
+        };
+        /**
          * AuthorizeRequest
          * @description Start a hosted-UI sign-in (SPEC 2 /oauth/google/login, /oauth/github/login):
          *     the provider name and where the hosted UI sends the browser back (``/oauth/sso``).
@@ -1024,6 +1174,14 @@ export interface components {
             username: string;
         };
         /**
+         * FieldChange
+         * @description A changed field's value before and after (JSON values; never a secret).
+         */
+        FieldChange: {
+            from: components["schemas"]["JsonValue"];
+            to: components["schemas"]["JsonValue"];
+        };
+        /**
          * ForgotPasswordRequest
          * @description Ask for a password-reset code by email (SPEC 4 forgot-password).
          */
@@ -1079,6 +1237,7 @@ export interface components {
             /** Invoices */
             invoices: components["schemas"]["Invoice"][];
         };
+        JsonValue: unknown;
         /**
          * PastDue
          * @description An invoice Stripe could not charge (issue 11 "Past due"): ``amount_due`` in the smallest
@@ -2255,6 +2414,278 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "NotFound";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "activity-list_audit_events": {
+        parameters: {
+            query?: {
+                /** @description Only the events of this user (their id stays in the log after they are deleted; GET /web/audit-events/actors lists the actors of the log). */
+                actorId?: string | null;
+                /** @description Only these actions (repeat the parameter for several); all when empty. */
+                action?: components["schemas"]["AuditAction"][];
+                /** @description Events at or after this time (with its UTC offset). */
+                from?: string | null;
+                /** @description Events before this time (with its UTC offset), not at it. */
+                to?: string | null;
+                /** @description The ``nextCursor`` of the previous page; the first page without it. */
+                cursor?: string | null;
+                /** @description Events per page. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventsResponse"];
+                };
+            };
+            /** @description InvalidCursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "InvalidCursor";
+                        message: string;
+                    };
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired" | "Forbidden";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "activity-list_audit_actors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditActorsResponse"];
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired" | "Forbidden";
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "activity-export_audit_events": {
+        parameters: {
+            query?: {
+                /** @description Only the events of this user (their id stays in the log after they are deleted; GET /web/audit-events/actors lists the actors of the log). */
+                actorId?: string | null;
+                /** @description Only these actions (repeat the parameter for several); all when empty. */
+                action?: components["schemas"]["AuditAction"][];
+                /** @description Events at or after this time (with its UTC offset). */
+                from?: string | null;
+                /** @description Events before this time (with its UTC offset), not at it. */
+                to?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV (RFC 4180) of every matching event, newest first: id,occurred_at,actor_id,actor_name,actor_email,client_address,action,target_type,target_id,target_label,changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description NotAuthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "NotAuthenticated";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };

@@ -1,0 +1,9 @@
+"""Typed errors of the Activity page's reads; class names are wire codes (api/errors.py)."""
+
+from api.errors import AppError
+
+
+class InvalidCursor(AppError):
+    """400: ``cursor`` is not one that ``GET /web/audit-events`` gave as ``nextCursor``."""
+
+    default_message = "This page of the activity log is not valid. Load the log again."
