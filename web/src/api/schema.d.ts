@@ -41,7 +41,8 @@ export interface paths {
         get: operations["account-get_account"];
         /**
          * Update Account
-         * @description Rename the caller's account; returns the updated account (SPEC 7: PUT /web/account).
+         * @description Rename the caller's account (Owners and Admins); returns the updated account (SPEC 7:
+         *     PUT /web/account).
          */
         put: operations["account-update_account"];
         post?: never;
@@ -82,7 +83,8 @@ export interface paths {
         put?: never;
         /**
          * Roll Key
-         * @description Make a new key; the current one keeps working for the chosen overlap.
+         * @description Make a new key (Owners and Admins); the current one keeps working for the chosen
+         *     overlap.
          */
         post: operations["api keys-roll_key"];
         delete?: never;
@@ -102,7 +104,7 @@ export interface paths {
         put?: never;
         /**
          * Expire Key
-         * @description Stop a key working now (not the only one).
+         * @description Stop a key working now (not the only one; Owners and Admins).
          */
         post: operations["api keys-expire_key"];
         delete?: never;
@@ -122,7 +124,8 @@ export interface paths {
         put?: never;
         /**
          * Reveal Key
-         * @description The key itself, to show or to copy; recorded either way.
+         * @description The key itself, to show or to copy (any role: Members copy the key); recorded in the
+         *     audit log either way.
          */
         post: operations["api keys-reveal_key"];
         delete?: never;
@@ -449,7 +452,8 @@ export interface paths {
         put?: never;
         /**
          * Join Sso Account
-         * @description Join an account that has Google SSO on for the identity's email domain (SPEC 7).
+         * @description Join an account that has Google SSO on for the identity's email domain (SPEC 7), as a
+         *     Member (issue 15).
          */
         post: operations["session-join_sso_account"];
         delete?: never;
@@ -581,7 +585,7 @@ export interface paths {
         post: operations["billing-update_payment_method"];
         /**
          * Remove Payment Method
-         * @description Remove the account's card.
+         * @description Remove the account's card (Owners).
          */
         delete: operations["billing-remove_payment_method"];
         options?: never;
@@ -624,7 +628,8 @@ export interface paths {
         get: operations["usage-get_usage_alerts"];
         /**
          * Put Usage Alerts
-         * @description Set the percentages that send an alert and the users who get them.
+         * @description Set the percentages that send an alert and the users who get them (Owners and
+         *     Admins).
          */
         put: operations["usage-put_usage_alerts"];
         post?: never;
@@ -1869,7 +1874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1877,7 +1882,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -2021,7 +2026,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2029,7 +2034,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -2112,7 +2117,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2120,7 +2125,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -3285,7 +3290,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3293,7 +3298,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -3763,7 +3768,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3771,7 +3776,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -3865,7 +3870,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3873,7 +3878,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -3969,7 +3974,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3977,7 +3982,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4101,7 +4106,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4109,7 +4114,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4229,7 +4234,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4237,7 +4242,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4344,7 +4349,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4352,7 +4357,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4457,7 +4462,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4465,7 +4470,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4558,7 +4563,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4566,7 +4571,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4736,7 +4741,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4744,7 +4749,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
