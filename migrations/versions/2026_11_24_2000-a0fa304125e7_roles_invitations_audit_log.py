@@ -112,7 +112,10 @@ def upgrade() -> None:
         "audit_event",
         sa.Column("id", sa.Uuid(), nullable=False),
         sa.Column(
-            "occurred_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False
+            "occurred_at",
+            sa.DateTime(timezone=True),
+            server_default=sa.text("clock_timestamp()"),
+            nullable=False,
         ),
         sa.Column("account_id", sa.Uuid(), nullable=False),
         sa.Column("actor_user_id", sa.Uuid(), nullable=True),
