@@ -153,7 +153,6 @@ async def reveal(
     row = await repository.working_key(db, caller.account_id, key_id)
     if row is None:
         raise NotFound("There is no such API key.")
-    await repository.record_reveal(db, row.id, caller.user_id, purpose)
     action = AuditAction.API_KEY_COPIED if purpose == "copy" else AuditAction.API_KEY_REVEALED
     await audit.record(action, _target(row))
     return RevealedKey(
