@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from api.db import driver_connection
@@ -13,9 +13,12 @@ from api.models import Account
 from api.usage.service import USAGE_CYCLES_SHOWN
 
 
-async def rename(db: AsyncSession, account_id: uuid.UUID, name: str) -> None:
-    """Set the name of the account ``account_id`` (the caller's own)."""
+async def rename(db: AsyncSession, account_id: uuid.UUID, name: str) -> str:
+    """Set the name of the account ``account_id`` (the caller's own); returns the name it had
+    (the row stays locked to the end of the transaction)."""
+    before = await db.scalar(select(Account.name).where(Account.id == account_id).with_for_update())
     await db.execute(update(Account).where(Account.id == account_id).values(name=name))
+    return before or ""
 
 
 def _iso(column: str) -> str:

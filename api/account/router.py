@@ -4,8 +4,8 @@ from fastapi import APIRouter, Request, Response, status
 
 from api.account import service
 from api.account.schemas import AccountResponse, AccountUpdate
-from api.auth.errors import AccountRequired, NotAuthenticated
-from api.deps import Claims, CurrentUser, DbSession, ReadEngine
+from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated
+from api.deps import Audit, Claims, CurrentUser, DbSession, OwnerOrAdmin, ReadEngine
 from api.errors import RequestValidationFailed, error_responses
 from api.etags import CONDITIONAL_GET_RESPONSES, IF_NONE_MATCH_PARAMETER, conditional_json
 
@@ -29,10 +29,16 @@ async def get_account(claims: Claims, reads: ReadEngine, request: Request) -> Re
     "/account",
     response_model=AccountResponse,
     status_code=status.HTTP_200_OK,
-    responses=error_responses(NotAuthenticated, AccountRequired, RequestValidationFailed),
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(
+        NotAuthenticated, AccountRequired, Forbidden, RequestValidationFailed
+    ),
 )
 async def update_account(
-    body: AccountUpdate, caller: CurrentUser, db: DbSession
+    body: AccountUpdate, caller: CurrentUser, db: DbSession, audit: Audit
 ) -> AccountResponse:
-    """Rename the caller's account; returns the updated account (SPEC 7: PUT /web/account)."""
-    return AccountResponse(account=await service.rename_account(db, caller.account_id, body.name))
+    """Rename the caller's account (Owners and Admins); returns the updated account (SPEC 7:
+    PUT /web/account)."""
+    return AccountResponse(
+        account=await service.rename_account(db, audit, caller.account_id, body.name)
+    )

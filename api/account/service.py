@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from api import models
 from api.account import repository
 from api.account.schemas import Account
+from api.audit import AuditAction, AuditTrail, Target
 from api.auth.errors import AccountRequired
 from api.billing.service import payment_method_of, subscription_of
 from api.config import Settings
@@ -83,9 +84,17 @@ async def account_summary(
     )
 
 
-async def rename_account(db: AsyncSession, account_id: uuid.UUID, name: str) -> Account:
+async def rename_account(
+    db: AsyncSession, audit: AuditTrail, account_id: uuid.UUID, name: str
+) -> Account:
     """Rename the caller's account (SPEC 2 "Editable Account Name"); ``name`` is already
-    trimmed and non-empty (``AccountUpdate``). Returns the account as
-    ``account_summary`` shows it."""
-    await repository.rename(db, account_id, name)
+    trimmed and non-empty (``AccountUpdate``). Recorded in the audit log when the name
+    changes. Returns the account as ``account_summary`` shows it."""
+    before = await repository.rename(db, account_id, name)
+    if before != name:
+        await audit.record(
+            AuditAction.ACCOUNT_RENAMED,
+            Target("account", account_id, name),
+            {"name": (before, name)},
+        )
     return await account_summary(db, account_id)

@@ -5,7 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Request, status
 
-from api.auth.errors import AccountRequired, NotAuthenticated
+from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated
 from api.billing import service, webhooks
 from api.billing.schemas import (
     InvoicesResponse,
@@ -16,7 +16,15 @@ from api.billing.schemas import (
     SubscriptionUpdate,
     WebhookAck,
 )
-from api.deps import CurrentUser, DbSession, PaymentMethodThrottle, SettingsDep, Stripe
+from api.deps import (
+    Audit,
+    CurrentUser,
+    DbSession,
+    OwnerOnly,
+    PaymentMethodThrottle,
+    SettingsDep,
+    Stripe,
+)
 from api.errors import (
     CardDeclined,
     InvalidWebhookSignature,
@@ -40,9 +48,11 @@ webhook_router = APIRouter(prefix="/webhooks", tags=["webhooks"], include_in_sch
     "/subscription",
     response_model=SubscriptionResponse,
     status_code=status.HTTP_200_OK,
+    dependencies=[OwnerOnly],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
+        Forbidden,
         PaymentMethodRequired,
         PreviewExpired,
         CardDeclined,
@@ -57,13 +67,14 @@ async def update_subscription(
     db: DbSession,
     stripe: Stripe,
     settings: SettingsDep,
+    audit: Audit,
 ) -> SubscriptionResponse:
     """Set the plan's units (0 = free plan); needs a card on file. More units take effect now
     and the prorated difference is charged now; fewer take effect when the paid period ends;
     the current units undo a scheduled change (issue 11)."""
     return SubscriptionResponse(
         subscription=await service.update_subscription(
-            db, stripe, caller, body.units, settings.stripe_plan_id, body.proration_date
+            db, stripe, caller, audit, body.units, settings.stripe_plan_id, body.proration_date
         )
     )
 
@@ -71,9 +82,11 @@ async def update_subscription(
 @router.get(
     "/subscription/preview",
     response_model=SubscriptionPreview,
+    dependencies=[OwnerOnly],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
+        Forbidden,
         PaymentMethodRequired,
         PaymentProviderRefused,
         RequestValidationFailed,
@@ -95,9 +108,11 @@ async def preview_subscription(
 @router.post(
     "/subscription/pay",
     response_model=SubscriptionResponse,
+    dependencies=[OwnerOnly],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
+        Forbidden,
         NotFound,
         PaymentMethodRequired,
         CardDeclined,
@@ -105,9 +120,11 @@ async def preview_subscription(
         VendorUnavailable,
     ),
 )
-async def pay_past_due(caller: CurrentUser, db: DbSession, stripe: Stripe) -> SubscriptionResponse:
+async def pay_past_due(
+    caller: CurrentUser, db: DbSession, stripe: Stripe, audit: Audit
+) -> SubscriptionResponse:
     """Pay the invoice that is past due with the card on file (issue 11 "Past due")."""
-    return SubscriptionResponse(subscription=await service.pay_past_due(db, stripe, caller))
+    return SubscriptionResponse(subscription=await service.pay_past_due(db, stripe, caller, audit))
 
 
 @router.get(
@@ -138,10 +155,11 @@ async def list_invoices(
     "/subscription/payment",
     response_model=PaymentMethodResponse,
     status_code=status.HTTP_200_OK,
-    dependencies=[PaymentMethodThrottle],
+    dependencies=[OwnerOnly, PaymentMethodThrottle],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
+        Forbidden,
         RateLimited,
         CardDeclined,
         PaymentProviderRefused,
@@ -150,29 +168,33 @@ async def list_invoices(
     ),
 )
 async def update_payment_method(
-    body: PaymentMethodUpdate, caller: CurrentUser, db: DbSession, stripe: Stripe
+    body: PaymentMethodUpdate, caller: CurrentUser, db: DbSession, stripe: Stripe, audit: Audit
 ) -> PaymentMethodResponse:
     """Make the card of a Stripe.js token the account's card, replacing any previous one."""
     return PaymentMethodResponse(
-        billing=await service.update_payment_method(db, stripe, caller, body.card_token)
+        billing=await service.update_payment_method(db, stripe, caller, audit, body.card_token)
     )
 
 
 @router.delete(
     "/subscription/payment",
     status_code=status.HTTP_204_NO_CONTENT,
+    dependencies=[OwnerOnly],
     responses=error_responses(
         PaidPlanNeedsPaymentMethod,
         NotAuthenticated,
         AccountRequired,
+        Forbidden,
         NotFound,
         PaymentProviderRefused,
         VendorUnavailable,
     ),
 )
-async def remove_payment_method(caller: CurrentUser, db: DbSession, stripe: Stripe) -> None:
-    """Remove the account's card."""
-    await service.remove_payment_method(db, stripe, caller)
+async def remove_payment_method(
+    caller: CurrentUser, db: DbSession, stripe: Stripe, audit: Audit
+) -> None:
+    """Remove the account's card (Owners)."""
+    await service.remove_payment_method(db, stripe, caller, audit)
 
 
 async def _raw_body(request: Request) -> bytes:

@@ -27,6 +27,7 @@ from api.adapters.stripe import (
     SubscriptionState,
     idempotency_key,
 )
+from api.audit import AuditAction, AuditTrail, Target
 from api.auth.principal import Caller
 from api.billing import repository
 from api.billing.schemas import (
@@ -121,8 +122,19 @@ async def _ensure_customer(
     return account.stripe_customer_id
 
 
+def _card_label(account: Account) -> str | None:
+    """The card on file as the audit log names it (``Visa ending in 4242``), or None."""
+    if account.card_last4 is None:
+        return None
+    return f"{account.card_brand or 'Card'} ending in {account.card_last4}"
+
+
+def _account_target(account: Account) -> Target:
+    return Target("account", account.id, account.name)
+
+
 async def update_payment_method(
-    db: AsyncSession, stripe: StripeGateway, caller: Caller, card_token: str
+    db: AsyncSession, stripe: StripeGateway, caller: Caller, audit: AuditTrail, card_token: str
 ) -> Billing:
     """``POST /web/subscription/payment``: make the card of a Stripe.js token the account's
     card for invoices, replacing the previous one.
@@ -141,14 +153,22 @@ async def update_payment_method(
     account = await repository.lock_account(db, caller.account_id)
     customer_id = await _ensure_customer(db, stripe, account, caller)
     card = await _stripe(stripe.replace_default_card(customer_id, card_token))
+    before = _card_label(account)
     _store_card(account, card)
+    await audit.record(
+        AuditAction.PAYMENT_METHOD_ADDED,
+        _account_target(account),
+        {"card": (before, _card_label(account))},
+    )
     await db.flush()
     return Billing(
         brand=card.brand, last4=card.last4, exp_month=card.exp_month, exp_year=card.exp_year
     )
 
 
-async def remove_payment_method(db: AsyncSession, stripe: StripeGateway, caller: Caller) -> None:
+async def remove_payment_method(
+    db: AsyncSession, stripe: StripeGateway, caller: Caller, audit: AuditTrail
+) -> None:
     """``DELETE /web/subscription/payment``: delete the account's card in Stripe and here.
 
     Not while a paid plan renews (issue 11): its card stays until the plan is set to 0 units
@@ -167,6 +187,11 @@ async def remove_payment_method(db: AsyncSession, stripe: StripeGateway, caller:
     card = await _stripe(stripe.default_card(account.stripe_customer_id))
     if card is not None:
         await _stripe(stripe.delete_card(account.stripe_customer_id, card.id))
+    await audit.record(
+        AuditAction.PAYMENT_METHOD_REMOVED,
+        _account_target(account),
+        {"card": (_card_label(account), None)},
+    )
     _store_card(account, None)
     await db.flush()
 
@@ -247,6 +272,7 @@ async def update_subscription(
     db: AsyncSession,
     stripe: StripeGateway,
     caller: Caller,
+    audit: AuditTrail,
     units: int,
     plan_id: str,
     proration_date: int | None = None,
@@ -281,6 +307,7 @@ async def update_subscription(
     kind = _change_kind(account, units)
     if kind == "none":
         return subscription_of(account)
+    before = (account.subscription_units, account.scheduled_units)
     if account.card_last4 is None or account.stripe_customer_id is None:
         raise PaymentMethodRequired()
     prorate_at = _proration_date(proration_date, int(time.time()))
@@ -336,8 +363,36 @@ async def update_subscription(
     # Events Stripe sends for this change are no newer than it (webhooks.py).
     account.subscription_synced_at = datetime.now(UTC)
     account.subscription_change_seq += 1
+    await _record_plan_change(audit, account, kind, before)
     await db.flush()
     return subscription_of(account)
+
+
+async def _record_plan_change(
+    audit: AuditTrail, account: Account, kind: ChangeKind, before: tuple[int, int | None]
+) -> None:
+    """The audit event of a plan change: units changed now (start, upgrade), a change
+    scheduled for the period's end (downgrade, cancel), or a scheduled change undone."""
+    units, scheduled = before
+    target = _account_target(account)
+    if kind in ("start", "upgrade"):
+        await audit.record(
+            AuditAction.PLAN_CHANGED, target, {"units": (units, account.subscription_units)}
+        )
+    elif kind in ("downgrade", "cancel"):
+        at = account.scheduled_change_at
+        await audit.record(
+            AuditAction.PLAN_CHANGE_SCHEDULED,
+            target,
+            {
+                "scheduledUnits": (scheduled, account.scheduled_units),
+                "scheduledChangeAt": (None, at.isoformat() if at else None),
+            },
+        )
+    else:
+        await audit.record(
+            AuditAction.PLAN_CHANGE_CANCELLED, target, {"scheduledUnits": (scheduled, None)}
+        )
 
 
 async def _start_subscription(
@@ -419,7 +474,9 @@ async def preview_subscription(
     )
 
 
-async def pay_past_due(db: AsyncSession, stripe: StripeGateway, caller: Caller) -> Subscription:
+async def pay_past_due(
+    db: AsyncSession, stripe: StripeGateway, caller: Caller, audit: AuditTrail
+) -> Subscription:
     """``POST /web/subscription/pay``: charge the invoice that is past due to the card on file
     now (issue 11 "Past due"; after a new card on /payment, that card).
 
@@ -441,6 +498,11 @@ async def pay_past_due(db: AsyncSession, stripe: StripeGateway, caller: Caller) 
             invoice_id=account.past_due_invoice_id,
             key=idempotency_key("pay", account.past_due_invoice_id),
         )
+    )
+    await audit.record(
+        AuditAction.INVOICE_PAID,
+        Target("invoice", account.past_due_invoice_id, account.past_due_invoice_id),
+        {"amountDue": (account.past_due_amount, 0)},
     )
     clear_past_due(account)
     account.payment_synced_at = datetime.now(UTC)

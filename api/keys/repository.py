@@ -9,7 +9,7 @@ from typing import NamedTuple
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import ApiKey, ApiKeyReveal, ApiKeyUsage
+from api.models import ApiKey, ApiKeyUsage
 
 
 class KeyRow(NamedTuple):
@@ -85,11 +85,3 @@ async def expire(db: AsyncSession, key_ids: list[uuid.UUID], after_s: int) -> No
         .where(ApiKey.id.in_(key_ids))
         .values(expires_at=func.least(func.coalesce(ApiKey.expires_at, ends), ends))
     )
-
-
-async def record_reveal(
-    db: AsyncSession, key_id: uuid.UUID, user_id: uuid.UUID, purpose: str
-) -> None:
-    """Record that a user saw or copied a key."""
-    db.add(ApiKeyReveal(key_id=key_id, user_id=user_id, purpose=purpose))
-    await db.flush()

@@ -5,8 +5,8 @@ import uuid
 
 from fastapi import APIRouter
 
-from api.auth.errors import AccountRequired, NotAuthenticated
-from api.deps import CurrentUser, DbSession, KeyRingDep
+from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated
+from api.deps import Audit, CurrentUser, DbSession, KeyRingDep, OwnerOrAdmin
 from api.errors import NotFound, RequestValidationFailed, error_responses
 from api.keys import service
 from api.keys.errors import LastApiKey
@@ -26,13 +26,17 @@ async def list_keys(caller: CurrentUser, db: DbSession) -> ApiKeysResponse:
 @router.post(
     "/roll",
     response_model=ApiKeysResponse,
-    responses=error_responses(NotAuthenticated, AccountRequired, RequestValidationFailed),
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(
+        NotAuthenticated, AccountRequired, Forbidden, RequestValidationFailed
+    ),
 )
 async def roll_key(
-    body: RollRequest, caller: CurrentUser, db: DbSession, ring: KeyRingDep
+    body: RollRequest, caller: CurrentUser, db: DbSession, ring: KeyRingDep, audit: Audit
 ) -> ApiKeysResponse:
-    """Make a new key; the current one keeps working for the chosen overlap."""
-    return await service.roll(db, ring, caller, body.overlap)
+    """Make a new key (Owners and Admins); the current one keeps working for the chosen
+    overlap."""
+    return await service.roll(db, ring, caller, audit, body.overlap)
 
 
 @router.post(
@@ -41,19 +45,33 @@ async def roll_key(
     responses=error_responses(NotAuthenticated, AccountRequired, NotFound, RequestValidationFailed),
 )
 async def reveal_key(
-    key_id: uuid.UUID, body: RevealRequest, caller: CurrentUser, db: DbSession, ring: KeyRingDep
+    key_id: uuid.UUID,
+    body: RevealRequest,
+    caller: CurrentUser,
+    db: DbSession,
+    ring: KeyRingDep,
+    audit: Audit,
 ) -> RevealedKey:
-    """The key itself, to show or to copy; recorded either way."""
-    return await service.reveal(db, ring, caller, key_id, body.purpose)
+    """The key itself, to show or to copy (any role: Members copy the key); recorded in the
+    audit log either way."""
+    return await service.reveal(db, ring, caller, audit, key_id, body.purpose)
 
 
 @router.post(
     "/{key_id}/expire",
     response_model=ApiKeysResponse,
+    dependencies=[OwnerOrAdmin],
     responses=error_responses(
-        NotAuthenticated, AccountRequired, NotFound, LastApiKey, RequestValidationFailed
+        NotAuthenticated,
+        AccountRequired,
+        Forbidden,
+        NotFound,
+        LastApiKey,
+        RequestValidationFailed,
     ),
 )
-async def expire_key(key_id: uuid.UUID, caller: CurrentUser, db: DbSession) -> ApiKeysResponse:
-    """Stop a key working now (not the only one)."""
-    return await service.expire_now(db, caller, key_id)
+async def expire_key(
+    key_id: uuid.UUID, caller: CurrentUser, db: DbSession, audit: Audit
+) -> ApiKeysResponse:
+    """Stop a key working now (not the only one; Owners and Admins)."""
+    return await service.expire_now(db, caller, audit, key_id)

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from api.audit import AuditAction, AuditTrail, Target
 from api.auth.api_keys import hash_api_key, masked, new_api_key
 from api.auth.principal import Caller
 from api.config import Settings
@@ -109,21 +110,39 @@ async def list_keys(db: AsyncSession, account_id: uuid.UUID) -> ApiKeysResponse:
     )
 
 
+def _target(row: ApiKey) -> Target:
+    return Target("api_key", row.id, f"ak_…{row.last4}")
+
+
 async def roll(
-    db: AsyncSession, ring: KeyRing, caller: Caller, overlap: Overlap
+    db: AsyncSession, ring: KeyRing, caller: Caller, audit: AuditTrail, overlap: Overlap
 ) -> ApiKeysResponse:
     """``POST /web/api-keys/roll``: a new current key; the keys working now keep working for
     ``overlap`` (at most: an earlier end they have stays)."""
     working = await repository.lock_working_keys(db, caller.account_id)
-    db.add(new_key_row(ring, caller.account_id))
+    row = new_key_row(ring, caller.account_id)
+    db.add(row)
     await db.flush()
     await repository.expire(db, [k.id for k in working], OVERLAP_SECONDS[overlap])
+    await audit.record(
+        AuditAction.API_KEY_ROLLED,
+        _target(row),
+        {
+            "overlap": (None, overlap),
+            "previous": (", ".join(_target(k).label for k in working), None),
+        },
+    )
     db.expire_all()
     return await list_keys(db, caller.account_id)
 
 
 async def reveal(
-    db: AsyncSession, ring: KeyRing, caller: Caller, key_id: uuid.UUID, purpose: str
+    db: AsyncSession,
+    ring: KeyRing,
+    caller: Caller,
+    audit: AuditTrail,
+    key_id: uuid.UUID,
+    purpose: str,
 ) -> RevealedKey:
     """``POST /web/api-keys/{id}/reveal``: the key itself, recorded as seen or copied by the
     caller.
@@ -134,24 +153,28 @@ async def reveal(
     row = await repository.working_key(db, caller.account_id, key_id)
     if row is None:
         raise NotFound("There is no such API key.")
-    await repository.record_reveal(db, row.id, caller.user_id, purpose)
+    action = AuditAction.API_KEY_COPIED if purpose == "copy" else AuditAction.API_KEY_REVEALED
+    await audit.record(action, _target(row))
     return RevealedKey(
         key=ring.open(row.encryption_key_id, row.sealed, context=row.account_id.bytes)
     )
 
 
-async def expire_now(db: AsyncSession, caller: Caller, key_id: uuid.UUID) -> ApiKeysResponse:
+async def expire_now(
+    db: AsyncSession, caller: Caller, audit: AuditTrail, key_id: uuid.UUID
+) -> ApiKeysResponse:
     """``POST /web/api-keys/{id}/expire``: the key stops working now.
 
     Raises:
         NotFound: no such working key in the caller's account.
         LastApiKey: it is the account's only working key.
     """
-    working = await repository.lock_working_keys(db, caller.account_id)
-    if key_id not in {k.id for k in working}:
+    working = {k.id: k for k in await repository.lock_working_keys(db, caller.account_id)}
+    if key_id not in working:
         raise NotFound("There is no such API key.")
     if len(working) == 1:
         raise LastApiKey()
     await repository.expire(db, [key_id], 0)
+    await audit.record(AuditAction.API_KEY_EXPIRED, _target(working[key_id]))
     db.expire_all()
     return await list_keys(db, caller.account_id)

@@ -4,7 +4,7 @@ whole metadata (Alembic's env imports ``Base`` from here)."""
 
 from api.db import Base
 from api.models.account import MAX_UNITS, Account
-from api.models.api_key import ApiKey, ApiKeyReveal, ApiKeyUsage
+from api.models.api_key import ApiKey, ApiKeyUsage
 from api.models.audit_event import AuditEvent
 from api.models.rate_limit_counter import RateLimitCounter
 from api.models.sso_domain import DomainFailure, DomainState, SsoDomain
@@ -19,7 +19,6 @@ __all__ = [
     "MAX_UNITS",
     "Account",
     "ApiKey",
-    "ApiKeyReveal",
     "ApiKeyUsage",
     "AuditEvent",
     "AuthType",

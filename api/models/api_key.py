@@ -48,17 +48,3 @@ class ApiKeyUsage(Base):
     )
     cycle_start: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
     records: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
-
-
-class ApiKeyReveal(Base):
-    """A user saw (``reveal``) or copied (``copy``) a key in the console, and when."""
-
-    __tablename__ = "api_key_reveal"
-
-    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
-    key_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("api_key.id", ondelete="CASCADE"), index=True
-    )
-    user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
-    purpose: Mapped[str] = mapped_column(String(10))
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -40,8 +40,9 @@ class AuditEvent(Base):
     )
 
     id: Mapped[uuid.UUID] = mapped_column(default=new_id)
+    # clock_timestamp(), not now(): events of one transaction keep the order they happened in.
     occurred_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), server_default=func.now()
+        DateTime(timezone=True), server_default=func.clock_timestamp()
     )
     account_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("account.id"))
     actor_user_id: Mapped[uuid.UUID | None]

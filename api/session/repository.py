@@ -76,48 +76,16 @@ async def joinable_account(
     return None if row is None else JoinableAccount(row[0], row[1], row[2])
 
 
-@dataclass(frozen=True, slots=True)
-class SigningInUser:
-    """Who a sign-in names, for the audit log: the user, their account, as shown."""
-
-    id: uuid.UUID
-    account_id: uuid.UUID
-    name: str
-    email: str
-    auth_type: str
-
-
-_SIGNING_IN = (
-    User.id,
-    User.account_id,
-    User.first_name,
-    User.last_name,
-    User.email,
-    User.auth_type,
-)
-
-
-def _signing_in(
-    row: tuple[uuid.UUID, uuid.UUID, str, str, str, str] | None,
-) -> SigningInUser | None:
-    if row is None:
-        return None
-    user_id, account_id, first, last, email, auth_type = row
-    return SigningInUser(user_id, account_id, f"{first} {last}".strip(), email, str(auth_type))
-
-
-async def mark_signed_in(db: AsyncSession, identity_id: str) -> SigningInUser | None:
+async def mark_signed_in(db: AsyncSession, identity_id: str) -> bool:
     """Set the user's ``signed_in_at`` to now (the first one ends a Pending invitation,
-    issue 15); returns the user, or None when the identity has no user yet."""
-    row = (
-        await db.execute(
-            update(User)
-            .where(User.identity_id == identity_id)
-            .values(signed_in_at=func.now())
-            .returning(*_SIGNING_IN)
-        )
-    ).first()
-    return _signing_in(row._tuple() if row else None)
+    issue 15); False when the identity has no user yet."""
+    user_id = await db.scalar(
+        update(User)
+        .where(User.identity_id == identity_id)
+        .values(signed_in_at=func.now())
+        .returning(User.id)
+    )
+    return user_id is not None
 
 
 async def invitation_expired(db: AsyncSession, identity_id: str) -> bool:

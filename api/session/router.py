@@ -9,6 +9,7 @@ from fastapi import APIRouter, Cookie, Depends, Query, Request, Response
 from api.auth.errors import AccountRequired, NotAuthenticated
 from api.deps import (
     Claims,
+    ClientAddress,
     Cognito,
     CurrentUser,
     DbSession,
@@ -305,14 +306,21 @@ async def get_sso_accounts(
     ),
 )
 async def join_sso_account(
-    body: SsoJoinRequest, claims: Claims, db: DbSession, cognito: Cognito, settings: SettingsDep
+    body: SsoJoinRequest,
+    claims: Claims,
+    db: DbSession,
+    cognito: Cognito,
+    settings: SettingsDep,
+    address: ClientAddress,
 ) -> Response:
-    """Join an account that has Google SSO on for the identity's email domain (SPEC 7)."""
+    """Join an account that has Google SSO on for the identity's email domain (SPEC 7), as a
+    Member (issue 15)."""
     await sso_accounts.join(
         db,
         cognito,
         settings,
         claims,
+        address,
         body.account_id,
         body.user_identity_id,
         body.user_email,

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
+from api.audit import Actor, AuditAction, AuditTrail, Target
 from api.auth.identity import ProvenIdentity, prove_identity
 from api.auth.tokens import AccessClaims
 from api.cognito_errors import cognito_errors
@@ -111,23 +112,23 @@ async def _add_user(
     first_name: str,
     last_name: str,
     role: Role,
-) -> None:
-    db.add(
-        User(
-            account_id=account_id,
-            identity_id=identity.username,
-            first_name=first_name.strip(),
-            last_name=last_name.strip(),
-            email=identity.email,
-            auth_type=identity.auth_type,
-            role=role,
-            signed_in_at=func.now(),
-        )
+) -> User:
+    user = User(
+        account_id=account_id,
+        identity_id=identity.username,
+        first_name=first_name.strip(),
+        last_name=last_name.strip(),
+        email=identity.email,
+        auth_type=identity.auth_type,
+        role=role,
+        signed_in_at=func.now(),
     )
+    db.add(user)
     try:
         await db.flush()
     except IntegrityError as exc:
         raise EmailInUse() from exc
+    return user
 
 
 async def join(
@@ -135,6 +136,7 @@ async def join(
     cognito: CognitoClient,
     settings: Settings,
     claims: AccessClaims,
+    client_address: str,
     account_id: uuid.UUID,
     identity_id: str,
     email: str,
@@ -159,7 +161,14 @@ async def join(
     if await repository.joinable_account(db, account_id, domain) is None:
         raise NotFound()
     # Issue 15: users who join through Google SSO are Members until an Owner changes it.
-    await _add_user(db, account_id, identity, first_name, last_name, Role.MEMBER)
+    user = await _add_user(db, account_id, identity, first_name, last_name, Role.MEMBER)
+    name = f"{user.first_name} {user.last_name}".strip()
+    audit = AuditTrail(db, account_id, Actor(user.id, name, user.email, client_address))
+    await audit.record(
+        AuditAction.USER_JOINED,
+        Target("user", user.id, f"{name} <{user.email}>"),
+        {"role": (None, user.role.value), "via": (None, "Google SSO")},
+    )
 
 
 async def create(

@@ -5,8 +5,8 @@ import uuid
 
 from fastapi import APIRouter, Response
 
-from api.auth.errors import AccountRequired, NotAuthenticated
-from api.deps import CurrentUser, DbSession, MailerDep, Resolver
+from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated
+from api.deps import Audit, CurrentUser, DbSession, MailerDep, OwnerOrAdmin, Resolver
 from api.errors import NotFound, RequestValidationFailed, error_responses
 from api.sso import service
 from api.sso.errors import (
@@ -34,18 +34,20 @@ _AUTH = (NotAuthenticated, AccountRequired)
 @router.post(
     "/sso",
     response_model=SsoResponse,
+    dependencies=[OwnerOrAdmin],
     responses=error_responses(
         *_AUTH,
+        Forbidden,
         PersonalGmailAccount,
         GoogleSsoAuthTypeRequired,
         VerifiedDomainRequired,
         RequestValidationFailed,
     ),
 )
-async def set_sso(body: SsoUpdate, caller: CurrentUser, db: DbSession) -> SsoResponse:
+async def set_sso(body: SsoUpdate, caller: CurrentUser, db: DbSession, audit: Audit) -> SsoResponse:
     """Require (or stop requiring) Google sign-in for the account; requiring it needs a
     verified domain."""
-    return SsoResponse(sso=await service.set_google_sso(db, caller, body.require_google_sso))
+    return SsoResponse(sso=await service.set_google_sso(db, caller, audit, body.require_google_sso))
 
 
 @router.get("/sso/domains", response_model=SsoDomainsResponse, responses=error_responses(*_AUTH))
@@ -58,21 +60,28 @@ async def list_domains(caller: CurrentUser, db: DbSession) -> SsoDomainsResponse
     "/sso/domains",
     status_code=201,
     response_model=SsoDomainResponse,
+    dependencies=[OwnerOrAdmin],
     responses=error_responses(
-        *_AUTH, InvalidDomain, PublicEmailDomain, DomainAlreadyAdded, RequestValidationFailed
+        *_AUTH,
+        Forbidden,
+        InvalidDomain,
+        PublicEmailDomain,
+        DomainAlreadyAdded,
+        RequestValidationFailed,
     ),
 )
 async def add_domain(
-    body: SsoDomainCreate, caller: CurrentUser, db: DbSession
+    body: SsoDomainCreate, caller: CurrentUser, db: DbSession, audit: Audit
 ) -> SsoDomainResponse:
     """Add a domain (Pending) and get the TXT record that proves it."""
-    return SsoDomainResponse(domain=await service.add_domain(db, caller, body.domain))
+    return SsoDomainResponse(domain=await service.add_domain(db, caller, audit, body.domain))
 
 
 @router.post(
     "/sso/domains/{domain_id}/verify",
     response_model=SsoDomainResponse,
-    responses=error_responses(*_AUTH, NotFound, DnsUnavailable, RequestValidationFailed),
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(*_AUTH, Forbidden, NotFound, DnsUnavailable, RequestValidationFailed),
 )
 async def verify_domain(
     domain_id: uuid.UUID,
@@ -80,11 +89,12 @@ async def verify_domain(
     db: DbSession,
     resolver: Resolver,
     mailer: MailerDep,
+    audit: Audit,
 ) -> SsoDomainResponse:
     """Look the domain's TXT record up now; the domain comes back Verified, or Failed or
     Lost with the reason."""
     return SsoDomainResponse(
-        domain=await service.verify_domain(db, resolver, mailer, caller, domain_id)
+        domain=await service.verify_domain(db, resolver, mailer, caller, audit, domain_id)
     )
 
 
@@ -92,9 +102,12 @@ async def verify_domain(
     "/sso/domains/{domain_id}",
     status_code=204,
     response_class=Response,
-    responses=error_responses(*_AUTH, NotFound, RequestValidationFailed),
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(*_AUTH, Forbidden, NotFound, RequestValidationFailed),
 )
-async def remove_domain(domain_id: uuid.UUID, caller: CurrentUser, db: DbSession) -> Response:
+async def remove_domain(
+    domain_id: uuid.UUID, caller: CurrentUser, db: DbSession, audit: Audit
+) -> Response:
     """Remove a domain; Google identities of it no longer join the account."""
-    await service.remove_domain(db, caller, domain_id)
+    await service.remove_domain(db, caller, audit, domain_id)
     return Response(status_code=204)

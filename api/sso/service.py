@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.dns_resolver import DnsLookupFailed, DnsResolver
 from api.adapters.mail import Mailer
+from api.audit import AuditAction, AuditTrail, Target
 from api.auth.principal import Caller
 from api.db import after_commit
 from api.emails import email_domain, is_blocked_domain, is_gmail_domain
@@ -62,7 +63,9 @@ DOMAIN_NOT_FOUND = "Domain not found"
 # The setting
 
 
-async def set_google_sso(db: AsyncSession, caller: Caller, required: bool) -> Sso:
+async def set_google_sso(
+    db: AsyncSession, caller: Caller, audit: AuditTrail, required: bool
+) -> Sso:
     """Turn "require Google SSO" on or off for the caller's account.
 
     Raises:
@@ -78,6 +81,12 @@ async def set_google_sso(db: AsyncSession, caller: Caller, required: bool) -> Ss
             raise GoogleSsoAuthTypeRequired()
         if not await repository.verified_domain_names(db, account.id):
             raise VerifiedDomainRequired()
+    if account.require_google_sso != required:
+        await audit.record(
+            AuditAction.SSO_CHANGED,
+            Target("account", account.id, account.name),
+            {"requireGoogleSSO": (account.require_google_sso, required)},
+        )
     account.require_google_sso = required
     await db.flush()
     return await sso_of(db, account)
@@ -116,7 +125,13 @@ async def list_domains(db: AsyncSession, caller: Caller) -> list[SsoDomainOut]:
     return [domain_out(row) for row in await repository.domains_of(db, caller.account_id)]
 
 
-async def add_domain(db: AsyncSession, caller: Caller, value: str) -> SsoDomainOut:
+def _target(row: SsoDomain) -> Target:
+    return Target("sso_domain", row.id, row.domain)
+
+
+async def add_domain(
+    db: AsyncSession, caller: Caller, audit: AuditTrail, value: str
+) -> SsoDomainOut:
     """Add a domain to the caller's account, Pending, with a fresh token (192 random bits).
 
     Args:
@@ -146,10 +161,13 @@ async def add_domain(db: AsyncSession, caller: Caller, value: str) -> SsoDomainO
             await db.flush()
     except IntegrityError as exc:  # the same domain added twice at once
         raise DomainAlreadyAdded() from exc
+    await audit.record(AuditAction.SSO_DOMAIN_ADDED, _target(row))
     return domain_out(row)
 
 
-async def remove_domain(db: AsyncSession, caller: Caller, domain_id: uuid.UUID) -> None:
+async def remove_domain(
+    db: AsyncSession, caller: Caller, audit: AuditTrail, domain_id: uuid.UUID
+) -> None:
     """Remove a domain of the caller's account; if it was verified, auto-join for it stops.
 
     Raises:
@@ -158,6 +176,9 @@ async def remove_domain(db: AsyncSession, caller: Caller, domain_id: uuid.UUID) 
     row = await repository.domain_in_account(db, caller.account_id, domain_id, for_update=True)
     if row is None:
         raise NotFound(DOMAIN_NOT_FOUND)
+    await audit.record(
+        AuditAction.SSO_DOMAIN_REMOVED, _target(row), {"state": (row.state.value, None)}
+    )
     await db.delete(row)
     await db.flush()
 
@@ -167,6 +188,7 @@ async def verify_domain(
     resolver: DnsResolver,
     mailer: Mailer,
     caller: Caller,
+    audit: AuditTrail,
     domain_id: uuid.UUID,
 ) -> SsoDomainOut:
     """Look up the domain's TXT records now and record the outcome.
@@ -200,14 +222,22 @@ async def verify_domain(
             failure = DomainFailure.VERIFIED_BY_ANOTHER_ACCOUNT
         elif holder is not None:
             await _take_over(db, mailer, holder, failure_of(lookup, holder.token), row, now)
-    was_verified = row.state is DomainState.VERIFIED
-    record_check(row, failure, now, was_verified)
+    before = row.state
+    record_check(row, failure, now, before is DomainState.VERIFIED)
     try:
         async with db.begin_nested():
             await db.flush()
     except IntegrityError:  # another account verified it in the same instant
-        record_check(row, DomainFailure.VERIFIED_BY_ANOTHER_ACCOUNT, now, was_verified)
+        record_check(
+            row, DomainFailure.VERIFIED_BY_ANOTHER_ACCOUNT, now, before is DomainState.VERIFIED
+        )
         await db.flush()
+    if row.state is not before:
+        await audit.record(
+            AuditAction.SSO_DOMAIN_VERIFIED,
+            _target(row),
+            {"state": (before.value, row.state.value)},
+        )
     return domain_out(row)
 
 

@@ -8,8 +8,22 @@ from typing import Annotated
 from fastapi import APIRouter, Query, status
 from fastapi.responses import StreamingResponse
 
-from api.auth.errors import AccountRequired, ApiKeyRequired, InvalidApiKey, NotAuthenticated
-from api.deps import ApiKeyAccount, CurrentUser, DbSession, MailerDep, MeteringThrottle
+from api.auth.errors import (
+    AccountRequired,
+    ApiKeyRequired,
+    Forbidden,
+    InvalidApiKey,
+    NotAuthenticated,
+)
+from api.deps import (
+    ApiKeyAccount,
+    Audit,
+    CurrentUser,
+    DbSession,
+    MailerDep,
+    MeteringThrottle,
+    OwnerOrAdmin,
+)
 from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
 from api.usage import service
 from api.usage.errors import RecordInTheFuture, UnknownAlertRecipient
@@ -55,15 +69,21 @@ async def get_usage_alerts(caller: CurrentUser, db: DbSession) -> UsageAlertSett
 @web_router.put(
     "/usage-alerts",
     response_model=UsageAlertSettings,
+    dependencies=[OwnerOrAdmin],
     responses=error_responses(
-        NotAuthenticated, AccountRequired, UnknownAlertRecipient, RequestValidationFailed
+        NotAuthenticated,
+        AccountRequired,
+        Forbidden,
+        UnknownAlertRecipient,
+        RequestValidationFailed,
     ),
 )
 async def put_usage_alerts(
-    body: UsageAlertSettingsUpdate, caller: CurrentUser, db: DbSession
+    body: UsageAlertSettingsUpdate, caller: CurrentUser, db: DbSession, audit: Audit
 ) -> UsageAlertSettings:
-    """Set the percentages that send an alert and the users who get them."""
-    return await service.update_alert_settings(db, caller.account_id, body)
+    """Set the percentages that send an alert and the users who get them (Owners and
+    Admins)."""
+    return await service.update_alert_settings(db, audit, caller.account_id, body)
 
 
 @web_router.get(

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.mail import Mailer
+from api.audit import AuditAction, AuditTrail, Target, changed
 from api.auth.principal import KeyHolder
 from api.errors import NotFound
 from api.models import Platform
@@ -133,19 +134,34 @@ async def alert_settings(db: AsyncSession, account_id: uuid.UUID) -> UsageAlertS
 
 
 async def update_alert_settings(
-    db: AsyncSession, account_id: uuid.UUID, update: UsageAlertSettingsUpdate
+    db: AsyncSession, audit: AuditTrail, account_id: uuid.UUID, update: UsageAlertSettingsUpdate
 ) -> UsageAlertSettings:
-    """``PUT /web/usage-alerts``: the thresholds and recipients, all or nothing.
+    """``PUT /web/usage-alerts``: the thresholds and recipients, all or nothing; recorded in
+    the audit log when they change.
 
     Raises:
         UnknownAlertRecipient: a recipient id is not a user of the account (422).
     """
+    before = await alert_settings(db, account_id)
     if not await repository.set_alert_settings(
         db, account_id, list(update.thresholds), set(update.recipient_ids)
     ):
         raise UnknownAlertRecipient()
     await db.flush()
-    return await alert_settings(db, account_id)
+    after = await alert_settings(db, account_id)
+    changes = changed(
+        thresholds=(sorted(before.thresholds), sorted(after.thresholds)),
+        recipients=(_recipient_emails(before), _recipient_emails(after)),
+    )
+    if changes:
+        await audit.record(
+            AuditAction.USAGE_ALERTS_CHANGED, Target("account", account_id, "Usage alerts"), changes
+        )
+    return after
+
+
+def _recipient_emails(settings: UsageAlertSettings) -> list[str]:
+    return sorted(r.email for r in settings.recipients if r.enabled)
 
 
 CSV_HEADER = "date,platform,runs,credits\r\n"

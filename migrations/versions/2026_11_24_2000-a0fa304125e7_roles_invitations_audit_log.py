@@ -15,6 +15,9 @@
   month on (each with the same revokes), ``audit_event_drop_partitions_before(cutoff)`` drops
   the month partitions that end at or before ``cutoff``. Dropping a partition is the owner's
   right, not a DELETE, so retention needs no DELETE privilege.
+- ``api_key_reveal`` (issue 14's record of API keys revealed or copied) moves into the audit
+  log as ``api_key.revealed`` / ``api_key.copied`` events (client address unknown: empty) and
+  goes. Downgrade brings the table back empty.
 
 Revision ID: a0fa304125e7
 Revises: b3f8c1d2e4a6
@@ -112,7 +115,10 @@ def upgrade() -> None:
         "audit_event",
         sa.Column("id", sa.Uuid(), nullable=False),
         sa.Column(
-            "occurred_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False
+            "occurred_at",
+            sa.DateTime(timezone=True),
+            server_default=sa.text("clock_timestamp()"),
+            nullable=False,
         ),
         sa.Column("account_id", sa.Uuid(), nullable=False),
         sa.Column("actor_user_id", sa.Uuid(), nullable=True),
@@ -150,10 +156,47 @@ def upgrade() -> None:
         )
         op.execute(f"REVOKE UPDATE, DELETE, TRUNCATE ON {table} FROM PUBLIC, CURRENT_USER")
     op.execute("SELECT audit_event_ensure_partitions(3)")
+    op.execute(
+        """
+        INSERT INTO audit_event (id, occurred_at, account_id, actor_user_id, actor_name,
+            actor_email, client_address, action, target_type, target_id, target_label)
+        SELECT gen_random_uuid(), r.at, k.account_id, r.user_id,
+            coalesce(trim(u.first_name || ' ' || u.last_name), ''), coalesce(u.email, ''), '',
+            CASE r.purpose WHEN 'copy' THEN 'api_key.copied' ELSE 'api_key.revealed' END,
+            'api_key', k.id::text, 'ak_…' || k.last4
+        FROM api_key_reveal AS r
+        JOIN api_key AS k ON k.id = r.key_id
+        LEFT JOIN "user" AS u ON u.id = r.user_id
+        """
+    )
+    op.drop_table("api_key_reveal")
 
 
 def downgrade() -> None:
-    """Drop the audit log (and its partitions and functions), then the user columns."""
+    """Bring ``api_key_reveal`` back (empty), drop the audit log (and its partitions and
+    functions), then the user columns."""
+    op.create_table(
+        "api_key_reveal",
+        sa.Column("id", sa.BigInteger(), autoincrement=True, nullable=False),
+        sa.Column("key_id", sa.Uuid(), nullable=False),
+        sa.Column("user_id", sa.Uuid(), nullable=True),
+        sa.Column("purpose", sa.String(length=10), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["key_id"],
+            ["api_key.id"],
+            name=op.f("fk_api_key_reveal_key_id_api_key"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["user_id"],
+            ["user.id"],
+            name=op.f("fk_api_key_reveal_user_id_user"),
+            ondelete="SET NULL",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_api_key_reveal")),
+    )
+    op.create_index(op.f("ix_api_key_reveal_key_id"), "api_key_reveal", ["key_id"])
     op.drop_table("audit_event")
     op.execute("DROP FUNCTION audit_event_drop_partitions_before(timestamptz)")
     op.execute("DROP FUNCTION audit_event_ensure_partitions(integer)")

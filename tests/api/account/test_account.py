@@ -58,6 +58,10 @@ class TestGetAccount:
                 "lastName": "Scorpio",
                 "email": me.user.email,
                 "authType": "Email",
+                "role": "Owner",
+                "status": "Active",
+                "invitedAt": None,
+                "invitationExpiresAt": None,
             }
         ]
         # A brand-new account has exactly its current cycle, with nothing used.

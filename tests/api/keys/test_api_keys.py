@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from sqlalchemy import select, update
 
 from api.auth.api_keys import hash_api_key
-from api.models import ApiKey, ApiKeyReveal
+from api.models import ApiKey, AuditEvent
 from api.secretbox import KeyRing, KeyRingError
 from tests.api.conftest import MakeUser, SignedIn
 from tests.api.usage.test_metering import URL, record
@@ -91,12 +91,15 @@ class TestReveal:
         async with app.state.sessionmaker() as db:
             events = (
                 await db.execute(
-                    select(ApiKeyReveal.user_id, ApiKeyReveal.purpose)
-                    .where(ApiKeyReveal.key_id == uuid.UUID(mine["id"]))
-                    .order_by(ApiKeyReveal.id)
+                    select(AuditEvent.actor_user_id, AuditEvent.action)
+                    .where(AuditEvent.target_id == mine["id"])
+                    .order_by(AuditEvent.occurred_at)
                 )
             ).all()
-        assert [tuple(e) for e in events] == [(me.user.id, "reveal"), (me.user.id, "copy")]
+        assert [tuple(e) for e in events] == [
+            (me.user.id, "api_key.revealed"),
+            (me.user.id, "api_key.copied"),
+        ]
         # Another account cannot reveal it, list it or expire it.
         assert (await reveal(client, other, mine["id"])).status_code == 404
         assert mine["id"] not in {k["id"] for k in await keys(client, other)}

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+
+import asyncpg
 from alembic import command
 from alembic.config import Config
+from sqlalchemy.engine import make_url
 
 from api.auth.api_keys import hash_api_key
 from api.devstack.services import ROOT, random_suffix
@@ -14,6 +19,26 @@ def _config(url: str) -> Config:
     config = Config(str(ROOT / "alembic.ini"))
     config.attributes["database_url"] = url
     return config
+
+
+def _sql_on(url: str, name: str) -> Callable[[str], list[asyncpg.Record]]:
+    """Run one statement on the database ``name`` (at ``url``'s server) and fetch its rows."""
+    parts = make_url(url)
+
+    async def run(statement: str) -> list[asyncpg.Record]:
+        conn = await asyncpg.connect(
+            user=parts.username or "postgres",
+            password=parts.password,
+            host=parts.query.get("host") or parts.host or "127.0.0.1",
+            port=parts.port or 5432,
+            database=name,
+        )
+        try:
+            return list(await conn.fetch(statement))
+        finally:
+            await conn.close()
+
+    return lambda statement: asyncio.run(run(statement))
 
 
 def test_head_matches_the_models(stack: Stack) -> None:
@@ -37,62 +62,75 @@ def test_downgrade_to_base_and_up_again(stack: Stack) -> None:
 def test_google_sso_domains_are_carried_over_as_pending(stack: Stack) -> None:
     """Issue 17's upgrade: an account that required Google SSO keeps it; each domain it listed
     becomes a Pending ``sso_domain`` with a token of its own (auto-join waits for the proof)."""
-    import asyncio
-
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
     name = f"console_migrate_{random_suffix()}"
     url = stack.postgres.create_database(name)
-    parts = make_url(url)
-
-    async def sql(statement: str) -> list[asyncpg.Record]:
-        conn = await asyncpg.connect(
-            user=parts.username or "postgres",
-            password=parts.password,
-            host=parts.query.get("host") or parts.host or "127.0.0.1",
-            port=parts.port or 5432,
-            database=name,
-        )
-        try:
-            return list(await conn.fetch(statement))
-        finally:
-            await conn.close()
+    sql = _sql_on(url, name)
 
     try:
         config = _config(url)
         command.upgrade(config, "8c4e2a7b91d0")
-        asyncio.run(
-            sql(
-                "INSERT INTO account (id, name, api_key, require_google_sso, sso_domains) VALUES "
-                "('00000000-0000-0000-0000-000000000001', 'Acme', 'ak_1', true, "
-                "'{acme.dev, Acme.dev.}'), "
-                "('00000000-0000-0000-0000-000000000002', 'Plain', 'ak_2', false, '{}')"
-            )
+        sql(
+            "INSERT INTO account (id, name, api_key, require_google_sso, sso_domains) VALUES "
+            "('00000000-0000-0000-0000-000000000001', 'Acme', 'ak_1', true, "
+            "'{acme.dev, Acme.dev.}'), "
+            "('00000000-0000-0000-0000-000000000002', 'Plain', 'ak_2', false, '{}')"
         )
         command.upgrade(config, "head")
-        rows = asyncio.run(
-            sql(
-                "SELECT a.name, a.require_google_sso, d.domain, d.state, length(d.token) AS n "
-                "FROM account a JOIN sso_domain d ON d.account_id = a.id"
-            )
+        rows = sql(
+            "SELECT a.name, a.require_google_sso, d.domain, d.state, length(d.token) AS n "
+            "FROM account a JOIN sso_domain d ON d.account_id = a.id"
         )
         assert [tuple(r) for r in rows] == [("Acme", True, "acme.dev", "Pending", 32)]
         # Issue 14: the keys moved to api_key, hashed and sealed, and account.api_key went.
-        keys = asyncio.run(
-            sql(
-                "SELECT a.name, k.key_hash, k.last4, position('ak_1' in encode(k.sealed, 'escape'))"
-                " FROM account a JOIN api_key k ON k.account_id = a.id ORDER BY a.name"
-            )
+        keys = sql(
+            "SELECT a.name, k.key_hash, k.last4, position('ak_1' in encode(k.sealed, 'escape'))"
+            " FROM account a JOIN api_key k ON k.account_id = a.id ORDER BY a.name"
         )
         assert [tuple(r) for r in keys] == [
             ("Acme", hash_api_key("ak_1"), "ak_1", 0),
             ("Plain", hash_api_key("ak_2"), "ak_2", 0),
         ]
         command.downgrade(config, "8c4e2a7b91d0")
-        back = asyncio.run(sql("SELECT name, api_key FROM account ORDER BY name"))
+        back = sql("SELECT name, api_key FROM account ORDER BY name")
         assert [tuple(r) for r in back] == [("Acme", "ak_1"), ("Plain", "ak_2")]
-        back = asyncio.run(sql("SELECT name, sso_domains FROM account ORDER BY name"))
+        back = sql("SELECT name, sso_domains FROM account ORDER BY name")
         assert [tuple(r) for r in back] == [("Acme", ["acme.dev"]), ("Plain", [])]
+    finally:
+        stack.postgres.drop_database(name)
+
+
+def test_issue_15_makes_existing_users_owners_and_reveals_audit_events(stack: Stack) -> None:
+    """Issue 15's upgrade: every user there was becomes an Owner with no pending invitation
+    (nobody loses what they could do), and issue 14's key reveals move into the audit log."""
+    name = f"console_migrate_{random_suffix()}"
+    url = stack.postgres.create_database(name)
+    sql = _sql_on(url, name)
+
+    try:
+        config = _config(url)
+        command.upgrade(config, "b3f8c1d2e4a6")
+        for statement in (
+            "INSERT INTO account (id, name) VALUES (gen_random_uuid(), 'Acme')",
+            'INSERT INTO "user" (id, account_id, identity_id, first_name, last_name, email,'
+            " auth_type) SELECT gen_random_uuid(), id, 'ada@acme.dev', 'Ada', 'Lovelace',"
+            " 'ada@acme.dev', 'Email' FROM account",
+            "INSERT INTO api_key (id, account_id, key_hash, sealed, encryption_key_id, last4)"
+            " SELECT gen_random_uuid(), id, 'h', 'x', 'k1', '1a2b' FROM account",
+            "INSERT INTO api_key_reveal (key_id, user_id, purpose) SELECT k.id, u.id, p"
+            " FROM api_key AS k, \"user\" AS u, unnest(ARRAY['reveal', 'copy']) AS p",
+        ):
+            sql(statement)
+        [(key,)] = sql("SELECT id::text FROM api_key")
+        command.upgrade(config, "head")
+        users = sql('SELECT role::text, invited_at, signed_in_at FROM "user"')
+        assert [tuple(r) for r in users] == [("Owner", None, None)]
+        events = sql(
+            "SELECT action, actor_name, actor_email, target_type, target_id, target_label"
+            " FROM audit_event ORDER BY action"
+        )
+        assert [tuple(r) for r in events] == [
+            ("api_key.copied", "Ada Lovelace", "ada@acme.dev", "api_key", key, "ak_…1a2b"),
+            ("api_key.revealed", "Ada Lovelace", "ada@acme.dev", "api_key", key, "ak_…1a2b"),
+        ]
     finally:
         stack.postgres.drop_database(name)

@@ -70,6 +70,7 @@ class TestGetSession:
                     "lastName": "Gibbons",
                     "email": me.user.email,
                     "elevationRole": None,
+                    "role": "Owner",
                 },
                 "account": {"name": "Initech"},
             }

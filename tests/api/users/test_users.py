@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
@@ -35,12 +36,20 @@ class TestInvite:
         response = await _invite(client, me.headers, email)
         assert response.status_code == 201
         user = response.json()["user"]
+        # Admin unless the invite says otherwise; Pending for the invitation validity (7 days).
+        invited = datetime.fromisoformat(user["invitedAt"])
+        assert abs((datetime.now(UTC) - invited).total_seconds()) < 60
+        assert datetime.fromisoformat(user["invitationExpiresAt"]) - invited == timedelta(days=7)
         assert user == {
             "id": user["id"],
             "firstName": "Alan",
             "lastName": "Turing",
             "email": email,
             "authType": "Email",
+            "role": "Admin",
+            "status": "Pending",
+            "invitedAt": user["invitedAt"],
+            "invitationExpiresAt": user["invitationExpiresAt"],
         }
         listed = (await client.get("/web/account", headers=me.headers)).json()["account"]
         assert email in {u["email"] for u in listed["users"]}

@@ -41,7 +41,8 @@ export interface paths {
         get: operations["account-get_account"];
         /**
          * Update Account
-         * @description Rename the caller's account; returns the updated account (SPEC 7: PUT /web/account).
+         * @description Rename the caller's account (Owners and Admins); returns the updated account (SPEC 7:
+         *     PUT /web/account).
          */
         put: operations["account-update_account"];
         post?: never;
@@ -82,7 +83,8 @@ export interface paths {
         put?: never;
         /**
          * Roll Key
-         * @description Make a new key; the current one keeps working for the chosen overlap.
+         * @description Make a new key (Owners and Admins); the current one keeps working for the chosen
+         *     overlap.
          */
         post: operations["api keys-roll_key"];
         delete?: never;
@@ -102,7 +104,7 @@ export interface paths {
         put?: never;
         /**
          * Expire Key
-         * @description Stop a key working now (not the only one).
+         * @description Stop a key working now (not the only one; Owners and Admins).
          */
         post: operations["api keys-expire_key"];
         delete?: never;
@@ -122,7 +124,8 @@ export interface paths {
         put?: never;
         /**
          * Reveal Key
-         * @description The key itself, to show or to copy; recorded either way.
+         * @description The key itself, to show or to copy (any role: Members copy the key); recorded in the
+         *     audit log either way.
          */
         post: operations["api keys-reveal_key"];
         delete?: never;
@@ -512,7 +515,8 @@ export interface paths {
         put?: never;
         /**
          * Join Sso Account
-         * @description Join an account that has Google SSO on for the identity's email domain (SPEC 7).
+         * @description Join an account that has Google SSO on for the identity's email domain (SPEC 7), as a
+         *     Member (issue 15).
          */
         post: operations["session-join_sso_account"];
         delete?: never;
@@ -644,7 +648,7 @@ export interface paths {
         post: operations["billing-update_payment_method"];
         /**
          * Remove Payment Method
-         * @description Remove the account's card.
+         * @description Remove the account's card (Owners).
          */
         delete: operations["billing-remove_payment_method"];
         options?: never;
@@ -687,7 +691,8 @@ export interface paths {
         get: operations["usage-get_usage_alerts"];
         /**
          * Put Usage Alerts
-         * @description Set the percentages that send an alert and the users who get them.
+         * @description Set the percentages that send an alert and the users who get them (Owners and
+         *     Admins).
          */
         put: operations["usage-put_usage_alerts"];
         post?: never;
@@ -2028,7 +2033,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2036,7 +2041,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -2180,7 +2185,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2188,7 +2193,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -2271,7 +2276,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2279,7 +2284,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -3716,7 +3721,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3724,7 +3729,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4194,7 +4199,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4202,7 +4207,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4296,7 +4301,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4304,7 +4309,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4400,7 +4405,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4408,7 +4413,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4532,7 +4537,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4540,7 +4545,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4660,7 +4665,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4668,7 +4673,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4775,7 +4780,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4783,7 +4788,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4888,7 +4893,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4896,7 +4901,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4989,7 +4994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4997,7 +5002,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -5167,7 +5172,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5175,7 +5180,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired";
+                        code: "AccountRequired" | "Forbidden";
                         message: string;
                     };
                 };
