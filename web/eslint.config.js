@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-const FEATURES = ["session", "account", "users", "billing"];
+const FEATURES = ["session", "account", "users", "billing", "activity"];
 
 /**
  * One-way imports (bulletproof-react): app -> features -> shared (components, lib, api,

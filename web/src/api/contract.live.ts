@@ -290,6 +290,23 @@ describe("the generated client against the running API", () => {
     expect([gone.status, gone.code]).toEqual([404, "NotFound"]);
   });
 
+  it("GET /web/audit-events, its actors and its CSV export, and 400 for a bad cursor", async () => {
+    // The sign-in of beforeAll is in the registrant's (an Owner's) log.
+    const query = { action: ["sign_in.succeeded" as const], limit: 1 };
+    const { data } = await api.GET("/web/audit-events", { params: { query } });
+    expect(data?.events[0]?.action).toBe("sign_in.succeeded");
+    expect(data?.events[0]?.actor.email).toBe(EMAIL);
+    const actors = await api.GET("/web/audit-events/actors");
+    expect(actors.data?.actors.map((actor) => actor.email)).toContain(EMAIL);
+    const csv = await api.GET("/web/audit-events/export", { params: { query }, parseAs: "text" });
+    expect(csv.response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(csv.data).toContain(`,${EMAIL},`);
+    const error = await failure(api.GET("/web/audit-events", { params: { query: { cursor: "AAAA" } } }));
+    expect([error.status, error.code]).toEqual([400, "InvalidCursor"]);
+    const anonymousError = await failure(anonymous.GET("/web/audit-events/actors"));
+    expect([anonymousError.status, anonymousError.code]).toEqual([401, "NotAuthenticated"]);
+  });
+
   it("POST /web/session/sign-out", async () => {
     const { response } = await api.POST("/web/session/sign-out");
     expect(response.status).toBe(204);

@@ -6,7 +6,7 @@
  * Titles: where the spec shows one it is used as is ('Login', 'Auth', 'Sign Up', 'Payment');
  * where it does not, the page's heading is ('Account Information', 'User Management',
  * 'Billing & Subscription'; "/" has that of /account, where it redirects); /logout and the
- * provider redirects have none.
+ * provider redirects have none. /activity (issue 15, the audit log) is 'Activity'.
  */
 import { type ComponentType, Suspense, lazy, useEffect } from "react";
 import { Navigate, Route, Routes, useNavigate } from "react-router";
@@ -25,6 +25,7 @@ const Shell = lazyRoute(() => import("./shell/Shell"));
 const AccountPage = lazyRoute(() => import("@/features/account/routes/account"));
 const UsersPage = lazyRoute(() => import("@/features/users/routes/users"));
 const BillingPage = lazyRoute(() => import("@/features/billing/routes/billing"));
+const ActivityPage = lazyRoute(() => import("@/features/activity/routes/activity"));
 const PaymentPage = lazyRoute(() => import("@/features/billing/routes/payment"));
 const LoginPage = lazyRoute(() => import("@/features/session/routes/login"));
 const LogoutPage = lazyRoute(() => import("@/features/session/routes/logout"));
@@ -70,6 +71,7 @@ export function AppRoutes() {
               <Route path="account" element={<Titled title="Account Information"><AccountPage /></Titled>} />
               <Route path="users" element={<Titled title="User Management"><UsersPage /></Titled>} />
               <Route path="billing" element={<Titled title="Billing & Subscription"><BillingPage /></Titled>} />
+              <Route path="activity" element={<Titled title="Activity"><ActivityPage /></Titled>} />
             </Route>
             {/* Sign-in is "not shown" for /payment in the spec; changing a card needs an account. */}
             <Route path="payment" element={<Titled title="Payment"><PaymentPage /></Titled>} />

@@ -65,6 +65,12 @@ export const UsersIcon = (p: IconProps) => (
   </svg>
 );
 
+export const ActivityIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="M22 12h-4l-3 9L9 3l-3 9H2" />
+  </svg>
+);
+
 export const CardIcon = (p: IconProps) => (
   <svg {...base(p)}>
     <rect x="2" y="5" width="20" height="14" rx="2" />

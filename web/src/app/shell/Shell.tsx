@@ -1,13 +1,15 @@
 /**
  * The signed-in layout (SPEC 2 "Shell", SPEC 9 layout): a 278px sidebar with the account
- * name, the three menu items, Documentation and Logout; the content area renders only once
- * both the session and the account have loaded; a footer with terms, privacy and copyright.
+ * name, the three menu items (and Activity for Owners and Admins, issue 15), Documentation
+ * and Logout; the content area renders only once both the session and the account have
+ * loaded; a footer with terms, privacy and copyright.
  */
 import { Suspense } from "react";
 import { Link, NavLink, Outlet } from "react-router";
 
 import { errorMessage } from "@/api";
 import {
+  ActivityIcon,
   BookIcon,
   BrandMark,
   CardIcon,
@@ -21,6 +23,7 @@ import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";
 import { config } from "@/config";
 import { useAccount } from "@/features/account";
+import { canReadActivity } from "@/features/activity";
 import { useSession } from "@/features/session";
 
 import styles from "./Shell.module.css";
@@ -29,7 +32,8 @@ const MENU = [
   { to: "/account", label: "Account Information", Icon: UserIcon },
   { to: "/users", label: "User Management", Icon: UsersIcon },
   { to: "/billing", label: "Billing & Subscription", Icon: CardIcon },
-] as const;
+];
+const ACTIVITY = { to: "/activity", label: "Activity", Icon: ActivityIcon };
 
 export function Component() {
   const session = useSession();
@@ -38,6 +42,7 @@ export function Component() {
   const accountName = session.data?.session.account.name ?? account.data?.account.name;
   const ready = session.data !== undefined && account.data !== undefined;
   const loadError = session.error ?? account.error;
+  const menu = canReadActivity(user?.role) ? [...MENU, ACTIVITY] : MENU;
 
   return (
     <div className={styles.layout}>
@@ -55,7 +60,7 @@ export function Component() {
         </div>
 
         <nav className={styles.nav} aria-label="Main">
-          {MENU.map(({ to, label, Icon }) => (
+          {menu.map(({ to, label, Icon }) => (
             <NavLink
               key={to}
               to={to}

@@ -1,0 +1,92 @@
+/**
+ * The audit log's actions in plain words (issue 15 "Audit log"): what the Activity table
+ * says and what the action filter offers, grouped as the console's pages are. Typed by the
+ * contract's `AuditAction`, so a new action fails the type check until it has its words.
+ */
+import type { components } from "@/api/schema";
+
+export type AuditAction = components["schemas"]["AuditAction"];
+
+const WORDS: Readonly<Record<AuditAction, string>> = {
+  "sign_in.succeeded": "Signed in",
+  "sign_in.failed": "Failed to sign in",
+  "account.renamed": "Renamed the account",
+  "user.invited": "Invited a user",
+  "user.joined": "Joined the account",
+  "user.edited": "Edited a user",
+  "user.role_changed": "Changed a user's role",
+  "user.deleted": "Deleted a user",
+  "invitation.resent": "Resent an invitation",
+  "invitation.revoked": "Revoked an invitation",
+  "sso.changed": "Changed single sign-on",
+  "sso.domain_added": "Added a domain",
+  "sso.domain_verified": "Verified a domain",
+  "sso.domain_removed": "Removed a domain",
+  "plan.units_changed": "Changed the plan",
+  "plan.change_scheduled": "Scheduled a plan change",
+  "plan.change_cancelled": "Cancelled a plan change",
+  "payment_method.added": "Added a payment method",
+  "payment_method.removed": "Removed the payment method",
+  "invoice.paid": "Paid an invoice",
+  "api_key.revealed": "Revealed the API key",
+  "api_key.copied": "Copied the API key",
+  "api_key.rolled": "Rolled the API key",
+  "api_key.expired": "Expired an API key",
+  "usage_alerts.changed": "Changed the usage alerts",
+};
+
+/** "Invited a user" for `user.invited`. */
+export function actionWords(action: AuditAction): string {
+  return WORDS[action];
+}
+
+/** Whether `value` (e.g. from the URL) is an action of the contract. */
+export function isAuditAction(value: string): value is AuditAction {
+  return Object.hasOwn(WORDS, value);
+}
+
+/** The action filter's option groups, as the console's pages group them. */
+export const ACTION_GROUPS: readonly { label: string; actions: readonly AuditAction[] }[] = [
+  { label: "Sign-in", actions: ["sign_in.succeeded", "sign_in.failed"] },
+  { label: "Account", actions: ["account.renamed"] },
+  {
+    label: "Users and invitations",
+    actions: [
+      "user.invited",
+      "user.joined",
+      "user.edited",
+      "user.role_changed",
+      "user.deleted",
+      "invitation.resent",
+      "invitation.revoked",
+    ],
+  },
+  {
+    label: "Single sign-on",
+    actions: ["sso.changed", "sso.domain_added", "sso.domain_verified", "sso.domain_removed"],
+  },
+  {
+    label: "Billing",
+    actions: [
+      "plan.units_changed",
+      "plan.change_scheduled",
+      "plan.change_cancelled",
+      "payment_method.added",
+      "payment_method.removed",
+      "invoice.paid",
+    ],
+  },
+  {
+    label: "API keys and usage",
+    actions: [
+      "api_key.revealed",
+      "api_key.copied",
+      "api_key.rolled",
+      "api_key.expired",
+      "usage_alerts.changed",
+    ],
+  },
+];
+
+/** Every action of the contract. */
+export const ALL_ACTIONS: readonly AuditAction[] = Object.keys(WORDS) as AuditAction[];

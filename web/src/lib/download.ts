@@ -1,0 +1,19 @@
+/**
+ * Saving a file the API sent (a CSV export) as the browser's download: the API is reached
+ * with the bearer token through the generated client, never by a plain link (the browser
+ * holds no cookie for it), so the body arrives as a Blob.
+ */
+
+/**
+ * Save `blob` under the `filename` of `response`'s `Content-Disposition`, else `fallback`
+ * (a SPA on another origin cannot read that header unless the API exposes it).
+ */
+export function saveDownload(blob: Blob, response: Response, fallback: string): void {
+  const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1];
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name ?? fallback;
+  link.click();
+  URL.revokeObjectURL(url);
+}
