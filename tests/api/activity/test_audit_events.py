@@ -32,6 +32,9 @@ URL = "/web/audit-events"
 NOW = datetime.now(UTC).replace(microsecond=0) - timedelta(days=1)
 
 
+NO_TARGET: dict[str, Any] = {"target_type": None, "target_id": None, "target_label": None}
+
+
 def event(
     me: SignedIn,
     at: datetime,
@@ -95,9 +98,7 @@ class TestList:
             me,
             NOW - timedelta(hours=3),
             AuditAction.SIGN_IN_SUCCEEDED,
-            target_type=None,
-            target_id=None,
-            target_label=None,
+            **NO_TARGET,
             changes={"method": {"from": None, "to": "password"}},
         )
         invited = event(
@@ -361,9 +362,7 @@ class TestExport:
             me,
             NOW - timedelta(hours=2),
             AuditAction.SIGN_IN_SUCCEEDED,
-            target_type=None,
-            target_id=None,
-            target_label=None,
+            **NO_TARGET,
         )
         invited = event(me, NOW - timedelta(hours=3), AuditAction.USER_INVITED)
         await record(app, renamed, signed_in, invited)

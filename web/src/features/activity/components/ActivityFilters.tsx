@@ -3,6 +3,8 @@
  * action, and a range of days in the reader's calendar. Each change replaces the URL's query
  * (lib/filters.ts), which is what the page reads.
  */
+import { type ReactNode, useId } from "react";
+
 import { Button } from "@/components/ui/Button";
 import { TextField } from "@/components/ui/TextField";
 
@@ -20,51 +22,35 @@ export function ActivityFilters({ filters, onChange }: { filters: Filters; onCha
   const set = (change: Partial<Filters>) => onChange({ ...filters, ...change });
   return (
     <div className={styles.filters} role="search" aria-label="Filter the activity">
-      <div className={styles.field}>
-        <label className={styles.label} htmlFor="activity-actor">
-          Who
-        </label>
-        <select
-          id="activity-actor"
-          className={styles.select}
-          value={filters.actor ?? ""}
-          onChange={(e) => set({ actor: e.target.value || null })}
-        >
-          <option value="">Everyone</option>
-          {known.map((actor) =>
-            actor.id ? (
-              <option key={actor.id} value={actor.id}>
-                {actor.name} ({actor.email})
+      <Select label="Who" value={filters.actor} onChange={(actor) => set({ actor })}>
+        <option value="">Everyone</option>
+        {known.map((actor) =>
+          actor.id ? (
+            <option key={actor.id} value={actor.id}>
+              {actor.name} ({actor.email})
+            </option>
+          ) : null,
+        )}
+        {filters.actor && !known.some((actor) => actor.id === filters.actor) ? (
+          <option value={filters.actor}>{actors.isPending ? "Loading…" : "Someone not in this log"}</option>
+        ) : null}
+      </Select>
+      <Select
+        label="Action"
+        value={filters.action}
+        onChange={(action) => set({ action: action && isAuditAction(action) ? action : null })}
+      >
+        <option value="">All actions</option>
+        {ACTION_GROUPS.map((group) => (
+          <optgroup key={group.label} label={group.label}>
+            {group.actions.map((action) => (
+              <option key={action} value={action}>
+                {actionWords(action)}
               </option>
-            ) : null,
-          )}
-          {filters.actor && !known.some((actor) => actor.id === filters.actor) ? (
-            <option value={filters.actor}>{actors.isPending ? "Loading…" : "Someone not in this log"}</option>
-          ) : null}
-        </select>
-      </div>
-      <div className={styles.field}>
-        <label className={styles.label} htmlFor="activity-action">
-          Action
-        </label>
-        <select
-          id="activity-action"
-          className={styles.select}
-          value={filters.action ?? ""}
-          onChange={(e) => set({ action: isAuditAction(e.target.value) ? e.target.value : null })}
-        >
-          <option value="">All actions</option>
-          {ACTION_GROUPS.map((group) => (
-            <optgroup key={group.label} label={group.label}>
-              {group.actions.map((action) => (
-                <option key={action} value={action}>
-                  {actionWords(action)}
-                </option>
-              ))}
-            </optgroup>
-          ))}
-        </select>
-      </div>
+            ))}
+          </optgroup>
+        ))}
+      </Select>
       <TextField
         label="From"
         type="date"
@@ -84,6 +70,31 @@ export function ActivityFilters({ filters, onChange }: { filters: Filters; onCha
       <Button variant="ghost" className={styles.clear} disabled={!hasFilters(filters)} onClick={() => onChange(NO_FILTERS)}>
         Clear
       </Button>
+    </div>
+  );
+}
+
+/** A labelled select whose empty option ("") stands for no filter (null). */
+function Select({
+  label,
+  value,
+  onChange,
+  children,
+}: {
+  label: string;
+  value: string | null;
+  onChange: (value: string | null) => void;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className={styles.field}>
+      <label className={styles.label} htmlFor={id}>
+        {label}
+      </label>
+      <select id={id} className={styles.select} value={value ?? ""} onChange={(e) => onChange(e.target.value || null)}>
+        {children}
+      </select>
     </div>
   );
 }
