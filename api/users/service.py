@@ -132,8 +132,8 @@ async def invite(
     body: UserCreate,
     validity: timedelta,
 ) -> AccountUser:
-    """Invite a user into the caller's account with ``body.role`` (Admin when None); the invitation is Pending
-    for ``validity`` (``INVITATION_VALIDITY_DAYS``).
+    """Invite a user into the caller's account with ``body.role`` (Admin when None); the
+    invitation is Pending for ``validity`` (``INVITATION_VALIDITY_DAYS``).
 
     Raises:
         Forbidden: an Admin inviting an Owner.
