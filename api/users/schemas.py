@@ -46,13 +46,17 @@ class UserNames(ApiModel):
     last_name: Annotated[PersonName, Required(REQUIRED)]
 
 
+INVITED_ROLE = Role.ADMIN
+"""The role of an invitee when the invite names none (issue 15: before roles, invitees could
+do what an Admin can)."""
+
+
 class UserCreate(UserNames):
-    """``POST /web/users``: who to invite, and their role (issue 15; Admin when left out, as
-    invitees could do everything an Admin can before roles existed). The email is trimmed and
-    lowercased."""
+    """``POST /web/users``: who to invite, and their role (Admin when left out or null). The
+    email is trimmed and lowercased."""
 
     email: Annotated[Email, Required(REQUIRED), ValidEmail("Must be a valid email address")]
-    role: Role = Role.ADMIN
+    role: Role | None = Field(default=None, description="Admin when left out or null.")
 
 
 class UserUpdate(UserNames):

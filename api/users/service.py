@@ -50,7 +50,7 @@ from api.users.errors import (
     LastOwnerRequired,
     LastUserRequired,
 )
-from api.users.schemas import AccountUser, UserCreate, UserStatus, UserUpdate
+from api.users.schemas import INVITED_ROLE, AccountUser, UserCreate, UserStatus, UserUpdate
 
 log = structlog.get_logger(__name__)
 _SYMBOLS = "!#$%&*+-=?@^_"
@@ -132,8 +132,8 @@ async def invite(
     body: UserCreate,
     validity: timedelta,
 ) -> AccountUser:
-    """Invite a user into the caller's account with ``body.role``; the invitation is Pending
-    for ``validity`` (``INVITATION_VALIDITY_DAYS``).
+    """Invite a user into the caller's account with ``body.role`` (Admin when None); the
+    invitation is Pending for ``validity`` (``INVITATION_VALIDITY_DAYS``).
 
     Raises:
         Forbidden: an Admin inviting an Owner.
@@ -141,7 +141,8 @@ async def invite(
         EmailInUse: the email belongs to a user of any account (409).
         ProviderRefused / VendorUnavailable: Cognito refused or is unreachable.
     """
-    require_may_grant(caller.role, body.role)
+    role = body.role or INVITED_ROLE
+    require_may_grant(caller.role, role)
     account = await db.get_one(Account, caller.account_id)
     if account.require_google_sso:
         raise InviteRefusedWithSso()
@@ -155,7 +156,7 @@ async def invite(
         last_name=body.last_name,
         email=body.email,
         auth_type=AuthType.EMAIL,
-        role=body.role,
+        role=role,
         invited_at=now,
         invitation_expires_at=now + validity,
     )

@@ -1759,9 +1759,8 @@ export interface components {
         };
         /**
          * UserCreate
-         * @description ``POST /web/users``: who to invite, and their role (issue 15; Admin when left out, as
-         *     invitees could do everything an Admin can before roles existed). The email is trimmed and
-         *     lowercased.
+         * @description ``POST /web/users``: who to invite, and their role (Admin when left out or null). The
+         *     email is trimmed and lowercased.
          */
         UserCreate: {
             /**
@@ -1773,8 +1772,8 @@ export interface components {
             firstName: string;
             /** Lastname */
             lastName: string;
-            /** @default Admin */
-            role: components["schemas"]["Role"];
+            /** @description Admin when left out or null. */
+            role?: components["schemas"]["Role"] | null;
         };
         /**
          * UserResponse

@@ -13,7 +13,7 @@ const base = (props: IconProps): IconProps => ({
   strokeLinecap: "round",
   strokeLinejoin: "round",
   "aria-hidden": true,
-  focusable: false,
+  focusable: "false",
   ...props,
 });
 
@@ -97,7 +97,7 @@ export const ExternalIcon = (p: IconProps) => (
 );
 
 export const BrandMark = (p: IconProps) => (
-  <svg width={28} height={28} viewBox="0 0 32 32" aria-hidden focusable={false} {...p}>
+  <svg width={28} height={28} viewBox="0 0 32 32" aria-hidden focusable="false" {...p}>
     <rect width="32" height="32" rx="8" fill="var(--color-accent)" />
     <path d="M9 21.5 15.2 9h1.6L23 21.5h-3l-1.3-2.8h-5.4L12 21.5H9Zm5.3-5.2h3.4L16 12.6l-1.7 3.7Z" fill="#fff" />
   </svg>

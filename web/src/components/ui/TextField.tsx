@@ -1,4 +1,12 @@
-import { type InputHTMLAttributes, type ReactNode, forwardRef, useId } from "react";
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  forwardRef,
+  useId,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+} from "react";
 
 import styles from "./TextField.module.css";
 
@@ -11,13 +19,22 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id
   labelAside?: ReactNode;
 }
 
-/** A labelled input with its error message. */
+/**
+ * A labelled input with its error message. `autoFocus` focuses the input when it mounts, as
+ * React does (Preact would only set the `autofocus` attribute, which a browser honours once
+ * per page load: the forgot-password step would not get the focus).
+ */
 export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField(
-  { label, error, hint, labelAside, className, ...rest },
+  { label, error, hint, labelAside, className, autoFocus, ...rest },
   ref,
 ) {
   const id = useId();
   const messageId = `${id}-message`;
+  const input = useRef<HTMLInputElement>(null);
+  useImperativeHandle(ref, () => input.current as HTMLInputElement);
+  useLayoutEffect(() => {
+    if (autoFocus) input.current?.focus();
+  }, [autoFocus]);
   return (
     <div className={`${styles.field} ${className ?? ""}`}>
       <div className={styles.labelRow}>
@@ -27,7 +44,7 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
         {labelAside}
       </div>
       <input
-        ref={ref}
+        ref={input}
         id={id}
         className={styles.input}
         aria-invalid={error ? true : undefined}

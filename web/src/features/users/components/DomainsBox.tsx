@@ -45,7 +45,7 @@ export function DomainsBox() {
           value={value}
           maxLength={260}
           autoComplete="off"
-          spellCheck={false}
+          spellCheck="false"
           onChange={(event) => {
             setValue(event.target.value);
             if (add.error) add.reset();
