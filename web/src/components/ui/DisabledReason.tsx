@@ -9,7 +9,7 @@
  */
 import type { ReactElement } from "react";
 
-import { Tooltip } from "./Tooltip";
+import { Tooltip, type TooltipAlign } from "./Tooltip";
 
 import styles from "./Tooltip.module.css";
 
@@ -17,14 +17,15 @@ interface DisabledReasonProps {
   reason: string | null;
   children: ReactElement;
   side?: "top" | "bottom";
+  align?: TooltipAlign;
   /** The control takes its container's full width (a row of a list). */
   block?: boolean;
 }
 
-export function DisabledReason({ reason, children, side, block = false }: DisabledReasonProps) {
+export function DisabledReason({ reason, children, side, align, block = false }: DisabledReasonProps) {
   if (!reason) return children;
   return (
-    <Tooltip content={reason} side={side} block={block}>
+    <Tooltip content={reason} side={side} align={align} block={block}>
       <span tabIndex={0} className={block ? styles.blockTrigger : styles.trigger}>
         {children}
       </span>
