@@ -65,7 +65,7 @@ export function UserRow({ user, isMe, onAction, onNotice }: Props) {
         {isMe ? <span className={styles.you}> (you)</span> : null}
         {invitation ? (
           <span className={styles.invitation}>
-            <span className={styles.status} data-status={user.status}>
+            <span className={`${page.badge} ${styles.status}`} data-status={user.status}>
               {user.status}
             </span>
             {invitation}
@@ -76,7 +76,7 @@ export function UserRow({ user, isMe, onAction, onNotice }: Props) {
         {user.email}
       </td>
       <td className={styles.noWrap}>
-        <span className={styles.role} data-role={user.role}>
+        <span className={`${page.badge} ${styles.role}`} data-role={user.role}>
           {user.role}
         </span>
       </td>
