@@ -38,7 +38,11 @@ export function SecuritySection({ sso, currentUser }: Props) {
   const current: SsoChoice = sso.isGoogleSSO ? "google" : "none";
   const [pending, setPending] = useState<SsoChoice | null>(null);
   const roleBlocked = usePermissions().whyNot("changeSso");
-  const googleBlocked = current === "google" ? roleBlocked : googleSsoBlockedReason(currentUser, sso.domains) ?? roleBlocked;
+  // The spec's reasons first; once Google SSO is on, only the role keeps anyone from turning it off.
+  const googleBlocked =
+    current === "google"
+      ? roleBlocked
+      : (googleSsoBlockedReason(currentUser, sso.domains) ?? roleBlocked);
   const domains = sso.domains.join(", ");
 
   const close = () => {

@@ -17,13 +17,14 @@ import { type AccountUser, invitationLabel } from "../lib/roles";
 import styles from "./users.module.css";
 
 export type UserAction = "edit" | "delete" | "revoke";
+/** What a Resend did, for the list's notice. */
+export type Notice = { variant: "info" | "error"; text: string };
 
 interface Props {
   user: AccountUser;
   isMe: boolean;
   onAction: (action: UserAction, user: AccountUser) => void;
-  /** What a Resend did, for the list's notice. */
-  onNotice: (notice: { variant: "info" | "error"; text: string }) => void;
+  onNotice: (notice: Notice) => void;
 }
 
 export function UserRow({ user, isMe, onAction, onNotice }: Props) {

@@ -19,13 +19,12 @@ import { DeleteUserModal } from "../components/DeleteUserModal";
 import { RevokeInvitationModal } from "../components/RevokeInvitationModal";
 import { SecuritySection } from "../components/SecuritySection";
 import { UserFormModal } from "../components/UserFormModal";
-import { type UserAction, UserRow } from "../components/UserRow";
+import { type Notice, type UserAction, UserRow } from "../components/UserRow";
 import type { AccountUser } from "../lib/roles";
 import { INVITE_DISABLED_TOOLTIP } from "../lib/sso";
 import styles from "../components/users.module.css";
 
 type Dialog = { kind: "invite" } | { kind: UserAction; user: AccountUser } | null;
-type Notice = { variant: "info" | "error"; text: string } | null;
 
 export function Component() {
   const { data: users } = useAccountUsers();
@@ -33,7 +32,7 @@ export function Component() {
   const { data: me } = useSessionUser();
   const { whyNot } = usePermissions();
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [notice, setNotice] = useState<Notice>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   if (!users || !sso || !me) return null; // the shell renders pages once both have loaded
   const currentUser = users.find((u) => u.id === me.id) ?? { ...me, authType: "Email" };
   const close = () => setDialog(null);
