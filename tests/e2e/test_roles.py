@@ -49,11 +49,14 @@ def _row(page: Page, text: str) -> Locator:
 def _expect_disabled_with_tooltip(
     page: Page, control: Locator, text: str, screenshot: str | None = None
 ) -> None:
-    """``control`` is disabled, and hovering it shows ``text`` as its tooltip (a screenshot of
-    the page with it into ``screenshot`` in the artifacts)."""
+    """``control`` is disabled, and hovering it shows its own tooltip reading ``text`` (a
+    screenshot of the page with it into ``screenshot`` in the artifacts)."""
     expect(control).to_be_disabled()
-    control.locator("xpath=ancestor::span[@tabindex][1]").hover()
-    expect(page.get_by_role("tooltip").filter(has_text=text)).to_be_visible()
+    trigger = control.locator("xpath=ancestor::span[@tabindex][1]")
+    trigger.hover()
+    tooltip = trigger.locator("xpath=following-sibling::*[@role='tooltip']")
+    expect(tooltip).to_be_visible()
+    expect(tooltip).to_have_text(text)
     if screenshot:
         page.screenshot(path=str(ARTIFACTS / screenshot), full_page=True)
     page.mouse.move(0, 0)
