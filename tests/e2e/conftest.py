@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -178,3 +179,31 @@ def verify_domain_in_console(page: Page, console_url: str, domain: str) -> None:
     publish_txt(console_url, domain, item.get_by_test_id("txt-value").inner_text())
     item.get_by_role("button", name=f"Verify {domain}").click()
     expect(item).to_contain_text("Verified")
+
+
+@contextmanager
+def api_as(
+    console_url: str, email: str = DEMO_EMAIL, password: str = DEMO_PASSWORD
+) -> Iterator[httpx.Client]:
+    """An API client signed in as ``email`` (``POST /web/session/sign-in``; bearer token)."""
+    with httpx.Client(base_url=console_url, timeout=10) as client:
+        response = client.post("/web/session/sign-in", json={"email": email, "password": password})
+        response.raise_for_status()
+        token = response.json()["tokens"]["accessToken"]
+        client.headers["Authorization"] = f"Bearer {token}"
+        yield client
+
+
+def demo_user(api: httpx.Client, email: str) -> dict[str, Any] | None:
+    """The user ``email`` of the account ``api`` is signed in to (``GET /web/account``)."""
+    users = api.get("/web/account").json()["account"]["users"]
+    return next((u for u in users if u["email"] == email), None)
+
+
+def set_role(console_url: str, email: str, role: str) -> None:
+    """Give the demo account's user ``email`` the ``role``, as the demo Owner through the API."""
+    with api_as(console_url) as api:
+        user = demo_user(api, email)
+        assert user is not None, email
+        names = {"firstName": user["firstName"], "lastName": user["lastName"]}
+        api.put(f"/web/users/{user['id']}", json={**names, "role": role}).raise_for_status()

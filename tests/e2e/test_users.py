@@ -9,7 +9,7 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from api.devstack.seed import DEMO_GOOGLE_EMAIL
-from tests.e2e.conftest import sign_in, verify_domain_in_console
+from tests.e2e.conftest import set_role, sign_in, verify_domain_in_console
 
 NEW_PASSWORD = "Invited-user-2026!"
 
@@ -86,6 +86,15 @@ def test_password_user_sees_why_google_sso_is_disabled(page: Page) -> None:
 
 
 def test_google_user_turns_google_sso_on_and_off(page: Page, console_url: str) -> None:
+    # Katherine is a Member in the demo account, and Members cannot change SSO (issue 15).
+    set_role(console_url, DEMO_GOOGLE_EMAIL, "Admin")
+    try:
+        _turn_google_sso_on_and_off(page, console_url)
+    finally:
+        set_role(console_url, DEMO_GOOGLE_EMAIL, "Member")
+
+
+def _turn_google_sso_on_and_off(page: Page, console_url: str) -> None:
     page.goto("/login")
     page.get_by_role("button", name="Sign in with Google").click()
     # Wait for the stand-in's page: /login has an Email field too.

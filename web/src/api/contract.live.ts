@@ -80,7 +80,7 @@ describe("the generated client against the running API", () => {
 
   it("POST, PUT and DELETE /web/users, with their refusals", async () => {
     const email = `invitee-${unique()}@contract-labs.dev`;
-    const invited = await api.POST("/web/users", { body: { firstName: "In", lastName: "Vitee", email } });
+    const invited = await api.POST("/web/users", { body: { firstName: "In", lastName: "Vitee", email, role: "Admin" } });
     const user = invited.data?.user;
     expect(user?.email).toBe(email);
     const edited = await api.PUT("/web/users/{user_id}", {
@@ -101,7 +101,7 @@ describe("the generated client against the running API", () => {
       api.DELETE("/web/users/{user_id}", { params: { path: { user_id: session.data?.session.user.id ?? "" } } }),
     );
     expect([self.status, self.code]).toEqual([400, "CannotDeleteSelf"]);
-    const bad = await failure(api.POST("/web/users", { body: { firstName: "A", lastName: "B", email: "not-an-email" } }));
+    const bad = await failure(api.POST("/web/users", { body: { firstName: "A", lastName: "B", email: "not-an-email", role: "Admin" } }));
     expect([bad.status, bad.code]).toEqual([422, "ValidationError"]);
   });
 

@@ -29,6 +29,21 @@ describe("ApiError (SPEC 7, SPEC 8)", () => {
     expect(error.message).toBe("Authorization error: Nope");
   });
 
+  it("keeps a role refusal (403 Forbidden) out of the auth errors, with the API's message", async () => {
+    const message = "Only an Owner of this account can do this. Ask an Owner to do it for you.";
+    const error = await ApiError.fromResponse(json(403, { code: "Forbidden", message }, "Forbidden"), true);
+    expect(error.isAuthError).toBe(false);
+    expect(error.code).toBe("Forbidden");
+    expect(errorMessage(error)).toBe(message);
+  });
+
+  it("still treats a 403 AccountRequired (an identity without an account) as an auth error", async () => {
+    const body = { code: "AccountRequired", message: "This identity has no account yet" };
+    const error = await ApiError.fromResponse(json(403, body, "Forbidden"), true);
+    expect(error.isAuthError).toBe(true);
+    expect(error.message).toBe("Authorization error: Forbidden");
+  });
+
   it("supplies a status text when the response has none (HTTP/2)", async () => {
     const error = await ApiError.fromResponse(json(401, { code: "X", message: "m" }), true);
     expect(error.message).toBe("Authorization error: Unauthorized");

@@ -13,6 +13,13 @@ export interface ErrorEnvelope {
 /** Statuses that mean the caller's sign-in is missing or unusable (SPEC 8). */
 export const AUTH_ERROR_STATUSES: ReadonlySet<number> = new Set([401, 403, 406]);
 
+/**
+ * The code of a 403 that refuses the caller's role (issue 15), not their sign-in: it is no auth
+ * error, so the session stays and the API's message ('Only an Owner of this account can do
+ * this. ...') shows where the action was attempted.
+ */
+export const ROLE_REFUSED_CODE = "Forbidden";
+
 export const SERVER_ERROR_MESSAGE =
   "Sorry - our server hit an error. Please try again or email support if the issue persists.";
 
@@ -22,11 +29,15 @@ export class ApiError extends Error {
   readonly statusText: string;
   /** The parsed JSON body, or the raw text when the body is not JSON. */
   readonly body: unknown;
-  /** True when the call needed sign-in and the status is 401, 403 or 406. */
+  /**
+   * True when the call needed sign-in and the status is 401, 403 or 406, except a 403 whose
+   * code is `Forbidden` (a role refusal).
+   */
   readonly isAuthError: boolean;
 
   constructor(status: number, statusText: string, body: unknown, isProtected: boolean) {
-    const isAuthError = isProtected && AUTH_ERROR_STATUSES.has(status);
+    const isAuthError =
+      isProtected && AUTH_ERROR_STATUSES.has(status) && !isRoleRefusal(status, body);
     super(isAuthError ? `Authorization error: ${statusText}` : messageOf(body, statusText));
     this.status = status;
     this.statusText = statusText;
@@ -59,6 +70,10 @@ export function isEnvelope(body: unknown): body is ErrorEnvelope {
     typeof (body as Record<string, unknown>).code === "string" &&
     typeof (body as Record<string, unknown>).message === "string"
   );
+}
+
+function isRoleRefusal(status: number, body: unknown): boolean {
+  return status === 403 && isEnvelope(body) && body.code === ROLE_REFUSED_CODE;
 }
 
 function messageOf(body: unknown, statusText: string): string {

@@ -19,11 +19,16 @@ import {
 
 import styles from "./Tooltip.module.css";
 
+export type TooltipAlign = "center" | "start" | "end";
+
 interface TooltipProps {
   content: ReactNode;
   /** The element the tooltip describes (a button, a link, …). */
   children: ReactElement<{ "aria-describedby"?: string }>;
   side?: "top" | "bottom";
+  /** Which edge of the trigger the tooltip lines up with; "start" and "end" keep a tooltip of
+   * a control at the left or right edge of a panel within it. */
+  align?: TooltipAlign;
   /** Controlled visibility; leave undefined to follow hover and focus. */
   open?: boolean;
   /** Delay before showing on hover, ms. */
@@ -36,6 +41,7 @@ export function Tooltip({
   content,
   children,
   side = "top",
+  align = "center",
   open,
   delayMs = 150,
   block = false,
@@ -68,7 +74,7 @@ export function Tooltip({
       }}
     >
       {cloneElement(children, { "aria-describedby": id })}
-      <span role="tooltip" id={id} className={styles.tip} data-side={side} data-open={visible}>
+      <span role="tooltip" id={id} className={styles.tip} data-side={side} data-align={align} data-open={visible}>
         {content}
       </span>
     </span>

@@ -1,13 +1,17 @@
 /**
  * Account Configuration (SPEC 2): the editable account name, saved only when non-empty and
  * changed (SPEC 5), and the API keys with their copy control (issue 14: masked, Reveal, Roll).
+ * Renaming is for Owners and Admins (issue 15): for Members the name is read-only and Save is
+ * disabled with the reason as a tooltip.
  */
 import { useState } from "react";
 
 import { type Account, errorMessage } from "@/api";
-import { Button } from "@/components/ui/Button";
 import page from "@/components/layout/page.module.css";
+import { Button } from "@/components/ui/Button";
+import { DisabledReason } from "@/components/ui/DisabledReason";
 import { TextField } from "@/components/ui/TextField";
+import { usePermissions } from "@/lib/use-permissions";
 
 import { useUpdateAccountName } from "../api/account";
 
@@ -18,6 +22,7 @@ import styles from "./account.module.css";
 export function AccountConfiguration({ account }: { account: Account }) {
   const [name, setName] = useState(account.name);
   const rename = useUpdateAccountName();
+  const blocked = usePermissions().whyNot("renameAccount");
   const trimmed = name.trim();
   const canSave = trimmed !== "" && trimmed !== account.name;
 
@@ -34,12 +39,15 @@ export function AccountConfiguration({ account }: { account: Account }) {
           label="Account Name"
           value={name}
           maxLength={200}
+          readOnly={blocked !== null}
           onChange={(event) => setName(event.target.value)}
           error={rename.isError ? errorMessage(rename.error) : null}
         />
-        <Button type="submit" disabled={!canSave} loading={rename.isPending}>
-          Save
-        </Button>
+        <DisabledReason reason={blocked}>
+          <Button type="submit" disabled={blocked !== null || !canSave} loading={rename.isPending}>
+            Save
+          </Button>
+        </DisabledReason>
       </form>
       <ApiKeys />
     </div>

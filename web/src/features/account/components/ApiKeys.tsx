@@ -3,7 +3,9 @@
  * (`ak_…1a2b`) with Reveal and Copy (Copy works without revealing; both are recorded), when it
  * was last used and how many records it sent this cycle; Roll key with an overlap (now, 1 hour,
  * 24 hours, 7 days) during which the old key keeps working, shown with a countdown and Expire
- * now. SPEC 2's copy control stays: 'Copy API Key', then 'Copied!' for 2.5 s.
+ * now. SPEC 2's copy control stays: 'Copy API Key', then 'Copied!' for 2.5 s. Every role
+ * reveals and copies; Roll key and Expire now are for Owners and Admins (issue 15), disabled
+ * with the reason as a tooltip for Members.
  */
 import { useEffect, useState } from "react";
 
@@ -12,8 +14,10 @@ import type { components } from "@/api/schema";
 import page from "@/components/layout/page.module.css";
 import { Button } from "@/components/ui/Button";
 import { CopyButton } from "@/components/ui/CopyButton";
+import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Modal } from "@/components/ui/Modal";
+import { usePermissions } from "@/lib/use-permissions";
 
 import { revealApiKey, useApiKeys, useExpireApiKey, useRollApiKey } from "../api/account";
 import { countdown, lastUsedText } from "../lib/api-keys";
@@ -33,6 +37,7 @@ const OVERLAPS: { value: Overlap; label: string }[] = [
 export function ApiKeys() {
   const { data, error } = useApiKeys();
   const [rolling, setRolling] = useState(false);
+  const blocked = usePermissions().whyNot("manageApiKeys");
   if (error) return <InfoBox variant="error" title={errorMessage(error)} />;
   if (!data) return <p className={page.muted}>Loading…</p>;
   const [current, ...older] = data.keys;
@@ -40,27 +45,36 @@ export function ApiKeys() {
     <div className={page.stack}>
       <div>
         <p className={styles.label}>API Key</p>
-        {current ? <KeyRow key={current.id} apiKey={current} current /> : null}
+        {current ? <KeyRow key={current.id} apiKey={current} current blocked={blocked} /> : null}
       </div>
       {older.length ? (
         <div className={page.stack} aria-label="Previous keys still working">
           <p className={styles.label}>Previous {older.length === 1 ? "key" : "keys"}, still working</p>
           {older.map((k) => (
-            <KeyRow key={k.id} apiKey={k} current={false} />
+            <KeyRow key={k.id} apiKey={k} current={false} blocked={blocked} />
           ))}
         </div>
       ) : null}
       <div>
-        <Button variant="secondary" onClick={() => setRolling(true)}>
-          Roll key
-        </Button>
+        <DisabledReason reason={blocked} align="start">
+          <Button variant="secondary" disabled={blocked !== null} onClick={() => setRolling(true)}>
+            Roll key
+          </Button>
+        </DisabledReason>
       </div>
       <RollModal open={rolling} onClose={() => setRolling(false)} />
     </div>
   );
 }
 
-function KeyRow({ apiKey, current }: { apiKey: Key; current: boolean }) {
+interface KeyRowProps {
+  apiKey: Key;
+  current: boolean;
+  /** Why the signed-in user may not expire it, or null. */
+  blocked: string | null;
+}
+
+function KeyRow({ apiKey, current, blocked }: KeyRowProps) {
   const [shown, setShown] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const expire = useExpireApiKey();
@@ -84,18 +98,21 @@ function KeyRow({ apiKey, current }: { apiKey: Key; current: boolean }) {
         </Button>
         <CopyButton value={() => revealApiKey(apiKey.id, "copy")} label="Copy API Key" />
         {current ? null : (
-          <Button
-            variant="danger"
-            loading={expire.isPending}
-            onClick={() =>
-              expire.mutate(
-                { params: { path: { key_id: apiKey.id } } },
-                { onError: (err) => setError(errorMessage(err)) },
-              )
-            }
-          >
-            Expire now
-          </Button>
+          <DisabledReason reason={blocked}>
+            <Button
+              variant="danger"
+              disabled={blocked !== null}
+              loading={expire.isPending}
+              onClick={() =>
+                expire.mutate(
+                  { params: { path: { key_id: apiKey.id } } },
+                  { onError: (err) => setError(errorMessage(err)) },
+                )
+              }
+            >
+              Expire now
+            </Button>
+          </DisabledReason>
         )}
       </div>
       <p className={page.muted}>

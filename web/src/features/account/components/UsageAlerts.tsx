@@ -1,7 +1,8 @@
 /**
  * Usage alerts (issue 14): which shares of the plan's allowance send an email (50, 80 and
  * 100 %, each once per billing cycle) and which users get it. Saved together with Save; the
- * thresholds this cycle already reached say when.
+ * thresholds this cycle already reached say when. Changing them is for Owners and Admins
+ * (issue 15): for Members the choices are disabled and Save has the reason as a tooltip.
  */
 import { useState } from "react";
 
@@ -9,7 +10,9 @@ import { errorMessage } from "@/api";
 import type { components } from "@/api/schema";
 import page from "@/components/layout/page.module.css";
 import { Button } from "@/components/ui/Button";
+import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
+import { usePermissions } from "@/lib/use-permissions";
 
 import { useUpdateUsageAlerts, useUsageAlerts } from "../api/account";
 
@@ -32,6 +35,7 @@ function UsageAlertsForm({ settings }: { settings: Settings }) {
     settings.recipients.filter((r) => r.enabled).map((r) => r.userId),
   );
   const save = useUpdateUsageAlerts();
+  const blocked = usePermissions().whyNot("changeUsageAlerts");
   const changed =
     [...thresholds].sort().join() !== [...settings.thresholds].sort().join() ||
     [...recipients].sort().join() !==
@@ -53,7 +57,7 @@ function UsageAlertsForm({ settings }: { settings: Settings }) {
         save.mutate({ body: { thresholds, recipientIds: recipients } });
       }}
     >
-      <fieldset className={styles.choices}>
+      <fieldset className={styles.choices} disabled={blocked !== null}>
         <legend className={styles.label}>Email when this cycle's requests reach</legend>
         {THRESHOLDS.map((t) => (
           <label key={t} className={styles.choice}>
@@ -72,7 +76,7 @@ function UsageAlertsForm({ settings }: { settings: Settings }) {
           </label>
         ))}
       </fieldset>
-      <fieldset className={styles.choices}>
+      <fieldset className={styles.choices} disabled={blocked !== null}>
         <legend className={styles.label}>Send to</legend>
         {settings.recipients.map((r) => (
           <label key={r.userId} className={styles.choice}>
@@ -87,9 +91,11 @@ function UsageAlertsForm({ settings }: { settings: Settings }) {
       </fieldset>
       {save.isError ? <InfoBox variant="error" title={errorMessage(save.error)} /> : null}
       <div>
-        <Button type="submit" disabled={!changed} loading={save.isPending}>
-          Save alerts
-        </Button>
+        <DisabledReason reason={blocked} align="start">
+          <Button type="submit" disabled={blocked !== null || !changed} loading={save.isPending}>
+            Save alerts
+          </Button>
+        </DisabledReason>
       </div>
     </form>
   );

@@ -18,6 +18,10 @@
  *   what is charged today, when it takes effect, the next invoice) and confirms at the
  *   preview's proration date. A scheduled downgrade shows as 'Changes to N units on <date>'
  *   with Undo; an invoice past due shows its amount with Pay now and Use another card.
+ * - Issue 15: billing is for Owners. For others every change (Update, Undo, Pay now, Use
+ *   another card, Add Card / Edit, Remove) is disabled with 'Only Owners can change billing.'
+ *   as a tooltip; where the spec already disables a control (no card), its tooltip stays.
+ *   The slider and Reset stay, to see what another plan would cost.
  */
 import { useState } from "react";
 import { Link } from "react-router";
@@ -27,12 +31,13 @@ import { PageHeader } from "@/components/layout/PageHeader";
 import page from "@/components/layout/page.module.css";
 import { Button } from "@/components/ui/Button";
 import buttonStyles from "@/components/ui/Button.module.css";
+import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Modal } from "@/components/ui/Modal";
 import { Panel } from "@/components/ui/Panel";
 import { RangeSlider } from "@/components/ui/RangeSlider";
-import { Tooltip } from "@/components/ui/Tooltip";
 import { allowedRequests } from "@/lib/plan";
+import { usePermissions } from "@/lib/use-permissions";
 
 import type { components } from "@/api/schema";
 
@@ -61,6 +66,7 @@ export const NO_CARD_TOOLTIP = "Add a payment method to change your plan.";
 export function Component() {
   const { data } = useBillingSummary();
   const [error, setError] = useState<string | null>(null);
+  const blocked = usePermissions().whyNot("changeBilling");
   if (!data) return null; // the shell renders pages only once the account has loaded
   const { subscription, card } = data;
   return (
@@ -71,15 +77,16 @@ export function Component() {
           <InfoBox variant="error" title={error} />
         ) : null}
         {subscription.paymentFailedAt ? (
-          <PastDueBox pastDue={subscription.pastDue ?? null} onError={setError} />
+          <PastDueBox pastDue={subscription.pastDue ?? null} blocked={blocked} onError={setError} />
         ) : null}
         <PlanPanel
           key={`${subscription.units}:${subscription.scheduledUnits ?? ""}`}
           subscription={subscription}
           hasCard={card !== null}
+          blocked={blocked}
           onError={setError}
         />
-        <PaymentMethodPanel card={card} onError={setError} />
+        <PaymentMethodPanel card={card} blocked={blocked} onError={setError} />
         <InvoicesPanel />
       </div>
     </>
@@ -89,16 +96,35 @@ export function Component() {
 type Subscription = components["schemas"]["Subscription"];
 type Preview = components["schemas"]["SubscriptionPreview"];
 
+/** Why the signed-in user may not change billing (issue 15), or null when they may. */
+type Blocked = string | null;
+
+/** A link to /payment that looks like a button; disabled, with the reason, for non-Owners. */
+function PaymentLink({ blocked, children }: { blocked: Blocked; children: string }) {
+  return blocked ? (
+    <DisabledReason reason={blocked}>
+      <Button variant="secondary" disabled>
+        {children}
+      </Button>
+    </DisabledReason>
+  ) : (
+    <Link to="/payment" className={`${buttonStyles.button} ${buttonStyles.secondary}`}>
+      {children}
+    </Link>
+  );
+}
+
 /** issue 11 "Past due": the amount, paid with the card on file or a new one. */
 function PastDueBox({
   pastDue,
+  blocked,
   onError,
 }: {
   pastDue: Subscription["pastDue"];
+  blocked: Blocked;
   onError: (message: string | null) => void;
 }) {
   const pay = usePayPastDue();
-  const linkClass = `${buttonStyles.button} ${buttonStyles.secondary}`;
   const amount = pastDue ? formatAmount(pastDue.amountDue, pastDue.currency) : null;
   return (
     <InfoBox
@@ -106,21 +132,22 @@ function PastDueBox({
       title={amount ? `A payment of ${amount} is past due` : "Your last payment failed"}
       action={
         <div className={styles.actions}>
-          <Link to="/payment" className={linkClass}>
-            Use another card
-          </Link>
+          <PaymentLink blocked={blocked}>Use another card</PaymentLink>
           {pastDue ? (
-            <Button
-              loading={pay.isPending}
-              onClick={() =>
-                pay.mutate(
-                  {},
-                  { onSuccess: () => onError(null), onError: (err) => onError(errorMessage(err)) },
-                )
-              }
-            >
-              Pay now
-            </Button>
+            <DisabledReason reason={blocked} align="end">
+              <Button
+                disabled={blocked !== null}
+                loading={pay.isPending}
+                onClick={() =>
+                  pay.mutate(
+                    {},
+                    { onSuccess: () => onError(null), onError: (err) => onError(errorMessage(err)) },
+                  )
+                }
+              >
+                Pay now
+              </Button>
+            </DisabledReason>
           ) : null}
         </div>
       }
@@ -134,18 +161,19 @@ function PastDueBox({
 interface PlanPanelProps {
   subscription: Subscription;
   hasCard: boolean;
+  blocked: Blocked;
   onError: (message: string | null) => void;
 }
 
 /** Keyed by the current and scheduled units: after a change the slider starts again at the
  * units in force. */
-function PlanPanel({ subscription, hasCard, onError }: PlanPanelProps) {
+function PlanPanel({ subscription, hasCard, blocked, onError }: PlanPanelProps) {
   const [units, setUnits] = useState(subscription.units);
   const [confirming, setConfirming] = useState(false);
   const update = useUpdateSubscription();
   const preview = useSubscriptionPreview(units, confirming);
   const changed = units !== subscription.units;
-  const enabled = canUpdatePlan(units, subscription.units, hasCard);
+  const enabled = blocked === null && canUpdatePlan(units, subscription.units, hasCard);
 
   // mutateAsync, not mutate's callbacks: a change remounts this panel (its key), and the
   // banner must still be cleared or set afterwards.
@@ -161,12 +189,6 @@ function PlanPanel({ subscription, hasCard, onError }: PlanPanelProps) {
       },
     );
 
-  const updateButton = (
-    <Button disabled={!enabled} onClick={() => setConfirming(true)}>
-      Update
-    </Button>
-  );
-
   const confirm = () => void change({ units, prorationDate: preview.data?.prorationDate });
 
   return (
@@ -179,13 +201,16 @@ function PlanPanel({ subscription, hasCard, onError }: PlanPanelProps) {
               subscription.scheduledUnits === 1 ? "unit" : "units"
             } on ${formatBillingDate(subscription.scheduledChangeAt)}`}
             action={
-              <Button
-                variant="secondary"
-                loading={update.isPending && !confirming}
-                onClick={() => void change({ units: subscription.units })}
-              >
-                Undo
-              </Button>
+              <DisabledReason reason={blocked} align="end">
+                <Button
+                  variant="secondary"
+                  disabled={blocked !== null}
+                  loading={update.isPending && !confirming}
+                  onClick={() => void change({ units: subscription.units })}
+                >
+                  Undo
+                </Button>
+              </DisabledReason>
             }
           >
             You keep the {subscription.units} {subscription.units === 1 ? "unit" : "units"} paid
@@ -226,7 +251,11 @@ function PlanPanel({ subscription, hasCard, onError }: PlanPanelProps) {
           <Button variant="secondary" disabled={!changed} onClick={() => setUnits(subscription.units)}>
             Reset
           </Button>
-          {hasCard ? updateButton : <Tooltip content={NO_CARD_TOOLTIP}>{updateButton}</Tooltip>}
+          <DisabledReason reason={hasCard ? blocked : NO_CARD_TOOLTIP}>
+            <Button disabled={!enabled} onClick={() => setConfirming(true)}>
+              Update
+            </Button>
+          </DisabledReason>
         </div>
       </div>
       <Modal
@@ -303,12 +332,12 @@ function ChargePreview({ preview }: { preview: Preview }) {
 
 interface PaymentMethodPanelProps {
   card: { brand: string; last4: string; expMonth: number; expYear: number } | null;
+  blocked: Blocked;
   onError: (message: string | null) => void;
 }
 
-function PaymentMethodPanel({ card, onError }: PaymentMethodPanelProps) {
+function PaymentMethodPanel({ card, blocked, onError }: PaymentMethodPanelProps) {
   const remove = useRemovePaymentMethod();
-  const linkClass = `${buttonStyles.button} ${buttonStyles.secondary}`;
   return (
     <Panel title="Payment Method" description="The current card on file for your account">
       <div className={styles.cardRow}>
@@ -324,23 +353,24 @@ function PaymentMethodPanel({ card, onError }: PaymentMethodPanelProps) {
           <p className={page.muted}>No payment method added</p>
         )}
         <div className={styles.actions}>
-          <Link to="/payment" className={linkClass}>
-            {card ? "Edit" : "Add Card"}
-          </Link>
+          <PaymentLink blocked={blocked}>{card ? "Edit" : "Add Card"}</PaymentLink>
           {card ? (
-            <Button
-              key="remove" // distinct keys: no colour transition from Remove to the disabled Edit
-              variant="danger"
-              loading={remove.isPending}
-              onClick={() =>
-                remove.mutate(
-                  {},
-                  { onSuccess: () => onError(null), onError: (err) => onError(errorMessage(err)) },
-                )
-              }
-            >
-              Remove
-            </Button>
+            // distinct keys: no colour transition from Remove to the disabled Edit
+            <DisabledReason key="remove" reason={blocked}>
+              <Button
+                variant="danger"
+                disabled={blocked !== null}
+                loading={remove.isPending}
+                onClick={() =>
+                  remove.mutate(
+                    {},
+                    { onSuccess: () => onError(null), onError: (err) => onError(errorMessage(err)) },
+                  )
+                }
+              >
+                Remove
+              </Button>
+            </DisabledReason>
           ) : (
             <Button key="edit" variant="secondary" disabled>
               Edit

@@ -6,6 +6,9 @@
  * The card field is Stripe's card element, mounted with @stripe/stripe-js directly (the
  * script from GET /web/config; localstripe's fake element has no update/focus, which
  * react-stripe-js needs). Only the token reaches our API.
+ *
+ * Issue 15: the card is billing, which only Owners change; anyone else sees why instead of
+ * the form (which would not even load Stripe.js), with the way back to Billing.
  */
 import type { StripeCardElement, Stripe } from "@stripe/stripe-js";
 import { type FormEvent, useEffect, useRef, useState } from "react";
@@ -16,6 +19,7 @@ import { config } from "@/config";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";
+import { usePermissions } from "@/lib/use-permissions";
 
 import { useStripeConfig, useUpdatePaymentMethod } from "../api/billing";
 import { CARD_ERROR_CODES, paymentServerError } from "../lib/payment-errors";
@@ -27,11 +31,20 @@ const INCOMPLETE_CARD = "Please enter your card details.";
 
 export function Component() {
   const [done, setDone] = useState(false);
+  const blocked = usePermissions().whyNot("changeBilling");
   return (
     <main className={styles.page}>
       <div className={styles.card}>
         <h1 className={styles.title}>Payment Method</h1>
-        {done ? (
+        {blocked ? (
+          <InfoBox
+            variant="warning"
+            title={blocked}
+            action={<Link to="/billing">Back to Billing</Link>}
+          >
+            Ask an Owner of this account to update the payment method.
+          </InfoBox>
+        ) : done ? (
           <div className={styles.success}>
             <p role="status">Congratulations! You&apos;ve successfully modified your payment method.</p>
             <Link to="/">Back to the console</Link>

@@ -1,7 +1,8 @@
 /**
  * User Management calls (SPEC 7): the users and SSO state come from GET /web/account; invite,
- * rename, delete and the Google SSO setting are mutations that refetch the account and the
- * session afterwards ("After updates the account and session are fetched again").
+ * edit (names and role), delete, an invitation's Resend and Revoke (issue 15) and the Google
+ * SSO setting are mutations that refetch the account and the session afterwards ("After
+ * updates the account and session are fetched again").
  */
 import { $api, useRefetchAccountAndSession } from "@/api";
 
@@ -26,13 +27,13 @@ export function useSessionUser() {
   });
 }
 
-/** POST /web/users: invite { firstName, lastName, email }. */
+/** POST /web/users: invite { firstName, lastName, email, role }. */
 export function useInviteUser() {
   const refetch = useRefetchAccountAndSession();
   return $api.useMutation("post", "/web/users", { onSuccess: refetch });
 }
 
-/** PUT /web/users/{user_id}: rename. */
+/** PUT /web/users/{user_id}: the names, and the role when it changes. */
 export function useUpdateUser() {
   const refetch = useRefetchAccountAndSession();
   return $api.useMutation("put", "/web/users/{user_id}", { onSuccess: refetch });
@@ -48,4 +49,16 @@ export function useDeleteUser() {
 export function useSetGoogleSso() {
   const refetch = useRefetchAccountAndSession();
   return $api.useMutation("post", "/web/sso", { onSuccess: refetch });
+}
+
+/** POST /web/users/{user_id}/invitation: Resend (a new temporary password; the old stops working). */
+export function useResendInvitation() {
+  const refetch = useRefetchAccountAndSession();
+  return $api.useMutation("post", "/web/users/{user_id}/invitation", { onSuccess: refetch });
+}
+
+/** DELETE /web/users/{user_id}/invitation: Revoke (the pending user is removed). */
+export function useRevokeInvitation() {
+  const refetch = useRefetchAccountAndSession();
+  return $api.useMutation("delete", "/web/users/{user_id}/invitation", { onSuccess: refetch });
 }

@@ -1,12 +1,10 @@
 /** Delete confirmation: 'This will delete {name} from your account.' (SPEC 2). */
-import type { components } from "@/api/schema";
 import { ConfirmModal } from "@/components/ui/ConfirmModal";
 
 import { useDeleteUser } from "../api/users";
+import type { AccountUser } from "../lib/roles";
 
 import styles from "./users.module.css";
-
-type AccountUser = components["schemas"]["AccountUser"];
 
 export function DeleteUserModal({ user, onClose }: { user: AccountUser; onClose: () => void }) {
   const remove = useDeleteUser();

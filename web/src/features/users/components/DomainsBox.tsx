@@ -2,7 +2,9 @@
  * The domain box (SPEC 9: 600 to 620 px wide; issue 17) inside the Security section: the
  * account's email domains for Google SSO, each with its state (Pending, Verified, Failed,
  * Lost), when it was last checked, the TXT record that proves it (with a copy button), and
- * Verify and Remove. A domain is added from the form at the top.
+ * Verify and Remove. A domain is added from the form at the top. Adding, verifying and
+ * removing are for Owners and Admins (issue 15); for Members they are disabled with the
+ * reason as a tooltip.
  */
 import { type FormEvent, useState } from "react";
 
@@ -10,8 +12,10 @@ import { errorMessage } from "@/api";
 import { Button } from "@/components/ui/Button";
 import { ConfirmModal } from "@/components/ui/ConfirmModal";
 import { CopyButton } from "@/components/ui/CopyButton";
+import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
+import { usePermissions } from "@/lib/use-permissions";
 
 import { useAddDomain, useDomains, useRemoveDomain, useVerifyDomain } from "../api/domains";
 import { STATE_HINTS, type SsoDomain, lastCheckLabel } from "../lib/domains";
@@ -22,6 +26,7 @@ export function DomainsBox() {
   const { data: domains, error } = useDomains();
   const add = useAddDomain();
   const [value, setValue] = useState("");
+  const blocked = usePermissions().whyNot("changeSso");
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -46,21 +51,24 @@ export function DomainsBox() {
           maxLength={260}
           autoComplete="off"
           spellCheck="false"
+          disabled={blocked !== null}
           onChange={(event) => {
             setValue(event.target.value);
             if (add.error) add.reset();
           }}
           error={add.error ? errorMessage(add.error) : null}
         />
-        <Button type="submit" disabled={!value.trim()} loading={add.isPending}>
-          Add domain
-        </Button>
+        <DisabledReason reason={blocked}>
+          <Button type="submit" disabled={blocked !== null || !value.trim()} loading={add.isPending}>
+            Add domain
+          </Button>
+        </DisabledReason>
       </form>
       {error ? <InfoBox variant="error">{errorMessage(error)}</InfoBox> : null}
       {domains && domains.length > 0 ? (
         <ul className={styles.list} aria-label="Domains">
           {domains.map((domain) => (
-            <DomainItem key={domain.id} domain={domain} />
+            <DomainItem key={domain.id} domain={domain} blocked={blocked} />
           ))}
         </ul>
       ) : domains ? (
@@ -70,7 +78,7 @@ export function DomainsBox() {
   );
 }
 
-function DomainItem({ domain }: { domain: SsoDomain }) {
+function DomainItem({ domain, blocked }: { domain: SsoDomain; blocked: string | null }) {
   const verify = useVerifyDomain();
   const remove = useRemoveDomain();
   const [confirming, setConfirming] = useState(false);
@@ -90,17 +98,27 @@ function DomainItem({ domain }: { domain: SsoDomain }) {
           </span>
         </div>
         <div className={styles.itemActions}>
-          <Button
-            variant="secondary"
-            aria-label={`Verify ${domain.domain}`}
-            loading={verify.isPending}
-            onClick={() => verify.mutate(path)}
-          >
-            Verify
-          </Button>
-          <Button variant="ghost" aria-label={`Remove ${domain.domain}`} onClick={() => setConfirming(true)}>
-            Remove
-          </Button>
+          <DisabledReason reason={blocked}>
+            <Button
+              variant="secondary"
+              aria-label={`Verify ${domain.domain}`}
+              disabled={blocked !== null}
+              loading={verify.isPending}
+              onClick={() => verify.mutate(path)}
+            >
+              Verify
+            </Button>
+          </DisabledReason>
+          <DisabledReason reason={blocked}>
+            <Button
+              variant="ghost"
+              aria-label={`Remove ${domain.domain}`}
+              disabled={blocked !== null}
+              onClick={() => setConfirming(true)}
+            >
+              Remove
+            </Button>
+          </DisabledReason>
         </div>
       </div>
       <p className={styles.meta}>

@@ -8,12 +8,15 @@
  *   did not sign in with Google, and while the account has no verified domain (issue 17);
  *   the domain box below lists the domains and proves them.
  * - saml is not built: it is shown disabled with a tooltip saying how to get it.
+ * - issue 15: only Owners and Admins change it; for Members every option is disabled with
+ *   the role's tooltip (the spec's tooltips above win where they apply).
  */
 import { useState } from "react";
 
 import { ConfirmModal } from "@/components/ui/ConfirmModal";
+import { DisabledReason } from "@/components/ui/DisabledReason";
 import { Panel } from "@/components/ui/Panel";
-import { Tooltip } from "@/components/ui/Tooltip";
+import { usePermissions } from "@/lib/use-permissions";
 
 import { useSetGoogleSso } from "../api/users";
 import { type SsoChoice, googleSsoBlockedReason } from "../lib/sso";
@@ -34,7 +37,12 @@ export function SecuritySection({ sso, currentUser }: Props) {
   const setGoogleSso = useSetGoogleSso();
   const current: SsoChoice = sso.isGoogleSSO ? "google" : "none";
   const [pending, setPending] = useState<SsoChoice | null>(null);
-  const blocked = googleSsoBlockedReason(currentUser, sso.domains);
+  const roleBlocked = usePermissions().whyNot("changeSso");
+  // The spec's reasons first; once Google SSO is on, only the role keeps anyone from turning it off.
+  const googleBlocked =
+    current === "google"
+      ? roleBlocked
+      : (googleSsoBlockedReason(currentUser, sso.domains) ?? roleBlocked);
   const domains = sso.domains.join(", ");
 
   const close = () => {
@@ -51,9 +59,9 @@ export function SecuritySection({ sso, currentUser }: Props) {
     value: SsoChoice,
     label: string,
     description: string,
-    disabledReason?: string | null,
-  ) => {
-    const input = (
+    disabledReason: string | null,
+  ) => (
+    <DisabledReason reason={disabledReason} side="bottom" block>
       <label className={`${styles.option} ${disabledReason ? styles.optionDisabled : ""}`}>
         <input
           type="radio"
@@ -68,17 +76,8 @@ export function SecuritySection({ sso, currentUser }: Props) {
           <span className={styles.optionDescription}>{description}</span>
         </span>
       </label>
-    );
-    return disabledReason ? (
-      <Tooltip content={disabledReason} side="bottom" block>
-        <span className={styles.optionWrap} tabIndex={0}>
-          {input}
-        </span>
-      </Tooltip>
-    ) : (
-      input
-    );
-  };
+    </DisabledReason>
+  );
 
   return (
     <Panel title="Security" description="Choose how the users of this account sign in.">
@@ -88,6 +87,7 @@ export function SecuritySection({ sso, currentUser }: Props) {
           "none",
           "Email and password",
           "Users sign in with their email and password, Google or GitHub.",
+          roleBlocked,
         )}
         {option(
           "google",
@@ -97,7 +97,7 @@ export function SecuritySection({ sso, currentUser }: Props) {
               ? `Required for ${domains}: users sign in with Google.`
               : "Required: users sign in with Google. Joining is paused until a domain is verified."
             : "Require sign-in with Google; anyone at your verified domains can join.",
-          current === "google" ? null : blocked,
+          googleBlocked,
         )}
         {option(
           "saml",

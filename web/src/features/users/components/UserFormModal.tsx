@@ -1,21 +1,25 @@
 /**
- * Invite a user (firstName, lastName, email) or edit one (names only: "Edit user: email is
- * read-only", SPEC 2). Errors from the API show above the fields.
+ * Invite a user (firstName, lastName, email, role) or edit one (names and role: "Edit user:
+ * email is read-only", SPEC 2). The role choice offers the roles the signed-in user may give
+ * (issue 15: Admin by default, Owner only by Owners). Errors from the API (a role refusal,
+ * LastOwnerRequired...) show above the fields.
  */
 import { type FormEvent, useState } from "react";
 
 import { errorMessage } from "@/api";
-import type { components } from "@/api/schema";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Modal } from "@/components/ui/Modal";
 import { TextField } from "@/components/ui/TextField";
+import type { Role } from "@/lib/permissions";
+import { usePermissions } from "@/lib/use-permissions";
 
 import { useInviteUser, useUpdateUser } from "../api/users";
+import type { AccountUser } from "../lib/roles";
+
+import { RoleChoice } from "./RoleChoice";
 
 import styles from "./users.module.css";
-
-type AccountUser = components["schemas"]["AccountUser"];
 
 interface Props {
   /** The user to edit; undefined invites a new one. */
@@ -30,6 +34,8 @@ export function UserFormModal({ user, onClose }: Props) {
   const [firstName, setFirstName] = useState(user?.firstName ?? "");
   const [lastName, setLastName] = useState(user?.lastName ?? "");
   const [email, setEmail] = useState(user?.email ?? "");
+  const [role, setRole] = useState<Role>(user?.role ?? "Admin");
+  const { grantable } = usePermissions();
   const [missing, setMissing] = useState<Set<string>>(new Set());
 
   const submit = (event: FormEvent) => {
@@ -44,11 +50,17 @@ export function UserFormModal({ user, onClose }: Props) {
     const names = { firstName: firstName.trim(), lastName: lastName.trim() };
     if (user) {
       update.mutate(
-        { params: { path: { user_id: user.id } }, body: names },
+        {
+          params: { path: { user_id: user.id } },
+          body: role === user.role ? names : { ...names, role },
+        },
         { onSuccess: onClose },
       );
     } else {
-      invite.mutate({ body: { ...names, email: email.trim().toLowerCase() } }, { onSuccess: onClose });
+      invite.mutate(
+        { body: { ...names, email: email.trim().toLowerCase(), role } },
+        { onSuccess: onClose },
+      );
     }
   };
 
@@ -86,6 +98,7 @@ export function UserFormModal({ user, onClose }: Props) {
           hint={user ? "The email address cannot be changed." : undefined}
           error={missing.has("email") ? "Required" : null}
         />
+        <RoleChoice value={role} onChange={setRole} roles={grantable} />
         <div className={styles.actions}>
           <Button variant="secondary" onClick={onClose}>
             Cancel

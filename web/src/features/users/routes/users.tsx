@@ -1,40 +1,47 @@
 /**
- * /users: User Management (SPEC 2): the users list with Edit and Delete, '+ Invite User'
- * (disabled with its tooltip while Google SSO is on, SPEC 5), and the Security section.
+ * /users: User Management (SPEC 2; issue 15): the users list with each one's role, a Pending or
+ * Expired badge for invitations not yet accepted, and the actions the signed-in user's role
+ * allows (Edit, Delete; Resend and Revoke for invitations); '+ Invite User' (disabled with its
+ * tooltip while Google SSO is on, SPEC 5, or for Members); and the Security section.
  */
 import { useState } from "react";
 
-import type { components } from "@/api/schema";
-import { PageHeader } from "@/components/layout/PageHeader";
 import page from "@/components/layout/page.module.css";
+import { PageHeader } from "@/components/layout/PageHeader";
 import { Button } from "@/components/ui/Button";
+import { DisabledReason } from "@/components/ui/DisabledReason";
+import { InfoBox } from "@/components/ui/InfoBox";
 import { Panel } from "@/components/ui/Panel";
-import { Tooltip } from "@/components/ui/Tooltip";
+import { usePermissions } from "@/lib/use-permissions";
 
 import { useAccountUsers, useSessionUser, useSso } from "../api/users";
 import { DeleteUserModal } from "../components/DeleteUserModal";
+import { RevokeInvitationModal } from "../components/RevokeInvitationModal";
 import { SecuritySection } from "../components/SecuritySection";
 import { UserFormModal } from "../components/UserFormModal";
+import { type Notice, type UserAction, UserRow } from "../components/UserRow";
+import type { AccountUser } from "../lib/roles";
 import { INVITE_DISABLED_TOOLTIP } from "../lib/sso";
 import styles from "../components/users.module.css";
 
-type AccountUser = components["schemas"]["AccountUser"];
-type Dialog = { kind: "invite" } | { kind: "edit" | "delete"; user: AccountUser } | null;
+type Dialog = { kind: "invite" } | { kind: UserAction; user: AccountUser } | null;
 
 export function Component() {
   const { data: users } = useAccountUsers();
   const { data: sso } = useSso();
   const { data: me } = useSessionUser();
+  const { whyNot } = usePermissions();
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   if (!users || !sso || !me) return null; // the shell renders pages once both have loaded
   const currentUser = users.find((u) => u.id === me.id) ?? { ...me, authType: "Email" };
   const close = () => setDialog(null);
-
-  const inviteButton = (
-    <Button disabled={sso.isGoogleSSO} onClick={() => setDialog({ kind: "invite" })}>
-      + Invite User
-    </Button>
-  );
+  const open = (next: Dialog) => {
+    setNotice(null); // a Resend's notice is about what came before
+    setDialog(next);
+  };
+  // SPEC 5's reason first: while Google SSO is on nobody invites.
+  const inviteBlocked = sso.isGoogleSSO ? INVITE_DISABLED_TOOLTIP : whyNot("manageUsers");
 
   return (
     <>
@@ -44,22 +51,31 @@ export function Component() {
           title="Users"
           description={`${users.length} ${users.length === 1 ? "person has" : "people have"} access to this account.`}
           actions={
-            sso.isGoogleSSO ? (
-              <Tooltip content={INVITE_DISABLED_TOOLTIP} side="bottom">
-                <span tabIndex={0} className={styles.disabledWrap}>
-                  {inviteButton}
-                </span>
-              </Tooltip>
-            ) : (
-              inviteButton
-            )
+            <DisabledReason reason={inviteBlocked} side="bottom" align="end">
+              <Button disabled={inviteBlocked !== null} onClick={() => open({ kind: "invite" })}>
+                + Invite User
+              </Button>
+            </DisabledReason>
           }
         >
+          {notice ? (
+            <InfoBox
+              variant={notice.variant}
+              title={notice.text}
+              className={styles.notice}
+              action={
+                <Button variant="ghost" onClick={() => setNotice(null)}>
+                  Dismiss
+                </Button>
+              }
+            />
+          ) : null}
           <table className={page.table} aria-label="Users">
             <thead>
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Email</th>
+                <th scope="col">Role</th>
                 <th scope="col">Sign-in</th>
                 <th scope="col">
                   <span className={styles.srOnly}>Actions</span>
@@ -67,40 +83,15 @@ export function Component() {
               </tr>
             </thead>
             <tbody>
-              {users.map((user) => {
-                const name = `${user.firstName} ${user.lastName}`;
-                const isMe = user.id === me.id;
-                return (
-                  <tr key={user.id}>
-                    <td>
-                      {name}
-                      {isMe ? <span className={styles.you}> (you)</span> : null}
-                    </td>
-                    <td>{user.email}</td>
-                    <td>
-                      <span className={page.badge}>{user.authType}</span>
-                    </td>
-                    <td className={styles.rowActions}>
-                      <Button
-                        variant="ghost"
-                        aria-label={`Edit ${name}`}
-                        onClick={() => setDialog({ kind: "edit", user })}
-                      >
-                        Edit
-                      </Button>
-                      {isMe ? null : (
-                        <Button
-                          variant="ghost"
-                          aria-label={`Delete ${name}`}
-                          onClick={() => setDialog({ kind: "delete", user })}
-                        >
-                          Delete
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
+              {users.map((user) => (
+                <UserRow
+                  key={user.id}
+                  user={user}
+                  isMe={user.id === me.id}
+                  onAction={(kind, target) => open({ kind, user: target })}
+                  onNotice={setNotice}
+                />
+              ))}
             </tbody>
           </table>
         </Panel>
@@ -109,6 +100,7 @@ export function Component() {
       {dialog?.kind === "invite" ? <UserFormModal onClose={close} /> : null}
       {dialog?.kind === "edit" ? <UserFormModal user={dialog.user} onClose={close} /> : null}
       {dialog?.kind === "delete" ? <DeleteUserModal user={dialog.user} onClose={close} /> : null}
+      {dialog?.kind === "revoke" ? <RevokeInvitationModal user={dialog.user} onClose={close} /> : null}
     </>
   );
 }

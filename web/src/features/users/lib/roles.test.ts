@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+
+import { invitationLabel } from "./roles";
+
+describe("invitationLabel (issue 15 'Invitation lifecycle')", () => {
+  const now = new Date("2026-11-26T10:00:00Z");
+
+  it("gives the invite date of a Pending invitation, in UTC", () => {
+    expect(invitationLabel({ status: "Pending", invitedAt: "2026-11-24T23:30:00Z" }, now)).toBe(
+      "Invited Nov 24",
+    );
+  });
+
+  it("adds the year for an Expired one of another year", () => {
+    expect(invitationLabel({ status: "Expired", invitedAt: "2025-12-28T09:00:00Z" }, now)).toBe(
+      "Invited Dec 28, 2025",
+    );
+  });
+
+  it("is null for an Active user, also one invited before", () => {
+    expect(invitationLabel({ status: "Active", invitedAt: "2026-11-20T09:00:00Z" }, now)).toBeNull();
+  });
+});

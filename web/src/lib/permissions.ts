@@ -1,0 +1,58 @@
+/**
+ * What each role may change (issue 15 "Roles"), in one place for the whole SPA: it mirrors the
+ * API's rules (the OwnerOnly / OwnerOrAdmin route dependencies of api/deps.py and
+ * api/auth/roles.py), so a control is disabled with its reason before the API would refuse.
+ * Every role reads every page and may reveal and copy the API key.
+ *
+ * `permissionsFor(role)` is pure; `usePermissions()` (./use-permissions.ts) binds it to the
+ * signed-in user's role.
+ */
+import type { components } from "@/api/schema";
+
+export type Role = components["schemas"]["Role"];
+
+const OWNERS: readonly Role[] = ["Owner"];
+const OWNERS_AND_ADMINS: readonly Role[] = ["Owner", "Admin"];
+
+/** Who may make each change, with the tooltip a disabled control shows to everyone else. */
+const CHANGES = {
+  /** The plan and its scheduled change, the card, paying an invoice past due. */
+  changeBilling: { allowed: OWNERS, reason: "Only Owners can change billing." },
+  renameAccount: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can rename the account." },
+  /** Roll key and Expire now (revealing and copying are for everyone). */
+  manageApiKeys: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can change API keys." },
+  changeUsageAlerts: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can change usage alerts." },
+  /** Invite, edit, delete; Resend and Revoke an invitation. */
+  manageUsers: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can manage users." },
+  /** The single sign-on choice and its domains. */
+  changeSso: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can change single sign-on." },
+} as const satisfies Record<string, { allowed: readonly Role[]; reason: string }>;
+
+export type Change = keyof typeof CHANGES;
+
+export const OWNER_CHANGES_OWNERS = "Only Owners can change an Owner.";
+
+export interface Permissions {
+  role: Role;
+  /** Why this role may not make `change` (a tooltip), or null when it may. */
+  whyNot: (change: Change) => string | null;
+  /**
+   * Why this role may not edit, delete, resend to or revoke a user whose role is `target`, or
+   * null when it may: Owners manage everyone, Admins everyone but Owners, Members no one.
+   */
+  whyNotManage: (target: Role) => string | null;
+  /** The roles this role may give in an invitation or a role change (Owner only by Owners). */
+  grantable: readonly Role[];
+}
+
+export function permissionsFor(role: Role): Permissions {
+  const whyNot = (change: Change) =>
+    CHANGES[change].allowed.includes(role) ? null : CHANGES[change].reason;
+  return {
+    role,
+    whyNot,
+    whyNotManage: (target) =>
+      whyNot("manageUsers") ?? (target === "Owner" && role !== "Owner" ? OWNER_CHANGES_OWNERS : null),
+    grantable: role === "Owner" ? ["Owner", "Admin", "Member"] : role === "Admin" ? ["Admin", "Member"] : [],
+  };
+}
