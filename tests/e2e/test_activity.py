@@ -16,11 +16,10 @@ import json
 import re
 from datetime import UTC, datetime, timedelta
 
-import httpx
 from playwright.sync_api import Locator, Page, expect
 
-from api.devstack.seed import DEMO_ACCOUNT, DEMO_EMAIL, DEMO_GOOGLE_EMAIL, DEMO_PASSWORD
-from tests.e2e.conftest import ARTIFACTS, sign_in
+from api.devstack.seed import DEMO_ACCOUNT, DEMO_EMAIL, DEMO_GOOGLE_EMAIL
+from tests.e2e.conftest import ARTIFACTS, api_as, sign_in
 
 ADMIN_EMAIL = "grace@acme-robotics.dev"
 RENAMES = 50  # with the UI's, more than a page (50) of renames
@@ -30,14 +29,9 @@ CHANGE = re.compile(r"^name: (.*) → (.*)$")
 def rename_through_the_api(console_url: str, names: list[str]) -> None:
     """Rename the demo account to each of ``names`` in turn, as the demo Owner, with PUT
     /web/account (what a customer's script would do)."""
-    with httpx.Client(base_url=console_url, timeout=10) as client:
-        signed_in = client.post(
-            "/web/session/sign-in", json={"email": DEMO_EMAIL, "password": DEMO_PASSWORD}
-        )
-        signed_in.raise_for_status()
-        headers = {"Authorization": f"Bearer {signed_in.json()['tokens']['accessToken']}"}
+    with api_as(console_url) as api:
         for name in names:
-            client.put("/web/account", json={"name": name}, headers=headers).raise_for_status()
+            api.put("/web/account", json={"name": name}).raise_for_status()
 
 
 def rows(page: Page) -> Locator:
