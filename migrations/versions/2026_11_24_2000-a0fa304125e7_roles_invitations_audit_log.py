@@ -12,8 +12,9 @@
   role, superusers included. Two functions own the partitions, so the migration and the
   retention job (``api/audit/retention.py``) share one rule:
   ``audit_event_ensure_partitions(months_ahead)`` creates the month partitions from the current
-  month on (each with the same revokes), ``audit_event_drop_partitions_before(cutoff)`` drops
-  the month partitions that end at or before ``cutoff``. Dropping a partition is the owner's
+  month on (each with the same revokes and a TRUNCATE trigger of its own),
+  ``audit_event_drop_partitions_before(cutoff)`` drops the month partitions that end at or
+  before ``cutoff``. Dropping a partition is the owner's
   right, not a DELETE, so retention needs no DELETE privilege.
 - ``api_key_reveal`` (issue 14's record of API keys revealed or copied) moves into the audit
   log as ``api_key.revealed`` / ``api_key.copied`` events (client address unknown: empty) and
@@ -67,6 +68,13 @@ BEGIN
                 ((month_start + interval '1 month')::timestamp AT TIME ZONE 'UTC')
             );
             EXECUTE format('REVOKE UPDATE, DELETE, TRUNCATE ON %I FROM PUBLIC, CURRENT_USER', name);
+            -- Row triggers reach partitions from the parent; TRUNCATE's statement trigger
+            -- does not, so each partition gets its own.
+            EXECUTE format(
+                'CREATE TRIGGER %I BEFORE TRUNCATE ON %I FOR EACH STATEMENT '
+                'EXECUTE FUNCTION audit_event_append_only()',
+                name || '_no_truncate', name
+            );
             created := created + 1;
         END IF;
     END LOOP;

@@ -106,16 +106,7 @@ class TestAppendOnly:
         [
             "audit_event",
             "audit_event_default",
-            pytest.param(
-                "this month",
-                marks=pytest.mark.xfail(
-                    strict=True,
-                    reason="migration a0fa304125e7: the month partitions that "
-                    "audit_event_ensure_partitions creates have no BEFORE TRUNCATE trigger, "
-                    "so a role that bypasses the revoked privilege (a superuser, or the "
-                    "owner after granting itself TRUNCATE again) can truncate one",
-                ),
-            ),
+            "this month",
         ],
     )
     async def test_no_table_of_the_log_can_be_truncated(
