@@ -207,9 +207,10 @@ def create_app(
             allow_origins=settings.cors_allowed_origins,
             allow_credentials=True,
             allow_methods=["GET", "POST", "PUT", "DELETE"],
-            # If-None-Match and ETag: the SPA's conditional reads (api/etags.py).
+            # If-None-Match and ETag: the SPA's conditional reads (api/etags.py);
+            # Content-Disposition: the file names of the CSV exports.
             allow_headers=["Authorization", "Content-Type", "If-None-Match"],
-            expose_headers=["ETag"],
+            expose_headers=["ETag", "Content-Disposition"],
             max_age=600,
         )
     app.add_middleware(

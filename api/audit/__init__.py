@@ -44,6 +44,7 @@ class AuditAction(enum.StrEnum):
     SSO_DOMAIN_ADDED = "sso.domain_added"
     SSO_DOMAIN_VERIFIED = "sso.domain_verified"
     SSO_DOMAIN_REMOVED = "sso.domain_removed"
+    SSO_DOMAIN_LOST = "sso.domain_lost"
     PLAN_CHANGED = "plan.units_changed"
     PLAN_CHANGE_SCHEDULED = "plan.change_scheduled"
     PLAN_CHANGE_CANCELLED = "plan.change_cancelled"
@@ -66,6 +67,11 @@ class Actor:
     name: str
     email: str
     client_address: str
+
+
+DOMAIN_CHECK = Actor(user_id=None, name="Domain check", email="", client_address="")
+"""The actor of what the console does by itself: a verified domain found without its record
+(the daily re-check, or another account proving the domain)."""
 
 
 @dataclass(frozen=True, slots=True)

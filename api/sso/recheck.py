@@ -36,7 +36,7 @@ from api.db import create_engine, create_sessionmaker
 from api.logging import configure_logging
 from api.sso import repository
 from api.sso.notices import DomainLostNotice, send_domain_lost
-from api.sso.service import record_check
+from api.sso.service import record_check, record_lost
 from api.sso.verification import failure_of
 
 log = structlog.get_logger(__name__)
@@ -93,6 +93,7 @@ async def recheck_due(
             else:
                 report.lost += 1
                 log.info("domain_lost", domain=row.domain, account_id=str(row.account_id))
+                await record_lost(db, row)
                 notice = DomainLostNotice(
                     account_name=await repository.account_name(db, row.account_id),
                     domain=row.domain,

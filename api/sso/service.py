@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.dns_resolver import DnsLookupFailed, DnsResolver
 from api.adapters.mail import Mailer
-from api.audit import AuditAction, AuditTrail, Target
+from api.audit import DOMAIN_CHECK, AuditAction, AuditTrail, Target
 from api.auth.principal import Caller
 from api.db import after_commit
 from api.emails import email_domain, is_blocked_domain, is_gmail_domain
@@ -241,6 +241,16 @@ async def verify_domain(
     return domain_out(row)
 
 
+async def record_lost(db: AsyncSession, row: SsoDomain) -> None:
+    """Record in ``row``'s account's audit log that the domain became Lost (auto-join for it
+    stopped), with the reason, as the ``DOMAIN_CHECK`` actor."""
+    await AuditTrail(db, row.account_id, DOMAIN_CHECK).record(
+        AuditAction.SSO_DOMAIN_LOST,
+        _target(row),
+        {"state": (DomainState.VERIFIED.value, row.state.value), "failure": (None, row.failure)},
+    )
+
+
 def record_check(
     row: SsoDomain, failure: DomainFailure | None, now: datetime, was_verified: bool
 ) -> None:
@@ -269,6 +279,8 @@ async def _take_over(
     holder.failure = failure or DomainFailure.RECORD_NOT_FOUND
     holder.checked_at = now
     await db.flush()
+    # In the holder's log, without naming the other account (another tenant's business).
+    await record_lost(db, holder)
     log.info(
         "audit.sso_domain_taken_over",
         domain=taker.domain,

@@ -289,4 +289,4 @@ class TestConditionalGet:
             response = await client.get("/web/session", headers=origin)
         assert preflight.status_code == 200
         assert "if-none-match" in preflight.headers["access-control-allow-headers"].lower()
-        assert response.headers["access-control-expose-headers"] == "ETag"
+        assert response.headers["access-control-expose-headers"] == "ETag, Content-Disposition"

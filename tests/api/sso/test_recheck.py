@@ -13,7 +13,7 @@ from sqlalchemy import select, update
 
 from api.adapters.dns_resolver import DnsResolver
 from api.devstack.stack import Stack
-from api.models import SsoDomain
+from api.models import AuditEvent, SsoDomain
 from api.sso.recheck import RecheckReport, recheck_due, run_once
 from tests.api.conftest import (
     MakeFederated,
@@ -114,6 +114,23 @@ class TestRecheck:
         # The account still requires Google SSO; its domain list shows no verified domain.
         account = (await client.get("/web/account", headers=owner.headers)).json()["account"]
         assert account["sso"] == {"isGoogleSSO": True, "domains": []}
+        # The account's audit log says so (issue 15), by the domain check, not a user.
+        async with app.state.sessionmaker() as db:
+            [lost] = await db.scalars(
+                select(AuditEvent).where(
+                    AuditEvent.account_id == owner.account.id,
+                    AuditEvent.action == "sso.domain_lost",
+                )
+            )
+        assert (lost.actor_user_id, lost.actor_name, lost.target_label) == (
+            None,
+            "Domain check",
+            domain,
+        )
+        assert lost.changes == {
+            "state": {"from": "Verified", "to": "Lost"},
+            "failure": {"from": None, "to": "RecordNotFound"},
+        }
 
     async def test_dns_unreachable_changes_nothing(
         self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser

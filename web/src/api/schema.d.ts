@@ -939,7 +939,7 @@ export interface components {
          * @description Every action the log records; the value is stored and sent as it is.
          * @enum {string}
          */
-        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "usage_alerts.changed";
+        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "usage_alerts.changed";
         /**
          * AuditActor
          * @description Who acted, as they were named when they did.

@@ -5,8 +5,8 @@
  */
 
 /**
- * Save `blob` under the `filename` of `response`'s `Content-Disposition`, else `fallback`
- * (a SPA on another origin cannot read that header unless the API exposes it).
+ * Save `blob` under the `filename` of `response`'s `Content-Disposition` (the API exposes it
+ * to a SPA on another origin too), else `fallback`.
  */
 export function saveDownload(blob: Blob, response: Response, fallback: string): void {
   const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1];

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 
-import { type Change, OWNER_CHANGES_OWNERS, type Role, permissionsFor } from "./permissions";
+import {
+  type Change,
+  OWNER_CHANGES_OWNERS,
+  type Role,
+  canReadActivity,
+  permissionsFor,
+} from "./permissions";
 
 const ADMIN_CHANGES: Change[] = [
   "renameAccount",
@@ -47,5 +53,16 @@ describe("permissionsFor (issue 15 'Roles', as api/auth/roles.py)", () => {
       expect(member.whyNotManage(target)).toBe("Only Owners and Admins can manage users.");
     }
     expect(member.grantable).toEqual([]);
+  });
+});
+
+describe("canReadActivity (the audit log: Owners and Admins)", () => {
+  it.each([
+    ["Owner", true],
+    ["Admin", true],
+    ["Member", false],
+    [undefined, false],
+  ] as const)("%s reads it: %s", (role, expected) => {
+    expect(canReadActivity(role)).toBe(expected);
   });
 });

@@ -30,6 +30,11 @@ const CHANGES = {
 
 export type Change = keyof typeof CHANGES;
 
+/** Who may read the account's audit log: the Activity item and page (the API refuses others). */
+export function canReadActivity(role: Role | undefined): boolean {
+  return role !== undefined && OWNERS_AND_ADMINS.includes(role);
+}
+
 export const OWNER_CHANGES_OWNERS = "Only Owners can change an Owner.";
 
 export interface Permissions {

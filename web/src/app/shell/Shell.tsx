@@ -23,7 +23,7 @@ import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";
 import { config } from "@/config";
 import { useAccount } from "@/features/account";
-import { canReadActivity } from "@/features/activity";
+import { canReadActivity } from "@/lib/permissions";
 import { useSession } from "@/features/session";
 
 import styles from "./Shell.module.css";

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 
 import { $api, fetchClient, useRefetchAccountAndSession } from "@/api";
+import { saveDownload } from "@/lib/download";
 
 /**
  * GET /web/account: the whole account of the signed-in user. Fetched again when the window
@@ -44,13 +45,7 @@ export async function downloadUsageCsv(cycleStartMs: number): Promise<void> {
     parseAs: "blob",
   });
   if (error !== undefined || !(data instanceof Blob)) throw error ?? new Error("No CSV received");
-  const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1];
-  const url = URL.createObjectURL(data);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name ?? "usage.csv";
-  link.click();
-  URL.revokeObjectURL(url);
+  saveDownload(data, response, "usage.csv");
 }
 
 /** GET /web/api-keys: the account's working keys, current first, masked (issue 14). */

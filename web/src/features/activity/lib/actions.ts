@@ -22,6 +22,7 @@ const WORDS: Readonly<Record<AuditAction, string>> = {
   "sso.domain_added": "Added a domain",
   "sso.domain_verified": "Verified a domain",
   "sso.domain_removed": "Removed a domain",
+  "sso.domain_lost": "Lost a verified domain",
   "plan.units_changed": "Changed the plan",
   "plan.change_scheduled": "Scheduled a plan change",
   "plan.change_cancelled": "Cancelled a plan change",
@@ -63,7 +64,7 @@ export const ACTION_GROUPS: readonly { label: string; actions: readonly AuditAct
   },
   {
     label: "Single sign-on",
-    actions: ["sso.changed", "sso.domain_added", "sso.domain_verified", "sso.domain_removed"],
+    actions: ["sso.changed", "sso.domain_added", "sso.domain_verified", "sso.domain_removed", "sso.domain_lost"],
   },
   {
     label: "Billing",

@@ -17,7 +17,7 @@ import { downloadAuditCsv, useAuditEvents, useSessionRole } from "../api/activit
 import { ActivityFilters } from "../components/ActivityFilters";
 import { EventsTable } from "../components/EventsTable";
 import styles from "../components/activity.module.css";
-import { canReadActivity } from "../lib/access";
+import { canReadActivity } from "@/lib/permissions";
 import { type ActivityFilters as Filters, apiQuery, filtersFromSearch, hasFilters, searchOfFilters } from "../lib/filters";
 
 const TITLE = "Activity";

@@ -1,2 +1,0 @@
-/** The activity feature's public surface for the app layer (the page itself loads lazily). */
-export { canReadActivity } from "./lib/access";
