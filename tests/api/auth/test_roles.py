@@ -164,6 +164,12 @@ ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
     ),
     (
         "GET",
+        "/web/audit-events/actors",
+        ADMINS,
+        lambda t: ("GET", "/web/audit-events/actors", None),
+    ),
+    (
+        "GET",
         "/web/audit-events/export",
         ADMINS,
         lambda t: ("GET", "/web/audit-events/export", None),
