@@ -3,16 +3,31 @@ a page of events and the actors of the filter."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import AwareDatetime, Field, JsonValue
+from pydantic import AwareDatetime, BeforeValidator, Field, JsonValue
 
 from api.audit import AuditAction
 from api.schemas import ApiModel
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
+
+_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T")
+
+
+def _date_time_text(value: object) -> object:
+    # The contract says format: date-time (RFC 3339); pydantic would also read a number as a
+    # Unix time ("0.5"), which the contract does not promise.
+    if isinstance(value, str) and not _DATE_TIME.match(value):
+        raise ValueError("Must be a date and time such as 2026-11-24T00:00:00Z")
+    return value
+
+
+DateTimeWithOffset = Annotated[AwareDatetime, BeforeValidator(_date_time_text)]
 
 
 class AuditEventFilters(ApiModel):
@@ -28,10 +43,10 @@ class AuditEventFilters(ApiModel):
         default_factory=list,
         description="Only these actions (repeat the parameter for several); all when empty.",
     )
-    from_: AwareDatetime | None = Field(
+    from_: DateTimeWithOffset | None = Field(
         None, alias="from", description="Events at or after this time (with its UTC offset)."
     )
-    to: AwareDatetime | None = Field(
+    to: DateTimeWithOffset | None = Field(
         None, description="Events before this time (with its UTC offset), not at it."
     )
 
