@@ -4,8 +4,8 @@
  * on screen after a click).
  *
  * Hand-rolled on purpose: @radix-ui/react-tooltip costs ~18 KB gzip (Popper, Portal,
- * react-dom), a fifth of the route budget of bench/bundle/measure.mjs; a tooltip above or
- * below a button needs no collision engine.
+ * react-dom), a quarter of the 75 KB route budget of bench/bundle/measure.mjs; a tooltip
+ * above or below a button needs no collision engine.
  */
 import {
   type ReactElement,
