@@ -161,6 +161,20 @@ def sign_in(page: Page, email: str = DEMO_EMAIL, password: str = DEMO_PASSWORD) 
     expect(page).to_have_url(re.compile(r"/account$"))
 
 
+def sign_in_with_google(page: Page, email: str, first_name: str, last_name: str) -> None:
+    """Press 'Sign in with Google' on /login and sign ``email`` in on the hosted-UI stand-in;
+    the caller waits for where the console goes next (/account, or /oauth/sso for a new
+    identity)."""
+    page.goto("/login")
+    page.get_by_role("button", name="Sign in with Google").click()
+    # Wait for the stand-in's page: /login has an Email field too.
+    expect(page).to_have_url(re.compile(r"/oauth2/authorize\?"))
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("First name").fill(first_name)
+    page.get_by_label("Last name").fill(last_name)
+    page.get_by_role("button", name="Continue").click()
+
+
 def publish_txt(console_url: str, name: str, *values: str) -> None:
     """Set the TXT values of ``name`` in the dev stack's DNS stand-in (``PUT /dev/dns/<name>``),
     as the domain's owner would at their DNS provider."""

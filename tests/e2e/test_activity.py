@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from playwright.sync_api import Locator, Page, expect
 
 from api.devstack.seed import DEMO_ACCOUNT, DEMO_EMAIL, DEMO_GOOGLE_EMAIL
-from tests.e2e.conftest import ARTIFACTS, api_as, sign_in
+from tests.e2e.conftest import ARTIFACTS, api_as, sign_in, sign_in_with_google
 
 ADMIN_EMAIL = "grace@acme-robotics.dev"
 RENAMES = 50  # with the UI's, more than a page (50) of renames
@@ -163,13 +163,7 @@ def test_the_admin_reads_the_log(page: Page) -> None:
 
 
 def test_a_member_has_no_activity(page: Page) -> None:
-    page.goto("/login")
-    page.get_by_role("button", name="Sign in with Google").click()
-    expect(page).to_have_url(re.compile(r"/oauth2/authorize\?"))
-    page.get_by_label("Email").fill(DEMO_GOOGLE_EMAIL)
-    page.get_by_label("First name").fill("Katherine")
-    page.get_by_label("Last name").fill("Johnson")
-    page.get_by_role("button", name="Continue").click()
+    sign_in_with_google(page, DEMO_GOOGLE_EMAIL, "Katherine", "Johnson")
     expect(page).to_have_url(re.compile(r"/account$"))
     nav = page.get_by_role("navigation", name="Main")
     expect(nav.get_by_role("link")).to_have_count(3)

@@ -9,20 +9,14 @@ import secrets
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import ARTIFACTS, publish_txt
+from tests.e2e.conftest import ARTIFACTS, publish_txt, sign_in_with_google
 
 NO_DOMAIN_TOOLTIP = "Verify your company's domain under Domains below before requiring Google SSO."
 
 
 def _new_google_account(page: Page, email: str) -> None:
     """Sign a new Google identity in through the hosted-UI stand-in and create its account."""
-    page.goto("/login")
-    page.get_by_role("button", name="Sign in with Google").click()
-    expect(page).to_have_url(re.compile(r"/oauth2/authorize\?"))
-    page.get_by_label("Email").fill(email)
-    page.get_by_label("First name").fill("Dora")
-    page.get_by_label("Last name").fill("Main")
-    page.get_by_role("button", name="Continue").click()
+    sign_in_with_google(page, email, "Dora", "Main")
     expect(page).to_have_url(re.compile(r"/oauth/sso\?code="))
     page.get_by_label("Account name").fill("Dora's Domains")
     page.get_by_role("button", name="Complete Registration").click()

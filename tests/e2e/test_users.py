@@ -9,7 +9,12 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from api.devstack.seed import DEMO_GOOGLE_EMAIL
-from tests.e2e.conftest import set_role, sign_in, verify_domain_in_console
+from tests.e2e.conftest import (
+    set_role,
+    sign_in,
+    sign_in_with_google,
+    verify_domain_in_console,
+)
 
 NEW_PASSWORD = "Invited-user-2026!"
 
@@ -95,14 +100,7 @@ def test_google_user_turns_google_sso_on_and_off(page: Page, console_url: str) -
 
 
 def _turn_google_sso_on_and_off(page: Page, console_url: str) -> None:
-    page.goto("/login")
-    page.get_by_role("button", name="Sign in with Google").click()
-    # Wait for the stand-in's page: /login has an Email field too.
-    expect(page).to_have_url(re.compile(r"/oauth2/authorize\?"))
-    page.get_by_label("Email").fill(DEMO_GOOGLE_EMAIL)
-    page.get_by_label("First name").fill("Katherine")
-    page.get_by_label("Last name").fill("Johnson")
-    page.get_by_role("button", name="Continue").click()
+    sign_in_with_google(page, DEMO_GOOGLE_EMAIL, "Katherine", "Johnson")
     expect(page).to_have_url(re.compile(r"/account$"))
     page.get_by_role("link", name="User Management").click()
     # Google SSO needs the domain proved by DNS first (issue 17).
