@@ -145,7 +145,7 @@ def test_the_admin_reads_the_log(page: Page) -> None:
     newest = rows(page).first
     expect(newest.locator("td").nth(1)).to_contain_text("Grace Hopper")
     expect(newest.locator("td").nth(2)).to_have_text("Signed in")
-    expect(newest.locator("td").nth(3)).to_have_text("method: — → password")
+    expect(newest.locator("td").nth(3)).to_have_text("method: password")
     for cell in rows(page).locator("td:nth-child(2)").all():
         expect(cell).to_contain_text(ADMIN_EMAIL)
     page.screenshot(path=str(ARTIFACTS / "activity_admin.png"), full_page=True)

@@ -28,7 +28,12 @@ function shown(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** "units: 2 → 5"; a field name's underscores read as spaces ("first name: Ada → Ida"). */
+/**
+ * "units: 2 → 5"; a field name's underscores read as spaces ("first name: Ada → Ida"). A value
+ * set where there was none (a sign-in's method, an invitee's email) reads as "method: password".
+ */
 export function changeLine(field: string, change: FieldChange): string {
-  return `${field.replaceAll("_", " ")}: ${shown(change.from)} → ${shown(change.to)}`;
+  const name = field.replaceAll("_", " ");
+  if (change.from === null || change.from === undefined) return `${name}: ${shown(change.to)}`;
+  return `${name}: ${shown(change.from)} → ${shown(change.to)}`;
 }
