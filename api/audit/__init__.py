@@ -139,11 +139,21 @@ class AuditTrail:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class SigningIn:
+    """The user a sign-in names: their id, account, full name and email."""
+
+    user_id: uuid.UUID
+    account_id: uuid.UUID
+    name: str
+    email: str
+
+
 class SignInLog:
     """Sign-ins of one request (issue 15: "sign-in success and failure"), in the log of the
     account of the user the sign-in names; a sign-in naming nobody we know is not recorded
     (there is no account to record it in). ``method`` says how: ``password``,
-    ``new password``, ``password reset``, or the user's auth type for Google and GitHub.
+    ``new password``, ``password reset`` or ``identity provider`` (Google, GitHub).
     Built by ``api.deps.SignIns``."""
 
     __slots__ = ("client_address", "engine")
@@ -152,36 +162,32 @@ class SignInLog:
         self.engine = engine  # the autocommit engine
         self.client_address = client_address
 
-    async def _record(
+    async def _insert(
         self,
         connection: AsyncConnection | AsyncSession,
-        identity_id: str,
+        user: SigningIn,
         action: AuditAction,
         method: str,
     ) -> None:
-        row = (
-            await connection.execute(
-                select(User.id, User.account_id, User.first_name, User.last_name, User.email).where(
-                    User.identity_id == identity_id
-                )
-            )
-        ).first()
-        if row is None:
-            return
-        user_id, account_id, first, last, email = row
-        actor = Actor(user_id, f"{first} {last}".strip(), email, self.client_address)
-        values = _row(account_id, actor, action, None, {"method": (None, method)})
+        actor = Actor(user.user_id, user.name, user.email, self.client_address)
+        values = _row(user.account_id, actor, action, None, {"method": (None, method)})
         await connection.execute(insert(AuditEvent).values(values))
 
-    async def succeeded(self, db: AsyncSession, identity_id: str, method: str) -> None:
-        """Record a successful sign-in in the request's transaction ``db``."""
-        await self._record(db, identity_id, AuditAction.SIGN_IN_SUCCEEDED, method)
+    async def succeeded(self, db: AsyncSession, user: SigningIn, method: str) -> None:
+        """Record ``user``'s successful sign-in in the request's transaction ``db``."""
+        await self._insert(db, user, AuditAction.SIGN_IN_SUCCEEDED, method)
 
     async def failed(self, identity_id: str, method: str) -> None:
-        """Record a refused sign-in on a connection of its own: the request fails, and its
-        transaction rolls back, but the attempt stays in the log."""
+        """Record a refused sign-in of the Cognito username ``identity_id`` on a connection of
+        its own: the request fails, and its transaction rolls back, but the attempt stays in
+        the log."""
+        query = select(User.id, User.account_id, User.first_name, User.last_name, User.email)
         async with self.engine.connect() as connection:
-            await self._record(connection, identity_id, AuditAction.SIGN_IN_FAILED, method)
+            row = (await connection.execute(query.where(User.identity_id == identity_id))).first()
+            if row is not None:
+                user_id, account_id, first, last, email = row
+                user = SigningIn(user_id, account_id, f"{first} {last}".strip(), email)
+                await self._insert(connection, user, AuditAction.SIGN_IN_FAILED, method)
 
 
 def changed(**fields: tuple[Any, Any]) -> dict[str, tuple[Any, Any]]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from api.audit import SigningIn
 from api.models import Account, DomainState, SsoDomain, User
 
 
@@ -76,16 +77,22 @@ async def joinable_account(
     return None if row is None else JoinableAccount(row[0], row[1], row[2])
 
 
-async def mark_signed_in(db: AsyncSession, identity_id: str) -> bool:
+async def mark_signed_in(db: AsyncSession, identity_id: str) -> SigningIn | None:
     """Set the user's ``signed_in_at`` to now (the first one ends a Pending invitation,
-    issue 15); False when the identity has no user yet."""
-    user_id = await db.scalar(
-        update(User)
-        .where(User.identity_id == identity_id)
-        .values(signed_in_at=func.now())
-        .returning(User.id)
-    )
-    return user_id is not None
+    issue 15) and return who they are, for the audit log; None when the identity has no user
+    yet."""
+    row = (
+        await db.execute(
+            update(User)
+            .where(User.identity_id == identity_id)
+            .values(signed_in_at=func.now())
+            .returning(User.id, User.account_id, User.first_name, User.last_name, User.email)
+        )
+    ).first()
+    if row is None:
+        return None
+    user_id, account_id, first, last, email = row
+    return SigningIn(user_id, account_id, f"{first} {last}".strip(), email)
 
 
 async def invitation_expired(db: AsyncSession, identity_id: str) -> bool:

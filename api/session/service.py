@@ -101,8 +101,9 @@ async def signed_in(db: AsyncSession, sign_ins: SignInLog, username: str, method
     """A sign-in of ``username`` succeeded: its first one ends a Pending invitation, and each
     is recorded in the account's audit log (issue 15), in the request's transaction. An
     identity without a user yet (a federated one choosing an account) changes nothing."""
-    if await repository.mark_signed_in(db, username):
-        await sign_ins.succeeded(db, username, method)
+    user = await repository.mark_signed_in(db, username)
+    if user is not None:
+        await sign_ins.succeeded(db, user, method)
 
 
 async def _sign_in_response(
