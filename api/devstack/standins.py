@@ -47,7 +47,7 @@ import httpx
 from fastapi import APIRouter, FastAPI, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from pydantic import BaseModel
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.auth.identity import HOSTED_DOMAIN_ATTRIBUTE
@@ -325,6 +325,31 @@ async def end_billing_period(request: Request, email: Annotated[str, Query()]) -
             auth=(settings.stripe_secret_key.get_secret_value(), ""),
         )
     return JSONResponse(response.json(), status_code=response.status_code)
+
+
+@router.post("/dev/invitations/expire")
+async def expire_invitation(request: Request, email: Annotated[str, Query()]) -> JSONResponse:
+    """Make the pending invitation of ``email`` expire now, as if ``INVITATION_VALIDITY_DAYS``
+    had passed (issue 15): the console shows it as Expired and refuses its temporary password
+    until it is resent.
+
+    Development only (this router is mounted by the dev app alone). 404 when ``email`` has no
+    invitation waiting for a first sign-in.
+    """
+    async with request.app.state.sessionmaker() as db, db.begin():
+        user_id = await db.scalar(
+            update(User)
+            .where(
+                func.lower(User.email) == email.strip().lower(),
+                User.invited_at.is_not(None),
+                User.signed_in_at.is_(None),
+            )
+            .values(invitation_expires_at=func.now())
+            .returning(User.id)
+        )
+    if user_id is None:
+        return JSONResponse({"detail": "No pending invitation for this email"}, status_code=404)
+    return JSONResponse({"expired": str(user_id)})
 
 
 def _codes(request: Request) -> dict[str, _IssuedCode]:

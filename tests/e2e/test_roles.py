@@ -143,6 +143,38 @@ def test_invite_a_member_then_resend_and_revoke(page: Page, console_url: str, em
     expect(row).to_have_count(0)
 
 
+def test_an_expired_invitation_is_refused_until_resent(
+    page: Page, console_url: str, email: str
+) -> None:
+    _invite(console_url, email, "Member")
+    expired = httpx.post(f"{console_url}/dev/invitations/expire", params={"email": email})
+    assert expired.status_code == 200, expired.text
+
+    # The invitee's temporary password no longer signs in, and the login screen says why.
+    page.goto("/login")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(_mail(console_url, email)[0]["temporaryPassword"])
+    page.get_by_role("button", name="Sign in with Email").click()
+    expect(page.get_by_role("alert")).to_have_text(
+        "Your invitation has expired. Ask an Owner or Admin of your account to send it again."
+    )
+    page.screenshot(path=str(ARTIFACTS / "roles_invitation_expired_login.png"))
+
+    # The Owner sees it Expired, resends it, and it is Pending again with a password that works.
+    sign_in(page)
+    _nav(page, "User Management")
+    row = _row(page, email)
+    expect(row).to_contain_text("Expired")
+    page.get_by_role("region", name="Users").screenshot(
+        path=str(ARTIFACTS / "roles_users_expired.png")
+    )
+    row.get_by_role("button", name="Resend Mia Moss").click()
+    expect(row).to_contain_text("Pending")
+    expect(row).not_to_contain_text("Expired")
+    page.context.clear_cookies()
+    _accept_invitation(page, console_url, email)
+
+
 def test_the_last_owner_cannot_step_down(page: Page) -> None:
     sign_in(page)
     _nav(page, "User Management")
