@@ -205,12 +205,13 @@ class ChildProcess:
 
 
 def start_moto(log_dir: Path, port: int | None = None) -> ChildProcess:
-    """moto's server for cognito-idp on 127.0.0.1, with pool and client ids derived from their
-    names (``*_ID_STRATEGY=HASH``) so they stay the same across restarts."""
+    """moto's server for cognito-idp on 127.0.0.1 with what moto lacks of Cognito added
+    (``api.devstack.moto_server``), pool and client ids derived from their names
+    (``*_ID_STRATEGY=HASH``) so they stay the same across restarts."""
     port = port or free_port()
     child = ChildProcess(
         "moto",
-        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        [sys.executable, "-m", "api.devstack.moto_server", "-H", "127.0.0.1", "-p", str(port)],
         port,
         log_dir,
         {

@@ -7,6 +7,7 @@ from api.models.account import MAX_UNITS, Account
 from api.models.api_key import ApiKey, ApiKeyUsage
 from api.models.audit_event import AuditEvent
 from api.models.rate_limit_counter import RateLimitCounter
+from api.models.removed_identity import RemovedIdentity
 from api.models.sso_domain import DomainFailure, DomainState, SsoDomain
 from api.models.stripe_event import StripeEvent
 from api.models.usage import Platform, Usage
@@ -27,6 +28,7 @@ __all__ = [
     "DomainState",
     "Platform",
     "RateLimitCounter",
+    "RemovedIdentity",
     "Role",
     "SsoDomain",
     "StripeEvent",

@@ -43,6 +43,13 @@ class User(TimestampMixin, Base):
     ``identity_id`` is the Cognito username (immutable and unique in the pool): the email for
     password users, ``google_<id>`` / ``github_<id>`` for federated ones (SPEC 4). ``email`` is
     unique case-insensitively across all accounts.
+
+    ``identity_sub`` is the Cognito ``sub`` of the pool user this row was last signed in as
+    (set at every sign-in): access tokens are matched to users by it, so a pool user deleted
+    and created again under the same username does not inherit the old one's tokens.
+    ``tokens_valid_after`` ends every access token issued before it (whole seconds: a token's
+    ``iat`` is); ``deactivated_at`` ends access until cleared. The rules that read them:
+    ``api/auth/principal.py``.
     """
 
     __tablename__ = "user"
@@ -72,6 +79,13 @@ class User(TimestampMixin, Base):
     signed_in_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Receives the account's usage alerts (issue 14); everyone does unless they opt out.
     usage_alerts: Mapped[bool] = mapped_column(Boolean, default=True, server_default="true")
+    identity_sub: Mapped[str | None] = mapped_column(String(64), unique=True)
+    tokens_valid_after: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    deactivated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Whether the user proved they receive mail at ``email``: the identity provider asserted
+    # it, an invitation was delivered there, or they entered the code Cognito emailed them
+    # after registering (README "Security model").
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=True, server_default="true")
 
 
 Index("uq_user_email_lower", func.lower(User.email), unique=True)
