@@ -36,6 +36,7 @@ class Caller:
     account_id: uuid.UUID
     account_name: str
     role: Role
+    email_verified: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,7 @@ class KeyHolder:
 # in ``Caller``'s order.
 _CALLER_SQL = """
 SELECT u.id, u.first_name, u.last_name, u.email, u.auth_type, u.elevation_role, a.id, a.name,
-       u.role
+       u.role, u.email_verified
 FROM "user" AS u JOIN account AS a ON a.id = u.account_id
 WHERE u.identity_id = $1
 """
@@ -90,7 +91,9 @@ async def get_caller(read_engine: AsyncEngine, identity_id: str) -> Caller | Non
         row = await connection.fetchrow(_CALLER_SQL, identity_id)
     if row is None:
         return None
-    user_id, first, last, email, auth_type, elevation, account_id, account_name, role = row
+    user_id, first, last, email, auth_type, elevation, account_id, account_name, role, verified = (
+        row
+    )
     return Caller(
         user_id,
         first,
@@ -101,6 +104,7 @@ async def get_caller(read_engine: AsyncEngine, identity_id: str) -> Caller | Non
         account_id,
         account_name,
         Role(role),
+        verified,
     )
 
 
