@@ -138,6 +138,7 @@ class TestSessionBody:
                 account_id=uuid.uuid4(),
                 account_name="Ünicode & Co </script>",
                 role=Role.ADMIN,
+                email_verified=True,
             )
             model = SessionResponse(
                 session=Session(
