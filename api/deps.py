@@ -162,7 +162,8 @@ Claims = Annotated[AccessClaims, Depends(get_claims)]
 
 async def get_caller(request: Request, credentials: BearerCredentials) -> Caller:
     """Verify the bearer access token (as :func:`get_claims`) and load the caller's user and
-    account (one autocommit read, outside the request's transaction).
+    account, refusing a token the account's sign-in policy no longer lets act (one autocommit
+    read, outside the request's transaction; the policy: ``api.auth.principal``).
 
     This runs on every protected request, so it verifies the token itself rather than through
     ``Claims``, and reads the app's state directly: each dependency level costs FastAPI's
@@ -170,10 +171,12 @@ async def get_caller(request: Request, credentials: BearerCredentials) -> Caller
 
     Raises:
         NotAuthenticated: no ``Authorization: Bearer`` header, or an invalid/expired token.
+        GoogleSignInRequired, SessionEnded, UserRemoved, AccessDeactivated, InvitationLapsed:
+            the sign-in policy refuses the token (401).
         AccountRequired: the identity is valid but belongs to no account yet (SPEC 4).
     """
     claims = await _verify(request, credentials)
-    caller = await principal.get_caller(request.app.state.read_engine, claims.username)
+    caller = await principal.get_caller(request.app.state.read_engine, claims)
     if caller is None:
         raise AccountRequired()
     return caller

@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import structlog
 from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.routing import APIRoute
@@ -23,11 +24,12 @@ from starlette.types import ASGIApp
 
 from api.account.router import router as account_router
 from api.activity.router import router as activity_router
-from api.adapters.cognito import CognitoClient
+from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
 from api.adapters.dns_resolver import DnsResolver
 from api.adapters.mail import Mailer
 from api.adapters.stripe import StripeGateway
 from api.audit.retention import retain_forever
+from api.auth.app_client import check_app_client
 from api.auth.tokens import AccessTokenVerifier
 from api.billing.router import router as billing_router
 from api.billing.router import webhook_router as stripe_webhook_router
@@ -76,6 +78,26 @@ class _ConsoleApp(FastAPI):
 VendorEventHooks = Callable[[FastAPI], dict[str, list[Any]]]
 
 
+log = structlog.get_logger(__name__)
+
+
+async def _check_app_client(cognito: CognitoClient) -> None:
+    """Refuse to start with an app client that allows a way around the sign-in policy
+    (``api.auth.app_client``). A pool that cannot be asked now (unreachable, or no
+    DescribeUserPoolClient permission) is logged and does not stop the start: the client's
+    settings are then checked at the next start.
+
+    Raises:
+        UnsafeAppClient: the client allows a password flow of its own or the admin scope.
+    """
+    try:
+        client = await cognito.describe_app_client()
+    except (CognitoError, CognitoUnavailable) as exc:
+        log.warning("app_client_unchecked", error=str(exc))
+        return
+    check_app_client(client)
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -104,6 +126,7 @@ def create_app(
         cognito_hooks = cognito_event_hooks(app) if cognito_event_hooks else None
         engine = create_engine(settings.database_url, settings.db_pool_size)
         cognito = CognitoClient.from_settings(settings, event_hooks=cognito_hooks)
+        await _check_app_client(cognito)
         stripe = StripeGateway(
             api_key=settings.stripe_secret_key.get_secret_value(),
             api_base=settings.stripe_api_base,

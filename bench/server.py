@@ -12,12 +12,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import httpx
+from sqlalchemy import update
 
 from api.adapters.cognito import CognitoClient
 from api.config import Settings
+from api.db import create_engine, create_sessionmaker
 from api.devstack.bootstrap import api_environment
 from api.devstack.services import free_port
 from api.devstack.stack import Stack
+from api.models import User
 
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -88,13 +91,20 @@ def one_worker(stack: Stack) -> Iterator[Worker]:
 
 
 async def access_token(settings: Settings, email: str, password: str) -> str:
-    """Create ``email`` in the stand-in pool with ``password`` and sign in; the access token."""
+    """Create ``email`` in the stand-in pool with ``password`` and sign in; the access token.
+    The user of that email is bound to the new pool user, as a sign-in through the API does."""
     cognito = CognitoClient.from_settings(settings)
     try:
-        await cognito.admin_create_user(email, {"email": email}, suppress_message=True)
+        created = await cognito.admin_create_user(email, {"email": email}, suppress_message=True)
         await cognito.admin_set_user_password(email, password, permanent=True)
-        tokens = (await cognito.initiate_password_auth(email, password)).tokens
+        tokens = (await cognito.password_auth(email, password)).tokens
     finally:
         await cognito.aclose()
     assert tokens is not None
+    engine = create_engine(settings.database_url, 1)
+    async with create_sessionmaker(engine)() as db, db.begin():
+        await db.execute(
+            update(User).where(User.identity_id == email).values(identity_sub=created.sub)
+        )
+    await engine.dispose()
     return tokens.access_token

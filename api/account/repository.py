@@ -8,7 +8,8 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from api.db import driver_connection
+from api.auth.principal import POLICY_COLUMN_COUNT, fetch_acting_row, policy_columns
+from api.auth.tokens import AccessClaims
 from api.models import Account
 from api.usage.service import USAGE_CYCLES_SHOWN
 
@@ -29,8 +30,9 @@ def _iso(column: str) -> str:
         THEN 'YYYY-MM-DD"T"HH24:MI:SS"Z"' ELSE 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"' END)"""
 
 
-# GET /web/account in one round trip, keyed by the caller's Cognito username ($1, the verified
-# token's; $2 is the time, $3 the cycles shown), so the caller lookup is this statement too.
+# GET /web/account in one round trip, keyed by the verified token's ``sub`` ($1; $2 is the
+# time, $3 the cycles shown), so the caller lookup, with what the sign-in policy reads
+# (``api.auth.principal.policy_columns``), is this statement too.
 # PostgreSQL builds the response body, exactly the JSON of ``AccountResponse``
 # (api/account/schemas.py), and the API sends its bytes as they come. Each part mirrors the
 # rule it comes from, and a test holds the two equal for every shape of account
@@ -48,7 +50,8 @@ def _iso(column: str) -> str:
 #   its role and its status at :now (``user_status``);
 # - sso: ``api.sso.service.sso_of``: the verified domains, by name.
 _ACCOUNT_VIEW = f"""
-SELECT convert_to(json_build_object('account', json_build_object(
+SELECT {policy_columns("caller", "a")},
+convert_to(json_build_object('account', json_build_object(
     'id', a.id,
     'name', a.name,
     'apiKey', coalesce((
@@ -151,21 +154,27 @@ CROSS JOIN LATERAL (
         ELSE guess.months
     END, 0) AS idx
 ) AS cur
-WHERE caller.identity_id = $1
-"""  # noqa: S608 - only _iso's constant column names go in; values are $n parameters
+WHERE caller.identity_sub = $1
+"""  # noqa: S608 - only constant column names go in; values are $n parameters
 
 
 async def account_view_json(
-    read_engine: AsyncEngine, identity_id: str, now: datetime
+    read_engine: AsyncEngine, claims: AccessClaims, now: datetime
 ) -> bytes | None:
     """The ``GET /web/account`` body (``AccountResponse`` as UTF-8 JSON) of the account of the
-    user whose Cognito username is ``identity_id``, with usage up to the billing cycle
-    containing ``now`` (aware); None when that identity has no user. One statement, one round
-    trip on a connection of ``read_engine`` (the autocommit engine), sent with asyncpg itself
-    (``api.db.driver_connection``); reads ``user``, ``account``, ``usage`` (at most 3 rollup
-    rows per cycle) and ``sso_domain``."""
-    async with driver_connection(read_engine) as connection:
-        body: bytes | None = await connection.fetchval(
-            _ACCOUNT_VIEW, identity_id, now, USAGE_CYCLES_SHOWN
-        )
+    user a verified token acts for (its ``sub``), with usage up to the billing cycle
+    containing ``now`` (aware), if the sign-in policy lets the token act; None when that
+    identity has no user. One statement, one round trip on a connection of ``read_engine``
+    (the autocommit engine), sent with asyncpg itself (``api.db.driver_connection``); reads
+    ``user``, ``account``, ``usage`` (at most 3 rollup rows per cycle) and ``sso_domain``.
+
+    Raises:
+        SignInPolicyRefusal: the policy refuses the token (``api.auth.principal``).
+    """
+    row = await fetch_acting_row(
+        read_engine, claims, _ACCOUNT_VIEW, claims.sub, now, USAGE_CYCLES_SHOWN
+    )
+    if row is None:
+        return None
+    body: bytes = row[POLICY_COLUMN_COUNT]
     return body

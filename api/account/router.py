@@ -4,7 +4,7 @@ from fastapi import APIRouter, Request, Response, status
 
 from api.account import service
 from api.account.schemas import AccountResponse, AccountUpdate
-from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated
+from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
 from api.deps import Audit, Claims, CurrentUser, DbSession, OwnerOrAdmin, ReadEngine
 from api.errors import RequestValidationFailed, error_responses
 from api.etags import CONDITIONAL_GET_RESPONSES, IF_NONE_MATCH_PARAMETER, conditional_json
@@ -16,13 +16,16 @@ router = APIRouter(prefix="/web", tags=["account"])
     "/account",
     response_model=AccountResponse,
     status_code=status.HTTP_200_OK,
-    responses={**error_responses(NotAuthenticated, AccountRequired), **CONDITIONAL_GET_RESPONSES},
+    responses={
+        **error_responses(NotAuthenticated, AccountRequired, SignInPolicyRefusal),
+        **CONDITIONAL_GET_RESPONSES,
+    },
     openapi_extra=IF_NONE_MATCH_PARAMETER,
 )
 async def get_account(claims: Claims, reads: ReadEngine, request: Request) -> Response:
     """The caller's account: name, API key, usage per billing cycle, plan, card, users, SSO.
     An If-None-Match naming the current body's ETag is answered 304 with no body."""
-    return conditional_json(await service.account_view(reads, claims.username), request)
+    return conditional_json(await service.account_view(reads, claims), request)
 
 
 @router.put(
@@ -31,7 +34,7 @@ async def get_account(claims: Claims, reads: ReadEngine, request: Request) -> Re
     status_code=status.HTTP_200_OK,
     dependencies=[OwnerOrAdmin],
     responses=error_responses(
-        NotAuthenticated, AccountRequired, Forbidden, RequestValidationFailed
+        NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden, RequestValidationFailed
     ),
 )
 async def update_account(

@@ -13,6 +13,7 @@ from api.account import repository
 from api.account.schemas import Account
 from api.audit import AuditAction, AuditTrail, Target
 from api.auth.errors import AccountRequired
+from api.auth.tokens import AccessClaims
 from api.billing.service import payment_method_of, subscription_of
 from api.config import Settings
 from api.keys.service import add_first_key, current_masked
@@ -45,18 +46,21 @@ async def create_account(
     return account
 
 
-async def account_view(reads: AsyncEngine, identity_id: str, now: datetime | None = None) -> bytes:
-    """``GET /web/account``'s body for the signed-in user whose Cognito username is
-    ``identity_id`` (a verified token's): ``AccountResponse`` as UTF-8 JSON, built by
-    PostgreSQL in one statement that also finds the caller (api/account/repository.py), on an
+async def account_view(
+    reads: AsyncEngine, claims: AccessClaims, now: datetime | None = None
+) -> bytes:
+    """``GET /web/account``'s body for the user a verified access token (``claims``) acts
+    for: ``AccountResponse`` as UTF-8 JSON, built by PostgreSQL in one statement that also
+    finds the caller and what the sign-in policy reads (api/account/repository.py), on an
     autocommit connection of ``reads``. Same content as :func:`account_summary`, which builds
     it from the domains' pydantic pieces; usage up to the cycle containing ``now`` (default:
     the current time). Reads only our database (no vendor call).
 
     Raises:
         AccountRequired: the identity belongs to no account yet (SPEC 4).
+        SignInPolicyRefusal: the sign-in policy refuses the token (``api.auth.principal``).
     """
-    body = await repository.account_view_json(reads, identity_id, now or datetime.now(UTC))
+    body = await repository.account_view_json(reads, claims, now or datetime.now(UTC))
     if body is None:
         raise AccountRequired()
     return body

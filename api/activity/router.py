@@ -15,13 +15,13 @@ from api.activity.schemas import (
     AuditEventsQuery,
     AuditEventsResponse,
 )
-from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated
+from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
 from api.deps import CurrentUser, DbSession, OwnerOrAdmin, ReadEngine
 from api.errors import RequestValidationFailed, error_responses
 
 router = APIRouter(prefix="/web/audit-events", tags=["activity"])
 
-_AUTH = (NotAuthenticated, AccountRequired, Forbidden)
+_AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden)
 
 
 @router.get(

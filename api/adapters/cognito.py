@@ -294,20 +294,24 @@ class CognitoClient:
 
     # --- public operations ---------------------------------------------------------------
 
-    async def initiate_password_auth(self, username: str, password: str) -> AuthResult:
-        """InitiateAuth with USER_PASSWORD_AUTH.
+    async def password_auth(self, username: str, password: str) -> AuthResult:
+        """AdminInitiateAuth with ADMIN_USER_PASSWORD_AUTH (SigV4): password sign-in runs on
+        the server only, and the app client allows no password flow of its own (README
+        "User pool settings").
 
-        Returns tokens, or a challenge such as NEW_PASSWORD_REQUIRED.
+        Returns tokens, or a challenge such as NEW_PASSWORD_REQUIRED (answer it with
+        :meth:`respond_new_password`).
         Raises: NotAuthorizedError, UserNotFoundError, UserNotConfirmedError, CognitoUnavailable.
         """
         body = await self.call(
-            "InitiateAuth",
+            "AdminInitiateAuth",
             {
-                "AuthFlow": "USER_PASSWORD_AUTH",
+                "UserPoolId": self.user_pool_id,
                 "ClientId": self.client_id,
+                "AuthFlow": "ADMIN_USER_PASSWORD_AUTH",
                 "AuthParameters": {"USERNAME": username, "PASSWORD": password},
             },
-            signed=False,
+            signed=True,
         )
         return _auth_result(body)
 
@@ -330,9 +334,13 @@ class CognitoClient:
             raise CognitoError("UnexpectedChallenge", "Refresh returned a challenge")
         return result.tokens
 
-    async def global_sign_out(self, access_token: str) -> None:
-        """GlobalSignOut: revoke every refresh token of the access token's user."""
-        await self.call("GlobalSignOut", {"AccessToken": access_token}, signed=False)
+    async def revoke_token(self, refresh_token: str) -> None:
+        """RevokeToken: end one refresh token of this app client (one browser's session),
+        and with it the access tokens minted from it as far as Cognito's own APIs are
+        concerned. Raises: NotAuthorizedError, CognitoUnavailable."""
+        await self.call(
+            "RevokeToken", {"Token": refresh_token, "ClientId": self.client_id}, signed=False
+        )
 
     async def forgot_password(self, username: str) -> CodeDelivery | None:
         """ForgotPassword: Cognito emails a verification code.
@@ -372,7 +380,8 @@ class CognitoClient:
     async def respond_new_password(
         self, username: str, session: str, password: str, attributes: dict[str, str]
     ) -> AuthResult:
-        """RespondToAuthChallenge NEW_PASSWORD_REQUIRED with the new password and the
+        """AdminRespondToAuthChallenge NEW_PASSWORD_REQUIRED (the challenge of
+        :meth:`password_auth`) with the new password and the
         ``userAttributes.<name>`` answers (SPEC 3: given_name, family_name).
 
         Raises: NotAuthorizedError (stale session), InvalidPasswordError, CognitoError,
@@ -381,14 +390,15 @@ class CognitoClient:
         responses = {"USERNAME": username, "NEW_PASSWORD": password}
         responses.update({f"userAttributes.{k}": v for k, v in attributes.items()})
         body = await self.call(
-            "RespondToAuthChallenge",
+            "AdminRespondToAuthChallenge",
             {
+                "UserPoolId": self.user_pool_id,
                 "ClientId": self.client_id,
                 "ChallengeName": "NEW_PASSWORD_REQUIRED",
                 "Session": session,
                 "ChallengeResponses": responses,
             },
-            signed=False,
+            signed=True,
         )
         return _auth_result(body)
 
@@ -574,22 +584,23 @@ class CognitoClient:
             signed=True,
         )
 
-    async def admin_password_auth(self, username: str, password: str) -> Tokens:
-        """AdminInitiateAuth with ADMIN_USER_PASSWORD_AUTH (server-side sign-in).
-
-        Raises: NotAuthorizedError, CognitoError on a challenge.
-        """
-        body = await self.call(
-            "AdminInitiateAuth",
-            {
-                "UserPoolId": self.user_pool_id,
-                "ClientId": self.client_id,
-                "AuthFlow": "ADMIN_USER_PASSWORD_AUTH",
-                "AuthParameters": {"USERNAME": username, "PASSWORD": password},
-            },
+    async def admin_user_global_sign_out(self, username: str) -> None:
+        """AdminUserGlobalSignOut: revoke every refresh token of the user (all browsers).
+        Raises: UserNotFoundError, CognitoUnavailable."""
+        await self.call(
+            "AdminUserGlobalSignOut",
+            {"UserPoolId": self.user_pool_id, "Username": username},
             signed=True,
         )
-        result = _auth_result(body)
-        if result.tokens is None:
-            raise CognitoError("UnexpectedChallenge", f"Challenge {result.challenge}")
-        return result.tokens
+
+    async def describe_app_client(self) -> dict[str, Any]:
+        """DescribeUserPoolClient of the console's app client: its ``UserPoolClient`` object
+        (``ExplicitAuthFlows``, ``AllowedOAuthScopes``, ``WriteAttributes``...).
+        Raises: ResourceNotFoundError, CognitoUnavailable."""
+        body = await self.call(
+            "DescribeUserPoolClient",
+            {"UserPoolId": self.user_pool_id, "ClientId": self.client_id},
+            signed=True,
+        )
+        client: dict[str, Any] = body["UserPoolClient"]
+        return client

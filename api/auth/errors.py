@@ -1,5 +1,6 @@
 """Errors of the signed-in principal: no or a bad access token, an identity without an
-account yet, a missing or unknown API key. Class names are wire codes (api/errors.py)."""
+account yet, a missing or unknown API key, and the sign-in policy's refusals. Class names are
+wire codes (api/errors.py)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,87 @@ class Forbidden(AppError):
 
     status_code = 403
     default_message = "Your role does not allow this."
+
+
+# Refusals of the sign-in policy (api/auth/principal.py): a verified token whose user may not
+# act any more. All 401: the SPA drops the session and shows the message on /login.
+
+
+class SignInPolicyRefusal(AppError):
+    """401: the base of the sign-in policy's refusals. A route that takes the signed-in
+    caller lists it in its responses, which declares every subclass's code."""
+
+    status_code = 401
+    default_message = "Your session has ended. Please sign in again."
+
+    @classmethod
+    def wire_codes(cls) -> tuple[str, ...]:
+        """The codes of the concrete refusals (this class itself is never raised)."""
+        if cls is not SignInPolicyRefusal:
+            return super().wire_codes()
+        return tuple(sorted(sub.__name__ for sub in cls.__subclasses__()))
+
+
+class GoogleSignInRequired(SignInPolicyRefusal):
+    """401: the account requires Google sign-in and this token is not of a Google identity
+    (SPEC 6 requireGoogleSSO); the message is SPEC 8's for a password sign-in."""
+
+    status_code = 401
+    default_message = "This user must sign in with Google"
+
+
+class SessionEnded(SignInPolicyRefusal):
+    """401: the token was issued before the user's sessions were ended (sign-out, a password
+    reset, a role change, an SSO requirement), or it belongs to an earlier pool user of the
+    same username."""
+
+    status_code = 401
+    default_message = "Your session has ended. Please sign in again."
+
+
+class UserRemoved(SignInPolicyRefusal):
+    """401: an Owner or Admin removed the user from the account."""
+
+    status_code = 401
+    default_message = (
+        "You were removed from your account. Ask an Owner or Admin to invite you again."
+    )
+
+    @classmethod
+    def from_account(cls, account_name: str) -> UserRemoved:
+        """The refusal naming the account (the text auto-join shows too)."""
+        return cls(removed_message(account_name))
+
+
+class AccessDeactivated(SignInPolicyRefusal):
+    """401: the user's access is turned off (deactivated) until an Owner or Admin restores it."""
+
+    status_code = 401
+    default_message = (
+        "Your access to this account is turned off. Ask an Owner or Admin of your account."
+    )
+
+
+class InvitationLapsed(SignInPolicyRefusal):
+    """401: an invited user who never signed in holds a token after their invitation
+    expired (the message is the sign-in screen's for an expired invitation)."""
+
+    status_code = 401
+    default_message = (
+        "Your invitation has expired. Ask an Owner or Admin of your account to send it again."
+    )
+
+
+def removed_message(account_name: str) -> str:
+    """What a removed person is told, wherever they try to come back."""
+    return f"You were removed from {account_name}. Ask an Owner or Admin to invite you again."
+
+
+class RemovedFromAccount(AppError):
+    """403: auto-join refused: the account removed this person (same email or same identity
+    at the identity provider). Inviting them again lifts it."""
+
+    status_code = 403
+    default_message = (
+        "You were removed from this account. Ask an Owner or Admin to invite you again."
+    )

@@ -1,5 +1,4 @@
-"""Who a pool user is, decided only from what Cognito asserts (issue 9, ARCHITECTURE
-"Identity").
+"""Who a pool user is, decided only from what Cognito asserts (ARCHITECTURE "Identity").
 
 A username such as ``google_123`` is a naming convention, not proof: a native pool user can
 carry any username and change its own ``email``. An identity is federated only when Cognito
@@ -39,7 +38,9 @@ class ProvenIdentity:
     ``auth_type`` is ``EMAIL`` unless Cognito asserts federation; ``email`` is lowercased and
     trimmed; ``email_verified`` is the pool's ``email_verified`` attribute; ``hosted_domain``
     is the provider-asserted hosted domain (Google's ``hd``), lowercased, or None when the
-    provider asserts none (personal accounts, GitHub, password users).
+    provider asserts none (personal accounts, GitHub, password users); ``provider_subject``
+    is the provider's own id of the person (``identities[0].userId``: Google's ``sub``) for a
+    federated identity, else None.
     """
 
     username: str
@@ -47,26 +48,32 @@ class ProvenIdentity:
     email: str
     email_verified: bool
     hosted_domain: str | None = None
+    provider_subject: str | None = None
 
     @property
-    def hosted_domain_matches(self) -> bool:
-        """Issue 17: when the provider asserts a hosted domain, it must be the email's
-        domain for the email to speak for that domain (a Workspace account of one company
-        carrying an address at another's does not). True when none is asserted."""
-        if self.hosted_domain is None:
-            return True
-        return self.hosted_domain == email_domain(self.email)
+    def is_workspace_of_email_domain(self) -> bool:
+        """Whether the provider asserts a hosted domain and it is the email's domain: the
+        email then belongs to the company's Google Workspace, not to a personal Google account
+        created on a company address (which asserts none), nor to a Workspace account of one
+        company carrying an address at another's. Only such an identity speaks for a domain
+        (auto-join, README "Security model")."""
+        return self.hosted_domain is not None and self.hosted_domain == email_domain(self.email)
 
 
-def _asserted_provider(identities: str) -> AuthType:
+def _asserted_provider(identities: str) -> tuple[AuthType, str | None]:
+    """The provider Cognito asserts and the provider's id of the person (``userId``)."""
     try:
         entries = json.loads(identities)
     except ValueError:
-        return AuthType.EMAIL
+        return AuthType.EMAIL, None
     if not isinstance(entries, list) or len(entries) != 1 or not isinstance(entries[0], dict):
-        return AuthType.EMAIL  # we create no linked users: anything else is not ours
+        return AuthType.EMAIL, None  # we create no linked users: anything else is not ours
     name = entries[0].get("providerName")
-    return _FEDERATED.get(name.lower(), AuthType.EMAIL) if isinstance(name, str) else AuthType.EMAIL
+    if not isinstance(name, str):
+        return AuthType.EMAIL, None
+    provider = _FEDERATED.get(name.lower(), AuthType.EMAIL)
+    subject = entries[0].get("userId")
+    return provider, str(subject) if subject and provider is not AuthType.EMAIL else None
 
 
 def prove_identity(user: CognitoUser, *, stand_in_pool: bool = False) -> ProvenIdentity:
@@ -83,13 +90,15 @@ def prove_identity(user: CognitoUser, *, stand_in_pool: bool = False) -> ProvenI
         The identity; a native user is ``AuthType.EMAIL`` whatever its username, and has no
         hosted domain.
     """
-    provider = _asserted_provider(user.attributes.get("identities", ""))
+    provider, subject = _asserted_provider(user.attributes.get("identities", ""))
     hosted = user.attributes.get(HOSTED_DOMAIN_ATTRIBUTE, "").strip().lower()
     status_ok = user.status == EXTERNAL_PROVIDER or (stand_in_pool and user.status == "CONFIRMED")
+    federated = status_ok and provider is not AuthType.EMAIL
     return ProvenIdentity(
         username=user.username,
         auth_type=provider if status_ok else AuthType.EMAIL,
         email=normalize_email(user.attributes.get("email", "")),
         email_verified=user.attributes.get("email_verified", "").lower() == "true",
-        hosted_domain=(hosted or None) if status_ok and provider is not AuthType.EMAIL else None,
+        hosted_domain=(hosted or None) if federated else None,
+        provider_subject=subject if federated else None,
     )

@@ -1,6 +1,7 @@
 """The signed-in principal: who calls, looked up from what was verified (ARCHITECTURE
-"Identity"). A ``Caller`` comes from a verified access token's username; a ``KeyHolder`` from an
-API key. Both are plain records loaded with one prebuilt query on an autocommit connection:
+"Identity", README "Security model"). A ``Caller`` comes from a verified access token's ``sub``,
+and only if the account's sign-in policy lets that token act now; a ``KeyHolder`` from an API
+key. Both are plain records loaded with one prebuilt query on an autocommit connection:
 this runs on every protected request, and loading ORM entities cost more than the rest of
 ``GET /web/session`` (bench/api.py). The caller's is sent with asyncpg directly
 (``api.db.driver_connection``): SQLAlchemy's execution layers cost about as much CPU as the
@@ -11,14 +12,25 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from api.auth.api_keys import hash_api_key, matches
+from api.auth.errors import (
+    AccessDeactivated,
+    GoogleSignInRequired,
+    InvitationLapsed,
+    SessionEnded,
+    UserRemoved,
+)
+from api.auth.tokens import AccessClaims
 from api.db import driver_connection
+from api.errors import AppError
 from api.models import Account, ApiKey, AuthType, Role
 
 
@@ -49,13 +61,38 @@ class KeyHolder:
     key_id: uuid.UUID
 
 
-# Sent as it is with asyncpg (prepared once per connection), the username as $1; the columns
-# in ``Caller``'s order.
-_CALLER_SQL = """
-SELECT u.id, u.first_name, u.last_name, u.email, u.auth_type, u.elevation_role, a.id, a.name,
+def policy_columns(user: str, account: str) -> str:
+    """The SQL select list the sign-in policy reads (:func:`enforce_policy`), for a statement
+    where ``user`` and ``account`` alias the caller's ``"user"`` and ``account`` rows: the
+    caller lookup here, and ``GET /web/account``'s one statement, which finds its caller by
+    the token's ``sub`` too."""
+    return f"""{account}.require_google_sso, {user}.auth_type,
+       {user}.deactivated_at IS NOT NULL,
+       {user}.signed_in_at IS NULL AND {user}.invitation_expires_at <= now(),
+       extract(epoch FROM {user}.tokens_valid_after)::bigint"""
+
+
+POLICY_COLUMN_COUNT = 5
+
+# Sent as it is with asyncpg (prepared once per connection), the token's sub as $1: what the
+# sign-in policy reads, then the columns of ``Caller``.
+_CALLER_SQL = f"""
+SELECT {policy_columns("u", "a")},
+       u.id, u.first_name, u.last_name, u.email, u.auth_type, u.elevation_role, a.id, a.name,
        u.role, u.email_verified
 FROM "user" AS u JOIN account AS a ON a.id = u.account_id
-WHERE u.identity_id = $1
+WHERE u.identity_sub = $1
+"""  # noqa: S608 - constant column names only; the value is $1
+
+# Why a verified token matches no user: the pool user was removed from an account ($1, its
+# sub), or a user of that username is bound to another pool user now ($2) — the token is of
+# an earlier pool user of the same username. Neither: an identity with no account yet.
+_NO_USER_SQL = """
+(SELECT a.name FROM removed_identity AS r JOIN account AS a ON a.id = r.account_id
+ WHERE r.identity_sub = $1 ORDER BY r.removed_at DESC LIMIT 1)
+UNION ALL
+(SELECT NULL FROM "user" WHERE identity_id = $2)
+LIMIT 1
 """
 
 # A working key by its SHA-256 (unique index), with its account (issue 14).
@@ -83,16 +120,78 @@ LAST_USED_EVERY_S = 60.0
 _last_touched: dict[uuid.UUID, float] = {}
 
 
-async def get_caller(read_engine: AsyncEngine, identity_id: str) -> Caller | None:
-    """The user whose Cognito username is ``identity_id`` (from a verified access token),
-    with its account, or None when the identity has no user yet. One round trip on a
-    connection of ``read_engine`` (the autocommit engine)."""
+def enforce_policy(claims: AccessClaims, values: Sequence[Any]) -> None:
+    """The sign-in policy (README "Security model"), on the values of :func:`policy_columns`.
+    In order: the account requires Google and the user is not a Google identity; the user's
+    access is turned off; an invitee's invitation lapsed before their first sign-in; the
+    token was issued before the user's ``tokens_valid_after`` (whole seconds, as ``iat``).
+
+    Raises:
+        GoogleSignInRequired, AccessDeactivated, InvitationLapsed, SessionEnded (all 401).
+    """
+    requires_google, auth_type, deactivated, invitation_lapsed, valid_after = values
+    if requires_google and auth_type != AuthType.GOOGLE_SSO.value:
+        raise GoogleSignInRequired()
+    if deactivated:
+        raise AccessDeactivated()
+    if invitation_lapsed:
+        raise InvitationLapsed()
+    if valid_after is not None and claims.issued_at < valid_after:
+        raise SessionEnded()
+
+
+async def explain_missing_user(connection: Any, claims: AccessClaims) -> AppError | None:
+    """Why no user matches a verified token, on an asyncpg ``connection``: the refusal to
+    raise (UserRemoved when its pool user was removed from an account; SessionEnded when the
+    user of its username is bound to another pool user now), or None for an identity with no
+    account yet (SPEC 4 needsAccount)."""
+    why = await connection.fetchrow(_NO_USER_SQL, claims.sub, claims.username)
+    if why is None:
+        return None
+    return UserRemoved.from_account(why[0]) if why[0] is not None else SessionEnded()
+
+
+async def fetch_acting_row(
+    read_engine: AsyncEngine, claims: AccessClaims, sql: str, *args: Any
+) -> Sequence[Any] | None:
+    """Run ``sql`` (one row whose first :data:`POLICY_COLUMN_COUNT` columns are
+    :func:`policy_columns` of the token's user, found by ``sub``) and apply the sign-in policy
+    to it: the row when the token may act, None when its identity has no user yet.
+
+    Raises: as :func:`enforce_policy`, and UserRemoved / SessionEnded when no user matches
+    (:func:`explain_missing_user`).
+    """
+    # Refusals are raised outside the block: an exception inside it discards the connection.
     async with driver_connection(read_engine) as connection:
-        row = await connection.fetchrow(_CALLER_SQL, identity_id)
+        row = await connection.fetchrow(sql, *args)
+        missing = await explain_missing_user(connection, claims) if row is None else None
+    if row is None:
+        if missing is not None:
+            raise missing
+        return None
+    enforce_policy(claims, row[:POLICY_COLUMN_COUNT])
+    result: Sequence[Any] = row
+    return result
+
+
+async def get_caller(read_engine: AsyncEngine, claims: AccessClaims) -> Caller | None:
+    """The user a verified access token acts for, with its account, if the account's sign-in
+    policy lets the token act now; None when the identity has no user yet (a federated
+    identity choosing an account, SPEC 4 needsAccount).
+
+    One indexed read by the token's ``sub`` on a connection of ``read_engine`` (the
+    autocommit engine); a second only when no user matches, to tell why.
+
+    Raises:
+        GoogleSignInRequired, AccessDeactivated, InvitationLapsed, SessionEnded: the policy
+            refuses the token (:func:`enforce_policy`; all 401).
+        UserRemoved, SessionEnded: no user matches and :func:`explain_missing_user` says why.
+    """
+    row = await fetch_acting_row(read_engine, claims, _CALLER_SQL, claims.sub)
     if row is None:
         return None
     user_id, first, last, email, auth_type, elevation, account_id, account_name, role, verified = (
-        row
+        row[POLICY_COLUMN_COUNT:]
     )
     return Caller(
         user_id,

@@ -28,12 +28,14 @@ class InvalidToken(Exception):
 class AccessClaims:
     """What the API uses from an access token.
 
-    ``username`` is the Cognito username (our ``user.identity_id``); ``expires_at`` is in
-    epoch seconds.
+    ``sub`` is the pool user's immutable id (what sessions are bound to: ``user.identity_sub``);
+    ``username`` the Cognito username (our ``user.identity_id``); ``issued_at`` (``iat``) and
+    ``expires_at`` (``exp``) are in epoch seconds.
     """
 
     sub: str
     username: str
+    issued_at: int
     expires_at: int
 
 
@@ -109,7 +111,7 @@ class AccessTokenVerifier:
                 key=key,
                 algorithms=["RS256"],
                 issuer=self._issuer,
-                options={"require": ["exp", "iss", "sub"], "verify_aud": False},
+                options={"require": ["exp", "iat", "iss", "sub"], "verify_aud": False},
             )
         except jwt.PyJWTError as exc:
             raise InvalidToken(str(exc)) from exc
@@ -118,7 +120,12 @@ class AccessTokenVerifier:
         username = claims.get("username") or claims.get("cognito:username")
         if not isinstance(username, str) or not username:
             raise InvalidToken("Token has no username")
-        result = AccessClaims(sub=str(claims["sub"]), username=username, expires_at=claims["exp"])
+        result = AccessClaims(
+            sub=str(claims["sub"]),
+            username=username,
+            issued_at=int(claims["iat"]),
+            expires_at=int(claims["exp"]),
+        )
         self._verified[token] = result
         if len(self._verified) > self._cache_size:
             self._verified.popitem(last=False)

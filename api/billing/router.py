@@ -5,7 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Request, status
 
-from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated
+from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
 from api.billing import service, webhooks
 from api.billing.schemas import (
     InvoicesResponse,
@@ -52,6 +52,7 @@ webhook_router = APIRouter(prefix="/webhooks", tags=["webhooks"], include_in_sch
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
+        SignInPolicyRefusal,
         Forbidden,
         PaymentMethodRequired,
         PreviewExpired,
@@ -86,6 +87,7 @@ async def update_subscription(
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
+        SignInPolicyRefusal,
         Forbidden,
         PaymentMethodRequired,
         PaymentProviderRefused,
@@ -112,6 +114,7 @@ async def preview_subscription(
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
+        SignInPolicyRefusal,
         Forbidden,
         NotFound,
         PaymentMethodRequired,
@@ -133,6 +136,7 @@ async def pay_past_due(
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
+        SignInPolicyRefusal,
         PaymentProviderRefused,
         RequestValidationFailed,
         VendorUnavailable,
@@ -159,6 +163,7 @@ async def list_invoices(
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
+        SignInPolicyRefusal,
         Forbidden,
         RateLimited,
         CardDeclined,
@@ -184,6 +189,7 @@ async def update_payment_method(
         PaidPlanNeedsPaymentMethod,
         NotAuthenticated,
         AccountRequired,
+        SignInPolicyRefusal,
         Forbidden,
         NotFound,
         PaymentProviderRefused,

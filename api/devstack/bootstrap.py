@@ -12,6 +12,7 @@ import httpx
 
 from api.adapters.cognito import CognitoClient
 from api.adapters.stripe import StripeGateway
+from api.auth.app_client import ALLOWED_AUTH_FLOWS
 
 REGION = "us-east-1"
 POOL_NAME = "console-dev"
@@ -36,6 +37,17 @@ HOSTED_DOMAIN_SCHEMA = {
     "Mutable": True,
     "StringAttributeConstraints": {"MinLength": "0", "MaxLength": "253"},
 }
+
+
+# README "User pool settings": password sign-in only server-side, no admin scope; the
+# attributes the identity providers' mappings write (email, names, custom:hd) must be
+# writable by the client the federation uses (Cognito refuses a sign-in that maps an
+# attribute its client cannot write). A token of this client can still change none of them
+# unchecked: hosted-UI tokens lack the admin scope, and a password user's new email counts
+# only once verified (AttributesRequireVerificationBeforeUpdate); the console reads no
+# attribute of a password user as proof of anything.
+APP_CLIENT_AUTH_FLOWS = sorted(ALLOWED_AUTH_FLOWS)
+APP_CLIENT_WRITE_ATTRIBUTES = ["given_name", "family_name", "email", "custom:hd"]
 
 
 @dataclass(frozen=True)
@@ -114,14 +126,9 @@ async def ensure_user_pool(moto_url: str, public_url: str) -> tuple[str, str]:
                     "UserPoolId": pool_id,
                     "ClientName": CLIENT_NAME,
                     "GenerateSecret": False,
-                    "ExplicitAuthFlows": [
-                        "ALLOW_USER_PASSWORD_AUTH",
-                        "ALLOW_REFRESH_TOKEN_AUTH",
-                        "ALLOW_ADMIN_USER_PASSWORD_AUTH",
-                    ],
+                    "ExplicitAuthFlows": APP_CLIENT_AUTH_FLOWS,
                     "ReadAttributes": ["email", "email_verified", "given_name", "family_name"],
-                    # The app client may change the names only: never email (issue 9).
-                    "WriteAttributes": ["given_name", "family_name"],
+                    "WriteAttributes": APP_CLIENT_WRITE_ATTRIBUTES,
                     "AllowedOAuthFlows": ["code"],
                     "AllowedOAuthScopes": ["openid", "email", "profile"],
                     "CallbackURLs": [public_url.rstrip("/") + "/oauth/sso"],
@@ -130,6 +137,23 @@ async def ensure_user_pool(moto_url: str, public_url: str) -> tuple[str, str]:
                 signed=True,
             )
             client_id = created["UserPoolClient"]["ClientId"]
+        else:  # a client made before password sign-in moved server-side (docker compose)
+            await admin.call(
+                "UpdateUserPoolClient",
+                {
+                    "UserPoolId": pool_id,
+                    "ClientId": client_id,
+                    "ClientName": CLIENT_NAME,
+                    "ExplicitAuthFlows": APP_CLIENT_AUTH_FLOWS,
+                    "ReadAttributes": ["email", "email_verified", "given_name", "family_name"],
+                    "WriteAttributes": APP_CLIENT_WRITE_ATTRIBUTES,
+                    "AllowedOAuthFlows": ["code"],
+                    "AllowedOAuthScopes": ["openid", "email", "profile"],
+                    "CallbackURLs": [public_url.rstrip("/") + "/oauth/sso"],
+                    "SupportedIdentityProviders": ["Google", "Github", "COGNITO"],
+                },
+                signed=True,
+            )
     finally:
         await admin.aclose()
     return str(pool_id), str(client_id)

@@ -20,7 +20,11 @@ import sys
 from typing import Any
 
 from moto.cognitoidp import models, responses
-from moto.cognitoidp.exceptions import InvalidParameterException, NotAuthorizedError
+from moto.cognitoidp.exceptions import (
+    InvalidParameterException,
+    NotAuthorizedError,
+    UserNotConfirmedException,
+)
 from moto.core.responses import EmptyResult
 from moto.server import main
 
@@ -83,7 +87,19 @@ def admin_initiate_auth(
     auth_parameters: dict[str, str],
 ) -> dict[str, Any]:
     _check_flow(self, client_id, auth_flow)
-    return _admin_initiate_auth(self, user_pool_id, client_id, auth_flow, auth_parameters)
+    if auth_flow in ("ADMIN_USER_PASSWORD_AUTH", "ADMIN_NO_SRP_AUTH"):
+        # Cognito refuses an unconfirmed user here as InitiateAuth does; moto does not.
+        user = self.admin_get_user(user_pool_id, auth_parameters.get("USERNAME", ""))
+        if user.status == models.UserStatus.UNCONFIRMED:
+            raise UserNotConfirmedException("User is not confirmed.")
+    try:
+        return _admin_initiate_auth(self, user_pool_id, client_id, auth_flow, auth_parameters)
+    except NotAuthorizedError as exc:
+        # moto puts the username in a wrong password's message; Cognito says this, as it
+        # does for InitiateAuth.
+        if exc.message != auth_parameters.get("USERNAME"):
+            raise
+        raise NotAuthorizedError("Incorrect username or password.") from exc
 
 
 def revoke_token(self: models.CognitoIdpBackend, token: str, client_id: str) -> None:
@@ -101,9 +117,10 @@ def revoke_token(self: models.CognitoIdpBackend, token: str, client_id: str) -> 
 
 
 def _revoke_token_response(self: responses.CognitoIdpResponse) -> EmptyResult:
-    self._get_region_agnostic_backend().revoke_token(  # type: ignore[attr-defined]
-        self._get_param("Token"), self._get_param("ClientId")
-    )
+    # RevokeToken is unsigned, like InitiateAuth: the backend is the one holding the client.
+    client_id = self._get_param("ClientId")
+    backend = self._get_region_agnostic_backend()._find_backend_for_clientid(client_id)
+    backend.revoke_token(self._get_param("Token"), client_id)  # type: ignore[attr-defined]
     return EmptyResult()
 
 

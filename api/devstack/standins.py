@@ -492,7 +492,10 @@ async def authorize_submit(
             )
     password = "Dev-" + secrets.token_urlsafe(24) + "1!"
     await cognito.admin_set_user_password(username, password, permanent=True)
-    tokens = await cognito.admin_password_auth(username, password)
+    result = await cognito.password_auth(username, password)
+    if result.tokens is None:
+        raise HTTPException(500, f"Unexpected challenge {result.challenge}")
+    tokens = result.tokens
     code = secrets.token_urlsafe(24)
     _codes(request)[code] = _IssuedCode(
         tokens={

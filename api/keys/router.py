@@ -5,7 +5,7 @@ import uuid
 
 from fastapi import APIRouter
 
-from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated
+from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
 from api.deps import Audit, CurrentUser, DbSession, KeyRingDep, OwnerOrAdmin
 from api.errors import NotFound, RequestValidationFailed, error_responses
 from api.keys import service
@@ -16,7 +16,9 @@ router = APIRouter(prefix="/web/api-keys", tags=["api keys"])
 
 
 @router.get(
-    "", response_model=ApiKeysResponse, responses=error_responses(NotAuthenticated, AccountRequired)
+    "",
+    response_model=ApiKeysResponse,
+    responses=error_responses(NotAuthenticated, AccountRequired, SignInPolicyRefusal),
 )
 async def list_keys(caller: CurrentUser, db: DbSession) -> ApiKeysResponse:
     """The account's working API keys, newest (current) first, masked."""
@@ -28,7 +30,7 @@ async def list_keys(caller: CurrentUser, db: DbSession) -> ApiKeysResponse:
     response_model=ApiKeysResponse,
     dependencies=[OwnerOrAdmin],
     responses=error_responses(
-        NotAuthenticated, AccountRequired, Forbidden, RequestValidationFailed
+        NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden, RequestValidationFailed
     ),
 )
 async def roll_key(
@@ -42,7 +44,9 @@ async def roll_key(
 @router.post(
     "/{key_id}/reveal",
     response_model=RevealedKey,
-    responses=error_responses(NotAuthenticated, AccountRequired, NotFound, RequestValidationFailed),
+    responses=error_responses(
+        NotAuthenticated, AccountRequired, SignInPolicyRefusal, NotFound, RequestValidationFailed
+    ),
 )
 async def reveal_key(
     key_id: uuid.UUID,
@@ -64,6 +68,7 @@ async def reveal_key(
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
+        SignInPolicyRefusal,
         Forbidden,
         NotFound,
         LastApiKey,

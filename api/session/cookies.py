@@ -1,8 +1,9 @@
 """The httpOnly cookies of a browser's sign-in (issue 9, ARCHITECTURE "Identity").
 
 - ``refresh_token``: the Cognito refresh token. Script never sees it: httpOnly, SameSite=Strict,
-  sent only to ``POST /web/session/refresh`` (its Path), Secure whenever ``PUBLIC_URL`` is https,
-  kept for the refresh token's validity. Access and ID tokens are returned in bodies and live
+  sent only to the session routes (Path ``/web/session``: refresh uses it, sign-out revokes
+  it at Cognito), Secure whenever ``PUBLIC_URL`` is https, kept for the refresh token's
+  validity. Access and ID tokens are returned in bodies and live
   in the SPA's memory.
 - ``oauth_flow``: the ``state`` and PKCE ``code_verifier`` of one hosted-UI sign-in (RFC 6749
   10.12, RFC 7636), sent only to the code exchange (``POST /web/session/token``) and dropped
@@ -24,7 +25,9 @@ from fastapi import Response
 from api.config import Settings
 
 REFRESH_COOKIE = "refresh_token"
-REFRESH_PATH = "/web/session/refresh"
+REFRESH_PATH = "/web/session"
+# Where the cookie lived before sign-out had to read it; cleared too, so no browser keeps one.
+_OLD_REFRESH_PATH = "/web/session/refresh"
 OAUTH_COOKIE = "oauth_flow"
 OAUTH_PATH = "/web/session/token"
 OAUTH_FLOW_TTL_S = 600
@@ -71,8 +74,9 @@ class SessionCookies:
             )
 
     def clear_refresh_token(self) -> None:
-        """Drop the refresh token (sign-out)."""
-        self._set(REFRESH_COOKIE, "", path=REFRESH_PATH, max_age=0, same_site="strict")
+        """Drop the refresh token (sign-out, or a refresh the sign-in policy refused)."""
+        for path in (REFRESH_PATH, _OLD_REFRESH_PATH):
+            self._set(REFRESH_COOKIE, "", path=path, max_age=0, same_site="strict")
 
     def start_oauth_flow(self, state: str, code_verifier: str) -> None:
         """Remember one hosted-UI sign-in's state and verifier (``<state>.<verifier>``, both

@@ -4,9 +4,9 @@ SPEC 7's "Sign-up" (username the email, the password, attribute email) is done w
 admin API: the pool allows sign-up only through it (``AllowAdminCreateUserOnly``), so nobody
 can create pool users behind the API's rules (issue 9). Order: AdminCreateUser (no email
 sent), AdminSetUserPassword (permanent), our account and user, then a password sign-in whose
-tokens are returned. Once the Cognito user exists, every later failure (the password, our
-write, the commit, the sign-in) removes it again through ``undo_on_rollback``, so the same
-email can retry: nothing is left half-made.
+tokens are returned (the user bound to the new pool user's ``sub``). Once the Cognito user
+exists, every later failure (the password, our write, the commit, the sign-in) removes it
+again through ``undo_on_rollback``, so the same email can retry: nothing is left half-made.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ async def register(
         raise InvalidEmailProvider()
     attributes = {"email": email, "given_name": form.first_name, "family_name": form.last_name}
     async with cognito_errors():
-        await cognito.admin_create_user(email, attributes, suppress_message=True)
+        created = await cognito.admin_create_user(email, attributes, suppress_message=True)
 
     async def remove_cognito_user() -> None:
         try:
@@ -75,6 +75,7 @@ async def register(
             User(
                 account_id=account.id,
                 identity_id=email,
+                identity_sub=created.sub,
                 first_name=form.first_name,
                 last_name=form.last_name,
                 email=email,
@@ -88,7 +89,7 @@ async def register(
         # The unique email index: e.g. a Google user of ours already has this address.
         raise EmailInUse() from exc
     async with cognito_errors():
-        result = await cognito.initiate_password_auth(email, form.new_password)
+        result = await cognito.password_auth(email, form.new_password)
     if result.tokens is None:
         raise ProviderRefused("Unexpected sign-in challenge after registration", "Challenge")
     return tokens_out(result.tokens, cookies)

@@ -10,22 +10,44 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import Select, func, select, update
+from sqlalchemy import Select, and_, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.audit import SigningIn
 from api.models import Account, DomainState, SsoDomain, User
 
 
-async def account_requires_google(db: AsyncSession, email: str) -> bool:
-    """True when the user with this email (any case) is in an account that requires Google
-    sign-in (SPEC 6 requireGoogleSSO)."""
-    required = await db.scalar(
-        select(Account.require_google_sso)
-        .join(User, User.account_id == Account.id)
-        .where(func.lower(User.email) == email.lower())
-    )
-    return bool(required)
+@dataclass(frozen=True, slots=True)
+class SignInState:
+    """What the password sign-in screens refuse before asking Cognito (README "Security
+    model"; the same rules bind every request in ``api.auth.principal``)."""
+
+    requires_google: bool
+    deactivated: bool
+    invitation_expired: bool
+
+
+async def sign_in_state(db: AsyncSession, email: str) -> SignInState | None:
+    """The sign-in state of the user with this email (any case), or None when there is none:
+    their account requires Google sign-in (SPEC 6 requireGoogleSSO), their access is turned
+    off, or they are an invited user whose invitation expired before their first sign-in
+    (``api.users.service.user_status``)."""
+    row = (
+        await db.execute(
+            select(
+                Account.require_google_sso,
+                User.deactivated_at.is_not(None),
+                and_(
+                    User.invited_at.is_not(None),
+                    User.signed_in_at.is_(None),
+                    User.invitation_expires_at <= func.now(),
+                ),
+            )
+            .join(User, User.account_id == Account.id)
+            .where(func.lower(User.email) == email.lower())
+        )
+    ).first()
+    return None if row is None else SignInState(bool(row[0]), bool(row[1]), bool(row[2]))
 
 
 async def user_names(db: AsyncSession, identity_id: str) -> tuple[str, str] | None:
@@ -77,15 +99,15 @@ async def joinable_account(
     return None if row is None else JoinableAccount(row[0], row[1], row[2])
 
 
-async def mark_signed_in(db: AsyncSession, identity_id: str) -> SigningIn | None:
-    """Set the user's ``signed_in_at`` to now (the first one ends a Pending invitation,
-    issue 15) and return who they are, for the audit log; None when the identity has no user
-    yet."""
+async def mark_signed_in(db: AsyncSession, identity_id: str, sub: str) -> SigningIn | None:
+    """Set the user's ``signed_in_at`` to now (the first one ends a Pending invitation) and
+    bind the user to the pool user that signed in (``identity_sub``: the token's ``sub``);
+    return who they are, for the audit log; None when the identity has no user yet."""
     row = (
         await db.execute(
             update(User)
             .where(User.identity_id == identity_id)
-            .values(signed_in_at=func.now())
+            .values(signed_in_at=func.now(), identity_sub=sub)
             .returning(User.id, User.account_id, User.first_name, User.last_name, User.email)
         )
     ).first()
@@ -93,17 +115,3 @@ async def mark_signed_in(db: AsyncSession, identity_id: str) -> SigningIn | None
         return None
     user_id, account_id, first, last, email = row
     return SigningIn(user_id, account_id, f"{first} {last}".strip(), email)
-
-
-async def invitation_expired(db: AsyncSession, identity_id: str) -> bool:
-    """True when this username is an invited user who never signed in and whose invitation
-    expired (issue 15; ``api.users.service.user_status``)."""
-    expired = await db.scalar(
-        select(User.id).where(
-            User.identity_id == identity_id,
-            User.invited_at.is_not(None),
-            User.signed_in_at.is_(None),
-            User.invitation_expires_at <= func.now(),
-        )
-    )
-    return expired is not None

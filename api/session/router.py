@@ -6,7 +6,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Cookie, Depends, Query, Request, Response
 
-from api.auth.errors import AccountRequired, NotAuthenticated
+from api.auth.errors import (
+    AccessDeactivated,
+    AccountRequired,
+    NotAuthenticated,
+    RemovedFromAccount,
+    SignInPolicyRefusal,
+)
 from api.deps import (
     Claims,
     ClientAddress,
@@ -15,6 +21,7 @@ from api.deps import (
     DbSession,
     OptionalAccessToken,
     PasswordAttemptsDep,
+    ReadEngine,
     RegistrationThrottle,
     SettingsDep,
     SignIns,
@@ -75,6 +82,7 @@ async def _session_cookies(settings: SettingsDep, response: Response) -> Session
 Cookies = Annotated[SessionCookies, Depends(_session_cookies)]
 
 _PASSWORD_ERRORS = (
+    AccessDeactivated,
     InvitationExpired,
     MustSignInWithGoogle,
     ProviderRefused,
@@ -87,7 +95,10 @@ _PASSWORD_ERRORS = (
 @router.get(
     "/session",
     response_model=SessionResponse,
-    responses={**error_responses(NotAuthenticated, AccountRequired), **CONDITIONAL_GET_RESPONSES},
+    responses={
+        **error_responses(NotAuthenticated, AccountRequired, SignInPolicyRefusal),
+        **CONDITIONAL_GET_RESPONSES,
+    },
     openapi_extra=IF_NONE_MATCH_PARAMETER,
 )
 async def get_session(caller: CurrentUser, request: Request) -> Response:
@@ -106,13 +117,14 @@ async def sign_in(
     body: SignInRequest,
     db: DbSession,
     cognito: Cognito,
+    verifier: TokenVerifier,
     attempts: PasswordAttemptsDep,
     sign_ins: SignIns,
     cookies: Cookies,
 ) -> SignInResponse:
     """Sign in with email and password: tokens, or a challenge to answer (SPEC 4)."""
     return await service.sign_in(
-        db, cognito, attempts, sign_ins, cookies, body.email, body.password
+        db, cognito, verifier, attempts, sign_ins, cookies, body.email, body.password
     )
 
 
@@ -126,13 +138,22 @@ async def complete_new_password(
     body: CompleteNewPasswordRequest,
     db: DbSession,
     cognito: Cognito,
+    verifier: TokenVerifier,
     attempts: PasswordAttemptsDep,
     sign_ins: SignIns,
     cookies: Cookies,
 ) -> SignInResponse:
     """Answer the NEW_PASSWORD_REQUIRED challenge of a sign-in with a new password."""
     return await service.complete_new_password(
-        db, cognito, attempts, sign_ins, cookies, body.username, body.session, body.new_password
+        db,
+        cognito,
+        verifier,
+        attempts,
+        sign_ins,
+        cookies,
+        body.username,
+        body.session,
+        body.new_password,
     )
 
 
@@ -162,13 +183,15 @@ async def confirm_forgot_password(
     body: ConfirmForgotPasswordRequest,
     db: DbSession,
     cognito: Cognito,
+    verifier: TokenVerifier,
     attempts: PasswordAttemptsDep,
     sign_ins: SignIns,
     cookies: Cookies,
 ) -> SignInResponse:
-    """Set a new password with the emailed code, and sign in with it."""
+    """Set a new password with the emailed code, end the sessions the old one opened, and
+    sign in with the new one."""
     return await service.confirm_forgot_password(
-        db, cognito, attempts, sign_ins, cookies, body.email, body.code, body.new_password
+        db, cognito, verifier, attempts, sign_ins, cookies, body.email, body.code, body.new_password
     )
 
 
@@ -221,28 +244,41 @@ async def exchange_code(
     "/session/refresh",
     status_code=200,
     response_model=Tokens,
-    responses=error_responses(NotAuthenticated, RequestValidationFailed, VendorUnavailable),
+    responses=error_responses(
+        NotAuthenticated, SignInPolicyRefusal, RequestValidationFailed, VendorUnavailable
+    ),
 )
 async def refresh(
     cognito: Cognito,
+    verifier: TokenVerifier,
+    reads: ReadEngine,
     cookies: Cookies,
     refresh_token: Annotated[str | None, Cookie(alias=REFRESH_COOKIE)] = None,
 ) -> Tokens:
     """New access and ID tokens for the browser's refresh token cookie (httpOnly, sent to
-    this path only): how a reloaded page gets its session back."""
-    return await service.refresh(cognito, cookies, refresh_token)
+    the session routes only): how a reloaded page gets its session back, if the account's
+    sign-in policy still lets the user act."""
+    return await service.refresh(cognito, verifier, reads, cookies, refresh_token)
 
 
 @router.post(
     "/session/sign-out",
     status_code=204,
     response_class=Response,
-    responses=error_responses(VendorUnavailable),
+    responses=error_responses(RequestValidationFailed, VendorUnavailable),
 )
-async def sign_out(cognito: Cognito, cookies: Cookies, token: OptionalAccessToken) -> None:
-    """Sign out: Cognito GlobalSignOut revokes the refresh tokens when an access token comes
-    along, and the refresh token cookie is cleared; the SPA then drops its tokens."""
-    await service.sign_out(cognito, cookies, token)
+async def sign_out(
+    db: DbSession,
+    cognito: Cognito,
+    verifier: TokenVerifier,
+    cookies: Cookies,
+    token: OptionalAccessToken,
+    refresh_token: Annotated[str | None, Cookie(alias=REFRESH_COOKIE)] = None,
+) -> None:
+    """Sign this browser out: its refresh token is revoked at Cognito and its cookie
+    cleared, and the user's access tokens issued until now stop working (other devices get
+    new ones at their next refresh); the SPA then drops its tokens."""
+    await service.sign_out(db, cognito, verifier, cookies, token, refresh_token)
 
 
 @router.post(
@@ -299,6 +335,7 @@ async def get_sso_accounts(
         BadRequest,
         NotFound,
         Conflict,
+        RemovedFromAccount,
         EmailNotVerified,
         EmailInUse,
         RequestValidationFailed,

@@ -4,6 +4,7 @@ over the Cognito adapter."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -13,20 +14,23 @@ from typing import Any
 
 import jwt
 import orjson
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from api.adapters.cognito import (
     AuthResult,
     CognitoClient,
+    CognitoError,
     CognitoUnavailable,
     NotAuthorizedError,
     OAuthError,
 )
 from api.adapters.cognito import Tokens as CognitoTokens
 from api.audit import SignInLog
-from api.auth.errors import NotAuthenticated
+from api.auth import principal
+from api.auth.errors import AccessDeactivated, NotAuthenticated, SignInPolicyRefusal
 from api.auth.principal import Caller
-from api.auth.tokens import AccessTokenVerifier, InvalidToken
+from api.auth.sessions import end_sessions
+from api.auth.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
 from api.cognito_errors import cognito_errors
 from api.errors import (
     InvitationExpired,
@@ -37,6 +41,7 @@ from api.errors import (
     ValidationCodeExpired,
     VendorUnavailable,
 )
+from api.models import User
 from api.ratelimit.service import PasswordAttempts
 from api.session import repository
 from api.session.cookies import SessionCookies
@@ -74,15 +79,20 @@ def session_view(caller: Caller) -> bytes:
     )
 
 
-async def _refuse_if_google_required(db: AsyncSession, email: str) -> None:
-    if await repository.account_requires_google(db, email):
+async def _refuse_by_policy(db: AsyncSession, email: str, *, invitation: bool = True) -> None:
+    """Refuse a password sign-in (or reset) the account's sign-in policy forbids before
+    asking Cognito, with the sign-in screen's messages; the same rules bind every request
+    (``api.auth.principal``). ``invitation``: also refuse an expired invitation (Cognito
+    expires the temporary password too, TemporaryPasswordValidityDays; this holds the
+    console's own validity whatever the pool says)."""
+    state = await repository.sign_in_state(db, email)
+    if state is None:
+        return
+    if state.requires_google:
         raise MustSignInWithGoogle()
-
-
-async def _refuse_if_invitation_expired(db: AsyncSession, username: str) -> None:
-    # Cognito expires the temporary password too (TemporaryPasswordValidityDays); this holds
-    # the console's own validity whatever the pool says (issue 15).
-    if await repository.invitation_expired(db, username):
+    if state.deactivated:
+        raise AccessDeactivated()
+    if invitation and state.invitation_expired:
         raise InvitationExpired()
 
 
@@ -92,30 +102,42 @@ async def _logged(sign_ins: SignInLog, username: str, method: str) -> AsyncItera
     use Google, an expired invitation) in their account's audit log, then let it raise."""
     try:
         yield
-    except (ProviderRefused, MustSignInWithGoogle, InvitationExpired):
+    except (ProviderRefused, MustSignInWithGoogle, InvitationExpired, AccessDeactivated):
         await sign_ins.failed(username, method)
         raise
 
 
-async def signed_in(db: AsyncSession, sign_ins: SignInLog, username: str, method: str) -> None:
-    """A sign-in of ``username`` succeeded: its first one ends a Pending invitation, and each
-    is recorded in the account's audit log (issue 15), in the request's transaction. An
-    identity without a user yet (a federated one choosing an account) changes nothing."""
-    user = await repository.mark_signed_in(db, username)
+async def signed_in(
+    db: AsyncSession, sign_ins: SignInLog, claims: AccessClaims, method: str
+) -> None:
+    """A sign-in succeeded with the token of ``claims``: the user of that username is bound
+    to the token's pool user (``sub``), their first sign-in ends a Pending invitation, and
+    each is recorded in the account's audit log, in the request's transaction. An identity
+    without a user yet (a federated one choosing an account) changes nothing."""
+    user = await repository.mark_signed_in(db, claims.username, claims.sub)
     if user is not None:
         await sign_ins.succeeded(db, user, method)
+
+
+async def _verified(verifier: AccessTokenVerifier, tokens: CognitoTokens) -> AccessClaims:
+    """The claims of an access token Cognito just issued (verified like any other)."""
+    try:
+        return await verifier.verify(tokens.access_token)
+    except InvalidToken as exc:
+        raise UnableToAuthenticate() from exc
 
 
 async def _sign_in_response(
     db: AsyncSession,
     sign_ins: SignInLog,
+    verifier: AccessTokenVerifier,
     method: str,
     result: AuthResult,
     username: str,
     cookies: SessionCookies,
 ) -> SignInResponse:
     if result.tokens is not None:
-        await signed_in(db, sign_ins, username, method)
+        await signed_in(db, sign_ins, await _verified(verifier, result.tokens), method)
         return SignInResponse(tokens=tokens_out(result.tokens, cookies))
     assert result.challenge is not None
     return SignInResponse(
@@ -141,34 +163,36 @@ def tokens_out(tokens: CognitoTokens, cookies: SessionCookies) -> Tokens:
 async def sign_in(
     db: AsyncSession,
     cognito: CognitoClient,
+    verifier: AccessTokenVerifier,
     attempts: PasswordAttempts,
     sign_ins: SignInLog,
     cookies: SessionCookies,
     email: str,
     password: str,
 ) -> SignInResponse:
-    """Password sign-in with USER_PASSWORD_AUTH (``email`` already lowercased and trimmed).
-    Successes and refusals go to the account's audit log.
+    """Password sign-in, server-side (AdminInitiateAuth; ``email`` already lowercased and
+    trimmed). Successes and refusals go to the account's audit log.
 
     Returns tokens, or the challenge with what answering it needs (its session and the
     username). Raises:
         RateLimited: too many attempts from this client address, or failures for this email.
         MustSignInWithGoogle: the user's account requires Google sign-in.
+        AccessDeactivated: the user's access is turned off.
         InvitationExpired: an invited user whose invitation expired before they signed in.
         ProviderRefused: code ``UserNotConfirmedException`` with 'This user must sign in with
             Google'; any other provider refusal with the provider's message (SPEC 8).
         VendorUnavailable: Cognito is unreachable.
     """
     async with _logged(sign_ins, email, "password"), attempts.attempt(email), cognito_errors():
-        await _refuse_if_google_required(db, email)
-        await _refuse_if_invitation_expired(db, email)
-        result = await cognito.initiate_password_auth(email, password)
-    return await _sign_in_response(db, sign_ins, "password", result, email, cookies)
+        await _refuse_by_policy(db, email)
+        result = await cognito.password_auth(email, password)
+    return await _sign_in_response(db, sign_ins, verifier, "password", result, email, cookies)
 
 
 async def complete_new_password(
     db: AsyncSession,
     cognito: CognitoClient,
+    verifier: AccessTokenVerifier,
     attempts: PasswordAttempts,
     sign_ins: SignInLog,
     cookies: SessionCookies,
@@ -180,19 +204,18 @@ async def complete_new_password(
     our user record (SPEC 3 "Attributes on the new-password challenge").
 
     Returns tokens (or a further challenge, which the SPA reports by name, SPEC 8).
-    Raises: RateLimited, MustSignInWithGoogle, InvitationExpired, ProviderRefused (e.g. an
-    expired challenge session), VendorUnavailable.
+    Raises: RateLimited, MustSignInWithGoogle, AccessDeactivated, InvitationExpired,
+    ProviderRefused (e.g. an expired challenge session), VendorUnavailable.
     """
     method = "new password"
     async with _logged(sign_ins, username, method), attempts.attempt(username), cognito_errors():
-        await _refuse_if_google_required(db, username)
-        await _refuse_if_invitation_expired(db, username)
+        await _refuse_by_policy(db, username)
         names = await repository.user_names(db, username)
         attributes = {}
         if names is not None:
             attributes = {"given_name": names[0], "family_name": names[1]}
         result = await cognito.respond_new_password(username, session, new_password, attributes)
-    return await _sign_in_response(db, sign_ins, method, result, username, cookies)
+    return await _sign_in_response(db, sign_ins, verifier, method, result, username, cookies)
 
 
 async def forgot_password(
@@ -205,13 +228,13 @@ async def forgot_password(
 
     Returns where the code went; ``code_delivery`` is null when Cognito answered
     NotAuthorizedException, which SPEC 8 ignores silently. Raises:
-        RateLimited; MustSignInWithGoogle;
+        RateLimited; MustSignInWithGoogle; AccessDeactivated;
         ProviderRefused: 'User does not exist' (UserNotFoundException) or the provider's text;
         PasswordResetUnavailable: the answer has no delivery details;
         VendorUnavailable.
     """
     await attempts.reset_requested(email)
-    await _refuse_if_google_required(db, email)
+    await _refuse_by_policy(db, email, invitation=False)
     async with cognito_errors():
         try:
             delivery = await cognito.forgot_password(email)
@@ -231,6 +254,7 @@ async def forgot_password(
 async def confirm_forgot_password(
     db: AsyncSession,
     cognito: CognitoClient,
+    verifier: AccessTokenVerifier,
     attempts: PasswordAttempts,
     sign_ins: SignInLog,
     cookies: SessionCookies,
@@ -238,19 +262,23 @@ async def confirm_forgot_password(
     code: str,
     new_password: str,
 ) -> SignInResponse:
-    """Set the new password with the emailed code, then sign in with it (SPEC 4: "After a
-    successful reset the user is signed in automatically").
+    """Set the new password with the emailed code, end every session the old password
+    opened (access tokens issued before now, and every refresh token at Cognito), then sign
+    in with the new one (SPEC 4: "After a successful reset the user is signed in
+    automatically").
 
-    Raises: RateLimited, MustSignInWithGoogle, ProviderRefused (wrong or expired code, with
-    the provider's message), VendorUnavailable.
+    Raises: RateLimited, MustSignInWithGoogle, AccessDeactivated, ProviderRefused (wrong or
+    expired code, with the provider's message), VendorUnavailable.
     """
     # A refusal is a wrong or expired code (or an unknown user): a failed attempt.
     method = "password reset"
     async with _logged(sign_ins, email, method), attempts.attempt(email), cognito_errors():
-        await _refuse_if_google_required(db, email)
+        await _refuse_by_policy(db, email, invitation=False)
         await cognito.confirm_forgot_password(email, code, new_password)
-        result = await cognito.initiate_password_auth(email, new_password)
-    return await _sign_in_response(db, sign_ins, method, result, email, cookies)
+        await end_sessions(db, User.identity_id == email)
+        await cognito.admin_user_global_sign_out(email)
+        result = await cognito.password_auth(email, new_password)
+    return await _sign_in_response(db, sign_ins, verifier, method, result, email, cookies)
 
 
 def _id_claims(id_token: str) -> dict[str, Any]:
@@ -326,7 +354,7 @@ async def exchange_code(
     except (CognitoUnavailable, InvalidToken) as exc:
         raise UnableToAuthenticate() from exc
     id_claims = _id_claims(tokens.id_token)
-    await signed_in(db, sign_ins, claims.username, "identity provider")
+    await signed_in(db, sign_ins, claims, "identity provider")
     return CodeExchangeResponse(
         tokens=tokens_out(tokens, cookies),
         identity=FederatedIdentity(
@@ -339,35 +367,65 @@ async def exchange_code(
 
 
 async def refresh(
-    cognito: CognitoClient, cookies: SessionCookies, refresh_token: str | None
+    cognito: CognitoClient,
+    verifier: AccessTokenVerifier,
+    read_engine: AsyncEngine,
+    cookies: SessionCookies,
+    refresh_token: str | None,
 ) -> Tokens:
-    """New access and ID tokens for the refresh token of the browser's cookie.
+    """New access and ID tokens for the refresh token of the browser's cookie, if the
+    account's sign-in policy still lets its user act (the check every request makes,
+    ``api.auth.principal``). A refused refresh drops the cookie and revokes the refresh
+    token: it cannot bring the session back later either.
 
     Raises:
         NotAuthenticated: no cookie, or the refresh token is expired or revoked.
+        GoogleSignInRequired, UserRemoved, AccessDeactivated, InvitationLapsed, SessionEnded:
+            the sign-in policy refuses the user.
         VendorUnavailable: Cognito is unreachable.
     """
     if not refresh_token:
         raise NotAuthenticated("Authentication required")
     async with cognito_errors(refused=lambda exc: NotAuthenticated(exc.message)):
         tokens = await cognito.refresh(refresh_token)
+    try:
+        claims = await verifier.verify(tokens.access_token)
+        await principal.get_caller(read_engine, claims)
+    except (InvalidToken, SignInPolicyRefusal) as exc:
+        cookies.clear_refresh_token()
+        with contextlib.suppress(CognitoError, CognitoUnavailable):
+            await cognito.revoke_token(refresh_token)
+        if isinstance(exc, InvalidToken):
+            raise NotAuthenticated("Authentication required") from exc
+        raise
     return tokens_out(tokens, cookies)
 
 
 async def sign_out(
-    cognito: CognitoClient, cookies: SessionCookies, access_token: str | None
+    db: AsyncSession,
+    cognito: CognitoClient,
+    verifier: AccessTokenVerifier,
+    cookies: SessionCookies,
+    access_token: str | None,
+    refresh_token: str | None,
 ) -> None:
-    """Sign the browser out: GlobalSignOut revokes the user's refresh tokens at Cognito (this
-    browser's included) when there is an access token, and the refresh cookie is cleared in
-    any case, so a browser whose tokens are already gone can still drop its cookie.
+    """Sign this browser out: its refresh token is revoked at Cognito (RevokeToken: this
+    browser only, other devices keep theirs), the cookie is cleared, and the user's access
+    tokens issued before now stop working (``tokens_valid_after``; another device's next
+    refresh gives it a new one). A browser whose tokens are already gone or invalid can still
+    drop its cookie.
 
     A token Cognito already considers revoked counts as signed out. Raises VendorUnavailable.
     """
     cookies.clear_refresh_token()
-    if not access_token:
+    if access_token:
+        with contextlib.suppress(InvalidToken):
+            claims = await verifier.verify(access_token)
+            await end_sessions(db, User.identity_sub == claims.sub)
+    if not refresh_token:
         return
     async with cognito_errors():
         try:
-            await cognito.global_sign_out(access_token)
+            await cognito.revoke_token(refresh_token)
         except NotAuthorizedError:
             return

@@ -6,10 +6,10 @@ The caller proves who it is with the access token from the code exchange. The id
 and email of a request must be that token's username and the Cognito user's email, so a
 request cannot speak for someone else. Whether the identity is Google (or GitHub) and which
 email counts come only from what Cognito asserts (api/auth/identity.py), never from the
-username. Joining needs a Google identity with a provider-verified email (whose asserted
-hosted domain, if any, is the email's domain) and an account that has Google SSO on and has
-verified the email's domain by DNS (issue 17), so an account id alone opens nothing (a wrong
-one is a 404).
+username. Joining needs a Google Workspace identity (Google asserts the email's domain as its
+hosted domain) with a provider-verified email, an account that has Google SSO on and has
+verified the email's domain by DNS, and that the account has not removed this person; so an
+account id alone opens nothing (a wrong one is a 404).
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
 from api.audit import Actor, AuditAction, AuditTrail, Target
+from api.auth.errors import RemovedFromAccount, removed_message
 from api.auth.identity import ProvenIdentity, prove_identity
+from api.auth.sessions import was_removed
 from api.auth.tokens import AccessClaims
 from api.cognito_errors import cognito_errors
 from api.config import Settings
@@ -66,12 +68,14 @@ def _require_verified_email(identity: ProvenIdentity) -> None:
 
 
 def _may_auto_join(identity: ProvenIdentity) -> bool:
-    """SPEC 4: only Google identities look up accounts of their domain, never for Gmail;
-    issue 17: and only when Google's hosted domain, if it asserts one, is the email's."""
+    """SPEC 4: only Google identities look up accounts of their domain, never for Gmail; and
+    only a Google Workspace identity of the email's domain (Google asserts that hosted
+    domain): a personal Google account created on a company address can be invited by
+    email, never auto-join (README "Security model")."""
     return (
         identity.auth_type is AuthType.GOOGLE_SSO
         and not is_gmail_domain(email_domain(identity.email))
-        and identity.hosted_domain_matches
+        and identity.is_workspace_of_email_domain
     )
 
 
@@ -108,6 +112,7 @@ async def lookup(
 async def _add_user(
     db: AsyncSession,
     account_id: uuid.UUID,
+    sub: str,
     identity: ProvenIdentity,
     first_name: str,
     last_name: str,
@@ -116,6 +121,7 @@ async def _add_user(
     user = User(
         account_id=account_id,
         identity_id=identity.username,
+        identity_sub=sub,
         first_name=first_name.strip(),
         last_name=last_name.strip(),
         email=identity.email,
@@ -147,9 +153,9 @@ async def join(
     verified.
 
     Raises: BadRequest (not the caller's identity), Conflict (already in an account),
-    NotFound (not a Google identity, a hosted domain that is not the email's, or no such
-    joinable account for it), EmailNotVerified,
-    EmailInUse, VendorUnavailable.
+    NotFound (not a Google Workspace identity of the email's domain, or no such joinable
+    account for it), RemovedFromAccount (the account removed this person: same email or same
+    Google identity), EmailNotVerified, EmailInUse, VendorUnavailable.
     """
     identity = await _prove(cognito, settings, claims, identity_id, email)
     if await repository.identity_has_user(db, identity.username):
@@ -158,10 +164,19 @@ async def join(
         raise NotFound()
     _require_verified_email(identity)
     domain = email_domain(identity.email)
-    if await repository.joinable_account(db, account_id, domain) is None:
+    account = await repository.joinable_account(db, account_id, domain)
+    if account is None:
         raise NotFound()
-    # Issue 15: users who join through Google SSO are Members until an Owner changes it.
-    user = await _add_user(db, account_id, identity, first_name, last_name, Role.MEMBER)
+    if await was_removed(
+        db,
+        account_id,
+        identity.email,
+        provider=identity.auth_type.value,
+        provider_subject=identity.provider_subject,
+    ):
+        raise RemovedFromAccount(removed_message(account.name))
+    # Users who join through Google SSO are Members until an Owner changes it.
+    user = await _add_user(db, account_id, claims.sub, identity, first_name, last_name, Role.MEMBER)
     name = f"{user.first_name} {user.last_name}".strip()
     audit = AuditTrail(db, account_id, Actor(user.id, name, user.email, client_address))
     await audit.record(
@@ -192,4 +207,4 @@ async def create(
         raise BadRequest(FEDERATED_ONLY)
     _require_verified_email(identity)
     account = await create_account(db, settings, account_name)
-    await _add_user(db, account.id, identity, first_name, last_name, Role.OWNER)
+    await _add_user(db, account.id, claims.sub, identity, first_name, last_name, Role.OWNER)

@@ -5,7 +5,7 @@ import uuid
 
 from fastapi import APIRouter, Response
 
-from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated
+from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
 from api.deps import Audit, CurrentUser, DbSession, MailerDep, OwnerOrAdmin, Resolver
 from api.errors import NotFound, RequestValidationFailed, error_responses
 from api.sso import service
@@ -28,7 +28,7 @@ from api.sso.schemas import (
 
 router = APIRouter(prefix="/web", tags=["sso"])
 
-_AUTH = (NotAuthenticated, AccountRequired)
+_AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal)
 
 
 @router.post(

@@ -28,10 +28,11 @@ from api.adapters.dns_resolver import DnsLookupFailed, DnsResolver
 from api.adapters.mail import Mailer
 from api.audit import DOMAIN_CHECK, AuditAction, AuditTrail, Target
 from api.auth.principal import Caller
+from api.auth.sessions import end_sessions
 from api.db import after_commit
 from api.emails import email_domain, is_blocked_domain, is_gmail_domain
 from api.errors import NotFound
-from api.models import Account, AuthType, DomainFailure, DomainState, SsoDomain
+from api.models import Account, AuthType, DomainFailure, DomainState, SsoDomain, User
 from api.sso import repository
 from api.sso.errors import (
     DnsUnavailable,
@@ -87,6 +88,12 @@ async def set_google_sso(
             Target("account", account.id, account.name),
             {"requireGoogleSSO": (account.require_google_sso, required)},
         )
+        if required:
+            # The users it excludes lose their sessions for good, even if it is turned off
+            # again (every request checks the requirement too: api/auth/principal.py).
+            await end_sessions(
+                db, User.account_id == account.id, User.auth_type != AuthType.GOOGLE_SSO
+            )
     account.require_google_sso = required
     await db.flush()
     return await sso_of(db, account)

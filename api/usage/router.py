@@ -14,6 +14,7 @@ from api.auth.errors import (
     Forbidden,
     InvalidApiKey,
     NotAuthenticated,
+    SignInPolicyRefusal,
 )
 from api.deps import (
     ApiKeyAccount,
@@ -59,7 +60,7 @@ async def ingest_usage(
 @web_router.get(
     "/usage-alerts",
     response_model=UsageAlertSettings,
-    responses=error_responses(NotAuthenticated, AccountRequired),
+    responses=error_responses(NotAuthenticated, AccountRequired, SignInPolicyRefusal),
 )
 async def get_usage_alerts(caller: CurrentUser, db: DbSession) -> UsageAlertSettings:
     """Who gets the usage alerts and at which percentages of the allowance (issue 14)."""
@@ -73,6 +74,7 @@ async def get_usage_alerts(caller: CurrentUser, db: DbSession) -> UsageAlertSett
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
+        SignInPolicyRefusal,
         Forbidden,
         UnknownAlertRecipient,
         RequestValidationFailed,
@@ -94,7 +96,13 @@ async def put_usage_alerts(
             "description": "CSV (RFC 4180): date,platform,runs,credits per UTC day and platform",
             "content": {"text/csv": {"schema": {"type": "string"}}},
         },
-        **error_responses(NotAuthenticated, AccountRequired, NotFound, RequestValidationFailed),
+        **error_responses(
+            NotAuthenticated,
+            AccountRequired,
+            SignInPolicyRefusal,
+            NotFound,
+            RequestValidationFailed,
+        ),
     },
 )
 async def export_usage(

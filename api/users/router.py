@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from fastapi import APIRouter, Response
 
-from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated
+from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
 from api.deps import (
     Audit,
     Cognito,
@@ -37,7 +37,7 @@ from api.users.schemas import UserCreate, UserResponse, UserUpdate
 
 router = APIRouter(prefix="/web/users", tags=["users"])
 
-_AUTH = (NotAuthenticated, AccountRequired, Forbidden)
+_AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden)
 
 
 @router.post(
@@ -99,10 +99,16 @@ async def update_user(
     ),
 )
 async def delete_user(
-    user_id: uuid.UUID, caller: CurrentUser, db: DbSession, cognito: Cognito, audit: Audit
+    user_id: uuid.UUID,
+    caller: CurrentUser,
+    db: DbSession,
+    cognito: Cognito,
+    audit: Audit,
+    settings: SettingsDep,
 ) -> Response:
-    """Remove a user from the account and from Cognito."""
-    await service.delete(db, cognito, caller, audit, user_id)
+    """Remove a user from the account and from Cognito; the removal sticks (they cannot
+    auto-join again until invited)."""
+    await service.delete(db, cognito, caller, audit, user_id, stand_in_pool=settings.dev_stand_ins)
     return Response(status_code=204)
 
 

@@ -36,8 +36,10 @@ from api.adapters.cognito import (
     UserNotFoundError,
 )
 from api.audit import AuditAction, AuditTrail, Target, changed
+from api.auth.identity import prove_identity
 from api.auth.principal import Caller
 from api.auth.roles import require_may_grant, require_may_manage
+from api.auth.sessions import end_sessions, lift_removal, record_removal
 from api.cognito_errors import cognito_errors
 from api.db import undo_on_rollback
 from api.errors import EmailInUse, NotFound
@@ -148,6 +150,7 @@ async def invite(
         raise InviteRefusedWithSso()
     if await repository.email_taken(db, body.email):
         raise EmailInUse()
+    await lift_removal(db, caller.account_id, body.email)
     now = datetime.now(UTC)
     user = User(
         account_id=caller.account_id,
@@ -161,9 +164,10 @@ async def invite(
         invitation_expires_at=now + validity,
     )
     async with cognito_errors():
-        await cognito.admin_create_user(
+        created = await cognito.admin_create_user(
             body.email, _invitation_attributes(user), temporary_password=temporary_password()
         )
+    user.identity_sub = created.sub
     # If our write does not commit, the Cognito user goes again, so the email can be retried.
     undo_on_rollback(db, functools.partial(_undo_cognito_user, cognito, body.email))
     db.add(user)
@@ -211,6 +215,8 @@ async def update(
             {"role": (user.role.value, body.role.value)},
         )
         user.role = body.role
+        # The user's open sessions end: the console they have open reloads who they are.
+        await end_sessions(db, User.id == user.id)
     if names:
         await audit.record(AuditAction.USER_EDITED, _target(user), names)
         user.first_name = body.first_name
@@ -242,8 +248,13 @@ async def delete(
     caller: Caller,
     audit: AuditTrail,
     user_id: uuid.UUID,
+    *,
+    stand_in_pool: bool = False,
 ) -> None:
-    """Remove a user from the account and from Cognito.
+    """Remove a user from the account and from Cognito, and remember the removal so that
+    auto-join refuses them (``api.auth.sessions.record_removal``); their open sessions end
+    with their row. ``stand_in_pool``: the pool is the development stand-in
+    (``api.auth.identity.prove_identity``).
 
     Raises:
         NotFound: not a user of the caller's account.
@@ -255,7 +266,25 @@ async def delete(
     user = await _user_in_account(db, caller, user_id)
     require_may_manage(caller.role, user.role)
     await audit.record(AuditAction.USER_DELETED, _target(user), {"role": (user.role.value, None)})
+    await _record_removal(cognito, db, user, stand_in_pool)
     await _remove(db, cognito, caller, user)
+
+
+async def _record_removal(
+    cognito: CognitoClient, db: AsyncSession, user: User, stand_in_pool: bool
+) -> None:
+    """Remember the removal (README "Security model": removal sticks): a federated user by
+    the provider's own id of the person too, as Cognito asserts it, since their next
+    sign-in creates a new pool user."""
+    provider = subject = None
+    if user.auth_type is not AuthType.EMAIL:
+        async with cognito_errors():
+            with contextlib.suppress(UserNotFoundError):
+                proven = prove_identity(
+                    await cognito.admin_get_user(user.identity_id), stand_in_pool=stand_in_pool
+                )
+                provider, subject = proven.auth_type.value, proven.provider_subject
+    await record_removal(db, user, provider=provider, provider_subject=subject)
 
 
 async def _pending_invitation(db: AsyncSession, caller: Caller, user_id: uuid.UUID) -> User:

@@ -154,13 +154,19 @@ def make_user(app: FastAPI, cognito: CognitoClient) -> MakeUser:
                 role=role,
             )
             db.add(user)
-        await cognito.admin_create_user(
+        created = await cognito.admin_create_user(
             identity_id,
             {"email": email, "given_name": first_name, "family_name": last_name},
             suppress_message=True,
         )
+        async with app.state.sessionmaker() as db, db.begin():
+            # Bound to the pool user, as a sign-in through the API does.
+            await db.execute(
+                update(User).where(User.id == user.id).values(identity_sub=created.sub)
+            )
+        user.identity_sub = created.sub
         await cognito.admin_set_user_password(identity_id, PASSWORD, permanent=True)
-        result = await cognito.initiate_password_auth(identity_id, PASSWORD)
+        result = await cognito.password_auth(identity_id, PASSWORD)
         assert result.tokens is not None and result.tokens.refresh_token
         return SignedIn(
             user,
@@ -291,9 +297,13 @@ def make_federated(client: httpx.AsyncClient, hosted_ui: respx.MockRouter) -> Ma
     """Sign a Google (or GitHub) identity in and exchange its code through the API."""
 
     async def make(
-        email: str | None = None, provider: str = "Google", hosted_domain: str = ""
+        email: str | None = None, provider: str = "Google", hosted_domain: str | None = None
     ) -> Federated:
+        """``hosted_domain``: Google's ``hd``; by default the email's domain (a Workspace
+        account of it), ``""`` for a personal Google account."""
         email = email or unique_email("fed")
+        if hosted_domain is None:
+            hosted_domain = email.rsplit("@", 1)[1] if provider == "Google" else ""
         authorized = await authorize(client, email, provider, hosted_domain=hosted_domain)
         response = await exchange(client, authorized)
         assert response.status_code == 200, response.text

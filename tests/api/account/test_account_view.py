@@ -3,6 +3,7 @@ what the pydantic composition of the domains says (issue 12), for every shape of
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from fastapi import FastAPI
 from api.account.schemas import AccountResponse
 from api.account.service import account_summary, account_view, create_account
 from api.auth.errors import AccountRequired
+from api.auth.tokens import AccessClaims
 from api.models import AuthType, DomainState, Platform, Role, SsoDomain, Usage, User
 
 
@@ -56,6 +58,7 @@ def seed(app: FastAPI) -> Seed:
                     User(
                         account_id=account.id,
                         identity_id=identity_id,
+                        identity_sub=identity_id,
                         first_name=first,
                         last_name=last,
                         email=f"{identity_id}@view-shapes.dev",
@@ -81,14 +84,27 @@ def seed(app: FastAPI) -> Seed:
                             credits=credits,
                         )
                     )
-        return Seeded(account.id, identities[0])
+        # The viewer is a user the account's sign-in policy lets in: a Google user where
+        # Google sign-in is required.
+        allowed = [
+            identity
+            for identity, (_, _, auth_type) in zip(identities, users, strict=True)
+            if auth_type is AuthType.GOOGLE_SSO or not fields.get("require_google_sso")
+        ]
+        return Seeded(account.id, allowed[0])
 
     return make
 
 
+def _claims(identity_id: str) -> AccessClaims:
+    """A verified token's claims for the seeded user ``identity_id`` (its sub too)."""
+    now = int(time.time())
+    return AccessClaims(sub=identity_id, username=identity_id, issued_at=now, expires_at=now + 60)
+
+
 async def _both(app: FastAPI, seeded: Seeded, now: datetime) -> tuple[Any, Any]:
     """(fast path parsed, pydantic model's JSON) for the same account and time."""
-    fast = orjson.loads(await account_view(app.state.read_engine, seeded.identity_id, now))
+    fast = orjson.loads(await account_view(app.state.read_engine, _claims(seeded.identity_id), now))
     async with app.state.sessionmaker() as db:
         model = AccountResponse(account=await account_summary(db, seeded.account_id, now))
     return fast, model.model_dump(mode="json", by_alias=True)
@@ -209,7 +225,7 @@ class TestSameAsTheModel:
 
     async def test_identity_without_a_user_is_account_required(self, app: FastAPI) -> None:
         with pytest.raises(AccountRequired):
-            await account_view(app.state.read_engine, f"nobody-{uuid.uuid4().hex}", NOW)
+            await account_view(app.state.read_engine, _claims(f"nobody-{uuid.uuid4().hex}"), NOW)
 
     async def test_only_the_callers_account(self, app: FastAPI, seed: Seed) -> None:
         mine = await seed(NOW - relativedelta(months=1), ONE_USER, {0: {Platform.WEB: (1, 1)}})

@@ -52,7 +52,7 @@ async def _pool_user(cognito: CognitoClient, username: str, attributes: dict[str
     """A pool user created through the admin path, signed in; returns its access token."""
     await cognito.admin_create_user(username, attributes, suppress_message=True)
     await cognito.admin_set_user_password(username, PASSWORD, permanent=True)
-    result = await cognito.initiate_password_auth(username, PASSWORD)
+    result = await cognito.password_auth(username, PASSWORD)
     assert result.tokens is not None
     return result.tokens.access_token
 
@@ -149,6 +149,7 @@ class TestFederatedUserWithUnverifiedEmail:
         email = f"lee@{domain}"
         attributes = {
             "email": email,
+            "custom:hd": domain,  # a Workspace identity of the domain: all but the email verified
             "identities": json.dumps(
                 [
                     {

@@ -69,7 +69,7 @@ class TestCognitoOutage:
             base_url="http://127.0.0.1:1", region="us-east-1", user_pool_id="p", client_id="c"
         )
         with pytest.raises(CognitoUnavailable):
-            await client.initiate_password_auth("a@b.com", "x")
+            await client.refresh("a-refresh-token")
         await client.aclose()
 
     @respx.mock
@@ -80,10 +80,10 @@ class TestCognitoOutage:
         route = respx.post("http://cognito.test/")
         route.respond(503)
         with pytest.raises(CognitoUnavailable):
-            await client.initiate_password_auth("a@b.com", "x")
+            await client.refresh("a-refresh-token")
         route.respond(400, json={"__type": "NotAuthorizedException", "message": "Nope"})
         with pytest.raises(NotAuthorizedError) as caught:
-            await client.initiate_password_auth("a@b.com", "x")
+            await client.refresh("a-refresh-token")
         assert caught.value.message == "Nope"
         await client.aclose()
 

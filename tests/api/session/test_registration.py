@@ -151,7 +151,7 @@ class TestNothingHalfMade:
         with respx.mock(assert_all_mocked=False) as router:
             router.post(
                 cognito.base_url + "/",
-                headers={"X-Amz-Target": "AWSCognitoIdentityProviderService.InitiateAuth"},
+                headers={"X-Amz-Target": "AWSCognitoIdentityProviderService.AdminInitiateAuth"},
             ).respond(503)
             router.route().pass_through()
             response = await client.post("/web/registration", json=_form(emailAddress=email))

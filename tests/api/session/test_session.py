@@ -82,7 +82,7 @@ class TestGetSession:
         email = unique_email("orphan")
         await cognito.admin_create_user(email, {"email": email}, suppress_message=True)
         await cognito.admin_set_user_password(email, "Orphan-pass-123!", permanent=True)
-        tokens = (await cognito.initiate_password_auth(email, "Orphan-pass-123!")).tokens
+        tokens = (await cognito.password_auth(email, "Orphan-pass-123!")).tokens
         assert tokens is not None
         response = await client.get(
             "/web/session", headers={"Authorization": f"Bearer {tokens.access_token}"}

@@ -91,7 +91,7 @@ class TestRefreshAndSignOut:
         cookie = next(
             c for c in response.headers.get_list("set-cookie") if c.startswith("refresh_token=")
         )
-        for attribute in ("HttpOnly", "Path=/web/session/refresh", "SameSite=strict", "Max-Age="):
+        for attribute in ("HttpOnly", "Path=/web/session;", "SameSite=strict", "Max-Age="):
             assert attribute in cookie
         assert "Secure" not in cookie  # PUBLIC_URL is http here; https adds Secure
         return str(response.json()["tokens"]["accessToken"])
@@ -127,7 +127,7 @@ class TestRefreshAndSignOut:
         )
         assert "Max-Age=0" in cleared
         # Revoked at Cognito: a copy of the cookie taken before sign-out is useless.
-        client.cookies.set("refresh_token", stolen, path="/web/session/refresh")
+        client.cookies.set("refresh_token", stolen, path="/web/session")
         refreshed = await client.post("/web/session/refresh")
         assert refreshed.status_code == 401
         assert refreshed.json()["code"] == "NotAuthenticated"

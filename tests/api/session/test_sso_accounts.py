@@ -9,6 +9,7 @@ import httpx
 import respx
 from fastapi import FastAPI
 
+from api.models import AuthType
 from tests.api.conftest import (
     Federated,
     MakeFederated,
@@ -55,7 +56,7 @@ class TestCodeExchange:
             c for c in response.headers.get_list("set-cookie") if c.startswith("refresh_token=")
         )
         assert "HttpOnly" in cookie
-        assert "Path=/web/session/refresh" in cookie
+        assert "Path=/web/session;" in cookie
         assert "SameSite=strict" in cookie
 
     async def test_used_code_has_expired(
@@ -241,7 +242,9 @@ class TestJoin:
         make_federated: MakeFederated,
     ) -> None:
         domain = _domain()
-        owner = await make_user(account_name="Umbrella", email=f"owner@{domain}")
+        owner = await make_user(
+            account_name="Umbrella", email=f"owner@{domain}", auth_type=AuthType.GOOGLE_SSO
+        )
         await _google_sso(app, client, owner, domain)
         fed = await make_federated(f"joiner@{domain}")
         response = await sso_join(client, fed, owner.account.id)

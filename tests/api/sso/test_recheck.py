@@ -13,7 +13,7 @@ from sqlalchemy import select, update
 
 from api.adapters.dns_resolver import DnsResolver
 from api.devstack.stack import Stack
-from api.models import AuditEvent, SsoDomain
+from api.models import AuditEvent, AuthType, SsoDomain
 from api.sso.recheck import RecheckReport, recheck_due, run_once
 from tests.api.conftest import (
     MakeFederated,
@@ -56,7 +56,9 @@ async def _owner_with_verified_domain(
     app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
 ) -> tuple[SignedIn, str, dict[str, str]]:
     domain = unique_domain()
-    owner = await make_user(account_name="Recheck Co", email=f"ops@{domain}")
+    owner = await make_user(
+        account_name="Recheck Co", email=f"ops@{domain}", auth_type=AuthType.GOOGLE_SSO
+    )
     await make_user(account=owner.account, email=f"dev@{domain}")
     verified = await verified_domain(client, owner.headers, domain)
     return owner, domain, verified

@@ -79,7 +79,7 @@ class TestInvite:
     async def test_refused_while_google_sso_is_required(
         self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:
-        me = await make_user()
+        me = await make_user(auth_type=AuthType.GOOGLE_SSO)
         async with app.state.sessionmaker() as db, db.begin():
             (await db.get_one(Account, me.account.id)).require_google_sso = True
         response = await _invite(client, me.headers, unique_email())
@@ -210,7 +210,10 @@ class TestDelete:
         assert [u["email"] for u in users] == [me.user.email]
         with pytest.raises(UserNotFoundError):
             await cognito.admin_get_user(mate.user.identity_id)
-        assert (await client.get("/web/session", headers=mate.headers)).status_code == 403
+        # The removed user's session ends with a clear reason (README "Security model").
+        after = await client.get("/web/session", headers=mate.headers)
+        assert after.status_code == 401
+        assert after.json()["code"] == "UserRemoved"
 
     async def test_cannot_delete_yourself(
         self, client: httpx.AsyncClient, make_user: MakeUser

@@ -61,6 +61,12 @@ describe("API client middleware", () => {
         : json(200, SESSION);
     }
     if (path === "/web/session/sign-in") return json(400, { code: "NotAuthorized", message: "Incorrect username or password." });
+    if (path === "/web/api-keys") {
+      // The first token was issued before the user's sessions were ended elsewhere.
+      return request.headers.get("Authorization") === "Bearer access-1"
+        ? json(401, { code: "SessionEnded", message: "Your session has ended. Please sign in again." })
+        : json(200, { keys: [] });
+    }
     return json(404, { code: "NotFound", message: "Not found" });
   };
 
@@ -128,5 +134,24 @@ describe("API client middleware", () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).isAuthError).toBe(true);
     expect((error as ApiError).message).toBe("Authorization error: Unauthorized");
+  });
+  it("refreshes once and sends a read again when the API says the session ended elsewhere", async () => {
+    tokens.save({ accessToken: "access-1", idToken: "id-1", expiresIn: 3600 });
+    const { data } = await client().GET("/web/api-keys");
+    expect(data).toEqual({ keys: [] });
+    expect(calls.map((c) => [c.path, c.authorization])).toEqual([
+      ["/web/api-keys", "Bearer access-1"],
+      ["/web/session/refresh", null],
+      ["/web/api-keys", "Bearer access-2"],
+    ]);
+  });
+
+  it("signs out locally when the refresh after an ended session is refused too", async () => {
+    tokens.save({ accessToken: "access-1", idToken: "id-1", expiresIn: 3600 });
+    refreshResponse = () => json(401, { code: "GoogleSignInRequired", message: "This user must sign in with Google" });
+    const error = await client().GET("/web/api-keys").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).isAuthError).toBe(true);
+    expect(tokens.read()).toBeNull();
   });
 });

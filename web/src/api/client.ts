@@ -11,6 +11,10 @@
  *   the 304 of a conditional read, which `withConditionalGets` (./conditional.ts) resolves to
  *   the data the query cache already holds.
  *
+ * A read refused with 401 `SessionEnded` (the user's sessions were ended elsewhere) refreshes
+ * and is sent once more. A 401 of the sign-in policy keeps its message for /login
+ * (lib/sign-in-notice.ts).
+ *
  * A refresh that fails clears the stored tokens (local sign-out); the call then goes out
  * without a token, its 401 becomes an auth `ApiError`, and the query cache's error handler
  * sends the user to /login (lib/query-client.ts, installed by app/routes.tsx).
@@ -20,6 +24,7 @@ import createQueryClient from "openapi-react-query";
 
 import { config } from "@/config";
 import { queryClient } from "@/lib/query-client";
+import { noteSignInRefusal } from "@/lib/sign-in-notice";
 import { type TokenStore, tokenStore } from "@/lib/token-store";
 
 import { withConditionalGets } from "./conditional";
@@ -38,6 +43,13 @@ const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   "/web/session/token",
   "/web/registration",
 ]);
+
+/** The sign-in policy's 401 for a token issued before the user's sessions were ended. */
+const SESSION_ENDED = "SessionEnded";
+
+function isSafe(request: Request): boolean {
+  return request.method === "GET" || request.method === "HEAD";
+}
 
 export function isProtectedPath(schemaPath: string): boolean {
   return !PUBLIC_PATHS.has(schemaPath);
@@ -60,8 +72,9 @@ export function createApiClient({ baseUrl, tokens, fetch }: ApiClientOptions) {
 
   async function refresh(): Promise<string | null> {
     try {
-      const { data } = await bareClient.POST("/web/session/refresh");
+      const { data, error } = await bareClient.POST("/web/session/refresh");
       if (data) return tokens.save(data).value.accessToken;
+      noteSignInRefusal(error);
     } catch {
       // offline or unreachable: as signed out
     }
@@ -69,15 +82,20 @@ export function createApiClient({ baseUrl, tokens, fetch }: ApiClientOptions) {
     return null;
   }
 
+  /** New tokens through the cookie; concurrent callers share one refresh. */
+  function sharedRefresh(): Promise<string | null> {
+    refreshInFlight ??= refresh().finally(() => {
+      refreshInFlight = null;
+    });
+    return refreshInFlight;
+  }
+
   /** A usable access token, refreshed when needed; null when signed out. */
   async function getAccessToken(): Promise<string | null> {
     const entry = tokens.read();
     if (entry && !tokens.needsRefresh(entry)) return entry.value.accessToken;
     if (!tokens.mayHaveSession()) return null;
-    refreshInFlight ??= refresh().finally(() => {
-      refreshInFlight = null;
-    });
-    return refreshInFlight;
+    return sharedRefresh();
   }
 
   const middleware: Middleware = {
@@ -87,11 +105,24 @@ export function createApiClient({ baseUrl, tokens, fetch }: ApiClientOptions) {
       if (token) request.headers.set("Authorization", `Bearer ${token}`);
       return request;
     },
-    async onResponse({ response, schemaPath }) {
-      if (!response.ok && response.status !== 304) {
-        throw await ApiError.fromResponse(response, isProtectedPath(schemaPath));
+    async onResponse({ request, response, schemaPath }) {
+      if (response.ok || response.status === 304) return undefined;
+      const error = await ApiError.fromResponse(response, isProtectedPath(schemaPath));
+      if (error.status === 401 && error.code === SESSION_ENDED && isSafe(request)) {
+        // The user's sessions were ended elsewhere (a role change, a sign-out on another
+        // device): a refresh decides whether this browser may go on, and the read is sent
+        // again once with the new token.
+        const token = await sharedRefresh();
+        if (token) {
+          const retry = new Request(request);
+          retry.headers.set("Authorization", `Bearer ${token}`);
+          const again = await (fetch ?? globalThis.fetch)(retry);
+          if (again.ok || again.status === 304) return again;
+          throw await ApiError.fromResponse(again, true);
+        }
       }
-      return undefined;
+      if (error.status === 401) noteSignInRefusal(error.body);
+      throw error;
     },
   };
 

@@ -330,7 +330,8 @@ export interface paths {
         put?: never;
         /**
          * Confirm Forgot Password
-         * @description Set a new password with the emailed code, and sign in with it.
+         * @description Set a new password with the emailed code, end the sessions the old one opened, and
+         *     sign in with the new one.
          */
         post: operations["session-confirm_forgot_password"];
         delete?: never;
@@ -371,7 +372,8 @@ export interface paths {
         /**
          * Refresh
          * @description New access and ID tokens for the browser's refresh token cookie (httpOnly, sent to
-         *     this path only): how a reloaded page gets its session back.
+         *     the session routes only): how a reloaded page gets its session back, if the account's
+         *     sign-in policy still lets the user act.
          */
         post: operations["session-refresh"];
         delete?: never;
@@ -411,8 +413,9 @@ export interface paths {
         put?: never;
         /**
          * Sign Out
-         * @description Sign out: Cognito GlobalSignOut revokes the refresh tokens when an access token comes
-         *     along, and the refresh token cookie is cleared; the SPA then drops its tokens.
+         * @description Sign this browser out: its refresh token is revoked at Cognito and its cookie
+         *     cleared, and the user's access tokens issued until now stop working (other devices get
+         *     new ones at their next refresh); the SPA then drops its tokens.
          */
         post: operations["session-sign_out"];
         delete?: never;
@@ -760,7 +763,8 @@ export interface paths {
         post?: never;
         /**
          * Delete User
-         * @description Remove a user from the account and from Cognito.
+         * @description Remove a user from the account and from Cognito; the removal sticks (they cannot
+         *     auto-join again until invited).
          */
         delete: operations["users-delete_user"];
         options?: never;
@@ -1956,7 +1960,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1964,7 +1968,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -2019,7 +2023,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2027,7 +2031,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -2108,7 +2112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2116,7 +2120,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -2171,7 +2175,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2179,7 +2183,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -2262,7 +2266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2270,7 +2274,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -2383,7 +2387,7 @@ export interface operations {
                     "application/json": components["schemas"]["RevealedKey"];
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2391,7 +2395,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -2511,7 +2515,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2519,7 +2523,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -2600,7 +2604,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditActorsResponse"];
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2608,7 +2612,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -2668,7 +2672,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2676,7 +2680,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -2792,7 +2796,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2800,7 +2804,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -3001,7 +3005,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3009,7 +3013,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -3144,6 +3148,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description AccessDeactivated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccessDeactivated";
+                        message: string;
+                    };
+                };
+            };
             /** @description PayloadTooLarge */
             413: {
                 headers: {
@@ -3233,6 +3250,19 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationExpired" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccessDeactivated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccessDeactivated";
                         message: string;
                     };
                 };
@@ -3330,6 +3360,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description AccessDeactivated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccessDeactivated";
+                        message: string;
+                    };
+                };
+            };
             /** @description PayloadTooLarge */
             413: {
                 headers: {
@@ -3408,7 +3451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tokens"];
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3416,7 +3459,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -3501,6 +3544,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description AccessDeactivated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccessDeactivated";
+                        message: string;
+                    };
+                };
+            };
             /** @description PayloadTooLarge */
             413: {
                 headers: {
@@ -3564,7 +3620,9 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: never;
+            cookie?: {
+                refresh_token?: string | null;
+            };
         };
         requestBody?: never;
         responses: {
@@ -3574,6 +3632,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
@@ -3707,7 +3795,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3715,7 +3803,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -4020,6 +4108,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description RemovedFromAccount */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RemovedFromAccount";
+                        message: string;
+                    };
+                };
+            };
             /** @description NotFound */
             404: {
                 headers: {
@@ -4109,7 +4210,7 @@ export interface operations {
                     "application/json": components["schemas"]["SsoDomainsResponse"];
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4117,7 +4218,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -4185,7 +4286,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4193,7 +4294,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -4287,7 +4388,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4295,7 +4396,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -4391,7 +4492,7 @@ export interface operations {
                     "application/json": components["schemas"]["SsoDomainResponse"];
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4399,7 +4500,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -4510,7 +4611,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4518,7 +4619,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -4638,7 +4739,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4646,7 +4747,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -4753,7 +4854,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4761,7 +4862,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -4879,7 +4980,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4887,7 +4988,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -4980,7 +5081,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4988,7 +5089,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -5082,7 +5183,7 @@ export interface operations {
                     "application/json": components["schemas"]["UsageAlertSettings"];
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5090,7 +5191,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -5158,7 +5259,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5166,7 +5267,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -5250,7 +5351,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5258,7 +5359,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -5369,7 +5470,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5377,7 +5478,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -5503,7 +5604,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5511,7 +5612,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -5618,7 +5719,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5626,7 +5727,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -5735,7 +5836,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5743,7 +5844,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };
@@ -5863,7 +5964,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NotAuthenticated */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5871,7 +5972,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "NotAuthenticated";
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
                         message: string;
                     };
                 };

@@ -1,4 +1,4 @@
-import { type FormEvent, useRef, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 
 import { errorMessage } from "@/api";
@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
 import { GitHubIcon, GoogleIcon } from "@/components/provider-icons";
+import { clearSignInNotice, peekSignInNotice } from "@/lib/sign-in-notice";
 
 import { useSignIn } from "../api/sign-in";
 import { isPasswordExpired } from "../lib/sign-in-errors";
@@ -30,7 +31,9 @@ export function LoginForm({ initialEmail, next, onForgotPassword, onNewPasswordR
   const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState("");
   const [invalidField, setInvalidField] = useState<"email" | "password" | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Why the API ended the last session (the sign-in policy), shown until the next attempt.
+  const [error, setError] = useState<string | null>(peekSignInNotice);
+  useEffect(clearSignInNotice, []);
   const [passwordExpired, setPasswordExpired] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
