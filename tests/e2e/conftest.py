@@ -162,7 +162,8 @@ def sign_in(page: Page, email: str = DEMO_EMAIL, password: str = DEMO_PASSWORD) 
 
 
 def sign_in_with_google(page: Page, email: str, first_name: str, last_name: str) -> None:
-    """Press 'Sign in with Google' on /login and sign ``email`` in on the hosted-UI stand-in;
+    """Press 'Sign in with Google' on /login and sign ``email`` in on the hosted-UI stand-in
+    as a Google Workspace account of the email's domain (only such an identity auto-joins);
     the caller waits for where the console goes next (/account, or /oauth/sso for a new
     identity)."""
     page.goto("/login")
@@ -172,6 +173,7 @@ def sign_in_with_google(page: Page, email: str, first_name: str, last_name: str)
     page.get_by_label("Email").fill(email)
     page.get_by_label("First name").fill(first_name)
     page.get_by_label("Last name").fill(last_name)
+    page.get_by_label("Google Workspace domain").fill(email.rsplit("@", 1)[1])
     page.get_by_role("button", name="Continue").click()
 
 

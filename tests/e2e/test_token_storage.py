@@ -46,7 +46,7 @@ def test_no_token_is_readable_by_script_and_a_reload_stays_signed_in(page: Page)
     refresh_cookie = next(c for c in page.context.cookies() if c["name"] == "refresh_token")
     assert refresh_cookie["httpOnly"] is True
     assert refresh_cookie["sameSite"] == "Strict"
-    assert refresh_cookie["path"] == "/web/session/refresh"
+    assert refresh_cookie["path"] == "/web/session"
 
     page.reload()
     expect(page).to_have_url(re.compile(r"/account$"))
