@@ -4,7 +4,9 @@ pool settings").
 Password sign-in runs on the server only (AdminInitiateAuth, SigV4), so the public app
 client must allow no password flow a browser or script could call itself
 (``USER_PASSWORD_AUTH``, SRP, custom auth): only ``ALLOW_ADMIN_USER_PASSWORD_AUTH`` and
-``ALLOW_REFRESH_TOKEN_AUTH``. And it must never grant the ``aws.cognito.signin.user.admin``
+``ALLOW_REFRESH_TOKEN_AUTH``; nor offer the hosted UI's own password page (the ``COGNITO``
+identity provider), a password sign-in outside the API's checks and limits. And it must never
+grant the ``aws.cognito.signin.user.admin``
 OAuth scope, with which a hosted-UI token could change its own user's attributes.
 """
 
@@ -14,6 +16,7 @@ from typing import Any
 
 ALLOWED_AUTH_FLOWS = frozenset({"ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"})
 ADMIN_SCOPE = "aws.cognito.signin.user.admin"
+NATIVE_PROVIDER = "COGNITO"
 
 
 class UnsafeAppClient(Exception):
@@ -32,6 +35,8 @@ def check_app_client(client: dict[str, Any]) -> None:
     ]
     if ADMIN_SCOPE in (client.get("AllowedOAuthScopes") or []):
         problems.append(f"OAuth scope {ADMIN_SCOPE}")
+    if NATIVE_PROVIDER in (client.get("SupportedIdentityProviders") or []):
+        problems.append(f"identity provider {NATIVE_PROVIDER} (the hosted password page)")
     if problems:
         raise UnsafeAppClient(
             f"Cognito app client {client.get('ClientId', '?')} allows " + "; ".join(problems)

@@ -89,6 +89,23 @@ def _pool_settings() -> dict[str, Any]:
     }
 
 
+def _app_client(pool_id: str, public_url: str) -> dict[str, Any]:
+    """The app client's settings (README "User pool settings"). Its hosted UI offers the
+    identity providers only: ``COGNITO`` (the hosted UI's own password page) would be a
+    password sign-in outside the API's limits and checks."""
+    return {
+        "UserPoolId": pool_id,
+        "ClientName": CLIENT_NAME,
+        "ExplicitAuthFlows": APP_CLIENT_AUTH_FLOWS,
+        "ReadAttributes": ["email", "email_verified", "given_name", "family_name"],
+        "WriteAttributes": APP_CLIENT_WRITE_ATTRIBUTES,
+        "AllowedOAuthFlows": ["code"],
+        "AllowedOAuthScopes": ["openid", "email", "profile"],
+        "CallbackURLs": [public_url.rstrip("/") + "/oauth/sso"],
+        "SupportedIdentityProviders": ["Google", "Github"],
+    }
+
+
 async def ensure_user_pool(moto_url: str, public_url: str) -> tuple[str, str]:
     """Find or create the pool and its public app client; returns (pool id, client id)."""
     admin = CognitoClient(
@@ -122,36 +139,14 @@ async def ensure_user_pool(moto_url: str, public_url: str) -> tuple[str, str]:
         if client_id is None:
             created = await admin.call(
                 "CreateUserPoolClient",
-                {
-                    "UserPoolId": pool_id,
-                    "ClientName": CLIENT_NAME,
-                    "GenerateSecret": False,
-                    "ExplicitAuthFlows": APP_CLIENT_AUTH_FLOWS,
-                    "ReadAttributes": ["email", "email_verified", "given_name", "family_name"],
-                    "WriteAttributes": APP_CLIENT_WRITE_ATTRIBUTES,
-                    "AllowedOAuthFlows": ["code"],
-                    "AllowedOAuthScopes": ["openid", "email", "profile"],
-                    "CallbackURLs": [public_url.rstrip("/") + "/oauth/sso"],
-                    "SupportedIdentityProviders": ["Google", "Github", "COGNITO"],
-                },
+                {"GenerateSecret": False, **_app_client(pool_id, public_url)},
                 signed=True,
             )
             client_id = created["UserPoolClient"]["ClientId"]
         else:  # a client made before password sign-in moved server-side (docker compose)
             await admin.call(
                 "UpdateUserPoolClient",
-                {
-                    "UserPoolId": pool_id,
-                    "ClientId": client_id,
-                    "ClientName": CLIENT_NAME,
-                    "ExplicitAuthFlows": APP_CLIENT_AUTH_FLOWS,
-                    "ReadAttributes": ["email", "email_verified", "given_name", "family_name"],
-                    "WriteAttributes": APP_CLIENT_WRITE_ATTRIBUTES,
-                    "AllowedOAuthFlows": ["code"],
-                    "AllowedOAuthScopes": ["openid", "email", "profile"],
-                    "CallbackURLs": [public_url.rstrip("/") + "/oauth/sso"],
-                    "SupportedIdentityProviders": ["Google", "Github", "COGNITO"],
-                },
+                {"ClientId": client_id, **_app_client(pool_id, public_url)},
                 signed=True,
             )
     finally:

@@ -22,6 +22,7 @@ from fastapi import FastAPI
 from sqlalchemy import func, select, update
 
 from api.adapters.cognito import CognitoClient, CognitoError
+from api.auth.app_client import UnsafeAppClient, check_app_client
 from api.models import AuthType, RemovedIdentity, Role, User
 from tests.api.conftest import (
     PASSWORD,
@@ -138,6 +139,29 @@ class TestNoSideDoor:
             "ALLOW_REFRESH_TOKEN_AUTH",
         }
         assert "aws.cognito.signin.user.admin" not in client.get("AllowedOAuthScopes", [])
+        assert set(client["SupportedIdentityProviders"]) == {"Google", "Github"}
+
+    @pytest.mark.parametrize(
+        "unsafe",
+        [
+            {"ExplicitAuthFlows": ["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"]},
+            {"ExplicitAuthFlows": ["ALLOW_USER_SRP_AUTH"]},
+            {"AllowedOAuthScopes": ["openid", "aws.cognito.signin.user.admin"]},
+            {"SupportedIdentityProviders": ["Google", "COGNITO"]},
+        ],
+    )
+    def test_the_api_refuses_to_start_with_a_client_that_opens_a_side_door(
+        self, unsafe: dict[str, list[str]]
+    ) -> None:
+        safe = {
+            "ClientId": "c",
+            "ExplicitAuthFlows": ["ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
+            "AllowedOAuthScopes": ["openid", "email", "profile"],
+            "SupportedIdentityProviders": ["Google", "Github"],
+        }
+        check_app_client(safe)
+        with pytest.raises(UnsafeAppClient):
+            check_app_client({**safe, **unsafe})
 
 
 class TestSignOut:
