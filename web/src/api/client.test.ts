@@ -60,12 +60,15 @@ describe("API client middleware", () => {
         ? json(401, { code: "NotAuthenticated", message: "Not signed in" })
         : json(200, SESSION);
     }
+    if (path === "/web/usage-alerts") {
+      return json(401, { code: "UserRemoved", message: "You were removed from Analytical. Ask an Owner or Admin to invite you again." });
+    }
     if (path === "/web/session/sign-in") return json(400, { code: "NotAuthorized", message: "Incorrect username or password." });
-    if (path === "/web/api-keys") {
+    if (path === "/web/api-keys" || path === "/web/api-keys/roll") {
       // The first token was issued before the user's sessions were ended elsewhere.
       return request.headers.get("Authorization") === "Bearer access-1"
         ? json(401, { code: "SessionEnded", message: "Your session has ended. Please sign in again." })
-        : json(200, { keys: [] });
+        : json(200, request.method === "GET" ? { keys: [] } : { rolled: true });
     }
     return json(404, { code: "NotFound", message: "Not found" });
   };
@@ -144,6 +147,26 @@ describe("API client middleware", () => {
       ["/web/session/refresh", null],
       ["/web/api-keys", "Bearer access-2"],
     ]);
+  });
+
+  it("sends a write again, body and all, after the refresh: the refusal came before it ran", async () => {
+    tokens.save({ accessToken: "access-1", idToken: "id-1", expiresIn: 3600 });
+    const body = { overlap: "1h" } as never;
+    const { data } = await client().POST("/web/api-keys/roll", { body });
+    expect(data).toEqual({ rolled: true });
+    expect(calls.map((c) => [c.method, c.path, c.authorization, c.body])).toEqual([
+      ["POST", "/web/api-keys/roll", "Bearer access-1", { overlap: "1h" }],
+      ["POST", "/web/session/refresh", null, null],
+      ["POST", "/web/api-keys/roll", "Bearer access-2", { overlap: "1h" }],
+    ]);
+  });
+
+  it("signs out locally when the sign-in policy refuses the token", async () => {
+    tokens.save({ accessToken: "access-9", idToken: "id-9", expiresIn: 3600 });
+    const error = await client().GET("/web/usage-alerts").catch((e: unknown) => e);
+    expect((error as ApiError).status).toBe(401);
+    expect(tokens.read()).toBeNull();
+    expect(tokens.mayHaveSession()).toBe(false);
   });
 
   it("signs out locally when the refresh after an ended session is refused too", async () => {

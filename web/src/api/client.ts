@@ -11,13 +11,14 @@
  *   the 304 of a conditional read, which `withConditionalGets` (./conditional.ts) resolves to
  *   the data the query cache already holds.
  *
- * A read refused with 401 `SessionEnded` (the user's sessions were ended elsewhere) refreshes
- * and is sent once more. A 401 of the sign-in policy keeps its message for /login
- * (lib/sign-in-notice.ts).
+ * A call refused with 401 `SessionEnded` (the user's sessions were ended elsewhere) refreshes
+ * and is sent once more, writes included: the sign-in policy refuses before the route runs,
+ * so that 401 guarantees nothing was done. A 401 of the sign-in policy keeps its message for
+ * /login (lib/sign-in-notice.ts).
  *
- * A refresh that fails clears the stored tokens (local sign-out); the call then goes out
- * without a token, its 401 becomes an auth `ApiError`, and the query cache's error handler
- * sends the user to /login (lib/query-client.ts, installed by app/routes.tsx).
+ * A refresh that fails, or a 401 to a protected call, clears the stored tokens (local
+ * sign-out); the 401 becomes an auth `ApiError`, and the query cache's error handler sends the
+ * user to /login (lib/query-client.ts, installed by app/routes.tsx).
  */
 import createFetchClient, { type Middleware } from "openapi-fetch";
 import createQueryClient from "openapi-react-query";
@@ -47,10 +48,6 @@ const PUBLIC_PATHS: ReadonlySet<string> = new Set([
 /** The sign-in policy's 401 for a token issued before the user's sessions were ended. */
 const SESSION_ENDED = "SessionEnded";
 
-function isSafe(request: Request): boolean {
-  return request.method === "GET" || request.method === "HEAD";
-}
-
 export function isProtectedPath(schemaPath: string): boolean {
   return !PUBLIC_PATHS.has(schemaPath);
 }
@@ -69,6 +66,9 @@ export function createApiClient({ baseUrl, tokens, fetch }: ApiClientOptions) {
   /** Without middleware: used for the token refresh itself. */
   const bareClient = createFetchClient<paths>(options);
   let refreshInFlight: Promise<string | null> | null = null;
+  /** An unsent copy of each protected call, to send again after a `SessionEnded` refusal
+   * (the body of the one sent is consumed). */
+  const unsent = new WeakMap<Request, Request>();
 
   async function refresh(): Promise<string | null> {
     try {
@@ -103,25 +103,33 @@ export function createApiClient({ baseUrl, tokens, fetch }: ApiClientOptions) {
       if (!isProtectedPath(schemaPath)) return undefined;
       const token = await getAccessToken();
       if (token) request.headers.set("Authorization", `Bearer ${token}`);
+      unsent.set(request, request.clone());
       return request;
     },
     async onResponse({ request, response, schemaPath }) {
       if (response.ok || response.status === 304) return undefined;
       const error = await ApiError.fromResponse(response, isProtectedPath(schemaPath));
-      if (error.status === 401 && error.code === SESSION_ENDED && isSafe(request)) {
+      const copy = unsent.get(request);
+      if (error.status === 401 && error.code === SESSION_ENDED && copy) {
         // The user's sessions were ended elsewhere (a role change, a sign-out on another
-        // device): a refresh decides whether this browser may go on, and the read is sent
+        // device): a refresh decides whether this browser may go on, and the call is sent
         // again once with the new token.
+        unsent.delete(request);
         const token = await sharedRefresh();
         if (token) {
-          const retry = new Request(request);
+          const retry = copy;
           retry.headers.set("Authorization", `Bearer ${token}`);
           const again = await (fetch ?? globalThis.fetch)(retry);
           if (again.ok || again.status === 304) return again;
           throw await ApiError.fromResponse(again, true);
         }
       }
-      if (error.status === 401) noteSignInRefusal(error.body);
+      if (error.status === 401 && isProtectedPath(schemaPath)) {
+        // The API refused this browser's token: sign out locally, so /login does not take the
+        // cached session for a live one and send the user straight back.
+        tokens.clear();
+        noteSignInRefusal(error.body);
+      }
       throw error;
     },
   };
