@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 import httpx
 import pytest
@@ -161,20 +162,103 @@ def sign_in(page: Page, email: str = DEMO_EMAIL, password: str = DEMO_PASSWORD) 
     expect(page).to_have_url(re.compile(r"/account$"))
 
 
-def sign_in_with_google(page: Page, email: str, first_name: str, last_name: str) -> None:
-    """Press 'Sign in with Google' on /login and sign ``email`` in on the hosted-UI stand-in
-    as a Google Workspace account of the email's domain (only such an identity auto-joins);
-    the caller waits for where the console goes next (/account, or /oauth/sso for a new
+def sign_in_on_hosted_ui(
+    page: Page,
+    button: str,
+    email: str,
+    first_name: str,
+    last_name: str,
+    workspace_domain: str | None = None,
+) -> None:
+    """Press ``button`` ('Sign in with Google' or 'Sign in with GitHub') on /login and sign
+    ``email`` in on the hosted-UI stand-in; ``workspace_domain`` is the Google Workspace
+    hosted domain (``hd``) the identity asserts, none for a personal Google account. The
+    caller waits for where the console goes next (/account, or /oauth/sso for a new
     identity)."""
     page.goto("/login")
-    page.get_by_role("button", name="Sign in with Google").click()
+    page.get_by_role("button", name=button).click()
     # Wait for the stand-in's page: /login has an Email field too.
     expect(page).to_have_url(re.compile(r"/oauth2/authorize\?"))
     page.get_by_label("Email").fill(email)
     page.get_by_label("First name").fill(first_name)
     page.get_by_label("Last name").fill(last_name)
-    page.get_by_label("Google Workspace domain").fill(email.rsplit("@", 1)[1])
+    if workspace_domain is not None:
+        page.get_by_label("Google Workspace domain").fill(workspace_domain)
     page.get_by_role("button", name="Continue").click()
+
+
+def sign_in_with_google(page: Page, email: str, first_name: str, last_name: str) -> None:
+    """:func:`sign_in_on_hosted_ui` with Google, as a Google Workspace account of the email's
+    domain (only such an identity auto-joins)."""
+    sign_in_on_hosted_ui(
+        page, "Sign in with Google", email, first_name, last_name, email.rsplit("@", 1)[1]
+    )
+
+
+def google_account_in_api(console_url: str, email: str, account_name: str) -> str:
+    """Sign a Google identity in through the hosted-UI stand-in, exchange the code and create
+    an account for it, as /oauth/sso does; returns its access token. The identity is a
+    Google Workspace account of the email's domain."""
+    redirect_uri = f"{console_url}/oauth/sso"
+    with httpx.Client(base_url=console_url) as browser:  # keeps the OAuth flow cookie
+        start = browser.post(
+            "/web/session/authorize",
+            json={"identityProvider": "Google", "redirectUri": redirect_uri},
+        ).json()
+        query = {k: v[0] for k, v in parse_qs(urlparse(start["authorizeUrl"]).query).items()}
+        authorized = browser.post(
+            "/oauth2/authorize",
+            data={
+                "identity_provider": "Google",
+                "redirect_uri": redirect_uri,
+                "client_id": query["client_id"],
+                "state": query["state"],
+                "code_challenge": query["code_challenge"],
+                "email": email,
+                "given_name": "Gus",
+                "family_name": "Google",
+                "hd": email.rsplit("@", 1)[1],
+            },
+        )
+        returned = parse_qs(urlparse(authorized.headers["location"]).query)
+        exchanged = browser.post(
+            "/web/session/token",
+            json={
+                "code": returned["code"][0],
+                "state": returned["state"][0],
+                "redirectUri": redirect_uri,
+            },
+        ).json()
+    token = exchanged["tokens"]["accessToken"]
+    created = httpx.post(
+        f"{console_url}/web/sso-accounts/create",
+        headers={"Authorization": f"Bearer {token}"},
+        json={
+            "accountName": account_name,
+            "userFirstName": "Gus",
+            "userLastName": "Google",
+            "userEmail": email,
+            "userIdentityId": exchanged["identity"]["username"],
+        },
+    )
+    assert created.status_code == 204, created.text
+    return str(token)
+
+
+def require_google_sso_in_api(console_url: str, headers: dict[str, str], domain: str) -> None:
+    """As the Google Owner of ``headers``: add ``domain``, publish its TXT record, verify it
+    and require Google SSO, through the API."""
+    added = httpx.post(f"{console_url}/web/sso/domains", headers=headers, json={"domain": domain})
+    assert added.status_code == 201, added.text
+    publish_txt(console_url, domain, added.json()["domain"]["record"]["value"])
+    verified = httpx.post(
+        f"{console_url}/web/sso/domains/{added.json()['domain']['id']}/verify", headers=headers
+    )
+    assert verified.json()["domain"]["state"] == "Verified", verified.text
+    required = httpx.post(
+        f"{console_url}/web/sso", headers=headers, json={"requireGoogleSSO": True}
+    )
+    assert required.status_code == 200, required.text
 
 
 def publish_txt(console_url: str, name: str, *values: str) -> None:

@@ -12,7 +12,13 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from api.devstack.seed import DEMO_EMAIL
-from tests.e2e.conftest import ARTIFACTS, publish_txt, verify_domain_in_console
+from tests.e2e.conftest import (
+    ARTIFACTS,
+    google_account_in_api,
+    require_google_sso_in_api,
+    sign_in_on_hosted_ui,
+    verify_domain_in_console,
+)
 
 PASSWORD = "Sturdy-password-42!"
 NEW_PASSWORD = "Even-sturdier-pass-7!"
@@ -41,54 +47,6 @@ def _register_in_api(console_url: str, email: str, organization: str = "Seeded C
     )
     assert response.status_code == 201, response.text
     return str(response.json()["accessToken"])
-
-
-def _google_account_in_api(console_url: str, email: str, account_name: str) -> str:
-    """Sign a Google identity in through the hosted-UI stand-in, exchange the code and create
-    an account for it, as /oauth/sso does; returns its access token."""
-    redirect_uri = f"{console_url}/oauth/sso"
-    with httpx.Client(base_url=console_url) as browser:  # keeps the OAuth flow cookie
-        start = browser.post(
-            "/web/session/authorize",
-            json={"identityProvider": "Google", "redirectUri": redirect_uri},
-        ).json()
-        query = {k: v[0] for k, v in parse_qs(urlparse(start["authorizeUrl"]).query).items()}
-        authorized = browser.post(
-            "/oauth2/authorize",
-            data={
-                "identity_provider": "Google",
-                "redirect_uri": redirect_uri,
-                "client_id": query["client_id"],
-                "state": query["state"],
-                "code_challenge": query["code_challenge"],
-                "email": email,
-                "given_name": "Gus",
-                "family_name": "Google",
-            },
-        )
-        returned = parse_qs(urlparse(authorized.headers["location"]).query)
-        exchanged = browser.post(
-            "/web/session/token",
-            json={
-                "code": returned["code"][0],
-                "state": returned["state"][0],
-                "redirectUri": redirect_uri,
-            },
-        ).json()
-    token = exchanged["tokens"]["accessToken"]
-    created = httpx.post(
-        f"{console_url}/web/sso-accounts/create",
-        headers={"Authorization": f"Bearer {token}"},
-        json={
-            "accountName": account_name,
-            "userFirstName": "Gus",
-            "userLastName": "Google",
-            "userEmail": email,
-            "userIdentityId": exchanged["identity"]["username"],
-        },
-    )
-    assert created.status_code == 204, created.text
-    return str(token)
 
 
 def _latest_mail(console_url: str, to: str) -> dict[str, str]:
@@ -241,13 +199,10 @@ def test_invited_user_completes_the_new_password_mode(page: Page, console_url: s
 
 
 def _hosted_sign_in(page: Page, button: str, email: str, first: str) -> None:
-    page.goto("/login")
-    page.get_by_role("button", name=button).click()
-    expect(page).to_have_url(re.compile(r"/oauth2/authorize\?"))
-    page.get_by_label("Email").fill(email)
-    page.get_by_label("First name").fill(first)
-    page.get_by_label("Last name").fill("Federated")
-    page.get_by_role("button", name="Continue").click()
+    """A new identity signs in on the hosted-UI stand-in and lands on /oauth/sso; a Google one
+    as a Workspace account of its email's domain."""
+    workspace = email.rsplit("@", 1)[1] if "Google" in button else None
+    sign_in_on_hosted_ui(page, button, email, first, "Federated", workspace)
     expect(page).to_have_url(re.compile(r"/oauth/sso\?code="))
 
 
@@ -326,22 +281,14 @@ def test_oauth_landing_errors(page: Page) -> None:
 def test_google_only_account_refuses_passwords(page: Page, console_url: str) -> None:
     domain = _domain()
     email = f"pat@{domain}"
-    owner = {"Authorization": f"Bearer {_google_account_in_api(console_url, f'gus@{domain}', 'G')}"}
+    owner = {"Authorization": f"Bearer {google_account_in_api(console_url, f'gus@{domain}', 'G')}"}
     invited = httpx.post(
         f"{console_url}/web/users",
         headers=owner,
         json={"firstName": "Pat", "lastName": "Password", "email": email},
     )
     assert invited.status_code == 201, invited.text
-    added = httpx.post(f"{console_url}/web/sso/domains", headers=owner, json={"domain": domain})
-    assert added.status_code == 201, added.text
-    publish_txt(console_url, domain, added.json()["domain"]["record"]["value"])
-    verified = httpx.post(
-        f"{console_url}/web/sso/domains/{added.json()['domain']['id']}/verify", headers=owner
-    )
-    assert verified.json()["domain"]["state"] == "Verified", verified.text
-    required = httpx.post(f"{console_url}/web/sso", headers=owner, json={"requireGoogleSSO": True})
-    assert required.status_code == 200, required.text
+    require_google_sso_in_api(console_url, owner, domain)
     page.goto("/login")
     _sign_in(page, email, _latest_mail(console_url, email)["temporaryPassword"])
     expect(page.get_by_text("This user must sign in with Google")).to_be_visible()
