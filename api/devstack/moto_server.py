@@ -12,6 +12,8 @@
   it then fails with ``NotAuthorizedException`` ('Refresh Token has been revoked'). Cognito
   also stops the access tokens minted from it from working against Cognito's own APIs; the
   console verifies access tokens locally, so it ends them itself (``tokens_valid_after``).
+- **Refresh after the user is deleted.** Cognito refuses the refresh token of a deleted user
+  with ``NotAuthorizedException``; moto fails with an internal error.
 """
 
 from __future__ import annotations
@@ -76,6 +78,11 @@ def initiate_auth(
     auth_parameters: dict[str, str],
 ) -> dict[str, Any]:
     _check_flow(self, client_id, auth_flow)
+    if auth_flow in ("REFRESH_TOKEN_AUTH", "REFRESH_TOKEN"):
+        pool, _ = _client(self, client_id)
+        entry = pool.refresh_tokens.get(auth_parameters.get("REFRESH_TOKEN")) if pool else None
+        if entry is not None and entry[1] not in pool.users:
+            raise NotAuthorizedError("User does not exist.")
     return _initiate_auth(self, client_id, auth_flow, auth_parameters)
 
 

@@ -220,6 +220,11 @@ class SsoAccount(ApiModel):
     account_id: uuid.UUID
     account_name: str
     users_count: int
+    refusal: str | None = Field(
+        description="Why this identity cannot join the account (it removed this person: "
+        "'You were removed from {account}. Ask an Owner or Admin to invite you again.'); "
+        "null when it can join."
+    )
 
 
 class SsoAccountsResponse(ApiModel):

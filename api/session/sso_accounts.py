@@ -87,7 +87,8 @@ async def lookup(
     cognito_id: str,
     email: str,
 ) -> SsoAccountsResponse:
-    """Accounts a Google identity may join: Google SSO on and the email's domain verified.
+    """Accounts a Google identity may join: Google SSO on and the email's domain verified;
+    an account that removed this person is listed with the refusal it would answer.
 
     Identities Cognito does not assert as Google (whatever their username), Gmail addresses
     and identities whose hosted domain is not the email's get an empty list. Raises
@@ -102,10 +103,26 @@ async def lookup(
     accounts = await repository.joinable_accounts(db, domain)
     return SsoAccountsResponse(
         accounts=[
-            SsoAccount(account_id=a.id, account_name=a.name, users_count=a.users_count)
+            SsoAccount(
+                account_id=a.id,
+                account_name=a.name,
+                users_count=a.users_count,
+                refusal=removed_message(a.name) if await _removed(db, a.id, identity) else None,
+            )
             for a in accounts
         ],
         domain=domain,
+    )
+
+
+async def _removed(db: AsyncSession, account_id: uuid.UUID, identity: ProvenIdentity) -> bool:
+    """Whether the account removed this person: same email, or same identity at Google."""
+    return await was_removed(
+        db,
+        account_id,
+        identity.email,
+        provider=identity.auth_type.value,
+        provider_subject=identity.provider_subject,
     )
 
 
@@ -167,13 +184,7 @@ async def join(
     account = await repository.joinable_account(db, account_id, domain)
     if account is None:
         raise NotFound()
-    if await was_removed(
-        db,
-        account_id,
-        identity.email,
-        provider=identity.auth_type.value,
-        provider_subject=identity.provider_subject,
-    ):
+    if await _removed(db, account_id, identity):
         raise RemovedFromAccount(removed_message(account.name))
     # Users who join through Google SSO are Members until an Owner changes it.
     user = await _add_user(db, account_id, claims.sub, identity, first_name, last_name, Role.MEMBER)

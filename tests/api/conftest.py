@@ -110,6 +110,16 @@ async def require_google_sso(app: FastAPI, account: Account) -> None:
         )
 
 
+async def google_sso_for(
+    app: FastAPI, client: httpx.AsyncClient, owner: SignedIn, *domains: str
+) -> None:
+    """Verify ``domains`` for the owner's account through the DNS stand-in, then require
+    Google SSO on it: an account people of those domains may auto-join."""
+    for domain in domains:
+        await verified_domain(client, owner.headers, domain)
+    await require_google_sso(app, owner.account)
+
+
 async def current_api_key(app: FastAPI, account_id: uuid.UUID) -> str:
     """The account's newest API key, opened with the app's key ring (what Reveal shows)."""
     async with app.state.sessionmaker() as db:

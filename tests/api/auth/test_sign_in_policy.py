@@ -29,10 +29,10 @@ from tests.api.conftest import (
     MakeFederated,
     MakeUser,
     SignedIn,
+    google_sso_for,
     require_google_sso,
     sso_join,
     sso_lookup,
-    verified_domain,
 )
 
 
@@ -297,8 +297,7 @@ async def _google_account(
     Google user) and the domain."""
     domain = _domain()
     owner = await make_user(auth_type=AuthType.GOOGLE_SSO, email=f"owner@{domain}")
-    await verified_domain(client, owner.headers, domain)
-    await require_google_sso(app, owner.account)
+    await google_sso_for(app, client, owner, domain)
     return owner, domain
 
 
@@ -326,8 +325,17 @@ class TestRemovalSticks:
         old = await client.get("/web/session", headers=member.headers)
         assert old.status_code == 401
         assert old.json() == {"code": "UserRemoved", "message": message}
+        # Removal deleted the pool user: Cognito refuses the member's refresh token.
+        refreshed = await client.post("/web/session/refresh")
+        assert refreshed.status_code == 401, refreshed.text
+        assert refreshed.json()["code"] == "NotAuthenticated"
 
         again = await make_federated(f"member@{domain}", hosted_domain=domain)
+        offered = await sso_lookup(client, again)
+        assert offered.status_code == 200, offered.text
+        assert [(a["accountId"], a["refusal"]) for a in offered.json()["accounts"]] == [
+            (str(owner.account.id), message)
+        ]
         rejoin = await sso_join(client, again, owner.account.id)
         assert rejoin.status_code == 403, rejoin.text
         assert rejoin.json() == {"code": "RemovedFromAccount", "message": message}

@@ -14,28 +14,17 @@ from tests.api.conftest import (
     Federated,
     MakeFederated,
     MakeUser,
-    SignedIn,
     authorize,
     exchange,
+    google_sso_for,
     require_google_sso,
     sso_join,
     sso_lookup,
-    verified_domain,
 )
 
 
 def _domain() -> str:
     return f"corp-{secrets.token_hex(4)}.com"
-
-
-async def _google_sso(
-    app: FastAPI, client: httpx.AsyncClient, owner: SignedIn, *domains: str
-) -> None:
-    """Verify ``domains`` for the owner's account through the DNS stand-in, then require
-    Google SSO on it."""
-    for domain in domains:
-        await verified_domain(client, owner.headers, domain)
-    await require_google_sso(app, owner.account)
 
 
 class TestCodeExchange:
@@ -126,7 +115,7 @@ class TestLookup:
         domain = _domain()
         owner = await make_user(account_name="Globex", email=f"owner@{domain}")
         await make_user(account=owner.account, email=f"second@{domain}")
-        await _google_sso(app, client, owner, domain)
+        await google_sso_for(app, client, owner, domain)
         await make_user(account_name="No SSO here", email=f"x@{domain}")
         fed = await make_federated(f"newbie@{domain}")
         response = await client.get(
@@ -137,7 +126,12 @@ class TestLookup:
         assert response.status_code == 200
         assert response.json() == {
             "accounts": [
-                {"accountId": str(owner.account.id), "accountName": "Globex", "usersCount": 2}
+                {
+                    "accountId": str(owner.account.id),
+                    "accountName": "Globex",
+                    "usersCount": 2,
+                    "refusal": None,
+                }
             ],
             "domain": domain,
         }
@@ -189,7 +183,7 @@ class TestLookup:
     ) -> None:
         domain = _domain()
         owner = await make_user(account_name="Hosted", email=f"owner@{domain}")
-        await _google_sso(app, client, owner, domain)
+        await google_sso_for(app, client, owner, domain)
         # A Workspace account of another company carrying an address at this domain.
         stranger = await make_federated(f"guest@{domain}", hosted_domain=_domain())
         lookup = await sso_lookup(client, stranger)
@@ -210,7 +204,7 @@ class TestLookup:
     ) -> None:
         domain = _domain()
         owner = await make_user(email=f"owner@{domain}")
-        await _google_sso(app, client, owner, domain)
+        await google_sso_for(app, client, owner, domain)
         fed = await make_federated(f"dev@{domain}", provider="Github")
         response = await client.get(
             "/web/sso-accounts",
@@ -245,7 +239,7 @@ class TestJoin:
         owner = await make_user(
             account_name="Umbrella", email=f"owner@{domain}", auth_type=AuthType.GOOGLE_SSO
         )
-        await _google_sso(app, client, owner, domain)
+        await google_sso_for(app, client, owner, domain)
         fed = await make_federated(f"joiner@{domain}")
         response = await sso_join(client, fed, owner.account.id)
         assert response.status_code == 204, response.text
@@ -266,7 +260,7 @@ class TestJoin:
     ) -> None:
         no_sso = await make_user(account_name="Closed")
         other_domain = await make_user(account_name="Elsewhere")
-        await _google_sso(app, client, other_domain, _domain())
+        await google_sso_for(app, client, other_domain, _domain())
         fed = await make_federated(f"guess@{_domain()}")
         for account in (no_sso.account, other_domain.account):
             response = await sso_join(client, fed, account.id)

@@ -1440,6 +1440,11 @@ export interface components {
             accountId: string;
             /** Accountname */
             accountName: string;
+            /**
+             * Refusal
+             * @description Why this identity cannot join the account (it removed this person: 'You were removed from {account}. Ask an Owner or Admin to invite you again.'); null when it can join.
+             */
+            refusal: string | null;
             /** Userscount */
             usersCount: number;
         };

@@ -106,9 +106,11 @@ function AccountChoice({ identity }: { identity: Identity }) {
   const google = isGoogleIdentity(identity.username);
   const lookup = useSsoAccounts(identity, google);
   const accounts = lookup.data?.accounts ?? [];
+  // An account that removed this person is listed with the reason it refuses them.
+  const joinable = accounts.filter((account) => account.refusal === null);
   const domain = lookup.data?.domain ?? identity.email.split("@")[1] ?? "";
   const [picked, setPicked] = useState<Choice | null>(null);
-  const choice: Choice = picked ?? (accounts.length > 0 ? "join" : "create");
+  const choice: Choice = picked ?? (joinable.length > 0 ? "join" : "create");
   const [accountName, setAccountName] = useState("");
   const [error, setError] = useState<string | null>(null);
   const create = useCreateSsoAccount();
@@ -170,14 +172,14 @@ function AccountChoice({ identity }: { identity: Identity }) {
           </Button>
         </form>
       </section>
-      <section className={own.choice} data-selected={choice === "join"} data-disabled={accounts.length === 0}>
+      <section className={own.choice} data-selected={choice === "join"} data-disabled={joinable.length === 0}>
         <label className={own.radio}>
           <input
             type="radio"
             name="choice"
             value="join"
             checked={choice === "join"}
-            disabled={accounts.length === 0}
+            disabled={joinable.length === 0}
             onChange={() => setPicked("join")}
           />
           Join an existing account {domainLabel ? <span className={own.domain}>{domainLabel}</span> : null}
@@ -193,10 +195,11 @@ function AccountChoice({ identity }: { identity: Identity }) {
                 <span>
                   <span className={own.accountName}>{account.accountName}</span>
                   <span className={own.users}>{userCountText(account.usersCount)}</span>
+                  {account.refusal ? <span className={own.refusal}>{account.refusal}</span> : null}
                 </span>
                 <Button
                   size="md"
-                  disabled={choice !== "join" || busy}
+                  disabled={choice !== "join" || busy || account.refusal !== null}
                   loading={joining === account.accountId && join.isPending}
                   onClick={() => handleJoin(account.accountId)}
                 >
