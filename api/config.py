@@ -285,6 +285,16 @@ class Settings(BaseSettings):
     metering_limit_per_address: int = Field(
         default=6000, description="Metering batches per client address per minute."
     )
+    email_verification_limit_per_account: int = Field(
+        default=10,
+        description=(
+            "Email verification requests per account per hour: codes sent (each one emails "
+            "the address) and codes entered."
+        ),
+    )
+    email_verification_limit_per_address: int = Field(
+        default=50, description="Email verification requests per client address per hour."
+    )
     reset_limit_per_email: int = Field(
         default=5,
         description=(

@@ -24,7 +24,13 @@ from api.adapters.mail import Mailer
 from api.adapters.stripe import StripeGateway
 from api.audit import Actor, AuditTrail, SignInLog
 from api.auth import principal
-from api.auth.errors import AccountRequired, ApiKeyRequired, InvalidApiKey, NotAuthenticated
+from api.auth.errors import (
+    AccountRequired,
+    ApiKeyRequired,
+    EmailVerificationRequired,
+    InvalidApiKey,
+    NotAuthenticated,
+)
 from api.auth.principal import Caller, KeyHolder
 from api.auth.roles import OWNER_ONLY, OWNERS_AND_ADMINS, require
 from api.auth.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
@@ -200,6 +206,19 @@ OwnerOnly = Depends(_owner_only)
 OwnerOrAdmin = Depends(_owner_or_admin)
 
 
+async def _verified_email(caller: CurrentUser) -> None:
+    # README "Security model", email ownership: until a registrant enters the code Cognito
+    # emailed them, the address is only a claim, so nothing that speaks for its domain or
+    # mails others in the account's name (invitations, domains, single sign-on) may run.
+    if not caller.email_verified:
+        raise EmailVerificationRequired.for_email(caller.email)
+
+
+# A route listing it in ``dependencies=`` (after the role) declares EmailVerificationRequired
+# (403) in its responses.
+VerifiedEmail = Depends(_verified_email)
+
+
 async def _audit_trail(db: DbSession, caller: CurrentUser, address: ClientAddress) -> AuditTrail:
     """The request's audit log: the caller acting from the client's address, written in the
     request's transaction (api/audit)."""
@@ -282,7 +301,14 @@ async def _metering_throttle(
     await _throttle(request, "metering").hit(limiter, address, holder.account_id)
 
 
+async def _email_verification_throttle(
+    request: Request, limiter: Limiter, address: ClientAddress, caller: CurrentUser
+) -> None:
+    await _throttle(request, "email-verification").hit(limiter, address, caller.account_id)
+
+
 RegistrationThrottle = Depends(_registration_throttle)
+EmailVerificationThrottle = Depends(_email_verification_throttle)
 InvitationThrottle = Depends(_invitation_throttle)
 PaymentMethodThrottle = Depends(_payment_method_throttle)
 MeteringThrottle = Depends(_metering_throttle)

@@ -64,7 +64,13 @@ class InvalidPasswordError(CognitoError):
 
 
 class CodeMismatchError(CognitoError):
-    """CodeMismatchException / ExpiredCodeException: a wrong or stale verification code."""
+    """CodeMismatchException / ExpiredCodeException: a wrong or stale verification code
+    (``code`` tells which)."""
+
+
+class NoVerifiedAddressError(CognitoError):
+    """ForgotPassword's InvalidParameterException for a user with no verified email or phone
+    number: Cognito sends reset codes only to a verified address."""
 
 
 class TooManyRequestsError(CognitoError):
@@ -148,7 +154,8 @@ class CognitoUser:
 
 @dataclass(frozen=True, slots=True)
 class CodeDelivery:
-    """Where a verification code was sent (ForgotPassword ``CodeDeliveryDetails``)."""
+    """Where a verification code was sent (``CodeDeliveryDetails`` of ForgotPassword and
+    GetUserAttributeVerificationCode)."""
 
     destination: str
     delivery_medium: str
@@ -174,6 +181,17 @@ def _auth_result(body: dict[str, Any]) -> AuthResult:
             session=body.get("Session", ""),
             parameters=dict(body.get("ChallengeParameters") or {}),
         ),
+    )
+
+
+def _code_delivery(body: dict[str, Any]) -> CodeDelivery | None:
+    details = body.get("CodeDeliveryDetails")
+    if not details:
+        return None
+    return CodeDelivery(
+        destination=str(details.get("Destination", "")),
+        delivery_medium=str(details.get("DeliveryMedium", "")),
+        attribute_name=str(details.get("AttributeName", "")),
     )
 
 
@@ -346,19 +364,18 @@ class CognitoClient:
         """ForgotPassword: Cognito emails a verification code.
 
         Returns where it went, or None when the answer has no ``CodeDeliveryDetails``.
-        Raises: UserNotFoundError, NotAuthorizedError, CognitoError, CognitoUnavailable.
+        Raises: NoVerifiedAddressError (the user's email is not verified), UserNotFoundError,
+        NotAuthorizedError, CognitoError, CognitoUnavailable.
         """
-        body = await self.call(
-            "ForgotPassword", {"ClientId": self.client_id, "Username": username}, signed=False
-        )
-        details = body.get("CodeDeliveryDetails")
-        if not details:
-            return None
-        return CodeDelivery(
-            destination=str(details.get("Destination", "")),
-            delivery_medium=str(details.get("DeliveryMedium", "")),
-            attribute_name=str(details.get("AttributeName", "")),
-        )
+        try:
+            body = await self.call(
+                "ForgotPassword", {"ClientId": self.client_id, "Username": username}, signed=False
+            )
+        except CognitoError as exc:
+            if exc.code == "InvalidParameterException" and "verified" in exc.message:
+                raise NoVerifiedAddressError(exc.code, exc.message, exc.status_code) from exc
+            raise
+        return _code_delivery(body)
 
     async def confirm_forgot_password(self, username: str, code: str, password: str) -> None:
         """ConfirmForgotPassword: set a new password with the emailed code.
@@ -374,6 +391,37 @@ class CognitoClient:
                 "ConfirmationCode": code,
                 "Password": password,
             },
+            signed=False,
+        )
+
+    async def get_email_verification_code(self, access_token: str) -> CodeDelivery | None:
+        """GetUserAttributeVerificationCode for ``email``, authorised by the signed-in user's
+        access token (it carries ``aws.cognito.signin.user.admin``, as every token of the admin
+        password sign-in does; there is no admin form of this call): Cognito emails the user
+        a code for VerifyUserAttribute.
+
+        Returns where it went, or None when the answer has no ``CodeDeliveryDetails``.
+        Raises: NotAuthorizedError (a revoked or foreign token), TooManyRequestsError,
+        CognitoError, CognitoUnavailable.
+        """
+        body = await self.call(
+            "GetUserAttributeVerificationCode",
+            {"AccessToken": access_token, "AttributeName": "email"},
+            signed=False,
+        )
+        return _code_delivery(body)
+
+    async def verify_email(self, access_token: str, code: str) -> None:
+        """VerifyUserAttribute for ``email`` with the code Cognito emailed: Cognito then sets
+        the user's ``email_verified`` true.
+
+        Raises: CodeMismatchError (``code`` CodeMismatchException: wrong;
+        ExpiredCodeException: stale), NotAuthorizedError, TooManyRequestsError, CognitoError,
+        CognitoUnavailable.
+        """
+        await self.call(
+            "VerifyUserAttribute",
+            {"AccessToken": access_token, "AttributeName": "email", "Code": code},
             signed=False,
         )
 

@@ -131,3 +131,18 @@ class RemovedFromAccount(AppError):
     default_message = (
         "You were removed from this account. Ask an Owner or Admin to invite you again."
     )
+
+
+class EmailVerificationRequired(AppError):
+    """403: the caller registered with an email address they have not proved yet (README
+    "Security model", email ownership): inviting users, adding or verifying domains and
+    changing single sign-on wait until they enter the code Cognito emailed them. Not an
+    authentication error: the SPA shows the message and keeps the session."""
+
+    status_code = 403
+    default_message = "Verify your email address first: enter the code we sent you."
+
+    @classmethod
+    def for_email(cls, email: str) -> EmailVerificationRequired:
+        """The refusal naming the address the code went to."""
+        return cls(f"Verify your email address first: enter the code we sent to {email}.")

@@ -14,20 +14,35 @@
   console verifies access tokens locally, so it ends them itself (``tokens_valid_after``).
 - **Refresh after the user is deleted.** Cognito refuses the refresh token of a deleted user
   with ``NotAuthorizedException``; moto fails with an internal error.
+- **GetUserAttributeVerificationCode** and **VerifyUserAttribute** (``email`` only, with the
+  signed-in user's access token): a six-digit code, valid 24 hours as Cognito's, each new one
+  replacing the last; a wrong code is ``CodeMismatchException``, a stale one
+  ``ExpiredCodeException``, and a verified code sets ``email_verified`` true. The code travels
+  back in the ``x-moto-attribute-verification-code`` header (and the address in
+  ``x-moto-attribute-verification-to``), as moto hands out forgot-password codes, so the dev
+  mailbox can show it.
+- **ForgotPassword refuses an unverified address** with ``InvalidParameterException``
+  ('Cannot reset password for the user as there is no registered/verified email or
+  phone_number') when the pool recovers by verified email, as Cognito does; moto sends a code
+  anyway.
 """
 
 from __future__ import annotations
 
+import secrets
 import sys
+import time
 from typing import Any
 
 from moto.cognitoidp import models, responses
 from moto.cognitoidp.exceptions import (
+    CodeMismatchException,
+    ExpiredCodeException,
     InvalidParameterException,
     NotAuthorizedError,
     UserNotConfirmedException,
 )
-from moto.core.responses import EmptyResult
+from moto.core.responses import ActionResult, EmptyResult
 from moto.server import main
 
 # The flow of an auth request -> the ExplicitAuthFlows entry that allows it.
@@ -131,12 +146,121 @@ def _revoke_token_response(self: responses.CognitoIdpResponse) -> EmptyResult:
     return EmptyResult()
 
 
+# Cognito's attribute verification codes are valid for 24 hours (Amazon Cognito Developer
+# Guide, "Verifying contact information at sign-up").
+ATTRIBUTE_CODE_TTL_S = 24 * 3600
+NO_VERIFIED_ADDRESS = (
+    "Cannot reset password for the user as there is no registered/verified email or phone_number"
+)
+# (pool id, username) -> (code, issued at, time.time() seconds)
+_attribute_codes: dict[tuple[str, str], tuple[str, float]] = {}
+
+
+def _token_user(backend: models.CognitoIdpBackend, access_token: str) -> Any:
+    """The pool and user an access token was issued to (moto keeps every token it issued)."""
+    for pool in backend.user_pools.values():
+        if access_token in pool.access_tokens:
+            _, username = pool.access_tokens[access_token]
+            return pool, backend.admin_get_user(pool.id, username)
+    raise NotAuthorizedError("Invalid Access Token")
+
+
+def _only_email(attribute_name: str) -> None:
+    if attribute_name != "email":
+        raise InvalidParameterException("Only the email attribute is verified in this stand-in")
+
+
+def get_user_attribute_verification_code(
+    self: models.CognitoIdpBackend, access_token: str, attribute_name: str
+) -> tuple[str, str, dict[str, Any]]:
+    """Issue a new code for the token's user's ``attribute_name`` (``email``); returns the
+    code, the address and the CodeDeliveryDetails answer."""
+    _only_email(attribute_name)
+    pool, user = _token_user(self, access_token)
+    email = user.attribute_lookup.get("email")
+    if not email:
+        raise InvalidParameterException("The user has no email address")
+    code = f"{secrets.randbelow(1_000_000):06d}"
+    _attribute_codes[(pool.id, user.username)] = (code, time.time())
+    first, domain = email.split("@", 1)
+    details = {"Destination": f"{first[0]}***@{domain[0]}***", "DeliveryMedium": "EMAIL"}
+    return code, email, {"CodeDeliveryDetails": {**details, "AttributeName": "email"}}
+
+
+def verify_user_attribute(
+    self: models.CognitoIdpBackend, access_token: str, attribute_name: str, code: str
+) -> None:
+    """Check ``code`` against the token's user's latest one and mark the address verified."""
+    _only_email(attribute_name)
+    pool, user = _token_user(self, access_token)
+    issued = _attribute_codes.get((pool.id, user.username))
+    if issued is None or not secrets.compare_digest(issued[0], code):
+        raise CodeMismatchException("Invalid verification code provided, please try again.")
+    if time.time() - issued[1] > ATTRIBUTE_CODE_TTL_S:
+        raise ExpiredCodeException("Invalid code provided, please request a code again.")
+    del _attribute_codes[(pool.id, user.username)]
+    user.update_attributes([{"Name": "email_verified", "Value": "true"}])
+
+
+_forgot_password = models.CognitoIdpBackend.forgot_password
+
+
+def forgot_password(
+    self: models.CognitoIdpBackend, client_id: str, username: str
+) -> tuple[str | None, dict[str, Any]]:
+    pool, _ = _client(self, client_id)
+    user = pool._get_user(username) if pool is not None else None
+    mechanisms = ((pool.extended_config if pool else {}).get("AccountRecoverySetting") or {}).get(
+        "RecoveryMechanisms"
+    ) or []
+    by_email = [m for m in mechanisms if m.get("Name") == "verified_email"]
+    if (
+        user is not None
+        and by_email
+        and user.attribute_lookup.get("email_verified") != "true"
+        and user.attribute_lookup.get("phone_number_verified") != "true"
+    ):
+        raise InvalidParameterException(NO_VERIFIED_ADDRESS)
+    return _forgot_password(self, client_id, username)
+
+
+def _get_user_attribute_verification_code_response(
+    self: responses.CognitoIdpResponse,
+) -> ActionResult:
+    access_token = self._get_param("AccessToken")
+    backend = self._get_region_agnostic_backend()._find_backend_by_access_token(access_token)
+    code, email, answer = backend.get_user_attribute_verification_code(  # type: ignore[attr-defined]
+        access_token, self._get_param("AttributeName")
+    )
+    self.response_headers["x-moto-attribute-verification-code"] = code
+    self.response_headers["x-moto-attribute-verification-to"] = email
+    return ActionResult(answer)
+
+
+def _verify_user_attribute_response(self: responses.CognitoIdpResponse) -> EmptyResult:
+    access_token = self._get_param("AccessToken")
+    backend = self._get_region_agnostic_backend()._find_backend_by_access_token(access_token)
+    backend.verify_user_attribute(  # type: ignore[attr-defined]
+        access_token, self._get_param("AttributeName"), self._get_param("Code")
+    )
+    return EmptyResult()
+
+
 def install() -> None:
     """Patch moto's Cognito backend and responses (idempotent)."""
     models.CognitoIdpBackend.initiate_auth = initiate_auth  # type: ignore[method-assign]
     models.CognitoIdpBackend.admin_initiate_auth = admin_initiate_auth  # type: ignore[method-assign]
     models.CognitoIdpBackend.revoke_token = revoke_token  # type: ignore[attr-defined]
     responses.CognitoIdpResponse.revoke_token = _revoke_token_response  # type: ignore[attr-defined]
+    models.CognitoIdpBackend.forgot_password = forgot_password  # type: ignore[method-assign]
+    backend = models.CognitoIdpBackend
+    backend.get_user_attribute_verification_code = get_user_attribute_verification_code  # type: ignore[attr-defined]
+    backend.verify_user_attribute = verify_user_attribute  # type: ignore[attr-defined]
+    response = responses.CognitoIdpResponse
+    response.get_user_attribute_verification_code = (  # type: ignore[attr-defined]
+        _get_user_attribute_verification_code_response
+    )
+    response.verify_user_attribute = _verify_user_attribute_response  # type: ignore[attr-defined]
 
 
 if __name__ == "__main__":

@@ -6,10 +6,10 @@
   with AdminInitiateAuth and redirects to ``redirect_uri`` with a one-use code;
   ``POST /oauth2/token`` exchanges that code for the real moto-signed tokens, which the API
   verifies exactly as production tokens.
-- The dev mailbox: every message Cognito would email (forgot-password codes, temporary
-  passwords of invited users), recorded from the Cognito adapter's traffic, and every email the
-  console sends through the SMTP sink (usage alerts, lost-domain notices), served newest first at
-  ``GET /dev/mailbox``.
+- The dev mailbox: every message Cognito would email (forgot-password codes, email
+  verification codes, temporary passwords of invited users), recorded from the Cognito
+  adapter's traffic, and every email the console sends through the SMTP sink (usage alerts,
+  lost-domain notices), served newest first at ``GET /dev/mailbox``.
 - DNS records (issue 17): ``PUT /dev/dns/<name>`` with ``{"txt": [...]}`` sets the TXT
   values the DNS stand-in (api/devstack/dns_server.py) answers for a name, ``DELETE`` makes
   the name not exist (NXDOMAIN), ``GET`` shows what a lookup gets; ``POST
@@ -105,16 +105,30 @@ def cognito_event_hooks(app: FastAPI) -> dict[str, list[Any]]:
     """httpx hooks for the Cognito adapter that record what Cognito would email.
 
     ForgotPassword: moto returns the code in ``x-moto-forgot-password-confirmation-code``.
+    GetUserAttributeVerificationCode: the stand-in (api/devstack/moto_server.py) returns the
+    code and the address in ``x-moto-attribute-verification-code`` / ``-to``.
     AdminCreateUser with a TemporaryPassword and no SUPPRESS: Cognito emails the invitation.
     """
     mailbox = _mailbox(app)
+    targets = ("ForgotPassword", "AdminCreateUser", "GetUserAttributeVerificationCode")
 
     async def on_response(response: httpx.Response) -> None:
         target = response.request.headers.get("x-amz-target", "").rsplit(".", 1)[-1]
-        if response.status_code != 200 or target not in ("ForgotPassword", "AdminCreateUser"):
+        if response.status_code != 200 or target not in targets:
             return
         payload = json.loads(response.request.content or b"{}")
-        if target == "ForgotPassword":
+        if target == "GetUserAttributeVerificationCode":
+            code = response.headers.get("x-moto-attribute-verification-code")
+            if code:
+                mailbox.record(
+                    MailMessage(
+                        to=response.headers.get("x-moto-attribute-verification-to", ""),
+                        subject="Your verification code",
+                        body=f"Your verification code is {code}",
+                        code=code,
+                    )
+                )
+        elif target == "ForgotPassword":
             code = response.headers.get("x-moto-forgot-password-confirmation-code")
             if code:
                 mailbox.record(

@@ -193,8 +193,9 @@ MINUTE_S = 60
 @dataclass(frozen=True, slots=True)
 class Throttle:
     """An action limited per client address and, when there is one, per account (issue 10:
-    registration, invitations, payment-method changes, metering batches). Every attempt
-    counts, in fixed windows of ``window_s``.
+    registration, invitations, payment-method changes, metering batches; and sending or
+    entering an email verification code). Every attempt counts, in fixed windows of
+    ``window_s``.
     """
 
     name: str
@@ -233,6 +234,12 @@ def throttles(settings: Settings) -> dict[str, Throttle]:
             "payment-method",
             settings.card_limit_per_address,
             settings.card_limit_per_account,
+            HOUR_S,
+        ),
+        "email-verification": Throttle(
+            "email-verification",
+            settings.email_verification_limit_per_address,
+            settings.email_verification_limit_per_account,
             HOUR_S,
         ),
         "metering": Throttle(

@@ -3,16 +3,17 @@
 SPEC 7's "Sign-up" (username the email, the password, attribute email) is done with the
 admin API: the pool allows sign-up only through it (``AllowAdminCreateUserOnly``), so nobody
 can create pool users behind the API's rules (issue 9). Order: AdminCreateUser (no email
-sent), AdminSetUserPassword (permanent), our account and user, then a password sign-in whose
-tokens are returned (the user bound to the new pool user's ``sub``). Once the Cognito user
-exists, every later failure (the password, our write, the commit, the sign-in) removes it
-again through ``undo_on_rollback``, so the same email can retry: nothing is left half-made.
+sent; the email unverified), AdminSetUserPassword (permanent), our account and user
+(``email_verified`` false), then a password sign-in (AdminInitiateAuth) that binds the user to
+the new pool user's ``sub`` like any sign-in, and the email verification code; the sign-in's
+tokens are returned. Once the Cognito user exists, every later failure (the password, our
+write, the commit, the sign-in) removes it again through ``undo_on_rollback``, so the same
+email can retry: nothing is left half-made.
 """
 
 from __future__ import annotations
 
 import structlog
-from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -22,6 +23,8 @@ from api.adapters.cognito import (
     CognitoError,
     CognitoUnavailable,
 )
+from api.audit import SignInLog
+from api.auth.tokens import AccessTokenVerifier
 from api.cognito_errors import cognito_errors
 from api.config import Settings
 from api.db import undo_on_rollback
@@ -29,8 +32,9 @@ from api.emails import email_domain, is_blocked_domain
 from api.errors import EmailInUse, InvalidEmailProvider, ProviderRefused
 from api.models import AuthType, Role, User
 from api.session.cookies import SessionCookies
+from api.session.email_verification import send_first_code
 from api.session.schemas import RegistrationRequest, Tokens
-from api.session.service import tokens_out
+from api.session.service import signed_in, tokens_out, verified_claims
 
 log = structlog.get_logger(__name__)
 
@@ -38,11 +42,16 @@ log = structlog.get_logger(__name__)
 async def register(
     db: AsyncSession,
     cognito: CognitoClient,
+    verifier: AccessTokenVerifier,
+    sign_ins: SignInLog,
     settings: Settings,
     cookies: SessionCookies,
     form: RegistrationRequest,
 ) -> Tokens:
-    """Create the Cognito user, the account and its first user; return the user's tokens.
+    """Create the Cognito user, the account and its first user; sign them in (bound to the
+    token's ``sub`` as every sign-in is) and have Cognito email the code that verifies their
+    address; return the user's tokens. The address stays unverified until that code is
+    entered (``api.session.email_verification``).
 
     ``form`` is already validated (required fields, email syntax, password rule). Raises:
         InvalidEmailProvider: a free or disposable email domain ('Invalid email provider').
@@ -53,9 +62,16 @@ async def register(
     email = form.email_address
     if is_blocked_domain(email_domain(email)):
         raise InvalidEmailProvider()
-    attributes = {"email": email, "given_name": form.first_name, "family_name": form.last_name}
+    # Unverified until the registrant enters the code Cognito emails them (README "Security
+    # model", email ownership).
+    attributes = {
+        "email": email,
+        "email_verified": "false",
+        "given_name": form.first_name,
+        "family_name": form.last_name,
+    }
     async with cognito_errors():
-        created = await cognito.admin_create_user(email, attributes, suppress_message=True)
+        await cognito.admin_create_user(email, attributes, suppress_message=True)
 
     async def remove_cognito_user() -> None:
         try:
@@ -75,13 +91,12 @@ async def register(
             User(
                 account_id=account.id,
                 identity_id=email,
-                identity_sub=created.sub,
                 first_name=form.first_name,
                 last_name=form.last_name,
                 email=email,
                 auth_type=AuthType.EMAIL,
                 role=Role.OWNER,  # who registers an account owns it (issue 15)
-                signed_in_at=func.now(),
+                email_verified=False,
             )
         )
         await db.flush()
@@ -92,4 +107,6 @@ async def register(
         result = await cognito.password_auth(email, form.new_password)
     if result.tokens is None:
         raise ProviderRefused("Unexpected sign-in challenge after registration", "Challenge")
+    await signed_in(db, sign_ins, await verified_claims(verifier, result.tokens), "password")
+    await send_first_code(cognito, result.tokens.access_token, email)
     return tokens_out(result.tokens, cookies)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import Select, and_, func, select, update
+from sqlalchemy import ColumnElement, Select, and_, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.audit import SigningIn
-from api.models import Account, DomainState, SsoDomain, User
+from api.models import Account, AuthType, DomainState, SsoDomain, User
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,3 +115,23 @@ async def mark_signed_in(db: AsyncSession, identity_id: str, sub: str) -> Signin
         return None
     user_id, account_id, first, last, email = row
     return SigningIn(user_id, account_id, f"{first} {last}".strip(), email)
+
+
+async def identity_of(db: AsyncSession, user_id: uuid.UUID) -> str | None:
+    """The Cognito username of the user ``user_id``, or None when there is no such user."""
+    identity: str | None = await db.scalar(select(User.identity_id).where(User.id == user_id))
+    return identity
+
+
+async def mark_email_verified(db: AsyncSession, *conditions: ColumnElement[bool]) -> None:
+    """Record that Cognito confirmed the email address of the users matching ``conditions``
+    (a code it emailed there was entered): ``email_verified`` true."""
+    await db.execute(update(User).where(*conditions).values(email_verified=True))
+
+
+async def is_password_user(db: AsyncSession, username: str) -> bool:
+    """Whether ``username`` is the Cognito username of one of our email-and-password users."""
+    found = await db.scalar(
+        select(User.id).where(User.identity_id == username, User.auth_type == AuthType.EMAIL)
+    )
+    return found is not None

@@ -19,6 +19,7 @@ from api.deps import (
     Cognito,
     CurrentUser,
     DbSession,
+    EmailVerificationThrottle,
     OptionalAccessToken,
     PasswordAttemptsDep,
     ReadEngine,
@@ -46,12 +47,17 @@ from api.errors import (
     error_responses,
 )
 from api.etags import CONDITIONAL_GET_RESPONSES, IF_NONE_MATCH_PARAMETER, conditional_json
-from api.session import registration, service, sso_accounts
+from api.session import email_verification, registration, service, sso_accounts
 from api.session.cookies import (
     OAUTH_COOKIE,
     REFRESH_COOKIE,
     SessionCookies,
     parse_oauth_flow,
+)
+from api.session.errors import (
+    EmailAlreadyVerified,
+    VerificationCodeExpired,
+    VerificationCodeMismatch,
 )
 from api.session.schemas import (
     AuthorizeRequest,
@@ -60,6 +66,8 @@ from api.session.schemas import (
     CodeExchangeResponse,
     CompleteNewPasswordRequest,
     ConfirmForgotPasswordRequest,
+    EmailVerificationConfirm,
+    EmailVerificationResponse,
     ForgotPasswordRequest,
     ForgotPasswordResponse,
     RegistrationRequest,
@@ -105,6 +113,56 @@ async def get_session(caller: CurrentUser, request: Request) -> Response:
     """The signed-in user and their account's name. Reads only our database. An
     If-None-Match naming the current body's ETag is answered 304 with no body."""
     return conditional_json(service.session_view(caller), request)
+
+
+_EMAIL_VERIFICATION_ERRORS = (
+    NotAuthenticated,
+    AccountRequired,
+    SignInPolicyRefusal,
+    EmailAlreadyVerified,
+    RateLimited,
+    ProviderRefused,
+    RequestValidationFailed,
+    VendorUnavailable,
+)
+
+
+@router.post(
+    "/session/email-verification",
+    status_code=200,
+    response_model=EmailVerificationResponse,
+    dependencies=[EmailVerificationThrottle],
+    responses=error_responses(*_EMAIL_VERIFICATION_ERRORS),
+)
+async def send_email_verification(
+    caller: CurrentUser, cognito: Cognito, token: OptionalAccessToken
+) -> EmailVerificationResponse:
+    """Have Cognito email the signed-in user a code that verifies their address (Resend:
+    each code replaces the last)."""
+    # ``token`` is the bearer token CurrentUser just verified.
+    return await email_verification.send_code(cognito, caller, token or "")
+
+
+@router.post(
+    "/session/email-verification/confirm",
+    status_code=204,
+    response_class=Response,
+    dependencies=[EmailVerificationThrottle],
+    responses=error_responses(
+        *_EMAIL_VERIFICATION_ERRORS, VerificationCodeMismatch, VerificationCodeExpired
+    ),
+)
+async def confirm_email_verification(
+    body: EmailVerificationConfirm,
+    caller: CurrentUser,
+    db: DbSession,
+    cognito: Cognito,
+    token: OptionalAccessToken,
+) -> Response:
+    """Enter the emailed code: once Cognito accepts it, the address is verified and the
+    actions that wait for it (inviting users, domains, single sign-on) open."""
+    await email_verification.confirm(db, cognito, caller, token or "", body.code)
+    return Response(status_code=204)
 
 
 @router.post(
@@ -299,11 +357,14 @@ async def register(
     body: RegistrationRequest,
     db: DbSession,
     cognito: Cognito,
+    verifier: TokenVerifier,
+    sign_ins: SignIns,
     settings: SettingsDep,
     cookies: Cookies,
 ) -> Tokens:
-    """Register with the form (SPEC 3): a new account and its first user, signed in."""
-    return await registration.register(db, cognito, settings, cookies, body)
+    """Register with the form (SPEC 3): a new account and its first user, signed in; Cognito
+    emails the code that verifies the address."""
+    return await registration.register(db, cognito, verifier, sign_ins, settings, cookies, body)
 
 
 @router.get(

@@ -68,6 +68,13 @@ class SessionUser(ApiModel):
     role: Role = Field(
         description="What the user may do in the account (issue 15): Owner, Admin or Member."
     )
+    email_verified: bool = Field(
+        description=(
+            "Whether the user proved their email address (a registrant enters the code "
+            "Cognito emailed them); until then inviting users, domains and single sign-on "
+            "answer 403 EmailVerificationRequired."
+        )
+    )
 
 
 class SessionAccount(ApiModel):
@@ -148,6 +155,20 @@ class ForgotPasswordResponse(ApiModel):
     NotAuthorizedException is ignored): the screen stays as it is."""
 
     code_delivery: CodeDelivery | None
+
+
+class EmailVerificationResponse(ApiModel):
+    """Where Cognito sent the email verification code (null when it did not say)."""
+
+    code_delivery: CodeDelivery | None
+
+
+class EmailVerificationConfirm(ApiModel):
+    """The code Cognito emailed to the signed-in user's address."""
+
+    code: Annotated[
+        str, Text(64), AfterValidator(str.strip), Required("Verification code is required")
+    ]
 
 
 class ConfirmForgotPasswordRequest(ApiModel):

@@ -22,8 +22,10 @@ from api.adapters.cognito import (
     CognitoError,
     CognitoUnavailable,
     NotAuthorizedError,
+    NoVerifiedAddressError,
     OAuthError,
 )
+from api.adapters.cognito import CodeDelivery as CognitoCodeDelivery
 from api.adapters.cognito import Tokens as CognitoTokens
 from api.audit import SignInLog
 from api.auth import principal
@@ -59,9 +61,9 @@ from api.session.schemas import (
 
 def session_view(caller: Caller) -> bytes:
     """``GET /web/session``'s body for ``caller``: ``SessionResponse`` (the user's id, names,
-    email, elevation role and role, the account's name) as UTF-8 JSON, serialised once with orjson
-    straight from the caller lookup's record, without building the pydantic models (a test
-    holds it equal to ``SessionResponse``'s own output)."""
+    email, elevation role, role and whether their email is verified, the account's name) as
+    UTF-8 JSON, serialised once with orjson straight from the caller lookup's record, without
+    building the pydantic models (a test holds it equal to ``SessionResponse``'s own output)."""
     return orjson.dumps(
         {
             "session": {
@@ -72,6 +74,7 @@ def session_view(caller: Caller) -> bytes:
                     "email": caller.email,
                     "elevationRole": caller.elevation_role,
                     "role": caller.role.value,
+                    "emailVerified": caller.email_verified,
                 },
                 "account": {"name": caller.account_name},
             }
@@ -119,7 +122,7 @@ async def signed_in(
         await sign_ins.succeeded(db, user, method)
 
 
-async def _verified(verifier: AccessTokenVerifier, tokens: CognitoTokens) -> AccessClaims:
+async def verified_claims(verifier: AccessTokenVerifier, tokens: CognitoTokens) -> AccessClaims:
     """The claims of an access token Cognito just issued (verified like any other)."""
     try:
         return await verifier.verify(tokens.access_token)
@@ -137,7 +140,7 @@ async def _sign_in_response(
     cookies: SessionCookies,
 ) -> SignInResponse:
     if result.tokens is not None:
-        await signed_in(db, sign_ins, await _verified(verifier, result.tokens), method)
+        await signed_in(db, sign_ins, await verified_claims(verifier, result.tokens), method)
         return SignInResponse(tokens=tokens_out(result.tokens, cookies))
     assert result.challenge is not None
     return SignInResponse(
@@ -218,6 +221,26 @@ async def complete_new_password(
     return await _sign_in_response(db, sign_ins, verifier, method, result, username, cookies)
 
 
+async def _send_reset_code(
+    db: AsyncSession, cognito: CognitoClient, email: str
+) -> CognitoCodeDelivery | None:
+    """ForgotPassword, also for a registrant who has not entered their email verification
+    code yet. Cognito sends reset codes only to a verified address, so for one of our
+    password users it first marks the address verified admin-side (README "Security model",
+    email ownership): the reset code still goes to that mailbox only, so only its owner can
+    use it, and our own ``email_verified`` stays false until a code Cognito emailed there is
+    entered (the reset code itself, :func:`confirm_forgot_password`, or the verification
+    code). Without this, whoever registered an address first would keep its owner out.
+    """
+    try:
+        return await cognito.forgot_password(email)
+    except NoVerifiedAddressError:
+        if not await repository.is_password_user(db, email):
+            raise
+    await cognito.admin_update_user_attributes(email, {"email_verified": "true"})
+    return await cognito.forgot_password(email)
+
+
 async def forgot_password(
     db: AsyncSession,
     cognito: CognitoClient,
@@ -237,7 +260,7 @@ async def forgot_password(
     await _refuse_by_policy(db, email, invitation=False)
     async with cognito_errors():
         try:
-            delivery = await cognito.forgot_password(email)
+            delivery = await _send_reset_code(db, cognito, email)
         except NotAuthorizedError:
             return ForgotPasswordResponse(code_delivery=None)
     if delivery is None:
@@ -262,10 +285,10 @@ async def confirm_forgot_password(
     code: str,
     new_password: str,
 ) -> SignInResponse:
-    """Set the new password with the emailed code, end every session the old password
-    opened (access tokens issued before now, and every refresh token at Cognito), then sign
-    in with the new one (SPEC 4: "After a successful reset the user is signed in
-    automatically").
+    """Set the new password with the emailed code (which also proves the email address:
+    ``email_verified``), end every session the old password opened (access tokens issued
+    before now, and every refresh token at Cognito), then sign in with the new one (SPEC 4:
+    "After a successful reset the user is signed in automatically").
 
     Raises: RateLimited, MustSignInWithGoogle, AccessDeactivated, ProviderRefused (wrong or
     expired code, with the provider's message), VendorUnavailable.
@@ -275,6 +298,8 @@ async def confirm_forgot_password(
     async with _logged(sign_ins, email, method), attempts.attempt(email), cognito_errors():
         await _refuse_by_policy(db, email, invitation=False)
         await cognito.confirm_forgot_password(email, code, new_password)
+        # The code Cognito emailed to the address was entered: the address is theirs.
+        await repository.mark_email_verified(db, User.identity_id == email)
         await end_sessions(db, User.identity_id == email)
         await cognito.admin_user_global_sign_out(email)
         result = await cognito.password_auth(email, new_password)

@@ -5,8 +5,22 @@ import uuid
 
 from fastapi import APIRouter, Response
 
-from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
-from api.deps import Audit, CurrentUser, DbSession, MailerDep, OwnerOrAdmin, Resolver
+from api.auth.errors import (
+    AccountRequired,
+    EmailVerificationRequired,
+    Forbidden,
+    NotAuthenticated,
+    SignInPolicyRefusal,
+)
+from api.deps import (
+    Audit,
+    CurrentUser,
+    DbSession,
+    MailerDep,
+    OwnerOrAdmin,
+    Resolver,
+    VerifiedEmail,
+)
 from api.errors import NotFound, RequestValidationFailed, error_responses
 from api.sso import service
 from api.sso.errors import (
@@ -34,10 +48,11 @@ _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal)
 @router.post(
     "/sso",
     response_model=SsoResponse,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[OwnerOrAdmin, VerifiedEmail],
     responses=error_responses(
         *_AUTH,
         Forbidden,
+        EmailVerificationRequired,
         PersonalGmailAccount,
         GoogleSsoAuthTypeRequired,
         VerifiedDomainRequired,
@@ -60,10 +75,11 @@ async def list_domains(caller: CurrentUser, db: DbSession) -> SsoDomainsResponse
     "/sso/domains",
     status_code=201,
     response_model=SsoDomainResponse,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[OwnerOrAdmin, VerifiedEmail],
     responses=error_responses(
         *_AUTH,
         Forbidden,
+        EmailVerificationRequired,
         InvalidDomain,
         PublicEmailDomain,
         DomainAlreadyAdded,
@@ -80,8 +96,15 @@ async def add_domain(
 @router.post(
     "/sso/domains/{domain_id}/verify",
     response_model=SsoDomainResponse,
-    dependencies=[OwnerOrAdmin],
-    responses=error_responses(*_AUTH, Forbidden, NotFound, DnsUnavailable, RequestValidationFailed),
+    dependencies=[OwnerOrAdmin, VerifiedEmail],
+    responses=error_responses(
+        *_AUTH,
+        Forbidden,
+        EmailVerificationRequired,
+        NotFound,
+        DnsUnavailable,
+        RequestValidationFailed,
+    ),
 )
 async def verify_domain(
     domain_id: uuid.UUID,

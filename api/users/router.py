@@ -6,7 +6,13 @@ from datetime import timedelta
 
 from fastapi import APIRouter, Response
 
-from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
+from api.auth.errors import (
+    AccountRequired,
+    EmailVerificationRequired,
+    Forbidden,
+    NotAuthenticated,
+    SignInPolicyRefusal,
+)
 from api.deps import (
     Audit,
     Cognito,
@@ -15,6 +21,7 @@ from api.deps import (
     InvitationThrottle,
     OwnerOrAdmin,
     SettingsDep,
+    VerifiedEmail,
 )
 from api.errors import (
     EmailInUse,
@@ -44,9 +51,10 @@ _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden)
     "",
     status_code=201,
     response_model=UserResponse,
-    dependencies=[OwnerOrAdmin, InvitationThrottle],
+    dependencies=[OwnerOrAdmin, VerifiedEmail, InvitationThrottle],
     responses=error_responses(
         *_AUTH,
+        EmailVerificationRequired,
         RateLimited,
         EmailInUse,
         InviteRefusedWithSso,
@@ -115,9 +123,10 @@ async def delete_user(
 @router.post(
     "/{user_id}/invitation",
     response_model=UserResponse,
-    dependencies=[OwnerOrAdmin, InvitationThrottle],
+    dependencies=[OwnerOrAdmin, VerifiedEmail, InvitationThrottle],
     responses=error_responses(
         *_AUTH,
+        EmailVerificationRequired,
         RateLimited,
         NotFound,
         InvitationNotPending,

@@ -150,6 +150,19 @@ ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
         EVERYONE,  # issue 15: Members copy the API key
         lambda t: ("POST", f"/web/api-keys/{_random_id()}/reveal", {"purpose": "copy"}),
     ),
+    # A user proves their own email address, whatever their role.
+    (
+        "POST",
+        "/web/session/email-verification",
+        EVERYONE,
+        lambda t: ("POST", "/web/session/email-verification", None),
+    ),
+    (
+        "POST",
+        "/web/session/email-verification/confirm",
+        EVERYONE,
+        lambda t: ("POST", "/web/session/email-verification/confirm", {"code": "123456"}),
+    ),
     (
         "PUT",
         "/web/usage-alerts",

@@ -12,7 +12,7 @@ import httpx
 import jwt
 import pytest
 
-from api.adapters.cognito import CognitoClient
+from api.adapters.cognito import CodeMismatchError, CognitoClient, NoVerifiedAddressError
 from api.config import Settings
 from api.devstack import bootstrap
 from api.devstack.app import create_dev_app
@@ -179,7 +179,8 @@ class TestMailbox:
         self, client: httpx.AsyncClient, cognito: CognitoClient
     ) -> None:
         email = unique_email("forgetful")
-        await cognito.admin_create_user(email, {"email": email}, suppress_message=True)
+        attributes = {"email": email, "email_verified": "true"}
+        await cognito.admin_create_user(email, attributes, suppress_message=True)
         await cognito.admin_set_user_password(email, "Known-pass-123!", permanent=True)
         await cognito.call(
             "ForgotPassword", {"ClientId": cognito.client_id, "Username": email}, signed=False
@@ -188,6 +189,34 @@ class TestMailbox:
         assert len(messages) == 1
         assert messages[0]["code"]
         assert messages[0]["temporaryPassword"] is None
+
+    async def test_no_reset_code_to_an_unverified_address(
+        self, client: httpx.AsyncClient, cognito: CognitoClient
+    ) -> None:
+        # As Cognito: reset codes go to a verified address only.
+        email = unique_email("unproven")
+        await cognito.admin_create_user(email, {"email": email}, suppress_message=True)
+        await cognito.admin_set_user_password(email, "Known-pass-123!", permanent=True)
+        with pytest.raises(NoVerifiedAddressError):
+            await cognito.forgot_password(email)
+        assert (await client.get("/dev/mailbox", params={"to": email})).json() == []
+
+    async def test_records_email_verification_codes(
+        self, client: httpx.AsyncClient, cognito: CognitoClient
+    ) -> None:
+        email = unique_email("proving")
+        await cognito.admin_create_user(email, {"email": email}, suppress_message=True)
+        await cognito.admin_set_user_password(email, "Known-pass-123!", permanent=True)
+        signed_in = await cognito.password_auth(email, "Known-pass-123!")
+        assert signed_in.tokens is not None
+        delivery = await cognito.get_email_verification_code(signed_in.tokens.access_token)
+        assert delivery is not None and delivery.attribute_name == "email"
+        messages = (await client.get("/dev/mailbox", params={"to": email})).json()
+        assert len(messages) == 1
+        with pytest.raises(CodeMismatchError):
+            await cognito.verify_email(signed_in.tokens.access_token, "not-the-code")
+        await cognito.verify_email(signed_in.tokens.access_token, messages[0]["code"])
+        assert (await cognito.admin_get_user(email)).attributes["email_verified"] == "true"
 
 
 class TestProductionHasNoStandIns:

@@ -71,6 +71,7 @@ class TestGetSession:
                     "email": me.user.email,
                     "elevationRole": None,
                     "role": "Owner",
+                    "emailVerified": True,
                 },
                 "account": {"name": "Initech"},
             }
@@ -149,6 +150,7 @@ class TestSessionBody:
                         email=caller.email,
                         elevation_role=caller.elevation_role,
                         role=caller.role,
+                        email_verified=caller.email_verified,
                     ),
                     account=SessionAccount(name=caller.account_name),
                 )

@@ -37,6 +37,14 @@ describe("ApiError (SPEC 7, SPEC 8)", () => {
     expect(errorMessage(error)).toBe(message);
   });
 
+  it("keeps an unverified email (403 EmailVerificationRequired) out of the auth errors", async () => {
+    const message = "Verify your email address first: enter the code we sent to a@b.com.";
+    const body = { code: "EmailVerificationRequired", message };
+    const error = await ApiError.fromResponse(json(403, body, "Forbidden"), true);
+    expect(error.isAuthError).toBe(false);
+    expect(errorMessage(error)).toBe(message);
+  });
+
   it("still treats a 403 AccountRequired (an identity without an account) as an auth error", async () => {
     const body = { code: "AccountRequired", message: "This identity has no account yet" };
     const error = await ApiError.fromResponse(json(403, body, "Forbidden"), true);

@@ -20,6 +20,16 @@ export const AUTH_ERROR_STATUSES: ReadonlySet<number> = new Set([401, 403, 406])
  */
 export const ROLE_REFUSED_CODE = "Forbidden";
 
+/**
+ * The 403s that refuse an action, not the sign-in: a role refusal, and an action that waits
+ * until the caller has verified their email address (`EmailVerificationRequired`: the banner
+ * asks for the code). The session stays and the API's message shows where it was attempted.
+ */
+export const ACTION_REFUSED_CODES: ReadonlySet<string> = new Set([
+  ROLE_REFUSED_CODE,
+  "EmailVerificationRequired",
+]);
+
 export const SERVER_ERROR_MESSAGE =
   "Sorry - our server hit an error. Please try again or email support if the issue persists.";
 
@@ -31,7 +41,7 @@ export class ApiError extends Error {
   readonly body: unknown;
   /**
    * True when the call needed sign-in and the status is 401, 403 or 406, except a 403 whose
-   * code is `Forbidden` (a role refusal).
+   * code is one of `ACTION_REFUSED_CODES` (a role refusal, an unverified email address).
    */
   readonly isAuthError: boolean;
 
@@ -73,7 +83,7 @@ export function isEnvelope(body: unknown): body is ErrorEnvelope {
 }
 
 function isRoleRefusal(status: number, body: unknown): boolean {
-  return status === 403 && isEnvelope(body) && body.code === ROLE_REFUSED_CODE;
+  return status === 403 && isEnvelope(body) && ACTION_REFUSED_CODES.has(body.code);
 }
 
 function messageOf(body: unknown, statusText: string): string {

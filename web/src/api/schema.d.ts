@@ -248,7 +248,8 @@ export interface paths {
         put?: never;
         /**
          * Register
-         * @description Register with the form (SPEC 3): a new account and its first user, signed in.
+         * @description Register with the form (SPEC 3): a new account and its first user, signed in; Cognito
+         *     emails the code that verifies the address.
          */
         post: operations["session-register"];
         delete?: never;
@@ -334,6 +335,48 @@ export interface paths {
          *     sign in with the new one.
          */
         post: operations["session-confirm_forgot_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/session/email-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Email Verification
+         * @description Have Cognito email the signed-in user a code that verifies their address (Resend:
+         *     each code replaces the last).
+         */
+        post: operations["session-send_email_verification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/session/email-verification/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm Email Verification
+         * @description Enter the emailed code: once Cognito accepts it, the address is verified and the
+         *     actions that wait for it (inviting users, domains, single sign-on) open.
+         */
+        post: operations["session-confirm_email_verification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1167,6 +1210,21 @@ export interface components {
          */
         DomainState: "Pending" | "Verified" | "Failed" | "Lost";
         /**
+         * EmailVerificationConfirm
+         * @description The code Cognito emailed to the signed-in user's address.
+         */
+        EmailVerificationConfirm: {
+            /** Code */
+            code: string;
+        };
+        /**
+         * EmailVerificationResponse
+         * @description Where Cognito sent the email verification code (null when it did not say).
+         */
+        EmailVerificationResponse: {
+            codeDelivery: components["schemas"]["CodeDelivery"] | null;
+        };
+        /**
          * FederatedIdentity
          * @description Who signed in with the identity provider (claims of its ID token, SPEC 7).
          *
@@ -1387,6 +1445,11 @@ export interface components {
             elevationRole?: string | null;
             /** Email */
             email: string;
+            /**
+             * Emailverified
+             * @description Whether the user proved their email address (a registrant enters the code Cognito emailed them); until then inviting users, domains and single sign-on answer 403 EmailVerificationRequired.
+             */
+            emailVerified: boolean;
             /** Firstname */
             firstName: string;
             /**
@@ -3330,6 +3393,264 @@ export interface operations {
             };
         };
     };
+    "session-send_email_verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailVerificationResponse"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description EmailAlreadyVerified */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "EmailAlreadyVerified";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    "session-confirm_email_verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailVerificationConfirm"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException | VerificationCodeExpired | VerificationCodeMismatch */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException" | "VerificationCodeExpired" | "VerificationCodeMismatch";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
+                        message: string;
+                    };
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "AccountRequired";
+                        message: string;
+                    };
+                };
+            };
+            /** @description EmailAlreadyVerified */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "EmailAlreadyVerified";
+                        message: string;
+                    };
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PayloadTooLarge";
+                        message: string;
+                    };
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ValidationError";
+                        fields: {
+                            field: string;
+                            message: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     "session-forgot_password": {
         parameters: {
             query?: never;
@@ -3813,7 +4134,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3821,7 +4142,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
+                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4304,7 +4625,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4312,7 +4633,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
+                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -4510,7 +4831,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4518,7 +4839,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
+                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -5488,7 +5809,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5496,7 +5817,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
+                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
                         message: string;
                     };
                 };
@@ -5854,7 +6175,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5862,7 +6183,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
+                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
                         message: string;
                     };
                 };

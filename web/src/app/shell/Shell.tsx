@@ -1,7 +1,8 @@
 /**
  * The signed-in layout (SPEC 2 "Shell", SPEC 9 layout): a 278px sidebar with the account
  * name, the three menu items (and Activity for Owners and Admins, issue 15), Documentation
- * and Logout; the content area renders only once both the session and the account have
+ * and Logout; the email verification banner above the content while the user's address is
+ * unverified; the content area renders only once both the session and the account have
  * loaded; a footer with terms, privacy and copyright.
  */
 import { Suspense } from "react";
@@ -24,7 +25,7 @@ import { Spinner } from "@/components/ui/Spinner";
 import { config } from "@/config";
 import { useAccount } from "@/features/account";
 import { canReadActivity } from "@/lib/permissions";
-import { useSession } from "@/features/session";
+import { EmailVerificationBanner, useSession } from "@/features/session";
 
 import styles from "./Shell.module.css";
 
@@ -107,6 +108,7 @@ export function Component() {
 
       <div className={styles.main}>
         <main className={styles.content}>
+          <EmailVerificationBanner />
           {ready ? (
             <Suspense fallback={<ContentSpinner />}>
               <Outlet />

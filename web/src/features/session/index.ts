@@ -2,4 +2,5 @@
 export { useSession, sessionQueryOptions } from "./api/session";
 export { signOut, signOutLocally } from "./api/sign-out";
 export { RequireSession } from "./components/RequireSession";
+export { EmailVerificationBanner } from "./components/EmailVerificationBanner";
 export { loginHref } from "./lib/login-redirect";
