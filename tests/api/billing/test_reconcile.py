@@ -28,8 +28,8 @@ from tests.api.conftest import MakeUser, SignedIn
 async def check(app: FastAPI, *accounts: SignedIn, fix: bool = False) -> list[Difference]:
     """Reconcile only these accounts (the test database holds every other test's too)."""
     return await reconcile(
-        app.state.sessionmaker,
-        app.state.stripe,
+        sessionmaker=app.state.sessionmaker,
+        stripe=app.state.stripe,
         fix=fix,
         account_ids=[me.account.id for me in accounts],
     )
