@@ -32,7 +32,7 @@ from api.audit.retention import retain_forever
 from api.auth.app_client import check_app_client
 from api.auth.tokens import AccessTokenVerifier
 from api.billing.router import router as billing_router
-from api.billing.router import webhook_router as stripe_webhook_router
+from api.billing.webhooks.router import router as stripe_webhook_router
 from api.body_limits import BodyLimitMiddleware
 from api.config import Settings
 from api.db import create_engine, create_read_sessionmaker, create_sessionmaker

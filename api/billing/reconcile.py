@@ -1,4 +1,4 @@
-"""Reconcile our billing state with Stripe's (issue 11 "Reconciliation").
+"""Reconcile our billing state with Stripe's (README "Billing", "Reconciliation").
 
     python -m api.billing.reconcile [--fix]
 
@@ -32,8 +32,8 @@ What it compares (``what``), with what ``--fix`` does:
 
 Each account is checked (and fixed) in a transaction of its own, its row locked with
 ``SELECT ... FOR UPDATE`` as the API's billing writes and the webhooks lock it, so the command
-is safe to run beside them. The rules are the service's and the webhooks' own
-(``api/billing/service.py``). Exit code: 0 when everything is in step (or was fixed), 1 when
+is safe to run beside them. The plan is written as the service and the webhooks write it
+(``api/billing/plan.py``). Exit code: 0 when everything is in step (or was fixed), 1 when
 differences remain (always the case without ``--fix`` when any were found).
 """
 
@@ -59,7 +59,8 @@ from api.adapters.stripe import (
     SubscriptionState,
 )
 from api.billing import repository
-from api.billing.service import _set_scheduled, _store_card, clear_past_due, subscription_of
+from api.billing.plan import PlanState, apply_plan, at_epoch
+from api.billing.service import clear_past_due, store_card, subscription_of
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
 from api.models import MAX_UNITS, Account
@@ -204,7 +205,7 @@ async def _reconcile_account(
     found = await _cancel_orphans(stripe, account, side, fix=fix)
     done = "set to Stripe's" if fix else None
     ours = subscription_of(account)
-    subscription_changed = False
+    found_before = len(found)
 
     kept_id = side.kept.id if side.kept else None
     if account.stripe_subscription_id != kept_id:
@@ -217,16 +218,10 @@ async def _reconcile_account(
                 done,
             )
         )
-        if fix:
-            account.stripe_subscription_id = kept_id
-            subscription_changed = True
 
     units = max(0, min(MAX_UNITS, side.kept.quantity)) if side.kept else 0
     if ours.units != units:
         found.append(Difference(account.id, "units", str(ours.units), str(units), done))
-        if fix:
-            account.subscription_units = units
-            subscription_changed = True
 
     scheduled_ours: tuple[int | None, int | None] = (None, None)
     if ours.scheduled_units is not None:
@@ -241,9 +236,12 @@ async def _reconcile_account(
                 done,
             )
         )
-        if fix:
-            _set_scheduled(account, *side.scheduled)
-            subscription_changed = True
+    if fix and len(found) > found_before:
+        apply_plan(
+            account,
+            _plan_of_stripe(side),
+            synced_at=_later(account.subscription_synced_at, read_at),
+        )
 
     card_ours = (
         account.card_brand,
@@ -258,7 +256,7 @@ async def _reconcile_account(
             Difference(account.id, "card", _card_text(card_ours), _card_text(card_stripe), done)
         )
         if fix:
-            _store_card(account, card)
+            store_card(account, card)
 
     if side.invoice_status in SETTLED_INVOICE:
         found.append(
@@ -274,24 +272,33 @@ async def _reconcile_account(
             clear_past_due(account)
             account.payment_synced_at = _later(account.payment_synced_at, read_at)
 
-    if subscription_changed:
-        account.subscription_synced_at = _later(account.subscription_synced_at, read_at)
     if fix:
         await db.flush()
     return found
 
 
+def _plan_of_stripe(side: _StripeSide) -> PlanState:
+    """The plan as Stripe has it: the kept subscription (none: the free plan) and the change
+    it makes when the period ends."""
+    return PlanState(
+        subscription_id=side.kept.id if side.kept else None,
+        units=side.kept.quantity if side.kept else 0,
+        scheduled_units=side.scheduled[0],
+        scheduled_change_at=at_epoch(side.scheduled[1]),
+    )
+
+
 def _later(synced_at: datetime | None, epoch: int) -> datetime:
     """The later of a ``*_synced_at`` and ``epoch``: webhook events older than what was read
-    from Stripe are stale (api/billing/webhooks.py)."""
+    from Stripe are stale (api/billing/webhooks/service.py)."""
     at = datetime.fromtimestamp(epoch, UTC)
     return max(synced_at, at) if synced_at else at
 
 
 async def reconcile(
+    *,
     sessionmaker: async_sessionmaker[AsyncSession],
     stripe: StripeGateway,
-    *,
     fix: bool,
     account_ids: Iterable[uuid.UUID] | None = None,
 ) -> list[Difference]:
@@ -344,7 +351,7 @@ async def run(settings: Settings, *, fix: bool) -> tuple[list[str], int]:
         timeout_s=settings.stripe_timeout_s,
     )
     try:
-        found = await reconcile(create_sessionmaker(engine), stripe, fix=fix)
+        found = await reconcile(sessionmaker=create_sessionmaker(engine), stripe=stripe, fix=fix)
     finally:
         await stripe.aclose()
         await engine.dispose()

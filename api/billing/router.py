@@ -1,12 +1,12 @@
-"""Billing routes: the plan and the card on file (SPEC 7), and Stripe's webhook (outside /web,
-not in the contract)."""
+"""Billing routes: the plan and the card on file (SPEC 7). Stripe's webhook is in
+``webhooks/router.py``."""
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Query, Request, status
+from fastapi import APIRouter, Query, status
 
 from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
-from api.billing import service, webhooks
+from api.billing import service
 from api.billing.schemas import (
     InvoicesResponse,
     PaymentMethodResponse,
@@ -14,7 +14,6 @@ from api.billing.schemas import (
     SubscriptionPreview,
     SubscriptionResponse,
     SubscriptionUpdate,
-    WebhookAck,
 )
 from api.deps import (
     Audit,
@@ -27,7 +26,6 @@ from api.deps import (
 )
 from api.errors import (
     CardDeclined,
-    InvalidWebhookSignature,
     NotFound,
     PaidPlanNeedsPaymentMethod,
     PaymentMethodRequired,
@@ -41,7 +39,6 @@ from api.errors import (
 from api.models import MAX_UNITS
 
 router = APIRouter(prefix="/web", tags=["billing"])
-webhook_router = APIRouter(prefix="/webhooks", tags=["webhooks"], include_in_schema=False)
 
 
 @router.post(
@@ -75,7 +72,13 @@ async def update_subscription(
     the current units undo a scheduled change (issue 11)."""
     return SubscriptionResponse(
         subscription=await service.update_subscription(
-            db, stripe, caller, audit, body.units, settings.stripe_plan_id, body.proration_date
+            db=db,
+            stripe=stripe,
+            caller=caller,
+            audit=audit,
+            units=body.units,
+            plan_id=settings.stripe_plan_id,
+            proration_date=body.proration_date,
         )
     )
 
@@ -104,7 +107,9 @@ async def preview_subscription(
 ) -> SubscriptionPreview:
     """What setting the plan to ``units`` would charge now and later (issue 11); changes
     nothing. Needs a card on file, as the change does."""
-    return await service.preview_subscription(db, stripe, caller, units, settings.stripe_plan_id)
+    return await service.preview_subscription(
+        db=db, stripe=stripe, caller=caller, units=units, plan_id=settings.stripe_plan_id
+    )
 
 
 @router.post(
@@ -127,7 +132,9 @@ async def pay_past_due(
     caller: CurrentUser, db: DbSession, stripe: Stripe, audit: Audit
 ) -> SubscriptionResponse:
     """Pay the invoice that is past due with the card on file (issue 11 "Past due")."""
-    return SubscriptionResponse(subscription=await service.pay_past_due(db, stripe, caller, audit))
+    return SubscriptionResponse(
+        subscription=await service.pay_past_due(db=db, stripe=stripe, caller=caller, audit=audit)
+    )
 
 
 @router.get(
@@ -152,7 +159,9 @@ async def list_invoices(
     ] = None,
 ) -> InvoicesResponse:
     """The account's invoices, 12 at a time, newest first (issue 11 "Invoices")."""
-    return await service.invoices(db, stripe, caller, starting_after)
+    return await service.invoices(
+        db=db, stripe=stripe, caller=caller, starting_after=starting_after
+    )
 
 
 @router.post(
@@ -177,7 +186,9 @@ async def update_payment_method(
 ) -> PaymentMethodResponse:
     """Make the card of a Stripe.js token the account's card, replacing any previous one."""
     return PaymentMethodResponse(
-        billing=await service.update_payment_method(db, stripe, caller, audit, body.card_token)
+        billing=await service.update_payment_method(
+            db=db, stripe=stripe, caller=caller, audit=audit, card_token=body.card_token
+        )
     )
 
 
@@ -200,25 +211,4 @@ async def remove_payment_method(
     caller: CurrentUser, db: DbSession, stripe: Stripe, audit: Audit
 ) -> None:
     """Remove the account's card (Owners)."""
-    await service.remove_payment_method(db, stripe, caller, audit)
-
-
-async def _raw_body(request: Request) -> bytes:
-    return await request.body()
-
-
-@webhook_router.post(
-    "/stripe",
-    response_model=WebhookAck,
-    status_code=status.HTTP_202_ACCEPTED,
-    responses=error_responses(InvalidWebhookSignature),
-)
-async def stripe_webhook(
-    payload: Annotated[bytes, Depends(_raw_body)],
-    db: DbSession,
-    stripe: Stripe,
-    stripe_signature: Annotated[str | None, Header()] = None,
-) -> WebhookAck:
-    """Stripe's events, signature-verified and applied once each."""
-    await webhooks.process_webhook(db, stripe, payload, stripe_signature)
-    return WebhookAck()
+    await service.remove_payment_method(db=db, stripe=stripe, caller=caller, audit=audit)

@@ -30,6 +30,7 @@ from api.adapters.stripe import (
 from api.audit import AuditAction, AuditTrail, Target
 from api.auth.principal import Caller
 from api.billing import repository
+from api.billing.plan import PlanState, apply_plan, at_epoch, plan_of
 from api.billing.schemas import (
     INVOICES_PAGE,
     Billing,
@@ -71,7 +72,8 @@ async def _stripe(call: Awaitable[T]) -> T:
 
 
 def subscription_of(account: Account) -> Subscription:
-    """The plan as GET /web/account shows it (SPEC 3 "Subscription", issue 11)."""
+    """The plan as GET /web/account shows it (SPEC 3 "Subscription"; the scheduled change
+    and what is past due as README "Billing" describes them)."""
     past_due = None
     if account.past_due_amount is not None:
         past_due = PastDue(
@@ -100,7 +102,8 @@ def payment_method_of(account: Account) -> Billing | None:
     )
 
 
-def _store_card(account: Account, card: Card | None) -> None:
+def store_card(account: Account, card: Card | None) -> None:
+    """Keep ``card``'s summary as the account's card on file (None: no card)."""
     account.card_brand = card.brand if card else None
     account.card_last4 = card.last4 if card else None
     account.card_exp_month = card.exp_month if card else None
@@ -122,6 +125,23 @@ async def _ensure_customer(
     return account.stripe_customer_id
 
 
+def _card_on_file(
+    account: Account, *, missing: Callable[[], Exception] = PaymentMethodRequired
+) -> str:
+    """The Stripe customer whose default card is the account's card on file.
+
+    A card is on file when we hold its summary and the customer it belongs to; a plan change
+    (and its preview, and paying what is past due) needs one (SPEC 5 "Slider": "a card is on
+    file"), and only one on file can be removed.
+
+    Raises:
+        ``missing()``: no card on file (by default PaymentMethodRequired, 409).
+    """
+    if account.card_last4 is None or account.stripe_customer_id is None:
+        raise missing()
+    return account.stripe_customer_id
+
+
 def _card_label(account: Account) -> str | None:
     """The card on file as the audit log names it (``Visa ending in 4242``), or None."""
     if account.card_last4 is None:
@@ -134,7 +154,7 @@ def _account_target(account: Account) -> Target:
 
 
 async def update_payment_method(
-    db: AsyncSession, stripe: StripeGateway, caller: Caller, audit: AuditTrail, card_token: str
+    *, db: AsyncSession, stripe: StripeGateway, caller: Caller, audit: AuditTrail, card_token: str
 ) -> Billing:
     """``POST /web/subscription/payment``: make the card of a Stripe.js token the account's
     card for invoices, replacing the previous one.
@@ -154,7 +174,7 @@ async def update_payment_method(
     customer_id = await _ensure_customer(db, stripe, account, caller)
     card = await _stripe(stripe.replace_default_card(customer_id, card_token))
     before = _card_label(account)
-    _store_card(account, card)
+    store_card(account, card)
     await audit.record(
         AuditAction.PAYMENT_METHOD_ADDED,
         _account_target(account),
@@ -167,12 +187,13 @@ async def update_payment_method(
 
 
 async def remove_payment_method(
-    db: AsyncSession, stripe: StripeGateway, caller: Caller, audit: AuditTrail
+    *, db: AsyncSession, stripe: StripeGateway, caller: Caller, audit: AuditTrail
 ) -> None:
     """``DELETE /web/subscription/payment``: delete the account's card in Stripe and here.
 
-    Not while a paid plan renews (issue 11): its card stays until the plan is set to 0 units
-    (it then ends with the paid period) or another card replaces it (on /payment, one step).
+    Not while a paid plan renews (README "Billing": Stripe charges the renewal to it): its
+    card stays until the plan is set to 0 units (it then ends with the paid period) or another
+    card replaces it (on /payment, one step).
 
     Raises:
         NotFound: there is no card on file.
@@ -180,19 +201,20 @@ async def remove_payment_method(
         PaymentProviderRefused, VendorUnavailable: as above; the card stays on file.
     """
     account = await repository.lock_account(db, caller.account_id)
-    if account.card_last4 is None or account.stripe_customer_id is None:
-        raise NotFound("There is no payment method on file.")
+    customer_id = _card_on_file(
+        account, missing=lambda: NotFound("There is no payment method on file.")
+    )
     if account.subscription_units > 0 and account.scheduled_units != 0:
         raise PaidPlanNeedsPaymentMethod()
-    card = await _stripe(stripe.default_card(account.stripe_customer_id))
+    card = await _stripe(stripe.default_card(customer_id))
     if card is not None:
-        await _stripe(stripe.delete_card(account.stripe_customer_id, card.id))
+        await _stripe(stripe.delete_card(customer_id, card.id))
     await audit.record(
         AuditAction.PAYMENT_METHOD_REMOVED,
         _account_target(account),
         {"card": (_card_label(account), None)},
     )
-    _store_card(account, None)
+    store_card(account, None)
     await db.flush()
 
 
@@ -222,15 +244,6 @@ def _proration_date(asked: int | None, now: int) -> int:
     if not now - PREVIEW_VALID_S <= asked <= now + 5:  # 5 s for clocks of other replicas
         raise PreviewExpired()
     return asked
-
-
-def _at(epoch: int | None) -> datetime | None:
-    return datetime.fromtimestamp(epoch, UTC) if epoch else None
-
-
-def _set_scheduled(account: Account, units: int | None, at: int | None) -> None:
-    account.scheduled_units = units
-    account.scheduled_change_at = _at(at) if units is not None else None
 
 
 async def _clear_scheduled(
@@ -269,6 +282,7 @@ async def _clear_scheduled(
 
 
 async def update_subscription(
+    *,
     db: AsyncSession,
     stripe: StripeGateway,
     caller: Caller,
@@ -279,7 +293,7 @@ async def update_subscription(
 ) -> Subscription:
     """``POST /web/subscription``: set the plan to ``units`` (0-20) units of ``plan_id``.
 
-    The rules (issue 11; SPEC 2: "no refunds or credits for partial months"):
+    The rules (README "Billing"; SPEC 2: "no refunds or credits for partial months"):
 
     - from the free plan, a subscription of ``units`` starts now, its first month charged now;
     - more units (an upgrade) take effect now, and the prorated difference for the rest of the
@@ -291,10 +305,11 @@ async def update_subscription(
     - the current units undo a scheduled change; asking for the current units with nothing
       scheduled changes nothing and calls no one.
 
-    A Stripe call that timed out may still have happened (issue 11). So the idempotency key
-    of a change is derived from the account, its count of accepted changes and the units:
-    a retry replays the same requests. And before creating a subscription, one the customer
-    already has (made by such a call) is adopted, never duplicated.
+    A Stripe call that timed out may still have happened (its request reached Stripe before
+    the answer was lost). So the idempotency key of a change is derived from the account, its
+    count of accepted changes and the units: a retry replays the same requests. And before
+    creating a subscription, one the customer already has (made by such a call) is adopted,
+    never duplicated.
 
     Raises:
         PaymentMethodRequired: no card on file (SPEC 5: "The plan can change only when the
@@ -308,12 +323,13 @@ async def update_subscription(
     if kind == "none":
         return subscription_of(account)
     before = (account.subscription_units, account.scheduled_units)
-    if account.card_last4 is None or account.stripe_customer_id is None:
-        raise PaymentMethodRequired()
+    customer_id = _card_on_file(account)
     prorate_at = _proration_date(proration_date, int(time.time()))
     key = f"subscription:{account.id}:{account.subscription_change_seq}:{units}"
+    ours = plan_of(account)
     if kind == "start":
-        await _start_subscription(stripe, account, account.stripe_customer_id, plan_id, units, key)
+        state = await _start_subscription(stripe, customer_id, plan_id, units, key)
+        plan = PlanState(subscription_id=state.id, units=state.quantity)
     else:
         assert account.stripe_subscription_id is not None
         subscription = await _stripe(stripe.subscription(account.stripe_subscription_id))
@@ -329,7 +345,7 @@ async def update_subscription(
                     subscription=subscription, plan_id=plan_id, quantity=units, key=key
                 )
             )
-            _set_scheduled(account, units, subscription.period_end)
+            plan = _scheduled(ours, units, subscription.period_end)
         elif kind == "cancel":
             if subscription.schedule_id is not None:
                 await _stripe(
@@ -340,11 +356,12 @@ async def update_subscription(
                     subscription_id=subscription.id, cancel=True, key=key
                 )
             )
-            _set_scheduled(account, 0, subscription.period_end)
+            plan = _scheduled(ours, 0, subscription.period_end)
         else:  # upgrade, or undo: what was scheduled is dropped
             restore = await _clear_scheduled(
                 stripe, subscription, plan_id, account.scheduled_units, key
             )
+            plan = _scheduled(ours, None, None)
             if kind == "upgrade":
                 try:
                     upgraded = await _stripe(
@@ -358,14 +375,20 @@ async def update_subscription(
                 except (CardDeclined, PaymentProviderRefused, VendorUnavailable):
                     await restore()
                     raise
-                account.subscription_units = upgraded.quantity
-            _set_scheduled(account, None, None)
-    # Events Stripe sends for this change are no newer than it (webhooks.py).
-    account.subscription_synced_at = datetime.now(UTC)
+                plan = replace(plan, units=upgraded.quantity)
+    # Events Stripe sends for this change are no newer than it (webhooks/service.py).
+    apply_plan(account, plan, synced_at=datetime.now(UTC))
     account.subscription_change_seq += 1
     await _record_plan_change(audit, account, kind, before)
     await db.flush()
     return subscription_of(account)
+
+
+def _scheduled(plan: PlanState, units: int | None, at: int | None) -> PlanState:
+    """``plan`` with ``units`` scheduled for ``at`` (epoch seconds), or nothing for None."""
+    return replace(
+        plan, scheduled_units=units, scheduled_change_at=at_epoch(at) if units is not None else None
+    )
 
 
 async def _record_plan_change(
@@ -396,10 +419,11 @@ async def _record_plan_change(
 
 
 async def _start_subscription(
-    stripe: StripeGateway, account: Account, customer_id: str, plan_id: str, units: int, key: str
-) -> None:
+    stripe: StripeGateway, customer_id: str, plan_id: str, units: int, key: str
+) -> SubscriptionState:
     """A paid plan from the free plan: adopt a live subscription a timed-out call made, or
-    create one (its first month charged now, a decline raising CardDeclined)."""
+    create one (its first month charged now, a decline raising CardDeclined). Returns the
+    subscription now billing ``units``."""
     live = await _stripe(stripe.live_subscriptions(customer_id))
     if live:  # made by a call we took for failed: adopt it
         state = live[0]
@@ -409,31 +433,27 @@ async def _start_subscription(
                     subscription=state, quantity=units, proration_date=int(time.time()), key=key
                 )
             )
-    else:
-        state = await _stripe(
-            stripe.create_subscription(
-                customer_id=customer_id, plan_id=plan_id, quantity=units, key=key
-            )
+        return state
+    return await _stripe(
+        stripe.create_subscription(
+            customer_id=customer_id, plan_id=plan_id, quantity=units, key=key
         )
-    account.stripe_subscription_id = state.id
-    account.subscription_units = state.quantity
-    _set_scheduled(account, None, None)
+    )
 
 
 async def preview_subscription(
-    db: AsyncSession, stripe: StripeGateway, caller: Caller, units: int, plan_id: str
+    *, db: AsyncSession, stripe: StripeGateway, caller: Caller, units: int, plan_id: str
 ) -> SubscriptionPreview:
     """``GET /web/subscription/preview``: what ``POST /web/subscription`` with ``units`` would
-    charge and when (issue 11 "Charge preview"), from Stripe's preview of the same change at
-    the same proration date. Changes nothing.
+    charge and when (README "Billing", "Preview first"), from Stripe's preview of the same
+    change at the same proration date. Changes nothing.
 
     Raises:
         PaymentMethodRequired: no card on file (no change could be made).
         PaymentProviderRefused, VendorUnavailable.
     """
     account = await db.get_one(Account, caller.account_id)
-    if account.card_last4 is None or account.stripe_customer_id is None:
-        raise PaymentMethodRequired()
+    customer_id = _card_on_file(account)
     kind = _change_kind(account, units)
     now = int(time.time())
     plan = await _stripe(stripe.plan(plan_id))
@@ -448,7 +468,7 @@ async def preview_subscription(
     if kind in ("start", "upgrade"):
         preview = await _stripe(
             stripe.preview_change(
-                customer_id=account.stripe_customer_id,
+                customer_id=customer_id,
                 plan_id=plan_id,
                 quantity=units,
                 subscription=subscription if kind == "upgrade" else None,
@@ -468,17 +488,17 @@ async def preview_subscription(
         monthly_amount=monthly,
         amount_due_now=due_now,
         effective_at=datetime.fromtimestamp(effective_at, UTC),
-        next_invoice_at=_at(next_at) if renews else None,
+        next_invoice_at=at_epoch(next_at) if renews else None,
         next_invoice_amount=monthly if renews else None,
         proration_date=now,
     )
 
 
 async def pay_past_due(
-    db: AsyncSession, stripe: StripeGateway, caller: Caller, audit: AuditTrail
+    *, db: AsyncSession, stripe: StripeGateway, caller: Caller, audit: AuditTrail
 ) -> Subscription:
     """``POST /web/subscription/pay``: charge the invoice that is past due to the card on file
-    now (issue 11 "Past due"; after a new card on /payment, that card).
+    now (README "Billing", "Past due"; after a new card on /payment, that card).
 
     Raises:
         NotFound: nothing is past due.
@@ -489,8 +509,7 @@ async def pay_past_due(
     account = await repository.lock_account(db, caller.account_id)
     if account.past_due_invoice_id is None:
         raise NotFound("There is no unpaid invoice.")
-    if account.card_last4 is None:
-        raise PaymentMethodRequired()
+    _card_on_file(account)
     # A fresh key per attempt: a retry after a decline (say, with a new card) must try again,
     # and Stripe never charges a paid invoice twice.
     await _stripe(
@@ -519,9 +538,10 @@ def clear_past_due(account: Account) -> None:
 
 
 async def invoices(
-    db: AsyncSession, stripe: StripeGateway, caller: Caller, starting_after: str | None
+    *, db: AsyncSession, stripe: StripeGateway, caller: Caller, starting_after: str | None
 ) -> InvoicesResponse:
-    """The account's invoices, :data:`INVOICES_PAGE` at a time, newest first (issue 11).
+    """The account's invoices, :data:`INVOICES_PAGE` at a time, newest first, for the
+    Invoices panel of /billing.
 
     Asks Stripe (the one read that does: invoices live there, and this view is opened on
     purpose, not on every page). An account that never had a card has none.

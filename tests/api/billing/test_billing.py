@@ -326,7 +326,7 @@ class TestUpdateSubscription:
         assert isinstance(items, dict)
         assert items["data"][0]["quantity"] == 7
 
-        # 0 units: the plan ends with the period paid for (issue 11), nothing refunded.
+        # 0 units: the plan ends with the period paid for (SPEC 2: no refunds), nothing refunded.
         response = await client.post("/web/subscription", json={"units": 0}, headers=me.headers)
         assert response.status_code == 200
         ended = response.json()["subscription"]

@@ -1,4 +1,4 @@
-"""Billing that can't be gamed (issue 11), against localstripe and its shim
+"""Billing that can't be gamed (README "Billing"), against localstripe and its shim
 (api/devstack/stripe_shim.py): the charge preview, upgrades paid when made, downgrades and
 cancelling at the end of the paid period, and paying what is past due."""
 
@@ -196,7 +196,8 @@ class TestUpgrade:
     async def test_setting_0_after_an_upgrade_keeps_the_upgrade_paid(
         self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
     ) -> None:
-        # The hole issue 11 closes: raise the plan, use it, set 0, pay nothing for the extra.
+        # What charging an upgrade when it is made prevents: raise the plan, use it, set 0,
+        # pay nothing for the extra.
         me = await make_user()
         subscription_id = await subscribed(app, client, stack, me, 1)
         up = await client.post("/web/subscription", json={"units": 20}, headers=me.headers)

@@ -1,8 +1,8 @@
-"""``python -m api.billing.reconcile`` (issue 11 "Reconciliation"): each kind of drift between
-our database and Stripe (localstripe and its shim) is found, reported once, and repaired with
-``fix``, after which the account is in step. The real state is made through the API; then the
-database (the Account row written directly) or Stripe (localstripe called with the secret
-key) is made to disagree."""
+"""``python -m api.billing.reconcile`` (README "Billing", "Reconciliation"): each kind of
+drift between our database and Stripe (localstripe and its shim) is found, reported once, and
+repaired with ``fix``, after which the account is in step. The real state is made through
+the API; then the database (the Account row written directly) or Stripe (localstripe called
+with the secret key) is made to disagree."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ from tests.api.conftest import MakeUser, SignedIn
 async def check(app: FastAPI, *accounts: SignedIn, fix: bool = False) -> list[Difference]:
     """Reconcile only these accounts (the test database holds every other test's too)."""
     return await reconcile(
-        app.state.sessionmaker,
-        app.state.stripe,
+        sessionmaker=app.state.sessionmaker,
+        stripe=app.state.stripe,
         fix=fix,
         account_ids=[me.account.id for me in accounts],
     )

@@ -11,7 +11,7 @@ Handled types (https://docs.stripe.com/api/events/types):
 - ``customer.subscription.deleted``: the free plan (0 units), if it is the account's
   subscription;
 - ``invoice.payment_failed``: ``payment_failed_at`` := the event's time, and the invoice, its
-  amount due and currency are kept for "pay now" (issue 11 "Past due");
+  amount due and currency are kept for "pay now" (README "Billing", "Past due");
 - ``invoice.payment_succeeded`` / ``invoice.paid``: payments are in order again.
 Other types are acknowledged and ignored. Each event id is recorded in the same transaction as
 its effect, so a redelivered event changes nothing. Stripe does not guarantee delivery order
@@ -22,7 +22,6 @@ applied to the same state (subscription, or invoice payment) is recorded and ski
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -30,36 +29,38 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from api.adapters.stripe import (
     LIVE_STATUSES,
     StripeGateway,
+    SubscriptionState,
     WebhookEvent,
     WebhookSignatureError,
     subscription_state,
 )
 from api.billing import repository
+from api.billing.plan import FREE_PLAN, PlanState, apply_plan, at_epoch, plan_of
 from api.billing.service import clear_past_due
 from api.errors import InvalidWebhookSignature
-from api.models import MAX_UNITS, Account
+from api.models import Account
 
 log = structlog.get_logger(__name__)
 
 
-def _apply_subscription(account: Account, obj: dict[str, Any], deleted: bool) -> None:
-    state = subscription_state(obj)
-    if deleted or state.status not in LIVE_STATUSES:
+def _plan_after(account: Account, state: SubscriptionState, *, ended: bool) -> PlanState:
+    """The account's plan once Stripe's subscription is ``state`` (``ended``: deleted, or no
+    longer live)."""
+    ours = plan_of(account)
+    if ended:
         # Only the account's own subscription ends its plan; an old one ending changes nothing.
-        if account.stripe_subscription_id in (None, state.id):
-            account.stripe_subscription_id = None
-            account.subscription_units = 0
-            account.scheduled_units = account.scheduled_change_at = None
-        return
-    account.stripe_subscription_id = state.id
-    account.subscription_units = max(0, min(MAX_UNITS, state.quantity))
+        return FREE_PLAN if ours.subscription_id in (None, state.id) else ours
+    scheduled = (ours.scheduled_units, ours.scheduled_change_at)
     if state.cancel_at_period_end:
-        account.scheduled_units = 0
-        account.scheduled_change_at = (
-            datetime.fromtimestamp(state.period_end, UTC) if state.period_end else None
-        )
-    elif state.schedule_id is None or account.scheduled_units in (0, state.quantity):
-        account.scheduled_units = account.scheduled_change_at = None
+        scheduled = (0, at_epoch(state.period_end))
+    elif state.schedule_id is None or ours.scheduled_units in (0, state.quantity):
+        scheduled = (None, None)
+    return PlanState(
+        subscription_id=state.id,
+        units=state.quantity,
+        scheduled_units=scheduled[0],
+        scheduled_change_at=scheduled[1],
+    )
 
 
 def _apply_payment(account: Account, event: WebhookEvent, at: datetime) -> None:
@@ -89,14 +90,13 @@ def _is_stale(synced_at: datetime | None, at: datetime, *, final: bool = False) 
 
 def _apply(account: Account, event: WebhookEvent) -> bool:
     """Apply the event unless it is older than the state it would change; True if applied."""
-    obj = event.data_object
     at = datetime.fromtimestamp(event.created, UTC)
     if event.type.startswith("customer.subscription."):
-        ended = event.type.endswith(".deleted") or obj.get("status") not in LIVE_STATUSES
+        state = subscription_state(event.data_object)
+        ended = event.type.endswith(".deleted") or state.status not in LIVE_STATUSES
         if _is_stale(account.subscription_synced_at, at, final=ended):
             return False
-        _apply_subscription(account, obj, deleted=event.type.endswith(".deleted"))
-        account.subscription_synced_at = at
+        apply_plan(account, _plan_after(account, state, ended=ended), synced_at=at)
     else:
         if _is_stale(account.payment_synced_at, at):
             return False
@@ -118,7 +118,7 @@ HANDLED_TYPES = frozenset(
 
 
 async def process_webhook(
-    db: AsyncSession, stripe: StripeGateway, payload: bytes, signature: str | None
+    *, db: AsyncSession, stripe: StripeGateway, payload: bytes, signature: str | None
 ) -> None:
     """``POST /webhooks/stripe``: verify, then apply the event once.
 
