@@ -55,8 +55,10 @@ from bench.server import Worker, access_token, one_worker
 EMAIL = "bench@bench-corp.dev"
 PASSWORD = "Bench-password-1!"
 # (Cognito username, email, first name, last name, how they sign in); the first is signed in.
+# The account requires Google SSO, so its signed-in user is a Google user (the sign-in policy
+# reads that from the user's row); the stand-in pool mints its token with a password.
 USERS = [
-    (EMAIL, EMAIL, "Bench", "Mark", AuthType.EMAIL),
+    (EMAIL, EMAIL, "Bench", "Mark", AuthType.GOOGLE_SSO),
     ("grace@bench-corp.dev", "grace@bench-corp.dev", "Grace", "Hopper", AuthType.EMAIL),
     (
         "google_104857600000000000001",
