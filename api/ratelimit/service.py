@@ -25,6 +25,7 @@ from sqlalchemy import Delete, delete, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from api.client_address import limit_key
 from api.config import Settings
 from api.errors import ProviderRefused, RateLimited
 from api.models import RateLimitCounter
@@ -144,7 +145,7 @@ class PasswordAttempts:
     async def _count_address(self) -> None:
         await self.limiter.hit(
             self._limit("sign-in:ip", self.settings.sign_in_limit_per_address),
-            self.client_address,
+            limit_key(self.client_address),
         )
 
     @asynccontextmanager
@@ -205,12 +206,15 @@ class Throttle:
     async def hit(
         self, limiter: RateLimiter, address: str, account_id: uuid.UUID | None = None
     ) -> None:
-        """Count one attempt.
+        """Count one attempt from the client ``address`` (counted by its ``limit_key``: an
+        IPv6 client by its /64) and, when given, for ``account_id``.
 
         Raises:
             RateLimited: over either limit (HTTP 429).
         """
-        await limiter.hit(Limit(f"{self.name}:ip", self.per_address, self.window_s), address)
+        await limiter.hit(
+            Limit(f"{self.name}:ip", self.per_address, self.window_s), limit_key(address)
+        )
         if account_id is not None and self.per_account is not None:
             await limiter.hit(
                 Limit(f"{self.name}:account", self.per_account, self.window_s), str(account_id)
