@@ -58,6 +58,7 @@ def client_address(peer: str, forwarded_for: Sequence[str], trusted: Sequence[Ne
 
 
 IPV6_LIMIT_PREFIX = 64
+MAX_KEY_LENGTH = 64
 
 
 def limit_key(address: str) -> str:
@@ -66,12 +67,13 @@ def limit_key(address: str) -> str:
     Returns:
         an IPv4 address as it is (an IPv4-mapped IPv6 address as its IPv4 one); an IPv6
         address as its /64 network (``2001:db8:1:2::/64``); anything that is not an address
-        unchanged.
+        (a test client's name, garbage a trusted proxy passed on) as its first 64
+        characters, so a key always fits its column.
     """
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
-        return address
+        return address[:MAX_KEY_LENGTH]
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
             return str(ip.ipv4_mapped)
