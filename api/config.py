@@ -299,6 +299,43 @@ class Settings(BaseSettings):
     metering_limit_per_address: int = Field(
         default=6000, description="Metering batches per client address per minute."
     )
+    invoices_limit_per_account: int = Field(
+        default=120, description="Invoice list pages per account per hour (each asks Stripe)."
+    )
+    invoices_limit_per_address: int = Field(
+        default=240, description="Invoice list pages per client address per hour."
+    )
+    api_key_limit_per_account: int = Field(
+        default=30, description="API key reveals and rolls per account per hour."
+    )
+    api_key_limit_per_address: int = Field(
+        default=60, description="API key reveals and rolls per client address per hour."
+    )
+    domain_verify_limit_per_account: int = Field(
+        default=30, description="Domain Verify checks per account per hour (each asks DNS)."
+    )
+    domain_verify_limit_per_address: int = Field(
+        default=60, description="Domain Verify checks per client address per hour."
+    )
+    session_token_limit_per_address: int = Field(
+        default=60,
+        description="Hosted-UI code exchanges per client address per hour (each asks Cognito).",
+    )
+    session_refresh_limit_per_address: int = Field(
+        default=600,
+        description="Token refreshes per client address per hour (each asks Cognito).",
+    )
+    sso_accounts_limit_per_address: int = Field(
+        default=120,
+        description="Joinable-account lookups per client address per hour (each asks Cognito).",
+    )
+    dns_lookups_per_replica: int = Field(
+        default=20,
+        ge=1,
+        description=(
+            "Domain Verify DNS lookups one API process runs at once; more are refused with 429."
+        ),
+    )
     reset_limit_per_email_and_address: int = Field(
         default=5,
         description=(

@@ -345,8 +345,10 @@ MINUTE_S = 60
 @dataclass(frozen=True, slots=True)
 class Throttle:
     """An action limited per client address and, when there is one, per account (issue 10:
-    registration, invitations, payment-method changes, metering batches). Every attempt
-    counts, in fixed windows of ``window_s``.
+    registration, invitations, payment-method changes, metering batches; and the reads and
+    lookups that ask a vendor or reveal a secret: invoices, API key reveal and roll, domain
+    Verify, the code exchange, refresh, the sso-accounts lookup). Every attempt counts, in
+    fixed windows of ``window_s``.
     """
 
     name: str
@@ -396,4 +398,44 @@ def throttles(settings: Settings) -> dict[str, Throttle]:
             settings.metering_limit_per_account,
             MINUTE_S,
         ),
+        "invoices": Throttle(
+            "invoices",
+            settings.invoices_limit_per_address,
+            settings.invoices_limit_per_account,
+            HOUR_S,
+        ),
+        "api-key": Throttle(
+            "api-key",
+            settings.api_key_limit_per_address,
+            settings.api_key_limit_per_account,
+            HOUR_S,
+        ),
+        "domain-verify": Throttle(
+            "domain-verify",
+            settings.domain_verify_limit_per_address,
+            settings.domain_verify_limit_per_account,
+            HOUR_S,
+        ),
+        "session-token": Throttle(
+            "session-token", settings.session_token_limit_per_address, None, HOUR_S
+        ),
+        "session-refresh": Throttle(
+            "session-refresh", settings.session_refresh_limit_per_address, None, HOUR_S
+        ),
+        "sso-accounts": Throttle(
+            "sso-accounts", settings.sso_accounts_limit_per_address, None, HOUR_S
+        ),
     }
+
+
+async def count_invitation(limiter: RateLimiter, settings: Settings, recipient: str) -> None:
+    """Count an invitation email to ``recipient`` (lowercased), from whichever account sends
+    it: one mailbox gets at most ``INVITATIONS_PER_RECIPIENT_PER_DAY`` a UTC day.
+
+    Raises:
+        RateLimited: the recipient had its share today.
+    """
+    await limiter.hit(
+        Limit("invitation:recipient", settings.invitations_per_recipient_per_day, DAY_S),
+        recipient,
+    )

@@ -6,8 +6,16 @@ import uuid
 from fastapi import APIRouter, Response
 
 from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
-from api.deps import Audit, CurrentUser, DbSession, MailerDep, OwnerOrAdmin, Resolver
-from api.errors import NotFound, RequestValidationFailed, error_responses
+from api.deps import (
+    Audit,
+    CurrentUser,
+    DbSession,
+    DomainVerifyThrottle,
+    MailerDep,
+    OwnerOrAdmin,
+    Resolver,
+)
+from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
 from api.sso import service
 from api.sso.errors import (
     DnsUnavailable,
@@ -80,8 +88,10 @@ async def add_domain(
 @router.post(
     "/sso/domains/{domain_id}/verify",
     response_model=SsoDomainResponse,
-    dependencies=[OwnerOrAdmin],
-    responses=error_responses(*_AUTH, Forbidden, NotFound, DnsUnavailable, RequestValidationFailed),
+    dependencies=[OwnerOrAdmin, DomainVerifyThrottle],
+    responses=error_responses(
+        *_AUTH, Forbidden, NotFound, RateLimited, DnsUnavailable, RequestValidationFailed
+    ),
 )
 async def verify_domain(
     domain_id: uuid.UUID,

@@ -2231,6 +2231,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
+                };
+            };
             /** @description DatabaseUnavailable */
             503: {
                 headers: {
@@ -2452,6 +2465,19 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
                         message: string;
                     };
                 };
@@ -2848,6 +2874,19 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
                         message: string;
                     };
                 };
@@ -3494,6 +3533,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
+                };
+            };
             /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
@@ -3745,6 +3797,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
+                };
+            };
             /** @description DatabaseUnavailable */
             503: {
                 headers: {
@@ -3939,6 +4004,19 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
                         message: string;
                     };
                 };
@@ -4557,6 +4635,19 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
                         message: string;
                     };
                 };
