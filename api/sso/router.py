@@ -13,6 +13,7 @@ from api.deps import (
     DomainVerifyThrottle,
     MailerDep,
     OwnerOrAdmin,
+    ReadEngine,
     Resolver,
 )
 from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
@@ -97,14 +98,15 @@ async def verify_domain(
     domain_id: uuid.UUID,
     caller: CurrentUser,
     db: DbSession,
+    reads: ReadEngine,
     resolver: Resolver,
     mailer: MailerDep,
     audit: Audit,
 ) -> SsoDomainResponse:
     """Look the domain's TXT record up now; the domain comes back Verified, or Failed or
-    Lost with the reason."""
+    Lost with the reason. 429 also when this server runs too many lookups at once."""
     return SsoDomainResponse(
-        domain=await service.verify_domain(db, resolver, mailer, caller, audit, domain_id)
+        domain=await service.verify_domain(db, reads, resolver, mailer, caller, audit, domain_id)
     )
 
 

@@ -584,7 +584,7 @@ export interface paths {
         /**
          * Verify Domain
          * @description Look the domain's TXT record up now; the domain comes back Verified, or Failed or
-         *     Lost with the reason.
+         *     Lost with the reason. 429 also when this server runs too many lookups at once.
          */
         post: operations["sso-verify_domain"];
         delete?: never;
