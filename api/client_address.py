@@ -4,6 +4,10 @@ The socket's peer, unless that peer is one of ``TRUSTED_PROXIES``: then the righ
 ``X-Forwarded-For`` that is not itself a trusted proxy (each proxy appends the address it saw,
 so everything left of the last untrusted hop may have been written by the client). A header
 from any other peer is ignored: nobody can choose their own address by sending it.
+
+The limits count an address by its :func:`limit_key`: an IPv6 client by its /64, the
+smallest prefix a subscriber is given (RFC 6177), which it can fill with as many addresses as
+it likes.
 """
 
 from __future__ import annotations
@@ -51,3 +55,27 @@ def client_address(peer: str, forwarded_for: Sequence[str], trusted: Sequence[Ne
         if not _trusted(hop, trusted):
             return hop
     return hops[0] if hops else peer
+
+
+IPV6_LIMIT_PREFIX = 64
+MAX_KEY_LENGTH = 64
+
+
+def limit_key(address: str) -> str:
+    """The key the rate limits count ``address`` under.
+
+    Returns:
+        an IPv4 address as it is (an IPv4-mapped IPv6 address as its IPv4 one); an IPv6
+        address as its /64 network (``2001:db8:1:2::/64``); anything that is not an address
+        (a test client's name, garbage a trusted proxy passed on) as its first 64
+        characters, so a key always fits its column.
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:MAX_KEY_LENGTH]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_LIMIT_PREFIX), strict=False))
+    return str(ip)

@@ -253,14 +253,28 @@ class Settings(BaseSettings):
         ),
     )
 
-    # Sign-in attempts (password sign-in, new-password answer, password reset), counted in
-    # PostgreSQL so the limits hold across replicas (api/ratelimit).
+    # Sign-in attempts (password sign-in, new-password answer, reset code), counted in
+    # PostgreSQL so the limits hold across replicas (api/ratelimit). Failures back off per
+    # (email, client address), so nobody can lock another person out from one address; the
+    # per-email ceiling is only a loose bound against guessing from many addresses.
     sign_in_limit_per_email: int = Field(
-        default=10, description="Attempts per email address per window."
+        default=100,
+        description="Failed attempts per email per window, from all addresses together.",
     )
     sign_in_limit_per_address: int = Field(
         default=100, description="Attempts per client IP address per window."
     )
+    sign_in_backoff_free_failures: int = Field(
+        default=5,
+        ge=1,
+        description="Failed attempts of one email from one address before the waits start.",
+    )
+    sign_in_backoff_base_s: int = Field(
+        default=2,
+        ge=1,
+        description="The first wait, seconds; each further failure doubles it.",
+    )
+    sign_in_backoff_max_s: int = Field(default=900, ge=1, description="The longest wait, seconds.")
     sign_in_limit_window_s: int = Field(default=900, description="Window length, seconds.")
     # Abuse controls of the other actions that cost us or a vendor (issue 10), per client
     # address and per account; windows of an hour (metering: a minute).
@@ -295,12 +309,57 @@ class Settings(BaseSettings):
     email_verification_limit_per_address: int = Field(
         default=50, description="Email verification requests per client address per hour."
     )
-    reset_limit_per_email: int = Field(
+    invoices_limit_per_account: int = Field(
+        default=120, description="Invoice list pages per account per hour (each asks Stripe)."
+    )
+    invoices_limit_per_address: int = Field(
+        default=240, description="Invoice list pages per client address per hour."
+    )
+    api_key_limit_per_account: int = Field(
+        default=30, description="API key reveals and rolls per account per hour."
+    )
+    api_key_limit_per_address: int = Field(
+        default=60, description="API key reveals and rolls per client address per hour."
+    )
+    domain_verify_limit_per_account: int = Field(
+        default=30, description="Domain Verify checks per account per hour (each asks DNS)."
+    )
+    domain_verify_limit_per_address: int = Field(
+        default=60, description="Domain Verify checks per client address per hour."
+    )
+    session_token_limit_per_address: int = Field(
+        default=60,
+        description="Hosted-UI code exchanges per client address per hour (each asks Cognito).",
+    )
+    session_refresh_limit_per_address: int = Field(
+        default=600,
+        description="Token refreshes per client address per hour (each asks Cognito).",
+    )
+    sso_accounts_limit_per_address: int = Field(
+        default=120,
+        description="Joinable-account lookups per client address per hour (each asks Cognito).",
+    )
+    dns_lookups_per_replica: int = Field(
+        default=20,
+        ge=1,
+        description=(
+            "Domain Verify DNS lookups one API process runs at once; more are refused with 429."
+        ),
+    )
+    reset_limit_per_email_and_address: int = Field(
         default=5,
         description=(
-            "Password-reset requests per email per window (each one emails the user); "
-            "counted apart from sign-in attempts."
+            "Password-reset requests per email from one client address per window; counted "
+            "apart from sign-in attempts."
         ),
+    )
+    reset_emails_per_recipient_per_day: int = Field(
+        default=10,
+        description="Password-reset emails to one address per day, whoever asks (UTC days).",
+    )
+    invitations_per_recipient_per_day: int = Field(
+        default=5,
+        description="Invitations to one email address per day, from all accounts (UTC days).",
     )
 
     # Plan constants (SPEC 9): new accounts get these; the account row keeps its own copy.

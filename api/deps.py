@@ -12,7 +12,7 @@ Naming rule: an alias is named for what the route receives (``DbSession``, ``Cur
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
@@ -307,8 +307,35 @@ async def _email_verification_throttle(
     await _throttle(request, "email-verification").hit(limiter, address, caller.account_id)
 
 
+def _account_throttle(action: str) -> Any:
+    """A route dependency counting ``action`` per client address and the caller's account."""
+
+    async def throttle(
+        request: Request, limiter: Limiter, address: ClientAddress, caller: CurrentUser
+    ) -> None:
+        await _throttle(request, action).hit(limiter, address, caller.account_id)
+
+    return Depends(throttle)
+
+
+def _address_throttle(action: str) -> Any:
+    """A route dependency counting ``action`` per client address, before anything else of
+    the request (an anonymous attempt counts too)."""
+
+    async def throttle(request: Request, limiter: Limiter, address: ClientAddress) -> None:
+        await _throttle(request, action).hit(limiter, address)
+
+    return Depends(throttle)
+
+
 RegistrationThrottle = Depends(_registration_throttle)
 EmailVerificationThrottle = Depends(_email_verification_throttle)
 InvitationThrottle = Depends(_invitation_throttle)
 PaymentMethodThrottle = Depends(_payment_method_throttle)
 MeteringThrottle = Depends(_metering_throttle)
+InvoicesThrottle = _account_throttle("invoices")
+ApiKeyThrottle = _account_throttle("api-key")
+DomainVerifyThrottle = _account_throttle("domain-verify")
+SessionTokenThrottle = _address_throttle("session-token")
+SessionRefreshThrottle = _address_throttle("session-refresh")
+SsoAccountsThrottle = _address_throttle("sso-accounts")

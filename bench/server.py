@@ -43,10 +43,10 @@ class Worker:
 
 
 @contextmanager
-def one_worker(stack: Stack) -> Iterator[Worker]:
+def one_worker(stack: Stack, overrides: dict[str, str] | None = None) -> Iterator[Worker]:
     """``uvicorn --factory api.main:create_app --workers 1`` with production settings (JSON
-    access lines at INFO to /dev/null, no uvicorn access log); yields it once /readyz answers,
-    then stops it."""
+    access lines at INFO to /dev/null, no uvicorn access log) and the environment
+    ``overrides``; yields it once /readyz answers, then stops it."""
     port = free_port()
     env = api_environment(
         stack.stand_ins,
@@ -54,6 +54,7 @@ def one_worker(stack: Stack) -> Iterator[Worker]:
         public_url=f"http://127.0.0.1:{port}",
     )
     env.update(ENVIRONMENT="production", DEV_STAND_INS="false", LOG_FORMAT="json")
+    env.update(overrides or {})
     server = subprocess.Popen(
         [
             sys.executable,

@@ -4,12 +4,14 @@ One operation: the TXT records of a name (RFC 1035 3.3.14; a record's character-
 joined into one value, as RFC 7208 3.3 does for SPF). Which nameservers answer, on which
 port, and how long a lookup may take come from settings (``DNS_NAMESERVERS``, ``DNS_PORT``,
 ``DNS_TIMEOUT_S``, ``DNS_LIFETIME_S``); with no nameservers configured the system's
-(``/etc/resolv.conf``) are used. The dev stack points it at its loopback stand-in
-(``api/devstack/dns_server.py``); nothing here knows about that.
+(``/etc/resolv.conf``) are used. At most ``DNS_LOOKUPS_PER_REPLICA`` lookups run at once in
+one process: a slow nameserver costs waiting coroutines, never more. The dev stack points it
+at its loopback stand-in (``api/devstack/dns_server.py``); nothing here knows about that.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 import dns.asyncresolver
@@ -23,6 +25,10 @@ from dns.rdtypes.ANY.TXT import TXT
 from api.config import Settings
 
 log = structlog.get_logger(__name__)
+
+
+class DnsBusy(Exception):
+    """Every lookup slot of this process is taken and the caller chose not to wait."""
 
 
 class DnsLookupFailed(Exception):
@@ -52,11 +58,19 @@ class DnsResolver:
         port: their port (53 in production).
         timeout_s: seconds to wait for one nameserver's answer before trying the next.
         lifetime_s: seconds one lookup may take in all, retries included.
+        max_concurrent: lookups that may run at once; more wait, or raise :class:`DnsBusy`.
     """
 
     def __init__(
-        self, *, nameservers: list[str], port: int, timeout_s: float, lifetime_s: float
+        self,
+        *,
+        nameservers: list[str],
+        port: int,
+        timeout_s: float,
+        lifetime_s: float,
+        max_concurrent: int = 20,
     ) -> None:
+        self._slots = asyncio.Semaphore(max_concurrent)
         try:
             resolver = dns.asyncresolver.Resolver(configure=not nameservers)
         except dns.resolver.NoResolverConfiguration:
@@ -74,26 +88,35 @@ class DnsResolver:
     @classmethod
     def from_settings(cls, settings: Settings) -> DnsResolver:
         """The resolver of ``DNS_NAMESERVERS``, ``DNS_PORT``, ``DNS_TIMEOUT_S`` and
-        ``DNS_LIFETIME_S``."""
+        ``DNS_LIFETIME_S`` and ``DNS_LOOKUPS_PER_REPLICA``."""
         return cls(
             nameservers=settings.dns_nameservers,
             port=settings.dns_port,
             timeout_s=settings.dns_timeout_s,
             lifetime_s=settings.dns_lifetime_s,
+            max_concurrent=settings.dns_lookups_per_replica,
         )
 
-    async def txt(self, domain: str) -> TxtLookup:
+    async def txt(self, domain: str, *, wait: bool = True) -> TxtLookup:
         """The TXT records at ``domain`` (a fully qualified name such as ``example.com``;
-        no search list is applied).
+        no search list is applied), in one of the process's lookup slots: waiting for one,
+        or with ``wait=False`` refusing when none is free.
 
         Returns:
             :class:`TxtLookup`: whether the name exists and its TXT values, in the order
             the nameserver gave them.
 
         Raises:
+            DnsBusy: ``wait`` is False and every slot is taken.
             DnsLookupFailed: timeout, SERVFAIL/REFUSED from every nameserver, no nameserver
                 configured, or a malformed answer.
         """
+        if not wait and self._slots.locked():
+            raise DnsBusy(domain)
+        async with self._slots:
+            return await self._txt(domain)
+
+    async def _txt(self, domain: str) -> TxtLookup:
         try:
             name = dns.name.from_text(domain)  # absolute: relative to the root
             answer = await self._resolver.resolve(name, dns.rdatatype.TXT, search=False)

@@ -19,6 +19,7 @@ from api.deps import (
     Audit,
     CurrentUser,
     DbSession,
+    InvoicesThrottle,
     OwnerOnly,
     PaymentMethodThrottle,
     SettingsDep,
@@ -140,10 +141,12 @@ async def pay_past_due(
 @router.get(
     "/invoices",
     response_model=InvoicesResponse,
+    dependencies=[InvoicesThrottle],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
         SignInPolicyRefusal,
+        RateLimited,
         PaymentProviderRefused,
         RequestValidationFailed,
         VendorUnavailable,

@@ -246,10 +246,18 @@ def api_environment(
         "DNS_NAMESERVERS": '["127.0.0.1"]',
         "DNS_PORT": str(stand_ins.dns_port),
         # Every browser and test of the dev stack signs in from 127.0.0.1: keep the per-address
-        # limit out of their way (production: 100 per 15 minutes). The per-email limit counts
-        # only failures and stays as in production.
+        # limit out of their way (production: 100 per 15 minutes). The backoff of failures
+        # per (email, address), the per-email ceiling and the reset limits
+        # (RESET_LIMIT_PER_EMAIL_AND_ADDRESS, RESET_EMAILS_PER_RECIPIENT_PER_DAY) stay as in
+        # production: here every address is the same, so they act per email.
         "SIGN_IN_LIMIT_PER_ADDRESS": "10000",
         "REGISTRATION_LIMIT_PER_ADDRESS": "10000",
         "INVITE_LIMIT_PER_ADDRESS": "10000",
         "CARD_LIMIT_PER_ADDRESS": "10000",
+        "INVOICES_LIMIT_PER_ADDRESS": "10000",
+        "API_KEY_LIMIT_PER_ADDRESS": "10000",
+        "DOMAIN_VERIFY_LIMIT_PER_ADDRESS": "10000",
+        "SESSION_TOKEN_LIMIT_PER_ADDRESS": "10000",
+        "SESSION_REFRESH_LIMIT_PER_ADDRESS": "10000",
+        "SSO_ACCOUNTS_LIMIT_PER_ADDRESS": "10000",
     }

@@ -28,6 +28,7 @@ import json
 import signal
 import struct
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -89,13 +90,18 @@ class Zone:
 
 
 class ZoneResolver(BaseResolver):  # type: ignore[misc]
-    """dnslib resolver answering TXT queries from the zone."""
+    """dnslib resolver answering TXT queries from the zone, each after ``delay_s`` seconds (a
+    slow nameserver, for bench/verify_dns.py; dnslib serves every query in a thread of its
+    own, so queries wait side by side)."""
 
-    def __init__(self, zone: Zone) -> None:
+    def __init__(self, zone: Zone, delay_s: float = 0.0) -> None:
         self.zone = zone
+        self.delay_s = delay_s
 
     def resolve(self, request: DNSRecord, handler: DNSHandler) -> DNSRecord:
         """Answer one query: TXT values, NODATA or NXDOMAIN."""
+        if self.delay_s:
+            time.sleep(self.delay_s)
         reply = request.reply()
         qname = str(request.q.qname)
         values = self.zone.txt(qname)
@@ -129,9 +135,10 @@ class Handler(DNSHandler):  # type: ignore[misc]
         return reply
 
 
-def serve(port: int, store: Path, host: str = "127.0.0.1") -> list[Any]:
-    """Start UDP and TCP servers on ``host:port`` in background threads; returns them."""
-    resolver = ZoneResolver(Zone(store))
+def serve(port: int, store: Path, host: str = "127.0.0.1", delay_s: float = 0.0) -> list[Any]:
+    """Start UDP and TCP servers on ``host:port`` in background threads, answering each
+    query after ``delay_s`` seconds; returns them."""
+    resolver = ZoneResolver(Zone(store), delay_s)
     logger = DNSLogger("-request,-reply,-truncated,-data,-recv,-send")
     servers = [
         DNSServer(resolver, address=host, port=port, tcp=tcp, logger=logger, handler=Handler)
@@ -147,9 +154,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--store", type=Path, required=True)
+    parser.add_argument("--delay-s", type=float, default=0.0, help="answer each query late")
     args = parser.parse_args()
     args.store.parent.mkdir(parents=True, exist_ok=True)
-    servers = serve(args.port, args.store)
+    servers = serve(args.port, args.store, delay_s=args.delay_s)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with contextlib.suppress(KeyboardInterrupt):

@@ -6,8 +6,8 @@ import uuid
 from fastapi import APIRouter
 
 from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
-from api.deps import Audit, CurrentUser, DbSession, KeyRingDep, OwnerOrAdmin
-from api.errors import NotFound, RequestValidationFailed, error_responses
+from api.deps import ApiKeyThrottle, Audit, CurrentUser, DbSession, KeyRingDep, OwnerOrAdmin
+from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
 from api.keys import service
 from api.keys.errors import LastApiKey
 from api.keys.schemas import ApiKeysResponse, RevealedKey, RevealRequest, RollRequest
@@ -28,9 +28,14 @@ async def list_keys(caller: CurrentUser, db: DbSession) -> ApiKeysResponse:
 @router.post(
     "/roll",
     response_model=ApiKeysResponse,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[OwnerOrAdmin, ApiKeyThrottle],
     responses=error_responses(
-        NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden, RequestValidationFailed
+        NotAuthenticated,
+        AccountRequired,
+        SignInPolicyRefusal,
+        Forbidden,
+        RateLimited,
+        RequestValidationFailed,
     ),
 )
 async def roll_key(
@@ -44,8 +49,14 @@ async def roll_key(
 @router.post(
     "/{key_id}/reveal",
     response_model=RevealedKey,
+    dependencies=[ApiKeyThrottle],
     responses=error_responses(
-        NotAuthenticated, AccountRequired, SignInPolicyRefusal, NotFound, RequestValidationFailed
+        NotAuthenticated,
+        AccountRequired,
+        SignInPolicyRefusal,
+        NotFound,
+        RateLimited,
+        RequestValidationFailed,
     ),
 )
 async def reveal_key(

@@ -21,13 +21,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Delete, delete, update
+from sqlalchemy import ColumnElement, Delete, case, delete, func, literal, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from api.client_address import limit_key
 from api.config import Settings
 from api.errors import ProviderRefused, RateLimited
-from api.models import RateLimitCounter
+from api.models import RateLimitCounter, SignInBackoff
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,11 @@ class RateLimiter:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The autocommit engine the counts are written on."""
+        return self._engine
 
     async def hit(self, limit: Limit, subject: str, now: datetime | None = None) -> int:
         """Count one attempt of ``subject`` against ``limit``; returns the window's count.
@@ -121,17 +127,137 @@ def _wait_text(window_s: int) -> str:
     return f"{window_s // 60} minutes"
 
 
+DAY_S = 86_400
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Exponential backoff of failed attempts per (email, address key), in ``sign_in_backoff``.
+
+    After ``free`` consecutive failures the next attempt waits ``base_s`` seconds, and each
+    further failure doubles the wait, up to ``max_s``. An attempt is counted as a failure
+    before it is tried (one atomic upsert that refuses while a wait runs), so a parallel burst
+    gets no more tries than a sequence; :meth:`give_back` undoes it when it did not fail, and
+    :meth:`clear` forgets the failures after a success. Failures older than a day are
+    forgotten.
+
+    Args:
+        engine: an AUTOCOMMIT engine, as :class:`RateLimiter`'s.
+    """
+
+    engine: AsyncEngine
+    free: int
+    base_s: int
+    max_s: int
+
+    def _wait_s(self, failures: ColumnElement[int]) -> ColumnElement[float]:
+        """The wait after ``failures`` failures, seconds (SQL, evaluated in the upsert)."""
+        exponent = func.greatest(failures - self.free, 0)
+        doubled = func.least(self.max_s, self.base_s * func.power(2, func.least(exponent, 30)))
+        return case((failures < self.free, 0), else_=doubled)
+
+    def _until(self, now: datetime, failures: ColumnElement[int]) -> ColumnElement[datetime]:
+        return literal(now) + func.make_interval(0, 0, 0, 0, 0, 0, self._wait_s(failures))
+
+    async def claim(self, email: str, address_key: str, now: datetime) -> None:
+        """Count an attempt of ``email`` from ``address_key`` as a failure, unless a wait runs.
+
+        Raises:
+            RateLimited: the wait of earlier failures has not ended ('Too many failed
+                attempts. Please wait ... and try again.', with the time left).
+        """
+        stale = SignInBackoff.updated_at < now - timedelta(seconds=DAY_S)
+        failures = case((stale, 1), else_=SignInBackoff.failures + 1)
+        statement = (
+            insert(SignInBackoff)
+            .values(
+                email=email,
+                address_key=address_key,
+                failures=1,
+                blocked_until=self._until(now, literal(1)),
+                updated_at=now,
+            )
+            .on_conflict_do_update(
+                index_elements=[SignInBackoff.email, SignInBackoff.address_key],
+                set_={
+                    "failures": failures,
+                    "blocked_until": self._until(now, failures),
+                    "updated_at": now,
+                },
+                where=SignInBackoff.blocked_until <= now,
+            )
+            .returning(SignInBackoff.failures)
+        )
+        async with self.engine.connect() as connection:
+            claimed = (await connection.execute(statement)).scalar_one_or_none()
+            if claimed == 1:
+                await connection.execute(
+                    delete(SignInBackoff).where(
+                        SignInBackoff.updated_at < now - timedelta(seconds=DAY_S)
+                    )
+                )
+            if claimed is not None:
+                return
+            blocked_until = (
+                await connection.execute(
+                    select(SignInBackoff.blocked_until).where(
+                        SignInBackoff.email == email, SignInBackoff.address_key == address_key
+                    )
+                )
+            ).scalar_one_or_none()
+        left_s = max(1, int((blocked_until or now).timestamp() - now.timestamp() + 0.999))
+        raise RateLimited(
+            f"Too many failed attempts. Please wait {_left_text(left_s)} and try again."
+        )
+
+    async def give_back(self, email: str, address_key: str, claimed_at: datetime) -> None:
+        """Undo a :meth:`claim` made at ``claimed_at`` whose attempt did not fail (the
+        provider was unreachable, a policy refused it before the password was tried)."""
+        failures = func.greatest(SignInBackoff.failures - 1, 0)
+        async with self.engine.connect() as connection:
+            await connection.execute(
+                update(SignInBackoff)
+                .where(SignInBackoff.email == email, SignInBackoff.address_key == address_key)
+                .values(
+                    failures=failures,
+                    blocked_until=func.least(
+                        SignInBackoff.blocked_until, self._until(claimed_at, failures)
+                    ),
+                )
+            )
+
+    async def clear(self, email: str, address_key: str) -> None:
+        """Forget the failures of ``email`` from ``address_key`` (it signed in)."""
+        async with self.engine.connect() as connection:
+            await connection.execute(
+                delete(SignInBackoff).where(
+                    SignInBackoff.email == email, SignInBackoff.address_key == address_key
+                )
+            )
+
+
+def _left_text(seconds: int) -> str:
+    if seconds < 120:
+        return f"{seconds} seconds"
+    return f"{-(-seconds // 60)} minutes"
+
+
 @dataclass(frozen=True, slots=True)
 class PasswordAttempts:
     """The password attempts of one request (README "Sign-in and abuse limits"):
 
     - per client address, every attempt counts (password spraying across many emails);
-    - per email (or username), only failed attempts count (guessing one user's password), so
-      signing in often never locks a user out. The attempt is counted before the password is
-      tried (one atomic upsert), so a parallel burst cannot pass the limit, and given back
-      when it did not fail;
-    - reset requests count per email under a limit of their own (each one emails the user),
-      never against signing in.
+    - per (email, client address), failed attempts back off exponentially
+      (:class:`Backoff`): guessing one user's password from one place slows down, and
+      nobody elsewhere is held up by it;
+    - per email, failed attempts from all addresses together have a loose ceiling (guessing
+      from many addresses). Only failures count, so signing in often never locks a user out.
+      Every attempt is counted before the password is tried (atomic upserts), so a parallel
+      burst cannot pass a limit, and given back when it did not fail;
+    - reset requests count per (email, address) and per recipient per day, limits of their
+      own (each one emails the user), never against signing in.
+
+    Client addresses are counted by their ``limit_key`` (an IPv6 client by its /64).
     """
 
     limiter: RateLimiter
@@ -141,27 +267,44 @@ class PasswordAttempts:
     def _limit(self, name: str, max_hits: int) -> Limit:
         return Limit(name, max_hits, self.settings.sign_in_limit_window_s)
 
+    @property
+    def _address_key(self) -> str:
+        return limit_key(self.client_address)
+
+    def _backoff(self) -> Backoff:
+        return Backoff(
+            self.limiter.engine,
+            self.settings.sign_in_backoff_free_failures,
+            self.settings.sign_in_backoff_base_s,
+            self.settings.sign_in_backoff_max_s,
+        )
+
     async def _count_address(self) -> None:
         await self.limiter.hit(
             self._limit("sign-in:ip", self.settings.sign_in_limit_per_address),
-            self.client_address,
+            self._address_key,
         )
 
     @asynccontextmanager
     async def attempt(self, subject: str) -> AsyncIterator[None]:
         """Try ``subject``'s password (or code) inside this block.
 
-        The address and the subject are counted first; the subject's count is given back
-        unless the block raises ``ProviderRefused`` (a wrong password, a wrong code).
+        The address, the subject's ceiling and its backoff from this address are counted
+        first; the subject's counts are given back unless the block raises
+        ``ProviderRefused`` (a wrong password, a wrong code), and its backoff from this
+        address is cleared when the block succeeds.
 
         Raises:
-            RateLimited: too many attempts from this address, or failures for this subject.
+            RateLimited: too many attempts from this address, a wait of this subject's
+                failures from this address, or too many failures for this subject overall.
         """
         per_email = self._limit("sign-in:email", self.settings.sign_in_limit_per_email)
+        backoff = self._backoff()
         now = datetime.now(UTC)
         await self._count_address()
         try:
             await self.limiter.hit(per_email, subject, now)
+            await backoff.claim(subject, self._address_key, now)
         except RateLimited:
             await self.limiter.release(per_email, subject, now)  # a refusal is no guess
             raise
@@ -171,18 +314,27 @@ class PasswordAttempts:
             raise
         except BaseException:
             await self.limiter.release(per_email, subject, now)
+            await backoff.give_back(subject, self._address_key, now)
             raise
         await self.limiter.release(per_email, subject, now)
+        await backoff.clear(subject, self._address_key)
 
     async def reset_requested(self, subject: str) -> None:
-        """Count a password-reset request for ``subject`` (and the address).
+        """Count a password-reset request for ``subject`` from this address (and the
+        address), and the email it sends to ``subject`` (per day, whoever asks).
 
         Raises:
-            RateLimited: too many requests from this address, or for this subject.
+            RateLimited: too many requests from this address, for this subject from this
+                address, or emails to this subject today.
         """
         await self._count_address()
         await self.limiter.hit(
-            self._limit("reset:email", self.settings.reset_limit_per_email), subject
+            self._limit("reset:email+ip", self.settings.reset_limit_per_email_and_address),
+            f"{subject}|{self._address_key}",
+        )
+        await self.limiter.hit(
+            Limit("reset:recipient", self.settings.reset_emails_per_recipient_per_day, DAY_S),
+            subject,
         )
 
 
@@ -193,9 +345,10 @@ MINUTE_S = 60
 @dataclass(frozen=True, slots=True)
 class Throttle:
     """An action limited per client address and, when there is one, per account (issue 10:
-    registration, invitations, payment-method changes, metering batches; and sending or
-    entering an email verification code). Every attempt counts, in fixed windows of
-    ``window_s``.
+    registration, invitations, payment-method changes, metering batches; sending or entering an
+    email verification code; and the reads and lookups that ask a vendor or reveal a secret:
+    invoices, API key reveal and roll, domain Verify, the code exchange, refresh, the
+    sso-accounts lookup). Every attempt counts, in fixed windows of ``window_s``.
     """
 
     name: str
@@ -206,12 +359,15 @@ class Throttle:
     async def hit(
         self, limiter: RateLimiter, address: str, account_id: uuid.UUID | None = None
     ) -> None:
-        """Count one attempt.
+        """Count one attempt from the client ``address`` (counted by its ``limit_key``: an
+        IPv6 client by its /64) and, when given, for ``account_id``.
 
         Raises:
             RateLimited: over either limit (HTTP 429).
         """
-        await limiter.hit(Limit(f"{self.name}:ip", self.per_address, self.window_s), address)
+        await limiter.hit(
+            Limit(f"{self.name}:ip", self.per_address, self.window_s), limit_key(address)
+        )
         if account_id is not None and self.per_account is not None:
             await limiter.hit(
                 Limit(f"{self.name}:account", self.per_account, self.window_s), str(account_id)
@@ -248,4 +404,44 @@ def throttles(settings: Settings) -> dict[str, Throttle]:
             settings.metering_limit_per_account,
             MINUTE_S,
         ),
+        "invoices": Throttle(
+            "invoices",
+            settings.invoices_limit_per_address,
+            settings.invoices_limit_per_account,
+            HOUR_S,
+        ),
+        "api-key": Throttle(
+            "api-key",
+            settings.api_key_limit_per_address,
+            settings.api_key_limit_per_account,
+            HOUR_S,
+        ),
+        "domain-verify": Throttle(
+            "domain-verify",
+            settings.domain_verify_limit_per_address,
+            settings.domain_verify_limit_per_account,
+            HOUR_S,
+        ),
+        "session-token": Throttle(
+            "session-token", settings.session_token_limit_per_address, None, HOUR_S
+        ),
+        "session-refresh": Throttle(
+            "session-refresh", settings.session_refresh_limit_per_address, None, HOUR_S
+        ),
+        "sso-accounts": Throttle(
+            "sso-accounts", settings.sso_accounts_limit_per_address, None, HOUR_S
+        ),
     }
+
+
+async def count_invitation(limiter: RateLimiter, settings: Settings, recipient: str) -> None:
+    """Count an invitation email to ``recipient`` (lowercased), from whichever account sends
+    it: one mailbox gets at most ``INVITATIONS_PER_RECIPIENT_PER_DAY`` a UTC day.
+
+    Raises:
+        RateLimited: the recipient had its share today.
+    """
+    await limiter.hit(
+        Limit("invitation:recipient", settings.invitations_per_recipient_per_day, DAY_S),
+        recipient,
+    )

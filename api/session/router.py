@@ -24,8 +24,11 @@ from api.deps import (
     PasswordAttemptsDep,
     ReadEngine,
     RegistrationThrottle,
+    SessionRefreshThrottle,
+    SessionTokenThrottle,
     SettingsDep,
     SignIns,
+    SsoAccountsThrottle,
     TokenVerifier,
 )
 from api.errors import (
@@ -271,7 +274,10 @@ async def authorize(
     "/session/token",
     status_code=200,
     response_model=CodeExchangeResponse,
-    responses=error_responses(ValidationCodeExpired, UnableToAuthenticate, RequestValidationFailed),
+    dependencies=[SessionTokenThrottle],
+    responses=error_responses(
+        ValidationCodeExpired, UnableToAuthenticate, RateLimited, RequestValidationFailed
+    ),
 )
 async def exchange_code(
     body: CodeExchangeRequest,
@@ -302,8 +308,13 @@ async def exchange_code(
     "/session/refresh",
     status_code=200,
     response_model=Tokens,
+    dependencies=[SessionRefreshThrottle],
     responses=error_responses(
-        NotAuthenticated, SignInPolicyRefusal, RequestValidationFailed, VendorUnavailable
+        NotAuthenticated,
+        SignInPolicyRefusal,
+        RateLimited,
+        RequestValidationFailed,
+        VendorUnavailable,
     ),
 )
 async def refresh(
@@ -371,8 +382,14 @@ async def register(
     "/sso-accounts",
     status_code=200,
     response_model=SsoAccountsResponse,
+    dependencies=[SsoAccountsThrottle],
     responses=error_responses(
-        NotAuthenticated, BadRequest, EmailNotVerified, RequestValidationFailed, VendorUnavailable
+        NotAuthenticated,
+        BadRequest,
+        EmailNotVerified,
+        RateLimited,
+        RequestValidationFailed,
+        VendorUnavailable,
     ),
 )
 async def get_sso_accounts(

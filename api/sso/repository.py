@@ -7,7 +7,7 @@ import uuid
 from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from api.models import Account, DomainState, SsoDomain, User
 
@@ -38,6 +38,19 @@ async def domain_in_account(
     if for_update:
         query = query.with_for_update()
     return await db.scalar(query)
+
+
+async def domain_name(
+    connection: AsyncConnection, account_id: uuid.UUID, domain_id: uuid.UUID
+) -> str | None:
+    """The name of the domain ``domain_id`` if it belongs to the account (no lock: read on
+    an autocommit connection before the DNS lookup)."""
+    result = await connection.scalar(
+        select(SsoDomain.domain).where(
+            SsoDomain.id == domain_id, SsoDomain.account_id == account_id
+        )
+    )
+    return None if result is None else str(result)
 
 
 async def domain_named(db: AsyncSession, account_id: uuid.UUID, domain: str) -> SsoDomain | None:

@@ -16,12 +16,14 @@ from api.deps import (
     Audit,
     CurrentUser,
     DbSession,
+    DomainVerifyThrottle,
     MailerDep,
     OwnerOrAdmin,
+    ReadEngine,
     Resolver,
     VerifiedEmail,
 )
-from api.errors import NotFound, RequestValidationFailed, error_responses
+from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
 from api.sso import service
 from api.sso.errors import (
     DnsUnavailable,
@@ -96,12 +98,13 @@ async def add_domain(
 @router.post(
     "/sso/domains/{domain_id}/verify",
     response_model=SsoDomainResponse,
-    dependencies=[OwnerOrAdmin, VerifiedEmail],
+    dependencies=[OwnerOrAdmin, VerifiedEmail, DomainVerifyThrottle],
     responses=error_responses(
         *_AUTH,
         Forbidden,
         EmailVerificationRequired,
         NotFound,
+        RateLimited,
         DnsUnavailable,
         RequestValidationFailed,
     ),
@@ -110,14 +113,15 @@ async def verify_domain(
     domain_id: uuid.UUID,
     caller: CurrentUser,
     db: DbSession,
+    reads: ReadEngine,
     resolver: Resolver,
     mailer: MailerDep,
     audit: Audit,
 ) -> SsoDomainResponse:
     """Look the domain's TXT record up now; the domain comes back Verified, or Failed or
-    Lost with the reason."""
+    Lost with the reason. 429 also when this server runs too many lookups at once."""
     return SsoDomainResponse(
-        domain=await service.verify_domain(db, resolver, mailer, caller, audit, domain_id)
+        domain=await service.verify_domain(db, reads, resolver, mailer, caller, audit, domain_id)
     )
 
 

@@ -22,16 +22,16 @@ from datetime import UTC, datetime
 
 import structlog
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from api.adapters.dns_resolver import DnsLookupFailed, DnsResolver
+from api.adapters.dns_resolver import DnsBusy, DnsLookupFailed, DnsResolver
 from api.adapters.mail import Mailer
 from api.audit import DOMAIN_CHECK, AuditAction, AuditTrail, Target
 from api.auth.principal import Caller
 from api.auth.sessions import end_sessions
 from api.db import after_commit
 from api.emails import email_domain, is_blocked_domain, is_gmail_domain
-from api.errors import NotFound
+from api.errors import NotFound, RateLimited
 from api.models import Account, AuthType, DomainFailure, DomainState, SsoDomain, User
 from api.sso import repository
 from api.sso.errors import (
@@ -190,8 +190,12 @@ async def remove_domain(
     await db.flush()
 
 
+DNS_BUSY = "Too many domain checks are running right now. Please try again in a few seconds."
+
+
 async def verify_domain(
     db: AsyncSession,
+    reads: AsyncEngine,
     resolver: DnsResolver,
     mailer: Mailer,
     caller: Caller,
@@ -207,20 +211,34 @@ async def verify_domain(
     - It is not: Failed with the reason (``DomainNotFound``, ``RecordNotFound``,
       ``WrongToken``), or Lost when the domain was Verified: auto-join stops at once.
 
+    The lookup comes first, with no database connection held (the name is read on a
+    short autocommit connection of ``reads``); only then is the row locked and written, so a
+    slow nameserver ties up no connection of the pool and no row. This process runs at most
+    ``DNS_LOOKUPS_PER_REPLICA`` lookups at once; a Verify past that is refused at once
+    rather than queued behind lookups that may take ``DNS_LIFETIME_S`` each.
+
     Returns the domain after the check.
 
     Raises:
-        NotFound: no such domain in the caller's account.
+        NotFound: no such domain in the caller's account (also when it was removed during
+            the lookup).
+        RateLimited: every lookup slot of this process is taken (429, :data:`DNS_BUSY`).
         DnsUnavailable: no nameserver answered in time (503); nothing changed.
     """
+    async with reads.connect() as connection:
+        name = await repository.domain_name(connection, caller.account_id, domain_id)
+    if name is None:
+        raise NotFound(DOMAIN_NOT_FOUND)
+    try:
+        lookup = await resolver.txt(name, wait=False)
+    except DnsBusy as exc:
+        raise RateLimited(DNS_BUSY) from exc
+    except DnsLookupFailed as exc:
+        log.warning("dns_lookup_failed", domain=name, error=str(exc))
+        raise DnsUnavailable() from exc
     row = await repository.domain_in_account(db, caller.account_id, domain_id, for_update=True)
     if row is None:
         raise NotFound(DOMAIN_NOT_FOUND)
-    try:
-        lookup = await resolver.txt(row.domain)
-    except DnsLookupFailed as exc:
-        log.warning("dns_lookup_failed", domain=row.domain, error=str(exc))
-        raise DnsUnavailable() from exc
     now = datetime.now(UTC)
     failure = failure_of(lookup, row.token)
     if failure is None and row.state is not DomainState.VERIFIED:

@@ -1,6 +1,7 @@
 """User Management routes (SPEC 7: POST /web/users, PUT and DELETE /web/users/{id}; issue 15:
 roles, and an invitation's Resend and Revoke at /web/users/{id}/invitation)."""
 
+import functools
 import uuid
 from datetime import timedelta
 
@@ -19,6 +20,7 @@ from api.deps import (
     CurrentUser,
     DbSession,
     InvitationThrottle,
+    Limiter,
     OwnerOrAdmin,
     SettingsDep,
     VerifiedEmail,
@@ -32,6 +34,7 @@ from api.errors import (
     VendorUnavailable,
     error_responses,
 )
+from api.ratelimit.service import count_invitation
 from api.users import service
 from api.users.errors import (
     CannotDeleteSelf,
@@ -70,11 +73,14 @@ async def invite_user(
     cognito: Cognito,
     audit: Audit,
     settings: SettingsDep,
+    limiter: Limiter,
 ) -> UserResponse:
     """Invite a user with a role (Owners and Admins; only Owners invite Owners); Cognito
     emails them a temporary password to sign in with. They are Pending until they do."""
     validity = timedelta(days=settings.invitation_validity_days)
-    return UserResponse(user=await service.invite(db, cognito, caller, audit, body, validity))
+    count_email = functools.partial(count_invitation, limiter, settings)
+    user = await service.invite(db, cognito, caller, audit, body, validity, count_email)
+    return UserResponse(user=user)
 
 
 @router.put(
@@ -142,11 +148,15 @@ async def resend_invitation(
     cognito: Cognito,
     audit: Audit,
     settings: SettingsDep,
+    limiter: Limiter,
 ) -> UserResponse:
     """Send a Pending or Expired invitation again with a new temporary password (the old one
     stops working); it is Pending again for the invitation validity."""
     validity = timedelta(days=settings.invitation_validity_days)
-    user = await service.resend_invitation(db, cognito, caller, audit, user_id, validity)
+    count_email = functools.partial(count_invitation, limiter, settings)
+    user = await service.resend_invitation(
+        db, cognito, caller, audit, user_id, validity, count_email
+    )
     return UserResponse(user=user)
 
 

@@ -22,6 +22,7 @@ import functools
 import secrets
 import string
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 import structlog
@@ -133,11 +134,14 @@ async def invite(
     audit: AuditTrail,
     body: UserCreate,
     validity: timedelta,
+    count_email: Callable[[str], Awaitable[None]],
 ) -> AccountUser:
     """Invite a user into the caller's account with ``body.role`` (Admin when None); the
-    invitation is Pending for ``validity`` (``INVITATION_VALIDITY_DAYS``).
+    invitation is Pending for ``validity`` (``INVITATION_VALIDITY_DAYS``). ``count_email``
+    counts the invitation email against its recipient's daily cap before it is sent.
 
     Raises:
+        RateLimited: the recipient had its invitations for today (from any account).
         Forbidden: an Admin inviting an Owner.
         InviteRefusedWithSso: the account requires Google SSO (SPEC 5 tooltip text).
         EmailInUse: the email belongs to a user of any account (409).
@@ -150,6 +154,7 @@ async def invite(
         raise InviteRefusedWithSso()
     if await repository.email_taken(db, body.email):
         raise EmailInUse()
+    await count_email(body.email)
     await lift_removal(db, caller.account_id, body.email)
     now = datetime.now(UTC)
     user = User(
@@ -302,15 +307,19 @@ async def resend_invitation(
     audit: AuditTrail,
     user_id: uuid.UUID,
     validity: timedelta,
+    count_email: Callable[[str], Awaitable[None]],
 ) -> AccountUser:
     """Send a Pending or Expired invitation again: Cognito emails a new temporary password
     (AdminCreateUser with MessageAction RESEND; the previous one stops working) and the
-    invitation is Pending for ``validity`` from now.
+    invitation is Pending for ``validity`` from now. ``count_email`` counts the email against
+    its recipient's daily cap first.
 
-    Raises: NotFound, Forbidden (an Admin and an invited Owner), InvitationNotPending (the user
-    has signed in), ProviderRefused / VendorUnavailable (nothing changes).
+    Raises: RateLimited (the recipient's daily cap), NotFound, Forbidden (an Admin and an
+    invited Owner), InvitationNotPending (the user has signed in), ProviderRefused /
+    VendorUnavailable (nothing changes).
     """
     user = await _pending_invitation(db, caller, user_id)
+    await count_email(user.email)
     now = datetime.now(UTC)
     before = user.invitation_expires_at
     user.invited_at = now

@@ -1,4 +1,5 @@
-"""Sign-in attempts are limited per email and per client address, in PostgreSQL (issue 3)."""
+"""Sign-in attempts are limited per client address, back off per (email, address), and have a
+loose ceiling per email, in PostgreSQL (issue 3)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.devstack.stack import Stack
 from api.errors import RateLimited
 from api.main import create_app
+from api.models import SignInBackoff
 from api.ratelimit.service import Limit, RateLimiter
 from tests.api.conftest import MakeUser, unique_email
 
@@ -21,7 +25,10 @@ from tests.api.conftest import MakeUser, unique_email
 async def replicas(stack: Stack) -> AsyncIterator[tuple[FastAPI, FastAPI]]:
     """Two API replicas on the same database, with small limits."""
     settings = stack.with_settings(
-        sign_in_limit_per_email=3, sign_in_limit_per_address=5, reset_limit_per_email=10
+        sign_in_limit_per_email=3,
+        sign_in_limit_per_address=5,
+        reset_limit_per_email_and_address=2,
+        reset_emails_per_recipient_per_day=10,
     )
     first, second = create_app(settings), create_app(settings)
     async with first.router.lifespan_context(first), second.router.lifespan_context(second):
@@ -101,14 +108,23 @@ class TestSignInRateLimit:
         self, limited_app: FastAPI, make_user: MakeUser
     ) -> None:
         me = await make_user()
-        for i in range(10):  # a forgetful user, or someone flooding their mailbox
+        async with _client(limited_app, "192.0.2.99") as client:
+            own = [
+                (
+                    await client.post("/web/session/forgot-password", json={"email": me.user.email})
+                ).status_code
+                for _ in range(3)
+            ]
+        # Per (email, address): a third request from the same place waits.
+        assert own == [200, 200, 429]
+        for i in range(8):  # a forgetful user, or someone flooding their mailbox
             async with _client(limited_app, f"192.0.2.{100 + i}") as client:
                 await client.post("/web/session/forgot-password", json={"email": me.user.email})
         async with _client(limited_app, "192.0.2.200") as client:
             signed_in = await client.post(
                 "/web/session/sign-in", json={"email": me.user.email, "password": me.password}
             )
-            # Reset requests have a limit of their own.
+            # The mailbox gets at most 10 reset emails a day, whoever asks.
             flooded = await client.post(
                 "/web/session/forgot-password", json={"email": me.user.email}
             )
@@ -142,3 +158,117 @@ class TestRateLimiter:
         later = start + timedelta(days=2)
         assert await limiter.hit(limit, key, later) == 1
         assert await limiter.hit(limit, key, start + timedelta(seconds=1)) == 1
+
+
+@pytest.fixture(scope="module")
+async def backoff_app(stack: Stack) -> AsyncIterator[FastAPI]:
+    """Two failures free per (email, address), then waits of 60 s doubling; a loose per-email
+    ceiling far above them."""
+    settings = stack.with_settings(
+        sign_in_limit_per_email=50,
+        sign_in_backoff_free_failures=2,
+        sign_in_backoff_base_s=60,
+        sign_in_backoff_max_s=900,
+    )
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        yield app
+
+
+class TestSignInBackoff:
+    async def test_guessing_from_one_address_never_locks_the_owner_out(
+        self, backoff_app: FastAPI, make_user: MakeUser
+    ) -> None:
+        victim = await make_user()
+        async with _client(backoff_app, "198.51.100.66") as attacker:
+            guesses = [(await _attempt(attacker, victim.user.email)).status_code for _ in range(20)]
+        async with _client(backoff_app, "192.0.2.66") as owner:
+            signed_in = await owner.post(
+                "/web/session/sign-in",
+                json={"email": victim.user.email, "password": victim.password},
+            )
+        assert guesses == [400, 400] + [429] * 18
+        assert signed_in.status_code == 200, signed_in.text
+
+    async def test_the_wait_doubles_and_a_success_clears_it(
+        self, backoff_app: FastAPI, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        engine = backoff_app.state.read_engine
+        address = "198.51.100.67"
+        async with _client(backoff_app, address) as client:
+            for _ in range(2):
+                assert (await _attempt(client, me.user.email)).status_code == 400
+            first_wait = await _attempt(client, me.user.email)
+            assert first_wait.status_code == 429
+            assert first_wait.json()["message"] == (
+                "Too many failed attempts. Please wait 60 seconds and try again."
+            )
+            await _expire_block(engine, me.user.email)
+            assert (await _attempt(client, me.user.email)).status_code == 400
+            second_wait = await _attempt(client, me.user.email)
+            assert second_wait.json()["message"] == (
+                "Too many failed attempts. Please wait 2 minutes and try again."
+            )
+            await _expire_block(engine, me.user.email)
+            right = {"email": me.user.email, "password": me.password}
+            assert (await client.post("/web/session/sign-in", json=right)).status_code == 200
+            # The success cleared the count: two free failures again.
+            assert [(await _attempt(client, me.user.email)).status_code for _ in range(3)] == [
+                400,
+                400,
+                429,
+            ]
+
+    async def test_wrong_reset_codes_back_off_per_address(
+        self, backoff_app: FastAPI, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        # moto checks only codes of its own form; any other code it takes as right.
+        wrong_code = "moto-confirmation-code:0000"
+        body = {"email": me.user.email, "code": wrong_code, "newPassword": "Another-pass-42!"}
+        async with _client(backoff_app, "192.0.2.68") as owner:
+            await owner.post("/web/session/forgot-password", json={"email": me.user.email})
+        async with _client(backoff_app, "198.51.100.68") as client:
+            statuses = [
+                (await client.post("/web/session/confirm-forgot-password", json=body)).status_code
+                for _ in range(4)
+            ]
+        async with _client(backoff_app, "192.0.2.68") as owner:
+            signed_in = await owner.post(
+                "/web/session/sign-in", json={"email": me.user.email, "password": me.password}
+            )
+        assert statuses == [400, 400, 429, 429]
+        assert signed_in.status_code == 200
+
+    async def test_a_parallel_burst_from_one_address_gets_its_free_failures_only(
+        self, backoff_app: FastAPI
+    ) -> None:
+        email = unique_email("burst1")
+
+        async def guess() -> int:
+            async with _client(backoff_app, "198.18.1.1") as client:
+                return (await _attempt(client, email)).status_code
+
+        statuses = await asyncio.gather(*(guess() for _ in range(10)))
+        # The third failure sets the wait: at most three guesses reach Cognito.
+        assert statuses.count(400) <= 3
+        assert statuses.count(429) >= 7
+
+    async def test_an_ipv6_client_backs_off_by_its_64(self, backoff_app: FastAPI) -> None:
+        email = unique_email("six")
+        statuses = []
+        for i in range(3):
+            async with _client(backoff_app, f"2001:db8:66:1::{i + 1}") as client:
+                statuses.append((await _attempt(client, email)).status_code)
+        assert statuses == [400, 400, 429]
+
+
+async def _expire_block(engine: AsyncEngine, email: str) -> None:
+    """Move the email's current wait into the past, as if it had been waited out."""
+    async with engine.connect() as connection:
+        await connection.execute(
+            update(SignInBackoff)
+            .where(SignInBackoff.email == email)
+            .values(blocked_until=datetime.now(UTC) - timedelta(seconds=1))
+        )

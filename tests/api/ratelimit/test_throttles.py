@@ -1,5 +1,7 @@
-"""Registration, invitations, payment-method changes and metering batches are throttled per
-client address and per account, in PostgreSQL like the sign-in limits (issue 10)."""
+"""Registration, invitations, payment-method changes, metering batches, invoices, API key
+reveal and roll, domain Verify, the code exchange, refresh and the sso-accounts lookup are
+throttled per client address and per account, in PostgreSQL like the sign-in limits (issue
+10); invitations also per recipient per day, across accounts."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from fastapi import FastAPI
 
 from api.devstack.stack import Stack
 from api.main import create_app
-from tests.api.conftest import MakeUser, unique_email
+from tests.api.conftest import MakeUser, unique_domain, unique_email
 
 TOO_MANY_HOUR = {
     "code": "RateLimited",
@@ -27,6 +29,13 @@ async def strict_app(stack: Stack) -> AsyncIterator[FastAPI]:
         invite_limit_per_address=4,
         card_limit_per_account=2,
         metering_limit_per_account=2,
+        invoices_limit_per_account=2,
+        api_key_limit_per_account=2,
+        domain_verify_limit_per_account=2,
+        session_token_limit_per_address=2,
+        session_refresh_limit_per_address=2,
+        sso_accounts_limit_per_address=2,
+        invitations_per_recipient_per_day=2,
     )
     app = create_app(settings)
     async with app.router.lifespan_context(app):
@@ -121,3 +130,135 @@ async def test_metering_batches_per_account(strict_app: FastAPI, make_user: Make
         "code": "RateLimited",
         "message": "Too many attempts. Please wait 60 seconds and try again.",
     }
+
+
+async def _third_is_refused(
+    app: FastAPI, address: str, method: str, url: str, **kwargs: object
+) -> tuple[list[int], httpx.Response]:
+    async with _client(app, address) as client:
+        statuses = [
+            (await client.request(method, url, **kwargs)).status_code  # type: ignore[arg-type]
+            for _ in range(2)
+        ]
+        refused = await client.request(method, url, **kwargs)  # type: ignore[arg-type]
+    assert 429 not in statuses
+    assert refused.status_code == 429, refused.text
+    assert refused.json() == TOO_MANY_HOUR
+    return statuses, refused
+
+
+async def test_invoices_per_account(strict_app: FastAPI, make_user: MakeUser) -> None:
+    me = await make_user()
+    await _third_is_refused(strict_app, "198.51.100.80", "GET", "/web/invoices", headers=me.headers)
+
+
+async def test_api_key_reveal_and_roll_per_account(
+    strict_app: FastAPI, make_user: MakeUser
+) -> None:
+    me = await make_user()
+    async with _client(strict_app, "198.51.100.81") as client:
+        keys = (await client.get("/web/api-keys", headers=me.headers)).json()["keys"]
+        reveal = await client.post(
+            f"/web/api-keys/{keys[0]['id']}/reveal", json={"purpose": "reveal"}, headers=me.headers
+        )
+        roll = await client.post("/web/api-keys/roll", json={"overlap": "1h"}, headers=me.headers)
+        refused = await client.post(
+            "/web/api-keys/roll", json={"overlap": "1h"}, headers=me.headers
+        )
+    assert (reveal.status_code, roll.status_code) == (200, 200)
+    assert refused.status_code == 429
+    other = await make_user()
+    async with _client(strict_app, "198.51.100.81") as client:
+        theirs = await client.post(
+            "/web/api-keys/roll", json={"overlap": "1h"}, headers=other.headers
+        )
+    assert theirs.status_code == 200
+
+
+async def test_domain_verify_per_account(strict_app: FastAPI, make_user: MakeUser) -> None:
+    me = await make_user()
+    async with _client(strict_app, "198.51.100.82") as client:
+        added = await client.post(
+            "/web/sso/domains", json={"domain": unique_domain("verify")}, headers=me.headers
+        )
+    assert added.status_code == 201, added.text
+    url = f"/web/sso/domains/{added.json()['domain']['id']}/verify"
+    await _third_is_refused(strict_app, "198.51.100.82", "POST", url, headers=me.headers)
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "kwargs", "prefix"),
+    [
+        (
+            "POST",
+            "/web/session/token",
+            {"json": {"code": "c", "state": "s", "redirectUri": "http://testserver/oauth/sso"}},
+            "2001:db8:a1:1",
+        ),
+        ("POST", "/web/session/refresh", {}, "2001:db8:a1:2"),
+        (
+            "GET",
+            "/web/sso-accounts",
+            {"params": {"cognitoId": "google_1", "email": "a@b.dev"}},
+            "2001:db8:a1:3",
+        ),
+    ],
+)
+async def test_session_routes_per_address(
+    strict_app: FastAPI, method: str, url: str, kwargs: dict[str, object], prefix: str
+) -> None:
+    # Anonymous attempts count too; each comes from another address of the same /64.
+    async with (
+        _client(strict_app, f"{prefix}::1") as first,
+        _client(strict_app, f"{prefix}::2") as second,
+    ):
+        statuses = [
+            (await first.request(method, url, **kwargs)).status_code,  # type: ignore[arg-type]
+            (await second.request(method, url, **kwargs)).status_code,  # type: ignore[arg-type]
+        ]
+        refused = await first.request(method, url, **kwargs)  # type: ignore[arg-type]
+    async with _client(strict_app, f"{prefix}0::1") as elsewhere:
+        other = await elsewhere.request(method, url, **kwargs)  # type: ignore[arg-type]
+    assert 429 not in statuses
+    assert refused.status_code == 429
+    assert refused.json() == TOO_MANY_HOUR
+    assert other.status_code != 429
+
+
+async def test_invitations_per_recipient_across_accounts(
+    strict_app: FastAPI, make_user: MakeUser
+) -> None:
+    # An email is a user of one account at a time, so a flood invites, revokes and invites
+    # again from the next account, each within its own account and address limits.
+    target = unique_email("inbox")
+    statuses = []
+    for i in range(3):
+        inviter = await make_user()
+        async with _client(strict_app, f"198.51.100.{110 + i}") as client:
+            response = await client.post(
+                "/web/users",
+                headers=inviter.headers,
+                json={"firstName": "In", "lastName": "Box", "email": target},
+            )
+            statuses.append(response.status_code)
+            if response.status_code == 201:
+                user_id = response.json()["user"]["id"]
+                revoked = await client.delete(
+                    f"/web/users/{user_id}/invitation", headers=inviter.headers
+                )
+                assert revoked.status_code == 204
+    assert statuses == [201, 201, 429]
+
+
+def test_every_throttled_route_declares_429(strict_app: FastAPI) -> None:
+    paths = strict_app.openapi()["paths"]
+    for method, path in [
+        ("get", "/web/invoices"),
+        ("get", "/web/sso-accounts"),
+        ("post", "/web/api-keys/{key_id}/reveal"),
+        ("post", "/web/api-keys/roll"),
+        ("post", "/web/session/token"),
+        ("post", "/web/session/refresh"),
+        ("post", "/web/sso/domains/{domain_id}/verify"),
+    ]:
+        assert "429" in paths[path][method]["responses"], (method, path)

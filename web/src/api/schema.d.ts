@@ -627,7 +627,7 @@ export interface paths {
         /**
          * Verify Domain
          * @description Look the domain's TXT record up now; the domain comes back Verified, or Failed or
-         *     Lost with the reason.
+         *     Lost with the reason. 429 also when this server runs too many lookups at once.
          */
         post: operations["sso-verify_domain"];
         delete?: never;
@@ -2299,6 +2299,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
+                };
+            };
             /** @description DatabaseUnavailable */
             503: {
                 headers: {
@@ -2520,6 +2533,19 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
                         message: string;
                     };
                 };
@@ -2916,6 +2942,19 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
                         message: string;
                     };
                 };
@@ -3820,6 +3859,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
+                };
+            };
             /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
@@ -4071,6 +4123,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
+                        message: string;
+                    };
+                };
+            };
             /** @description DatabaseUnavailable */
             503: {
                 headers: {
@@ -4265,6 +4330,19 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
                         message: string;
                     };
                 };
@@ -4883,6 +4961,19 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "RateLimited";
                         message: string;
                     };
                 };
