@@ -37,7 +37,7 @@ import { Modal } from "@/components/ui/Modal";
 import { Panel } from "@/components/ui/Panel";
 import { RangeSlider } from "@/components/ui/RangeSlider";
 import { allowedRequests } from "@/lib/plan";
-import { usePermissions } from "@/lib/use-permissions";
+import { usePermissions } from "@/api/use-permissions";
 
 import type { components } from "@/api/schema";
 
