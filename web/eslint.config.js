@@ -49,8 +49,16 @@ const layers = [
     ],
   })),
   {
-    files: ["src/components/**/*.{ts,tsx}", "src/api/**/*.{ts,tsx}"],
+    files: ["src/components/**/*.{ts,tsx}"],
     patterns: [NO_FEATURES_OR_APP, STRIPE_ONLY_IN_BILLING],
+  },
+  {
+    files: ["src/api/**/*.{ts,tsx}"],
+    patterns: [
+      NO_FEATURES_OR_APP,
+      STRIPE_ONLY_IN_BILLING,
+      { group: importsOf("components"), message: "The API client sits below the components." },
+    ],
   },
   {
     files: ["src/lib/**/*.{ts,tsx}"],
