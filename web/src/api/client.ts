@@ -18,19 +18,20 @@
  *
  * A refresh that fails, or a 401 to a protected call, clears the stored tokens (local
  * sign-out); the 401 becomes an auth `ApiError`, and the query cache's error handler sends the
- * user to /login (lib/query-client.ts, installed by app/routes.tsx).
+ * user to /login (./query-client.ts, installed by app/routes.tsx).
  */
 import createFetchClient, { type Middleware } from "openapi-fetch";
 import createQueryClient from "openapi-react-query";
 
 import { config } from "@/config";
-import { queryClient } from "@/lib/query-client";
-import { noteSignInRefusal } from "@/lib/sign-in-notice";
+import { queryClient } from "./query-client";
+import { rememberSignInNotice } from "@/lib/sign-in-notice";
 import { type TokenStore, tokenStore } from "@/lib/token-store";
 
 import { withConditionalGets } from "./conditional";
-import { ApiError } from "./errors";
+import { ApiError, signInPolicyRefusal } from "./errors";
 import type { paths } from "./schema";
+import type { ErrorCode } from "./types";
 
 /** Calls that need no sign-in: no bearer token, and a 401/403/406 there is not an auth error. */
 const PUBLIC_PATHS: ReadonlySet<string> = new Set([
@@ -46,7 +47,13 @@ const PUBLIC_PATHS: ReadonlySet<string> = new Set([
 ]);
 
 /** The sign-in policy's 401 for a token issued before the user's sessions were ended. */
-const SESSION_ENDED = "SessionEnded";
+const SESSION_ENDED = "SessionEnded" satisfies ErrorCode;
+
+/** Keep the message of a sign-in policy refusal for /login (lib/sign-in-notice.ts). */
+function noteSignInRefusal(body: unknown): void {
+  const refusal = signInPolicyRefusal(body);
+  if (refusal) rememberSignInNotice(refusal.message);
+}
 
 export function isProtectedPath(schemaPath: string): boolean {
   return !PUBLIC_PATHS.has(schemaPath);

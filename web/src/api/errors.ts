@@ -1,11 +1,15 @@
 /**
  * The one error every non-2xx API response becomes (SPEC 7: "A non-OK status raises an error
  * carrying the status code and the parsed body, or the raw text when it is not JSON").
+ *
+ * Error codes are typed from the contract (`ErrorCode`, ./types.ts): comparing a code the API
+ * never sends fails the typecheck, and so does a contract change that drops one in use.
  */
+import type { ErrorCode, ErrorCodeOf } from "./types";
 
-/** The API's error envelope: `{ code, message, fields? }`. */
+/** The API's error envelope: `{ code, message, fields? }`, `code` one of the contract's. */
 export interface ErrorEnvelope {
-  code: string;
+  code: ErrorCode;
   message: string;
   fields?: { field: string; message: string }[];
 }
@@ -14,11 +18,33 @@ export interface ErrorEnvelope {
 export const AUTH_ERROR_STATUSES: ReadonlySet<number> = new Set([401, 403, 406]);
 
 /**
- * The code of a 403 that refuses the caller's role (issue 15), not their sign-in: it is no auth
- * error, so the session stays and the API's message ('Only an Owner of this account can do
- * this. ...') shows where the action was attempted.
+ * The code of a 403 that refuses the caller's role (README "Roles and invitations"), not their
+ * sign-in: it is no auth error, so the session stays and the API's message ('Only an Owner of
+ * this account can do this. ...') shows where the action was attempted.
  */
-export const ROLE_REFUSED_CODE = "Forbidden";
+export const ROLE_REFUSED_CODE = "Forbidden" satisfies ErrorCode;
+
+/**
+ * The 401s of the account's sign-in policy (`SignInPolicyRefusal` in the contract, README "The
+ * sign-in policy on every request"): every 401 code of a signed-in call but NotAuthenticated.
+ * A record, so a refusal the contract adds fails the typecheck until it is listed here.
+ */
+type SignInPolicyCode = Exclude<ErrorCodeOf<"/web/session", "get", 401>, "NotAuthenticated">;
+const SIGN_IN_POLICY: Record<SignInPolicyCode, true> = {
+  AccessDeactivated: true,
+  GoogleSignInRequired: true,
+  InvitationLapsed: true,
+  SessionEnded: true,
+  UserRemoved: true,
+};
+export const SIGN_IN_POLICY_CODES: ReadonlySet<ErrorCode> = new Set(
+  Object.keys(SIGN_IN_POLICY) as SignInPolicyCode[],
+);
+
+/** The envelope of `body` when it is a refusal of the sign-in policy, else null. */
+export function signInPolicyRefusal(body: unknown): ErrorEnvelope | null {
+  return isEnvelope(body) && SIGN_IN_POLICY_CODES.has(body.code) ? body : null;
+}
 
 /**
  * The 403s that refuse an action, not the sign-in: a role refusal, and an action that waits
@@ -55,8 +81,8 @@ export class ApiError extends Error {
     this.isAuthError = isAuthError;
   }
 
-  /** The stable error code of the envelope (e.g. "NotAuthorized"), if the body has one. */
-  get code(): string | undefined {
+  /** The stable error code of the envelope (e.g. "NotAuthorizedException"), if the body has one. */
+  get code(): ErrorCode | undefined {
     return isEnvelope(this.body) ? this.body.code : undefined;
   }
 

@@ -2,7 +2,7 @@
  * Readable names for the wire shapes, derived from the generated schema by path so they
  * survive renames of the server's schema classes.
  */
-import type { paths } from "./schema";
+import type { operations, paths } from "./schema";
 
 type JsonOf<T> = T extends { content: { "application/json": infer B } } ? B : never;
 
@@ -21,3 +21,24 @@ export type SignInResponse = JsonOf<paths["/web/session/sign-in"]["post"]["respo
 export type SignInChallenge = NonNullable<SignInResponse["challenge"]>;
 
 export type WebConfig = JsonOf<paths["/web/config"]["get"]["responses"][200]>;
+
+/** The JSON bodies of the error statuses (4xx, 5xx) among the responses `R` of a route. */
+type ErrorBodyOf<R> = R extends unknown
+  ? { [S in keyof R]: `${S & number}` extends `4${string}` | `5${string}` ? JsonOf<R[S]> : never }[keyof R]
+  : never;
+type CodeOf<B> = B extends { code: infer C extends string } ? C : never;
+
+/**
+ * The `code` of every error the API declares in the contract (`openapi.json`: each route's
+ * error responses carry `{ code, message }` with `code` an enum), e.g. `"SessionEnded"`.
+ */
+export type ErrorCode = CodeOf<ErrorBodyOf<operations[keyof operations]["responses"]>>;
+
+/** The error codes route `P` declares for method `M` (optionally only those of status `S`). */
+export type ErrorCodeOf<
+  P extends keyof paths,
+  M extends keyof paths[P],
+  S extends number = number,
+> = paths[P][M] extends { responses: infer R }
+  ? CodeOf<ErrorBodyOf<Pick<R, Extract<keyof R, S>>>>
+  : never;

@@ -1,7 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { BrowserRouter } from "react-router";
 
-import { queryClient } from "@/lib/query-client";
+import { queryClient } from "@/api/query-client";
 
 import { AppRoutes } from "./routes";
 

@@ -6,13 +6,13 @@
  * Titles: where the spec shows one it is used as is ('Login', 'Auth', 'Sign Up', 'Payment');
  * where it does not, the page's heading is ('Account Information', 'User Management',
  * 'Billing & Subscription'; "/" has that of /account, where it redirects); /logout and the
- * provider redirects have none. /activity (issue 15, the audit log) is 'Activity'.
+ * provider redirects have none. /activity (the audit log, README "Audit log") is 'Activity'.
  */
 import { type ComponentType, Suspense, lazy, useEffect } from "react";
 import { Navigate, Route, Routes, useNavigate } from "react-router";
 
 import { RequireSession, loginHref } from "@/features/session";
-import { onAuthError } from "@/lib/query-client";
+import { onAuthError } from "@/api/query-client";
 
 import { FullPageSpinner, RootLayout, Titled } from "./root-layout";
 import { NotFound } from "./routes/not-found";

@@ -1,10 +1,10 @@
 /**
- * What each role may change (issue 15 "Roles"), in one place for the whole SPA: it mirrors the
- * API's rules (the OwnerOnly / OwnerOrAdmin route dependencies of api/deps.py and
- * api/auth/roles.py), so a control is disabled with its reason before the API would refuse.
+ * What each role may change (README "Roles and invitations"), in one place for the whole SPA:
+ * it mirrors the API's rules (the OwnerOnly / OwnerOrAdmin route dependencies of api/deps.py
+ * and api/auth/roles.py), so a control is disabled with its reason before the API would refuse.
  * Every role reads every page and may reveal and copy the API key.
  *
- * `permissionsFor(role)` is pure; `usePermissions()` (./use-permissions.ts) binds it to the
+ * `permissionsFor(role)` is pure; `usePermissions()` (api/use-permissions.ts) binds it to the
  * signed-in user's role.
  */
 import type { components } from "@/api/schema";

@@ -1,8 +1,8 @@
 /**
  * Account Configuration (SPEC 2): the editable account name, saved only when non-empty and
- * changed (SPEC 5), and the API keys with their copy control (issue 14: masked, Reveal, Roll).
- * Renaming is for Owners and Admins (issue 15): for Members the name is read-only and Save is
- * disabled with the reason as a tooltip.
+ * changed (SPEC 5), and the API keys with their copy control (README "API keys": masked,
+ * Reveal, Roll). Renaming is for Owners and Admins (README "Roles and invitations"): for
+ * Members the name is read-only and Save is disabled with the reason as a tooltip.
  */
 import { useState } from "react";
 
@@ -11,7 +11,7 @@ import page from "@/components/layout/page.module.css";
 import { Button } from "@/components/ui/Button";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { TextField } from "@/components/ui/TextField";
-import { usePermissions } from "@/lib/use-permissions";
+import { usePermissions } from "@/api/use-permissions";
 
 import { useUpdateAccountName } from "../api/account";
 

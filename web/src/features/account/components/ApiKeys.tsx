@@ -1,11 +1,11 @@
 /**
- * The account's API keys (issue 14) in Account Configuration: the current key masked
+ * The account's API keys (README "API keys") in Account Configuration: the current key masked
  * (`ak_…1a2b`) with Reveal and Copy (Copy works without revealing; both are recorded), when it
  * was last used and how many records it sent this cycle; Roll key with an overlap (now, 1 hour,
  * 24 hours, 7 days) during which the old key keeps working, shown with a countdown and Expire
  * now. SPEC 2's copy control stays: 'Copy API Key', then 'Copied!' for 2.5 s. Every role
- * reveals and copies; Roll key and Expire now are for Owners and Admins (issue 15), disabled
- * with the reason as a tooltip for Members.
+ * reveals and copies; Roll key and Expire now are for Owners and Admins (README "Roles and
+ * invitations"), disabled with the reason as a tooltip for Members.
  */
 import { useEffect, useState } from "react";
 
@@ -17,7 +17,7 @@ import { CopyButton } from "@/components/ui/CopyButton";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Modal } from "@/components/ui/Modal";
-import { usePermissions } from "@/lib/use-permissions";
+import { usePermissions } from "@/api/use-permissions";
 
 import { revealApiKey, useApiKeys, useExpireApiKey, useRollApiKey } from "../api/account";
 import { countdown, lastUsedText } from "../lib/api-keys";

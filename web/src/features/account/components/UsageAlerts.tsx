@@ -1,8 +1,8 @@
 /**
- * Usage alerts (issue 14): which shares of the plan's allowance send an email (50, 80 and
+ * Usage alerts (README "Usage alerts and export"): which shares of the plan's allowance send an email (50, 80 and
  * 100 %, each once per billing cycle) and which users get it. Saved together with Save; the
  * thresholds this cycle already reached say when. Changing them is for Owners and Admins
- * (issue 15): for Members the choices are disabled and Save has the reason as a tooltip.
+ * (README "Roles and invitations"): for Members the choices are disabled and Save has the reason as a tooltip.
  */
 import { useState } from "react";
 
@@ -12,7 +12,7 @@ import page from "@/components/layout/page.module.css";
 import { Button } from "@/components/ui/Button";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
-import { usePermissions } from "@/lib/use-permissions";
+import { usePermissions } from "@/api/use-permissions";
 
 import { useUpdateUsageAlerts, useUsageAlerts } from "../api/account";
 

@@ -7,7 +7,7 @@
  * script from GET /web/config; localstripe's fake element has no update/focus, which
  * react-stripe-js needs). Only the token reaches our API.
  *
- * Issue 15: the card is billing, which only Owners change; anyone else sees why instead of
+ * The card is billing, which only Owners change (README "Roles and invitations"); anyone else sees why instead of
  * the form (which would not even load Stripe.js), with the way back to Billing.
  */
 import type { StripeCardElement, Stripe } from "@stripe/stripe-js";
@@ -19,7 +19,7 @@ import { config } from "@/config";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";
-import { usePermissions } from "@/lib/use-permissions";
+import { usePermissions } from "@/api/use-permissions";
 
 import { useStripeConfig, useUpdatePaymentMethod } from "../api/billing";
 import { CARD_ERROR_CODES, paymentServerError } from "../lib/payment-errors";

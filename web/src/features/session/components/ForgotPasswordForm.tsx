@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 
-import { ApiError, errorMessage } from "@/api";
+import { errorMessage } from "@/api";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
@@ -18,12 +18,6 @@ interface ForgotPasswordFormProps {
   initialEmail: string;
   onCodeSent: (email: string) => void;
   onBackToLogin: () => void;
-}
-
-/** SPEC 8 "Forgot-password": the server carries the messages; NotAuthorized stays silent. */
-function forgotPasswordError(error: unknown): string | null {
-  if (error instanceof ApiError && error.code === "NotAuthorizedException") return null;
-  return errorMessage(error);
 }
 
 /** The forgot-password mode of the login screen (SPEC 2): email field and 'Reset Password'. */
@@ -50,7 +44,9 @@ export function ForgotPasswordForm({ initialEmail, onCodeSent, onBackToLogin }: 
           }
           onCodeSent(username);
         },
-        onError: (err) => setError(forgotPasswordError(err)),
+        // SPEC 8 "Forgot-password": the server carries the messages (its NotAuthorized is the
+        // silent success with `codeDelivery: null` above, never an error).
+        onError: (err) => setError(errorMessage(err)),
       },
     );
   }

@@ -6,13 +6,13 @@ import { ApiError } from "@/api";
 
 /**
  * SPEC 2 "An 'expired password' prompt offers a link to the reset flow": Cognito reports a
- * password an administrator reset as PasswordResetRequiredException, and an invitation's
- * expired temporary password as NotAuthorizedException 'Temporary password has expired...'.
+ * password an administrator reset as PasswordResetRequiredException.
+ *
+ * An invitation's expired temporary password is InvitationExpired: the API refuses it before
+ * asking Cognito (README "Roles and invitations"), and its message says to ask for the
+ * invitation again. No reset is offered there: Cognito resets no password of a user who never
+ * set one (that user is still in FORCE_CHANGE_PASSWORD).
  */
 export function isPasswordExpired(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return false;
-  return (
-    error.code === "PasswordResetRequiredException" ||
-    (error.code === "NotAuthorizedException" && /expired/i.test(error.message))
-  );
+  return error instanceof ApiError && error.code === "PasswordResetRequiredException";
 }

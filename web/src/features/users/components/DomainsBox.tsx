@@ -1,10 +1,10 @@
 /**
- * The domain box (SPEC 9: 600 to 620 px wide; issue 17) inside the Security section: the
- * account's email domains for Google SSO, each with its state (Pending, Verified, Failed,
- * Lost), when it was last checked, the TXT record that proves it (with a copy button), and
- * Verify and Remove. A domain is added from the form at the top. Adding, verifying and
- * removing are for Owners and Admins (issue 15); for Members they are disabled with the
- * reason as a tooltip.
+ * The domain box (SPEC 9: 600 to 620 px wide; README "Verified domains") inside the Security
+ * section: the account's email domains for Google SSO, each with its state (Pending, Verified,
+ * Failed, Lost), when it was last checked, the TXT record that proves it (with a copy button),
+ * and Verify and Remove. A domain is added from the form at the top. Adding, verifying and
+ * removing are for Owners and Admins (README "Roles and invitations"); for Members they are
+ * disabled with the reason as a tooltip.
  */
 import { type FormEvent, useState } from "react";
 
@@ -15,7 +15,7 @@ import { CopyButton } from "@/components/ui/CopyButton";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
-import { usePermissions } from "@/lib/use-permissions";
+import { usePermissions } from "@/api/use-permissions";
 
 import { useAddDomain, useDomains, useRemoveDomain, useVerifyDomain } from "../api/domains";
 import { STATE_HINTS, type SsoDomain, lastCheckLabel } from "../lib/domains";

@@ -4,19 +4,19 @@
  * - none (email and password) and google are backed by POST /web/sso; switching either way
  *   asks for confirmation first ('Enable Google Single Sign-on' / 'Disable Google Single
  *   Sign-on'), and confirming toggles the setting.
- * - google is disabled, with the reason as a tooltip, for Gmail addresses, for users who
- *   did not sign in with Google, and while the account has no verified domain (issue 17);
- *   the domain box below lists the domains and proves them.
+ * - google is disabled, with the reason as a tooltip, for Gmail addresses, for users who did
+ *   not sign in with Google, and while the account has no verified domain (README "Verified
+ *   domains"); the domain box below lists the domains and proves them.
  * - saml is not built: it is shown disabled with a tooltip saying how to get it.
- * - issue 15: only Owners and Admins change it; for Members every option is disabled with
- *   the role's tooltip (the spec's tooltips above win where they apply).
+ * - only Owners and Admins change it (README "Roles and invitations"); for Members every option
+ *   is disabled with the role's tooltip (the spec's tooltips above win where they apply).
  */
 import { useState } from "react";
 
 import { ConfirmModal } from "@/components/ui/ConfirmModal";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { Panel } from "@/components/ui/Panel";
-import { usePermissions } from "@/lib/use-permissions";
+import { usePermissions } from "@/api/use-permissions";
 
 import { useSetGoogleSso } from "../api/users";
 import { type SsoChoice, googleSsoBlockedReason } from "../lib/sso";

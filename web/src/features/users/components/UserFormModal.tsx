@@ -1,8 +1,8 @@
 /**
  * Invite a user (firstName, lastName, email, role) or edit one (names and role: "Edit user:
  * email is read-only", SPEC 2). The role choice offers the roles the signed-in user may give
- * (issue 15: Admin by default, Owner only by Owners). Errors from the API (a role refusal,
- * LastOwnerRequired...) show above the fields.
+ * (README "Roles and invitations": Admin by default, Owner only by Owners). Errors from the API
+ * (a role refusal, LastOwnerRequired...) show above the fields.
  */
 import { type FormEvent, useState } from "react";
 
@@ -12,7 +12,7 @@ import { InfoBox } from "@/components/ui/InfoBox";
 import { Modal } from "@/components/ui/Modal";
 import { TextField } from "@/components/ui/TextField";
 import type { Role } from "@/lib/permissions";
-import { usePermissions } from "@/lib/use-permissions";
+import { usePermissions } from "@/api/use-permissions";
 
 import { useInviteUser, useUpdateUser } from "../api/users";
 import type { AccountUser } from "../lib/roles";

@@ -1,5 +1,5 @@
 /**
- * A row of the users list (SPEC 2; issue 15): the name with a Pending or Expired badge and the
+ * A row of the users list (SPEC 2; README "Roles and invitations"): the name with a Pending or Expired badge and the
  * invite date, the email, the role, how they sign in, and the actions the signed-in
  * user may take on them: Edit, then Delete for an Active user (none to delete oneself), or
  * Resend and Revoke for a Pending or Expired invitation. An action the signed-in user's role
@@ -9,7 +9,7 @@ import { errorMessage } from "@/api";
 import page from "@/components/layout/page.module.css";
 import { Button } from "@/components/ui/Button";
 import { DisabledReason } from "@/components/ui/DisabledReason";
-import { usePermissions } from "@/lib/use-permissions";
+import { usePermissions } from "@/api/use-permissions";
 
 import { useResendInvitation } from "../api/users";
 import { type AccountUser, invitationLabel } from "../lib/roles";

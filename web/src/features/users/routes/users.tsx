@@ -1,8 +1,9 @@
 /**
- * /users: User Management (SPEC 2; issue 15): the users list with each one's role, a Pending or
- * Expired badge for invitations not yet accepted, and the actions the signed-in user's role
- * allows (Edit, Delete; Resend and Revoke for invitations); '+ Invite User' (disabled with its
- * tooltip while Google SSO is on, SPEC 5, or for Members); and the Security section.
+ * /users: User Management (SPEC 2; README "Roles and invitations"): the users list with each
+ * one's role, a Pending or Expired badge for invitations not yet accepted, and the actions the
+ * signed-in user's role allows (Edit, Delete; Resend and Revoke for invitations); '+ Invite
+ * User' (disabled with its tooltip while Google SSO is on, SPEC 5, or for Members); and the
+ * Security section.
  */
 import { useState } from "react";
 
@@ -12,7 +13,7 @@ import { Button } from "@/components/ui/Button";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Panel } from "@/components/ui/Panel";
-import { usePermissions } from "@/lib/use-permissions";
+import { usePermissions } from "@/api/use-permissions";
 
 import { useAccountUsers, useSessionUser, useSso } from "../api/users";
 import { DeleteUserModal } from "../components/DeleteUserModal";

@@ -1,11 +1,11 @@
 import { useMemo } from "react";
 
-import { $api } from "@/api";
+import { type Permissions, permissionsFor } from "@/lib/permissions";
 
-import { type Permissions, permissionsFor } from "./permissions";
+import { $api } from "./client";
 
 /**
- * The signed-in user's permissions (./permissions.ts), from the session the route guard has
+ * The signed-in user's permissions (lib/permissions.ts), from the session the route guard has
  * loaded (GET /web/session `session.user.role`). It only reads that cached query (the guard
  * fetches it, and every change refetches it), and falls back to the most limited role,
  * Member, while there is none.

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { ApiError } from "@/api/errors";
+import { ApiError } from "./errors";
 
 import { onAuthError, queryClient } from "./query-client";
 
@@ -16,7 +16,7 @@ async function failMutation(error: Error, meta?: { skipAuthRedirect: boolean }) 
   await mutation.execute(undefined).catch(() => undefined);
 }
 
-describe("the auth error redirect (SPEC 8; issue 15)", () => {
+describe("the auth error redirect (SPEC 8)", () => {
   const handler = vi.fn();
   let uninstall = onAuthError(handler);
   afterEach(() => {

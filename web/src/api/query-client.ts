@@ -8,7 +8,7 @@
  */
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 
-import { ApiError } from "@/api/errors";
+import { ApiError } from "./errors";
 
 interface AuthMeta extends Record<string, unknown> {
   /** Handle a sign-in failure of this call yourself instead of redirecting to /login. */

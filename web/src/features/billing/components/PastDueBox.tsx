@@ -1,0 +1,57 @@
+import { errorMessage } from "@/api";
+import type { components } from "@/api/schema";
+import { Button } from "@/components/ui/Button";
+import { DisabledReason } from "@/components/ui/DisabledReason";
+import { InfoBox } from "@/components/ui/InfoBox";
+
+import { usePayPastDue } from "../api/billing";
+import { formatAmount } from "../lib/invoices";
+
+import styles from "./billing.module.css";
+import { type Blocked, PaymentLink } from "./PaymentLink";
+
+type Subscription = components["schemas"]["Subscription"];
+
+/** README "Billing", past due: the amount, paid with the card on file or a new one. */
+export function PastDueBox({
+  pastDue,
+  blocked,
+  onError,
+}: {
+  pastDue: Subscription["pastDue"];
+  blocked: Blocked;
+  onError: (message: string | null) => void;
+}) {
+  const pay = usePayPastDue();
+  const amount = pastDue ? formatAmount(pastDue.amountDue, pastDue.currency) : null;
+  return (
+    <InfoBox
+      variant="warning"
+      title={amount ? `A payment of ${amount} is past due` : "Your last payment failed"}
+      action={
+        <div className={styles.actions}>
+          <PaymentLink blocked={blocked}>Use another card</PaymentLink>
+          {pastDue ? (
+            <DisabledReason reason={blocked} align="end">
+              <Button
+                disabled={blocked !== null}
+                loading={pay.isPending}
+                onClick={() =>
+                  pay.mutate(
+                    {},
+                    { onSuccess: () => onError(null), onError: (err) => onError(errorMessage(err)) },
+                  )
+                }
+              >
+                Pay now
+              </Button>
+            </DisabledReason>
+          ) : null}
+        </div>
+      }
+    >
+      We could not charge your card for your plan. Pay now with the card on file, or use another
+      card. If it stays unpaid, your plan falls back to the free plan.
+    </InfoBox>
+  );
+}
