@@ -169,6 +169,27 @@ describe("API client middleware", () => {
     expect(tokens.mayHaveSession()).toBe(false);
   });
 
+  it("keeps the session when the refresh is throttled: the call fails with the 429", async () => {
+    tokens.save({ accessToken: "access-1", idToken: "id-1", expiresIn: 60 });
+    refreshResponse = () => json(429, { code: "RateLimited", message: "Too many attempts. Please wait 15 minutes and try again." });
+    const error = await client().GET("/web/session").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(429);
+    expect((error as ApiError).isAuthError).toBe(false);
+    expect(tokens.mayHaveSession()).toBe(true);
+    expect(calls.map((c) => c.path)).toEqual(["/web/session/refresh"]);
+  });
+
+  it("keeps the session when the refresh cannot reach the API", async () => {
+    tokens.save({ accessToken: "access-1", idToken: "id-1", expiresIn: 60 });
+    refreshResponse = () => {
+      throw new TypeError("Failed to fetch");
+    };
+    const error = await client().GET("/web/session").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(tokens.mayHaveSession()).toBe(true);
+  });
+
   it("signs out locally when the refresh after an ended session is refused too", async () => {
     tokens.save({ accessToken: "access-1", idToken: "id-1", expiresIn: 3600 });
     refreshResponse = () => json(401, { code: "GoogleSignInRequired", message: "This user must sign in with Google" });

@@ -16,9 +16,10 @@
  * so that 401 guarantees nothing was done. A 401 of the sign-in policy keeps its message for
  * /login (lib/sign-in-notice.ts).
  *
- * A refresh that fails, or a 401 to a protected call, clears the stored tokens (local
+ * A refused refresh, or a 401 to a protected call, clears the stored tokens (local
  * sign-out); the 401 becomes an auth `ApiError`, and the query cache's error handler sends the
- * user to /login (./query-client.ts, installed by app/routes.tsx).
+ * user to /login (./query-client.ts, installed by app/routes.tsx). A refresh that cannot be
+ * made now (offline, throttled, 5xx) fails the call that needed it and keeps the session.
  */
 import createFetchClient, { type Middleware } from "openapi-fetch";
 import createQueryClient from "openapi-react-query";
@@ -77,14 +78,18 @@ export function createApiClient({ baseUrl, tokens, fetch }: ApiClientOptions) {
    * (the body of the one sent is consumed). */
   const unsent = new WeakMap<Request, Request>();
 
+  /** New tokens through the cookie. A refusal signs out locally (null). A refresh that cannot
+   * be made now (offline, 429 of the refresh throttle, 5xx) keeps the session and throws, so
+   * the call that needed it fails with that error and a later one tries again: a throttle
+   * someone else on the same address can fill must not sign anyone out. */
   async function refresh(): Promise<string | null> {
-    try {
-      const { data, error } = await bareClient.POST("/web/session/refresh");
-      if (data) return tokens.save(data).value.accessToken;
-      noteSignInRefusal(error);
-    } catch {
-      // offline or unreachable: as signed out
+    const { data, error, response } = await bareClient.POST("/web/session/refresh");
+    if (data) return tokens.save(data).value.accessToken;
+    if (response.status === 429 || response.status >= 500) {
+      // openapi-fetch has read the body already: `error` is it, parsed.
+      throw new ApiError(response.status, response.statusText, error, false);
     }
+    noteSignInRefusal(error);
     tokens.clear();
     return null;
   }
