@@ -10,6 +10,13 @@ from pydantic import Field
 from api.models import MAX_UNITS
 from api.schemas import WHOLE_NUMBER, ApiModel
 
+UNKNOWN_CURRENCY = "usd"
+"""The currency of a past-due amount when Stripe did not say (README "Billing")."""
+UNKNOWN_CARD_BRAND = "Visa"
+"""The brand shown for a card on file when Stripe did not say."""
+UNKNOWN_EXPIRY = 0
+"""The expiry month and year shown for a card on file when Stripe did not say."""
+
 
 class PastDue(ApiModel):
     """An invoice Stripe could not charge (issue 11 "Past due"): ``amount_due`` in the smallest

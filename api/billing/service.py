@@ -33,6 +33,9 @@ from api.billing import repository
 from api.billing.plan import PlanState, apply_plan, at_epoch, plan_of
 from api.billing.schemas import (
     INVOICES_PAGE,
+    UNKNOWN_CARD_BRAND,
+    UNKNOWN_CURRENCY,
+    UNKNOWN_EXPIRY,
     Billing,
     ChangeKind,
     Invoice,
@@ -73,11 +76,13 @@ async def _stripe(call: Awaitable[T]) -> T:
 
 def subscription_of(account: Account) -> Subscription:
     """The plan as GET /web/account shows it (SPEC 3 "Subscription"; the scheduled change
-    and what is past due as README "Billing" describes them)."""
+    and what is past due as README "Billing" describes them). The account view's statement
+    writes the same in SQL (``api.billing.account_view.subscription_sql``)."""
     past_due = None
     if account.past_due_amount is not None:
         past_due = PastDue(
-            amount_due=account.past_due_amount, currency=account.past_due_currency or "usd"
+            amount_due=account.past_due_amount,
+            currency=account.past_due_currency or UNKNOWN_CURRENCY,
         )
     return Subscription(
         units=account.subscription_units,
@@ -91,14 +96,16 @@ def subscription_of(account: Account) -> Subscription:
 
 
 def payment_method_of(account: Account) -> Billing | None:
-    """The card on file as GET /web/account shows it (SPEC 3 "Billing"), None without one."""
+    """The card on file as GET /web/account shows it (SPEC 3 "Billing"), None without one.
+    The account view's statement writes the same in SQL
+    (``api.billing.account_view.payment_method_sql``)."""
     if account.card_last4 is None:
         return None
     return Billing(
-        brand=account.card_brand or "Visa",
+        brand=account.card_brand or UNKNOWN_CARD_BRAND,
         last4=account.card_last4,
-        exp_month=account.card_exp_month or 0,
-        exp_year=account.card_exp_year or 0,
+        exp_month=account.card_exp_month or UNKNOWN_EXPIRY,
+        exp_year=account.card_exp_year or UNKNOWN_EXPIRY,
     )
 
 

@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import ColumnElement, Select, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.models import ApiKey, ApiKeyUsage
@@ -38,9 +38,13 @@ async def working_keys(
     return [KeyRow(key, int(records)) for key, records in result]
 
 
-async def newest_working_key(db: AsyncSession, account_id: uuid.UUID) -> ApiKey | None:
-    """The account's newest working key (its current one), or None."""
-    return await db.scalar(
+def newest_working_key_query(
+    account_id: uuid.UUID | ColumnElement[uuid.UUID],
+) -> Select[ApiKey]:
+    """The query of the account's newest working key (its current one): at most one row. The
+    account view compiles it to SQL with ``account_id`` a column of its statement
+    (api/keys/account_view.py)."""
+    return (
         select(ApiKey)
         .where(
             ApiKey.account_id == account_id,
@@ -49,6 +53,11 @@ async def newest_working_key(db: AsyncSession, account_id: uuid.UUID) -> ApiKey 
         .order_by(ApiKey.created_at.desc(), ApiKey.id)
         .limit(1)
     )
+
+
+async def newest_working_key(db: AsyncSession, account_id: uuid.UUID) -> ApiKey | None:
+    """The account's newest working key (its current one), or None."""
+    return await db.scalar(newest_working_key_query(account_id))
 
 
 async def working_key(db: AsyncSession, account_id: uuid.UUID, key_id: uuid.UUID) -> ApiKey | None:

@@ -3,6 +3,8 @@
 Cycle ``n`` starts at ``anchor + n months``; a day that a month lacks clamps to the month's
 last day (an anchor on Jan 31 gives Feb 28/29, then Mar 31), as Stripe's billing anchors do.
 Every start is computed from the anchor, never from the previous start, so there is no drift.
+The same arithmetic in SQL (:func:`recent_cycle_starts_sql`) serves the statement that builds
+``GET /web/account``; PostgreSQL's timestamp + interval clamps a day the same way.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from dateutil.relativedelta import relativedelta
+
+USAGE_CYCLES_SHOWN = 12
+"""How many billing cycles the usage graph shows (SPEC 2 usage graph), the current one last."""
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MS = timedelta(milliseconds=1)
@@ -52,6 +57,33 @@ def recent_cycle_starts(anchor: datetime, now: datetime, count: int) -> list[dat
     last = max(cycle_index(anchor, now), 0)
     first = max(last - count + 1, 0)
     return [cycle_start(anchor, i) for i in range(first, last + 1)]
+
+
+def recent_cycle_starts_sql(anchor: str, now: str, count: str) -> str:
+    """SQL for :func:`recent_cycle_starts` as a subquery with one ``start`` column
+    (``timestamptz``, one row per cycle, unordered): the starts of up to ``count`` cycles ending
+    with the one containing ``now``, counted from ``anchor`` (timestamptz SQL expressions;
+    ``count`` an int one). The arithmetic is done in UTC, as the Python's is; the cycle index
+    is :func:`cycle_index`'s guess and correction. Arguments are constant SQL text (columns,
+    ``$n`` parameters), never values."""
+    return f"""(
+        SELECT (t.anchor + make_interval(months => i)) AT TIME ZONE 'UTC' AS start
+        FROM (SELECT {anchor} AT TIME ZONE 'UTC' AS anchor, {now} AT TIME ZONE 'UTC' AS now) AS t
+        CROSS JOIN LATERAL (
+            SELECT ((extract(year FROM t.now) - extract(year FROM t.anchor)) * 12
+                    + extract(month FROM t.now) - extract(month FROM t.anchor))::int AS months
+        ) AS guess
+        CROSS JOIN LATERAL (
+            SELECT greatest(CASE
+                WHEN t.anchor + make_interval(months => guess.months) > t.now
+                    THEN guess.months - 1
+                WHEN t.anchor + make_interval(months => guess.months + 1) <= t.now
+                    THEN guess.months + 1
+                ELSE guess.months
+            END, 0) AS idx
+        ) AS cur
+        CROSS JOIN LATERAL generate_series(greatest(cur.idx - {count} + 1, 0), cur.idx) AS i
+    )"""  # noqa: S608 - constant SQL text only
 
 
 def reset_date(latest_cycle_start: datetime) -> datetime:

@@ -1,4 +1,4 @@
-"""Metering rules (issue 4 "Metering"): count each record once, in the billing cycle of its
+"""Metering rules (README "Metering intake"): count each record once, in the billing cycle of its
 time, into the per-cycle rollups that ``GET /web/account`` reads (SPEC 3 usage, 9 cycles)."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from api.errors import NotFound
 from api.models import Platform
 from api.usage import alerts, repository
 from api.usage.cycles import (
+    USAGE_CYCLES_SHOWN,
     containing_cycle_starts,
     current_cycle_start,
     epoch_ms,
@@ -36,8 +37,6 @@ from api.usage.schemas import (
     UsageRecordCreate,
 )
 
-USAGE_CYCLES_SHOWN = 12
-
 
 async def ingest(
     db: AsyncSession,
@@ -51,7 +50,8 @@ async def ingest(
     already has counts zero times. Each record lands in the billing cycle containing its
     ``time`` (monthly from the account's anchor; times before the anchor in the first cycle).
     Only flushes: the request's transaction commits the records, the rollups (per cycle and
-    per day) and the usage alerts this batch set off (issue 14; emailed after the commit).
+    per day) and the usage alerts this batch set off (README "Usage alerts and export"; emailed
+    after the commit).
 
     Returns:
         how many records were counted now and how many were duplicates.
@@ -113,7 +113,7 @@ async def usage_by_cycle(
 
 
 async def alert_settings(db: AsyncSession, account_id: uuid.UUID) -> UsageAlertSettings:
-    """``GET /web/usage-alerts`` of the account (issue 14)."""
+    """``GET /web/usage-alerts`` of the account (README "Usage alerts and export")."""
     anchor = await repository.cycle_anchor(db, account_id)
     current = current_cycle_start(anchor, datetime.now(UTC))
     thresholds, users, reached = await repository.alert_settings(db, account_id, current)
@@ -170,9 +170,9 @@ CSV_HEADER = "date,platform,runs,credits\r\n"
 async def export_rows(
     db: AsyncSession, account_id: uuid.UUID, cycle_start_ms: int, now: datetime | None = None
 ) -> tuple[datetime, AsyncIterator[str]]:
-    """The usage of one of the last 12 billing cycles as CSV lines (issue 14 "Export"): a
-    header, then for every UTC day of the cycle (up to today for the current one) one line
-    per platform (``web``, ``nativeMobile``, ``api``) with its runs and credits, zeros
+    """The usage of one of the last 12 billing cycles as CSV lines (README "Usage alerts and
+    export"): a header, then for every UTC day of the cycle (up to today for the current one)
+    one line per platform (``web``, ``nativeMobile``, ``api``) with its runs and credits, zeros
     included, days in order. RFC 4180 (CRLF line ends). Read from the daily rollups: at most
     3 x 31 rows, however many records were metered.
 

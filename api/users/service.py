@@ -1,5 +1,5 @@
-"""User Management rules (SPEC 2 "User Management", 5 "Other", 6; issue 5; issue 15: roles,
-the invitation lifecycle, the audit log).
+"""User Management rules (SPEC 2 "User Management", 5 "Other", 6; README "Roles and
+invitations": roles, the invitation lifecycle; README "Audit log").
 
 Who may change whom is ``api/auth/roles.py``; the last Owner's guard is here (``_keep_an_owner``).
 An invited user is Pending until their first sign-in (``api/session``), Expired once
@@ -54,18 +54,10 @@ from api.users.errors import (
     LastUserRequired,
 )
 from api.users.schemas import INVITED_ROLE, AccountUser, UserCreate, UserStatus, UserUpdate
+from api.users.status import user_status
 
 log = structlog.get_logger(__name__)
 _SYMBOLS = "!#$%&*+-=?@^_"
-
-
-def user_status(user: User, now: datetime) -> UserStatus:
-    """Active, Pending or Expired (``UserStatus``) at ``now`` (aware). The account view's
-    statement (api/account/repository.py) mirrors this rule in SQL."""
-    if user.invited_at is None or user.signed_in_at is not None:
-        return UserStatus.ACTIVE
-    expires = user.invitation_expires_at
-    return UserStatus.PENDING if expires is None or expires > now else UserStatus.EXPIRED
 
 
 def account_user(user: User, now: datetime | None = None) -> AccountUser:

@@ -2,11 +2,16 @@
 
 from datetime import UTC, datetime
 
+import pytest
+from fastapi import FastAPI
+
+from api.db import driver_connection
 from api.usage.cycles import (
     containing_cycle_starts,
     current_cycle_start,
     cycle_index,
     recent_cycle_starts,
+    recent_cycle_starts_sql,
     reset_date,
 )
 
@@ -67,3 +72,29 @@ def test_containing_cycle_starts_places_each_time_in_its_cycle_in_order() -> Non
     assert all(
         containing_cycle_starts(anchor, [t]) == [current_cycle_start(anchor, t)] for t in times
     )
+
+
+@pytest.mark.parametrize(
+    ("anchor", "now", "count"),
+    [
+        (d(2026, 1, 15, 10), d(2026, 2, 15, 9, 59), 12),
+        (d(2026, 1, 15, 10), d(2026, 2, 15, 10), 12),
+        (datetime(2025, 1, 31, 12, 0, 0, 123_000, tzinfo=UTC), d(2025, 2, 28, 11, 59, 59), 12),
+        (datetime(2025, 1, 31, 12, 0, 0, 123_000, tzinfo=UTC), d(2026, 2, 28, 12, 0, 0, 1), 12),
+        (d(2026, 1, 31), d(2026, 4, 1), 12),
+        (d(2026, 5, 1), d(2026, 4, 1), 12),  # before the anchor: its first cycle
+        (d(2020, 1, 1), d(2026, 6, 10), 12),  # capped
+        (d(2020, 1, 1), d(2026, 6, 10), 1),
+    ],
+)
+async def test_the_sql_counts_cycles_as_the_python_does(
+    app: FastAPI, anchor: datetime, now: datetime, count: int
+) -> None:
+    # The account view's statement lists the cycles in SQL (recent_cycle_starts_sql).
+    starts = recent_cycle_starts_sql(
+        "CAST($1 AS timestamptz)", "CAST($2 AS timestamptz)", "CAST($3 AS int)"
+    )
+    sql = f"SELECT s.start FROM {starts} AS s ORDER BY s.start"  # noqa: S608 - constant SQL
+    async with driver_connection(app.state.read_engine) as connection:
+        rows = await connection.fetch(sql, anchor, now, count)
+    assert [row[0] for row in rows] == recent_cycle_starts(anchor, now, count)
