@@ -24,10 +24,16 @@ from api.adapters.mail import Mailer
 from api.adapters.stripe import StripeGateway
 from api.audit import Actor, AuditTrail, SignInLog
 from api.auth import principal
-from api.auth.errors import AccountRequired, ApiKeyRequired, InvalidApiKey, NotAuthenticated
+from api.auth.errors import (
+    AccountRequired,
+    ApiKeyRequired,
+    IdentityProviderUnavailable,
+    InvalidApiKey,
+    NotAuthenticated,
+)
 from api.auth.principal import Caller, KeyHolder
 from api.auth.roles import OWNER_ONLY, OWNERS_AND_ADMINS, require
-from api.auth.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
+from api.auth.tokens import AccessClaims, AccessTokenVerifier, IdentityProviderDown, InvalidToken
 from api.client_address import client_address
 from api.config import Settings
 from api.db import get_db
@@ -145,6 +151,8 @@ async def _verify(
         return await verifier.verify(credentials.credentials)
     except InvalidToken as exc:
         raise NotAuthenticated("Your session has expired. Please sign in again.") from exc
+    except IdentityProviderDown as exc:
+        raise IdentityProviderUnavailable() from exc
 
 
 async def get_claims(request: Request, credentials: BearerCredentials) -> AccessClaims:
@@ -153,6 +161,7 @@ async def get_claims(request: Request, credentials: BearerCredentials) -> Access
 
     Raises:
         NotAuthenticated: no ``Authorization: Bearer`` header, or an invalid/expired token.
+        IdentityProviderUnavailable: the pool's signing keys cannot be fetched (503).
     """
     return await _verify(request, credentials)
 
@@ -171,6 +180,7 @@ async def get_caller(request: Request, credentials: BearerCredentials) -> Caller
 
     Raises:
         NotAuthenticated: no ``Authorization: Bearer`` header, or an invalid/expired token.
+        IdentityProviderUnavailable: the pool's signing keys cannot be fetched (503).
         GoogleSignInRequired, SessionEnded, UserRemoved, AccessDeactivated, InvitationLapsed:
             the sign-in policy refuses the token (401).
         AccountRequired: the identity is valid but belongs to no account yet (SPEC 4).

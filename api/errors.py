@@ -47,6 +47,9 @@ class AppError(Exception):
 
     status_code: ClassVar[int] = 400
     default_message: ClassVar[str] = "Bad request"
+    # Errors that any route able to answer this one can answer too: ``error_responses``
+    # declares them with it.
+    declared_with: ClassVar[tuple[type[AppError], ...]] = ()
 
     def __init__(self, message: str | None = None) -> None:
         self.message = message or self.default_message
@@ -266,7 +269,7 @@ class RequestValidationFailed(AppError):
 def error_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
     """Build a route's ``responses=`` mapping for the given error classes, plus
     ``DatabaseUnavailable``, which any route that touches the database may answer, and
-    ``PayloadTooLarge`` where the route reads input.
+    ``PayloadTooLarge`` where the route reads input, and each error's ``declared_with``.
 
     Each status's schema is the envelope with ``code`` narrowed to an enum of the codes the
     route can answer with it, so clients (and the generated TypeScript types) switch on typed
@@ -275,7 +278,11 @@ def error_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
     Returns:
         ``{status_code: {"description": "CodeA | CodeB", "content": {...}}}``.
     """
-    every: tuple[type[AppError], ...] = (*errors, DatabaseUnavailable)
+    every: tuple[type[AppError], ...] = (
+        *errors,
+        *(implied for err in errors for implied in err.declared_with),
+        DatabaseUnavailable,
+    )
     if RequestValidationFailed in errors:  # the route reads input, so its body is limited
         every = (*every, PayloadTooLarge)
     by_status: dict[int, set[str]] = {}

@@ -27,7 +27,7 @@ from api.deps import (
 )
 from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
 from api.usage import service
-from api.usage.errors import RecordInTheFuture, UnknownAlertRecipient
+from api.usage.errors import RecordInTheFuture, RecordTooOld, UnknownAlertRecipient
 from api.usage.schemas import (
     UsageAlertSettings,
     UsageAlertSettingsUpdate,
@@ -45,7 +45,12 @@ web_router = APIRouter(prefix="/web", tags=["usage"])
     status_code=status.HTTP_200_OK,
     dependencies=[MeteringThrottle],
     responses=error_responses(
-        ApiKeyRequired, InvalidApiKey, RateLimited, RecordInTheFuture, RequestValidationFailed
+        ApiKeyRequired,
+        InvalidApiKey,
+        RateLimited,
+        RecordInTheFuture,
+        RecordTooOld,
+        RequestValidationFailed,
     ),
 )
 async def ingest_usage(

@@ -1844,7 +1844,7 @@ export interface operations {
                     "application/json": components["schemas"]["UsageBatchResponse"];
                 };
             };
-            /** @description RecordInTheFuture */
+            /** @description RecordInTheFuture | RecordTooOld */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1852,7 +1852,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "RecordInTheFuture";
+                        code: "RecordInTheFuture" | "RecordTooOld";
                         message: string;
                     };
                 };
@@ -1986,7 +1986,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1994,7 +1994,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2079,7 +2079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2087,7 +2087,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2138,7 +2138,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2146,7 +2146,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2231,7 +2231,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2239,7 +2239,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2348,7 +2348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2356,7 +2356,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2456,7 +2456,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2464,7 +2464,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2571,7 +2571,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2579,7 +2579,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2630,7 +2630,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2638,7 +2638,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2728,7 +2728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2736,7 +2736,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2852,7 +2852,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2860,7 +2860,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -3031,7 +3031,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3039,7 +3039,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -3494,7 +3494,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3502,7 +3502,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -3851,7 +3851,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3859,7 +3859,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -3943,7 +3943,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3951,7 +3951,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -4047,7 +4047,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4055,7 +4055,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -4177,7 +4177,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4185,7 +4185,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -4236,7 +4236,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4244,7 +4244,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -4355,7 +4355,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4363,7 +4363,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -4457,7 +4457,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4465,7 +4465,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -4561,7 +4561,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | DnsUnavailable */
+            /** @description DatabaseUnavailable | DnsUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4569,7 +4569,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "DnsUnavailable";
+                        code: "DatabaseUnavailable" | "DnsUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -4693,7 +4693,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4701,7 +4701,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -4804,7 +4804,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4812,7 +4812,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -4936,7 +4936,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4944,7 +4944,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -5032,7 +5032,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5040,7 +5040,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -5150,7 +5150,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5158,7 +5158,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -5209,7 +5209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5217,7 +5217,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -5315,7 +5315,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5323,7 +5323,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -5420,7 +5420,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5428,7 +5428,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -5552,7 +5552,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5560,7 +5560,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -5673,7 +5673,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5681,7 +5681,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -5788,7 +5788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5796,7 +5796,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -5918,7 +5918,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5926,7 +5926,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -6033,7 +6033,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6041,7 +6041,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
