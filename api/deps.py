@@ -37,7 +37,7 @@ from api.auth.tokens import AccessClaims, AccessTokenVerifier, IdentityProviderD
 from api.client_address import client_address
 from api.config import Settings
 from api.db import get_db
-from api.ratelimit.service import PasswordAttempts, RateLimiter, Throttle
+from api.ratelimit.service import PasswordAttempts, Quota, RateLimiter, Throttle
 from api.secretbox import KeyRing
 
 DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]
@@ -292,6 +292,30 @@ async def _metering_throttle(
     await _throttle(request, "metering").hit(limiter, address, holder.account_id)
 
 
+class MeteringRecordsQuota:
+    """The calling account's usage records per minute (``Quota`` "metering-records")."""
+
+    __slots__ = ("_holder", "_limiter", "_quota")
+
+    def __init__(self, quota: Quota, limiter: RateLimiter, holder: KeyHolder) -> None:
+        self._quota, self._limiter, self._holder = quota, limiter, holder
+
+    async def spend(self, records: int) -> None:
+        """Count ``records`` records of the key's account.
+
+        Raises:
+            RateLimited: over ``METERING_RECORDS_LIMIT_PER_ACCOUNT`` this minute (429).
+        """
+        await self._quota.spend(self._limiter, self._holder.account_id, records)
+
+
+async def _metering_records(
+    request: Request, limiter: Limiter, holder: ApiKeyAccount
+) -> MeteringRecordsQuota:
+    return MeteringRecordsQuota(request.app.state.quotas["metering-records"], limiter, holder)
+
+
+MeteringRecords = Annotated[MeteringRecordsQuota, Depends(_metering_records)]
 RegistrationThrottle = Depends(_registration_throttle)
 InvitationThrottle = Depends(_invitation_throttle)
 PaymentMethodThrottle = Depends(_payment_method_throttle)

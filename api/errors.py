@@ -60,6 +60,11 @@ class AppError(Exception):
         """The stable wire code: the class name."""
         return type(self).__name__
 
+    @property
+    def headers(self) -> dict[str, str] | None:
+        """Response headers the error carries (none unless a subclass says so)."""
+        return None
+
     @classmethod
     def wire_codes(cls) -> tuple[str, ...]:
         """Every ``code`` this error can carry on the wire (declared per route in openapi.json)."""
@@ -181,10 +186,20 @@ class Conflict(AppError):
 
 
 class RateLimited(AppError):
-    """429: too many attempts; try again later."""
+    """429: too many attempts; try again later. ``Retry-After`` (seconds) says when the
+    limit's window ends."""
 
     status_code = 429
     default_message = "Too many attempts. Please wait a few minutes and try again."
+
+    def __init__(self, message: str | None = None, *, retry_after_s: int = 60) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """``Retry-After``: whole seconds until the limit's window ends."""
+        return {"Retry-After": str(self.retry_after_s)}
 
 
 class PayloadTooLarge(AppError):
@@ -292,9 +307,20 @@ def error_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
         status: {
             "description": " | ".join(sorted(codes)),
             "content": {"application/json": {"schema": _envelope_schema(status, codes)}},
+            **({"headers": _RETRY_AFTER} if status == RateLimited.status_code else {}),
         }
         for status, codes in sorted(by_status.items())
     }
+
+
+# Every 429 comes from a limit with a window (api/ratelimit), whose end it names.
+_RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds until the limit's window ends and the request may be sent again.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
 
 
 def _envelope_schema(status: int, codes: set[str]) -> dict[str, Any]:
@@ -340,7 +366,7 @@ def error_response(error: type[AppError], headers: dict[str, str] | None = None)
 
 async def _app_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AppError)
-    return _envelope(exc.status_code, exc.code, exc.message)
+    return _envelope(exc.status_code, exc.code, exc.message, headers=exc.headers)
 
 
 MALFORMED_BODY = "The request body is not valid JSON"

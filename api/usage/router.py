@@ -22,6 +22,7 @@ from api.deps import (
     CurrentUser,
     DbSession,
     MailerDep,
+    MeteringRecords,
     MeteringThrottle,
     OwnerOrAdmin,
 )
@@ -54,11 +55,17 @@ web_router = APIRouter(prefix="/web", tags=["usage"])
     ),
 )
 async def ingest_usage(
-    body: UsageBatchCreate, holder: ApiKeyAccount, db: DbSession, mailer: MailerDep
+    body: UsageBatchCreate,
+    holder: ApiKeyAccount,
+    db: DbSession,
+    mailer: MailerDep,
+    records_quota: MeteringRecords,
 ) -> UsageBatchResponse:
     """Count a batch of usage records (idempotent per record key) for the key's account; a
     batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the
-    account's users once per cycle (issue 14)."""
+    account's users once per cycle (issue 14). The batch's records count against the
+    account's records per minute first (duplicates too: they cost the same work)."""
+    await records_quota.spend(len(body.records))
     return await service.ingest(db, mailer, holder, body.records)
 
 

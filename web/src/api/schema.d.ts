@@ -17,7 +17,8 @@ export interface paths {
          * Ingest Usage
          * @description Count a batch of usage records (idempotent per record key) for the key's account; a
          *     batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the
-         *     account's users once per cycle (issue 14).
+         *     account's users once per cycle (issue 14). The batch's records count against the
+         *     account's records per minute first (duplicates too: they cost the same work).
          */
         post: operations["usage-ingest_usage"];
         delete?: never;
@@ -1903,6 +1904,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2948,6 +2951,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3194,6 +3199,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3300,6 +3307,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3406,6 +3415,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3590,6 +3601,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4926,6 +4939,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5542,6 +5557,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5908,6 +5925,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
