@@ -8,8 +8,9 @@ Starts the stand-in stack (throwaway database, moto, localstripe) and ONE produc
 uvicorn worker, seeds two accounts (anchored 11 months ago, so the graph shows 12 billing
 cycles) with a user each, then sends ``--records`` records to ``POST /metering/usage`` in
 batches of ``--batch`` from ``--concurrency`` concurrent clients (httpx, keep-alive) and prints
-records/s, at random times in the previous and the current billing cycle (the intake refuses
-older ones); the small account gets 1,000 records the same way. Finally it reads
+records/s and the worker's CPU time per 1,000 records (user + system, ``/proc``: steadier than
+records/s on a shared machine), at random times in the previous and the current billing cycle
+(the intake refuses older ones); the small account gets 1,000 records the same way. Finally it reads
 ``GET /web/account`` ``--samples`` times per account, one request at a time alternating
 between the accounts, and prints p50/p95 latency. It checks that the graph's totals equal the
 credits sent (every record counted once). The load generator shares the machine with the API
@@ -157,13 +158,16 @@ def main() -> None:
             _, small_credits = asyncio.run(
                 ingest(base, small[0], small[2], 1000, args.batch, args.concurrency)
             )
+            cpu_before = worker.cpu_seconds()
             seconds, large_credits = asyncio.run(
                 ingest(base, large[0], large[2], args.records, args.batch, args.concurrency)
             )
+            cpu_ms = (worker.cpu_seconds() - cpu_before) * 1000 * 1000 / args.records
             print(
                 f"intake: {args.records:,} records in {seconds:.1f} s = "
-                f"{args.records / seconds:,.0f} records/s "
-                f"(batches of {args.batch}, {args.concurrency} concurrent clients, one worker)"
+                f"{args.records / seconds:,.0f} records/s, worker CPU {cpu_ms:.1f} ms per 1,000 "
+                f"records (batches of {args.batch}, {args.concurrency} concurrent clients, "
+                "one worker)"
             )
             latencies = read_latency(
                 base, [(small[1], small_credits), (large[1], large_credits)], args.samples

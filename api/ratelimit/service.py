@@ -26,7 +26,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Delete, delete, update
+from sqlalchemy import Delete, bindparam, delete, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -113,20 +113,26 @@ class RateLimiter:
         """Count one attempt (or ``amount`` units) of ``subject`` without refusing it; returns
         the window's count."""
         window_start, key = _window(limit, subject, now)
-        statement = (
-            insert(RateLimitCounter)
-            .values(key=key, window_start=window_start, hits=amount)
-            .on_conflict_do_update(
-                index_elements=[RateLimitCounter.key, RateLimitCounter.window_start],
-                set_={"hits": RateLimitCounter.hits + amount},
-            )
-            .returning(RateLimitCounter.hits)
-        )
+        params = {"key": key, "window_start": window_start, "amount": amount}
         async with self._engine.connect() as connection:
-            hits = int((await connection.execute(statement)).scalar_one())
+            hits = int((await connection.execute(_COUNT, params)).scalar_one())
             if hits == amount:  # the window's first count
                 await connection.execute(_expired(window_start - timedelta(seconds=86_400)))
         return hits
+
+
+# Built once: building the statement on every call cost about as much client CPU as running
+# it (0.7 against 0.4 ms a call, measured beside bench/metering.py), and the metering intake
+# counts three limits per batch.
+_COUNT = (
+    insert(RateLimitCounter)
+    .values(key=bindparam("key"), window_start=bindparam("window_start"), hits=bindparam("amount"))
+    .on_conflict_do_update(
+        index_elements=[RateLimitCounter.key, RateLimitCounter.window_start],
+        set_={"hits": RateLimitCounter.hits + bindparam("amount")},
+    )
+    .returning(RateLimitCounter.hits)
+)
 
 
 def _window(limit: Limit, subject: str, now: datetime | None) -> tuple[datetime, str]:
