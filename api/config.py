@@ -296,6 +296,13 @@ class Settings(BaseSettings):
     metering_limit_per_account: int = Field(
         default=3000, description="Metering batches per account per minute."
     )
+    metering_records_limit_per_account: int = Field(
+        default=600_000,
+        description=(
+            "Usage records per account per minute, however they are batched (beside the "
+            "batch limits); a refused batch counts none."
+        ),
+    )
     metering_limit_per_address: int = Field(
         default=6000, description="Metering batches per client address per minute."
     )

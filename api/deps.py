@@ -28,16 +28,17 @@ from api.auth.errors import (
     AccountRequired,
     ApiKeyRequired,
     EmailVerificationRequired,
+    IdentityProviderUnavailable,
     InvalidApiKey,
     NotAuthenticated,
 )
 from api.auth.principal import Caller, KeyHolder
 from api.auth.roles import OWNER_ONLY, OWNERS_AND_ADMINS, require
-from api.auth.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
+from api.auth.tokens import AccessClaims, AccessTokenVerifier, IdentityProviderDown, InvalidToken
 from api.client_address import client_address
 from api.config import Settings
 from api.db import get_db
-from api.ratelimit.service import PasswordAttempts, RateLimiter, Throttle
+from api.ratelimit.service import PasswordAttempts, Quota, RateLimiter, Throttle
 from api.secretbox import KeyRing
 
 DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]
@@ -151,6 +152,8 @@ async def _verify(
         return await verifier.verify(credentials.credentials)
     except InvalidToken as exc:
         raise NotAuthenticated("Your session has expired. Please sign in again.") from exc
+    except IdentityProviderDown as exc:
+        raise IdentityProviderUnavailable() from exc
 
 
 async def get_claims(request: Request, credentials: BearerCredentials) -> AccessClaims:
@@ -159,6 +162,7 @@ async def get_claims(request: Request, credentials: BearerCredentials) -> Access
 
     Raises:
         NotAuthenticated: no ``Authorization: Bearer`` header, or an invalid/expired token.
+        IdentityProviderUnavailable: the pool's signing keys cannot be fetched (503).
     """
     return await _verify(request, credentials)
 
@@ -177,6 +181,7 @@ async def get_caller(request: Request, credentials: BearerCredentials) -> Caller
 
     Raises:
         NotAuthenticated: no ``Authorization: Bearer`` header, or an invalid/expired token.
+        IdentityProviderUnavailable: the pool's signing keys cannot be fetched (503).
         GoogleSignInRequired, SessionEnded, UserRemoved, AccessDeactivated, InvitationLapsed:
             the sign-in policy refuses the token (401).
         AccountRequired: the identity is valid but belongs to no account yet (SPEC 4).
@@ -328,6 +333,30 @@ def _address_throttle(action: str) -> Any:
     return Depends(throttle)
 
 
+class MeteringRecordsQuota:
+    """The calling account's usage records per minute (``Quota`` "metering-records")."""
+
+    __slots__ = ("_holder", "_limiter", "_quota")
+
+    def __init__(self, quota: Quota, limiter: RateLimiter, holder: KeyHolder) -> None:
+        self._quota, self._limiter, self._holder = quota, limiter, holder
+
+    async def spend(self, records: int) -> None:
+        """Count ``records`` records of the key's account.
+
+        Raises:
+            RateLimited: over ``METERING_RECORDS_LIMIT_PER_ACCOUNT`` this minute (429).
+        """
+        await self._quota.spend(self._limiter, self._holder.account_id, records)
+
+
+async def _metering_records(
+    request: Request, limiter: Limiter, holder: ApiKeyAccount
+) -> MeteringRecordsQuota:
+    return MeteringRecordsQuota(request.app.state.quotas["metering-records"], limiter, holder)
+
+
+MeteringRecords = Annotated[MeteringRecordsQuota, Depends(_metering_records)]
 RegistrationThrottle = Depends(_registration_throttle)
 EmailVerificationThrottle = Depends(_email_verification_throttle)
 InvitationThrottle = Depends(_invitation_throttle)

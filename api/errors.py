@@ -47,6 +47,9 @@ class AppError(Exception):
 
     status_code: ClassVar[int] = 400
     default_message: ClassVar[str] = "Bad request"
+    # Errors that any route able to answer this one can answer too: ``error_responses``
+    # declares them with it.
+    declared_with: ClassVar[tuple[type[AppError], ...]] = ()
 
     def __init__(self, message: str | None = None) -> None:
         self.message = message or self.default_message
@@ -56,6 +59,11 @@ class AppError(Exception):
     def code(self) -> str:
         """The stable wire code: the class name."""
         return type(self).__name__
+
+    @property
+    def headers(self) -> dict[str, str] | None:
+        """Response headers the error carries (none unless a subclass says so)."""
+        return None
 
     @classmethod
     def wire_codes(cls) -> tuple[str, ...]:
@@ -178,10 +186,20 @@ class Conflict(AppError):
 
 
 class RateLimited(AppError):
-    """429: too many attempts; try again later."""
+    """429: too many attempts; try again later. ``Retry-After`` (seconds) says when the
+    limit's window ends."""
 
     status_code = 429
     default_message = "Too many attempts. Please wait a few minutes and try again."
+
+    def __init__(self, message: str | None = None, *, retry_after_s: int = 60) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """``Retry-After``: whole seconds until the limit's window ends."""
+        return {"Retry-After": str(self.retry_after_s)}
 
 
 class PayloadTooLarge(AppError):
@@ -266,7 +284,7 @@ class RequestValidationFailed(AppError):
 def error_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
     """Build a route's ``responses=`` mapping for the given error classes, plus
     ``DatabaseUnavailable``, which any route that touches the database may answer, and
-    ``PayloadTooLarge`` where the route reads input.
+    ``PayloadTooLarge`` where the route reads input, and each error's ``declared_with``.
 
     Each status's schema is the envelope with ``code`` narrowed to an enum of the codes the
     route can answer with it, so clients (and the generated TypeScript types) switch on typed
@@ -275,7 +293,11 @@ def error_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
     Returns:
         ``{status_code: {"description": "CodeA | CodeB", "content": {...}}}``.
     """
-    every: tuple[type[AppError], ...] = (*errors, DatabaseUnavailable)
+    every: tuple[type[AppError], ...] = (
+        *errors,
+        *(implied for err in errors for implied in err.declared_with),
+        DatabaseUnavailable,
+    )
     if RequestValidationFailed in errors:  # the route reads input, so its body is limited
         every = (*every, PayloadTooLarge)
     by_status: dict[int, set[str]] = {}
@@ -285,9 +307,20 @@ def error_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
         status: {
             "description": " | ".join(sorted(codes)),
             "content": {"application/json": {"schema": _envelope_schema(status, codes)}},
+            **({"headers": _RETRY_AFTER} if status == RateLimited.status_code else {}),
         }
         for status, codes in sorted(by_status.items())
     }
+
+
+# Every 429 comes from a limit with a window (api/ratelimit), whose end it names.
+_RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds until the limit's window ends and the request may be sent again.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
 
 
 def _envelope_schema(status: int, codes: set[str]) -> dict[str, Any]:
@@ -333,7 +366,7 @@ def error_response(error: type[AppError], headers: dict[str, str] | None = None)
 
 async def _app_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AppError)
-    return _envelope(exc.status_code, exc.code, exc.message)
+    return _envelope(exc.status_code, exc.code, exc.message, headers=exc.headers)
 
 
 MALFORMED_BODY = "The request body is not valid JSON"

@@ -43,7 +43,7 @@ from api.http_methods import HeadAsGetMiddleware
 from api.keys.router import router as keys_router
 from api.keys.service import key_ring
 from api.logging import RequestContextMiddleware, configure_logging
-from api.ratelimit.service import RateLimiter, throttles
+from api.ratelimit.service import RateLimiter, quotas, throttles
 from api.security_headers import SecurityHeaders, SecurityHeadersMiddleware
 from api.session.router import router as session_router
 from api.spa import mount_spa
@@ -210,6 +210,7 @@ def create_app(
     app.state.draining = False  # True from SIGTERM on: /readyz answers 503 (api/serve.py)
     app.state.trusted_networks = settings.trusted_networks
     app.state.throttles = throttles(settings)
+    app.state.quotas = quotas(settings)
     # Swagger UI (development only) loads a CDN script and runs an inline one: no CSP there.
     docs = [app.docs_url, app.swagger_ui_oauth2_redirect_url] if app.docs_url else []
     app.state.security_headers = SecurityHeaders.from_settings(

@@ -7,11 +7,25 @@ from __future__ import annotations
 from api.errors import AppError
 
 
+class IdentityProviderUnavailable(AppError):
+    """503: the user pool's signing keys (JWKS) are needed to check the token and cannot be
+    fetched; the token is not known to be bad, so the session is kept. After a failed fetch
+    the API waits (1 s, doubling to 60 s) before fetching again (api/auth/tokens.py)."""
+
+    status_code = 503
+    default_message = (
+        "The sign-in service cannot be reached right now. Please try again in a moment."
+    )
+
+
 class NotAuthenticated(AppError):
-    """401: no bearer token, or one that is invalid or expired."""
+    """401: no bearer token, or one that is invalid or expired. Where a token is checked, the
+    signing keys may be out of reach, so declaring this declares
+    ``IdentityProviderUnavailable`` (503) too."""
 
     status_code = 401
     default_message = "Authentication required"
+    declared_with = (IdentityProviderUnavailable,)
 
 
 class ApiKeyRequired(AppError):

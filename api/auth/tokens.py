@@ -2,7 +2,10 @@
 
 Checks the RS256 signature, ``iss``, ``exp``, ``token_use == "access"`` and ``client_id``.
 The key set is cached in memory and fetched again only for an unknown ``kid`` (at most once
-per ``refetch_interval_s``), so verifying costs no network call. Verified tokens are cached
+per ``refetch_interval_s``), so verifying costs no network call. A fetch that fails raises
+:class:`IdentityProviderDown` (the caller's token is not known to be bad: 503, not 401) and
+starts a backoff (1 s, doubling to 60 s, reset by a success) during which no fetch is tried,
+so an outage of the pool is not met with a fetch per request. Verified tokens are cached
 until they expire, which skips the RSA check on repeat requests without extending any token's
 life (Cognito access tokens cannot be revoked before ``exp`` when verified locally either).
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +26,11 @@ from api.adapters.cognito import CognitoClient, CognitoUnavailable
 
 class InvalidToken(Exception):
     """The token is malformed, expired, signed by an unknown key or meant for someone else."""
+
+
+class IdentityProviderDown(Exception):
+    """The pool's key set is needed and could not be fetched (now, or within the backoff
+    after a failed fetch): the token can be neither trusted nor refused."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +57,9 @@ class AccessTokenVerifier:
         client_id: expected ``client_id`` claim (the app client).
         refetch_interval_s: minimum seconds between two JWKS fetches.
         cache_size: verified tokens kept (LRU).
+        backoff_initial_s: no fetch for this long after a failed one; doubles with each
+            further failure up to ``backoff_max_s``; a success resets it.
+        clock: monotonic seconds (tests pass their own).
     """
 
     def __init__(
@@ -58,6 +70,9 @@ class AccessTokenVerifier:
         client_id: str,
         refetch_interval_s: float = 30.0,
         cache_size: int = 10_000,
+        backoff_initial_s: float = 1.0,
+        backoff_max_s: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._cognito = cognito
         self._issuer = issuer
@@ -68,31 +83,53 @@ class AccessTokenVerifier:
         self._lock = asyncio.Lock()
         self._verified: OrderedDict[str, AccessClaims] = OrderedDict()
         self._cache_size = cache_size
+        self._backoff_initial_s = backoff_initial_s
+        self._backoff_max_s = backoff_max_s
+        self._backoff_s = 0.0
+        self._failed_at = float("-inf")
+        self._clock = clock
 
     async def _key(self, kid: str) -> jwt.PyJWK:
         key = self._keys.get(kid)
         if key is not None:
             return key
         async with self._lock:
-            if kid not in self._keys and (
-                time.monotonic() - self._fetched_at >= self._refetch_interval_s
-            ):
-                try:
-                    jwks = await self._cognito.fetch_jwks()
-                except CognitoUnavailable as exc:
-                    raise InvalidToken("Signing keys are unavailable") from exc
-                self._fetched_at = time.monotonic()
-                self._keys = {k.key_id: k for k in jwt.PyJWKSet.from_dict(jwks).keys if k.key_id}
+            now = self._clock()
+            if kid not in self._keys and now - self._fetched_at >= self._refetch_interval_s:
+                if now - self._failed_at < self._backoff_s:
+                    raise IdentityProviderDown("Signing keys unavailable (backing off)")
+                self._keys = await self._fetch()
+                self._fetched_at = self._clock()
         key = self._keys.get(kid)
         if key is None:
             raise InvalidToken("Unknown signing key")
         return key
+
+    async def _fetch(self) -> dict[str, jwt.PyJWK]:
+        """The pool's keys by ``kid``; a failure starts or lengthens the backoff.
+
+        Raises:
+            IdentityProviderDown: unreachable, or an answer that is no key set.
+        """
+        try:
+            jwks = await self._cognito.fetch_jwks()
+            keys = {k.key_id: k for k in jwt.PyJWKSet.from_dict(jwks).keys if k.key_id}
+        except (CognitoUnavailable, ValueError, TypeError, AttributeError, jwt.PyJWTError) as exc:
+            # Unreachable, or an answer that is no key set (not JSON, not a JWKS).
+            self._failed_at = self._clock()
+            self._backoff_s = min(
+                max(self._backoff_s * 2, self._backoff_initial_s), self._backoff_max_s
+            )
+            raise IdentityProviderDown("Signing keys unavailable") from exc
+        self._backoff_s = 0.0
+        return keys
 
     async def verify(self, token: str) -> AccessClaims:
         """Return the token's claims.
 
         Raises:
             InvalidToken: for any reason the token must not be trusted.
+            IdentityProviderDown: the key set is needed and cannot be fetched now.
         """
         now = int(time.time())
         cached = self._verified.get(token)

@@ -29,10 +29,15 @@ from api.adapters.cognito import CodeDelivery as CognitoCodeDelivery
 from api.adapters.cognito import Tokens as CognitoTokens
 from api.audit import SignInLog
 from api.auth import principal
-from api.auth.errors import AccessDeactivated, NotAuthenticated, SignInPolicyRefusal
+from api.auth.errors import (
+    AccessDeactivated,
+    IdentityProviderUnavailable,
+    NotAuthenticated,
+    SignInPolicyRefusal,
+)
 from api.auth.principal import Caller
 from api.auth.sessions import end_sessions
-from api.auth.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
+from api.auth.tokens import AccessClaims, AccessTokenVerifier, IdentityProviderDown, InvalidToken
 from api.cognito_errors import cognito_errors
 from api.errors import (
     InvitationExpired,
@@ -128,6 +133,8 @@ async def verified_claims(verifier: AccessTokenVerifier, tokens: CognitoTokens) 
         return await verifier.verify(tokens.access_token)
     except InvalidToken as exc:
         raise UnableToAuthenticate() from exc
+    except IdentityProviderDown as exc:
+        raise VendorUnavailable() from exc
 
 
 async def _sign_in_response(
@@ -376,7 +383,7 @@ async def exchange_code(
         if exc.error == "invalid_grant":
             raise ValidationCodeExpired() from exc
         raise UnableToAuthenticate() from exc
-    except (CognitoUnavailable, InvalidToken) as exc:
+    except (CognitoUnavailable, InvalidToken, IdentityProviderDown) as exc:
         raise UnableToAuthenticate() from exc
     id_claims = _id_claims(tokens.id_token)
     await signed_in(db, sign_ins, claims, "identity provider")
@@ -416,6 +423,8 @@ async def refresh(
     try:
         claims = await verifier.verify(tokens.access_token)
         await principal.get_caller(read_engine, claims)
+    except IdentityProviderDown as exc:
+        raise IdentityProviderUnavailable() from exc
     except (InvalidToken, SignInPolicyRefusal) as exc:
         cookies.clear_refresh_token()
         with contextlib.suppress(CognitoError, CognitoUnavailable):
@@ -444,7 +453,8 @@ async def sign_out(
     """
     cookies.clear_refresh_token()
     if access_token:
-        with contextlib.suppress(InvalidToken):
+        # Signing keys out of reach: the cookie still goes and the refresh token is revoked.
+        with contextlib.suppress(InvalidToken, IdentityProviderDown):
             claims = await verifier.verify(access_token)
             await end_sessions(db, User.identity_sub == claims.sub)
     if not refresh_token:

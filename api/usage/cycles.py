@@ -49,6 +49,13 @@ def current_cycle_start(anchor: datetime, now: datetime) -> datetime:
     return cycle_start(anchor, max(cycle_index(anchor, now), 0))
 
 
+def oldest_accepted_time(anchor: datetime, now: datetime) -> datetime:
+    """The start of the cycle before the one containing ``now``: the oldest record time the
+    metering intake accepts. For an account still in its first cycle, one month before the
+    anchor (such records count in the first cycle)."""
+    return cycle_start(anchor, max(cycle_index(anchor, now), 0) - 1)
+
+
 def recent_cycle_starts(anchor: datetime, now: datetime, count: int) -> list[datetime]:
     """Starts of up to ``count`` cycles ending with the current one, oldest first.
 

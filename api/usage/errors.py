@@ -10,6 +10,14 @@ class RecordInTheFuture(AppError):
     default_message = "time must not be in the future"
 
 
+class RecordTooOld(AppError):
+    """400: a record's ``time`` is before the start of the previous billing cycle (the oldest
+    cycle still open to late records: the ones before it are invoiced); the message names the
+    oldest accepted time. The batch counts nothing."""
+
+    default_message = "time must not be before the start of the previous billing cycle"
+
+
 class UnknownAlertRecipient(AppError):
     """400: a usage-alert recipient id is not a user of the caller's account."""
 

@@ -22,12 +22,13 @@ from api.deps import (
     CurrentUser,
     DbSession,
     MailerDep,
+    MeteringRecords,
     MeteringThrottle,
     OwnerOrAdmin,
 )
 from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
 from api.usage import service
-from api.usage.errors import RecordInTheFuture, UnknownAlertRecipient
+from api.usage.errors import RecordInTheFuture, RecordTooOld, UnknownAlertRecipient
 from api.usage.schemas import (
     UsageAlertSettings,
     UsageAlertSettingsUpdate,
@@ -45,15 +46,26 @@ web_router = APIRouter(prefix="/web", tags=["usage"])
     status_code=status.HTTP_200_OK,
     dependencies=[MeteringThrottle],
     responses=error_responses(
-        ApiKeyRequired, InvalidApiKey, RateLimited, RecordInTheFuture, RequestValidationFailed
+        ApiKeyRequired,
+        InvalidApiKey,
+        RateLimited,
+        RecordInTheFuture,
+        RecordTooOld,
+        RequestValidationFailed,
     ),
 )
 async def ingest_usage(
-    body: UsageBatchCreate, holder: ApiKeyAccount, db: DbSession, mailer: MailerDep
+    body: UsageBatchCreate,
+    holder: ApiKeyAccount,
+    db: DbSession,
+    mailer: MailerDep,
+    records_quota: MeteringRecords,
 ) -> UsageBatchResponse:
     """Count a batch of usage records (idempotent per record key) for the key's account; a
     batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the
-    account's users once per cycle (issue 14)."""
+    account's users once per cycle (issue 14). The batch's records count against the
+    account's records per minute first (duplicates too: they cost the same work)."""
+    await records_quota.spend(len(body.records))
     return await service.ingest(db, mailer, holder, body.records)
 
 

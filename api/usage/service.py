@@ -20,10 +20,11 @@ from api.usage.cycles import (
     containing_cycle_starts,
     current_cycle_start,
     epoch_ms,
+    oldest_accepted_time,
     recent_cycle_starts,
     reset_date,
 )
-from api.usage.errors import RecordInTheFuture, UnknownAlertRecipient
+from api.usage.errors import RecordInTheFuture, RecordTooOld, UnknownAlertRecipient
 from api.usage.repository import NewRecord
 from api.usage.schemas import (
     MAX_CLOCK_SKEW,
@@ -55,13 +56,24 @@ async def ingest(
 
     Returns:
         how many records were counted now and how many were duplicates.
+
+    Raises:
+        RecordInTheFuture: a ``time`` more than ``MAX_CLOCK_SKEW`` ahead of the clock (400).
+        RecordTooOld: a ``time`` before the start of the previous billing cycle (400).
     """
-    latest = datetime.now(UTC) + MAX_CLOCK_SKEW
+    now = datetime.now(UTC)
+    latest = now + MAX_CLOCK_SKEW
+    oldest = oldest_accepted_time(holder.billing_cycle_anchor, now)
     unique: dict[str, UsageRecordCreate] = {}
     for record in records:
         if record.time > latest:
             raise RecordInTheFuture(
                 f"time must not be in the future (record {record.idempotency_key!r})"
+            )
+        if record.time < oldest:
+            raise RecordTooOld(
+                f"time must not be before {oldest.astimezone(UTC).isoformat()}, the start of "
+                f"the previous billing cycle (record {record.idempotency_key!r})"
             )
         unique.setdefault(record.idempotency_key, record)
     ordered = sorted(unique.values(), key=lambda r: r.idempotency_key)
@@ -75,7 +87,7 @@ async def ingest(
         ],
         holder.key_id,
     )
-    current = current_cycle_start(holder.billing_cycle_anchor, datetime.now(UTC))
+    current = current_cycle_start(holder.billing_cycle_anchor, now)
     if accepted and current in starts:
         await alerts.check(db, mailer, holder.account_id, current)
     return UsageBatchResponse(accepted=accepted, duplicates=len(records) - accepted)

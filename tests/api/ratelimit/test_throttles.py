@@ -5,7 +5,9 @@ throttled per client address and per account, in PostgreSQL like the sign-in lim
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -116,7 +118,7 @@ async def test_metering_batches_per_account(strict_app: FastAPI, make_user: Make
 
     def batch(i: int) -> dict[str, object]:
         record = {"idempotencyKey": f"k-{i}", "platform": "web", "runs": 1, "credits": 1}
-        return {"records": [{**record, "time": "2026-11-01T00:00:00Z"}]}
+        return {"records": [{**record, "time": datetime.now(UTC).isoformat()}]}
 
     async with _client(strict_app, "198.51.100.70") as client:
         statuses = [
@@ -130,6 +132,7 @@ async def test_metering_batches_per_account(strict_app: FastAPI, make_user: Make
         "code": "RateLimited",
         "message": "Too many attempts. Please wait 60 seconds and try again.",
     }
+    assert 1 <= int(refused.headers["retry-after"]) <= 60
 
 
 async def _third_is_refused(
@@ -262,3 +265,52 @@ def test_every_throttled_route_declares_429(strict_app: FastAPI) -> None:
         ("post", "/web/sso/domains/{domain_id}/verify"),
     ]:
         assert "429" in paths[path][method]["responses"], (method, path)
+
+
+@pytest.fixture(scope="module")
+async def records_app(stack: Stack) -> AsyncIterator[FastAPI]:
+    app = create_app(stack.with_settings(metering_records_limit_per_account=5))
+    async with app.router.lifespan_context(app):
+        yield app
+
+
+async def test_metering_records_per_account(records_app: FastAPI, make_user: MakeUser) -> None:
+    """Beside the batches: the records of an account per minute, however they are batched."""
+    me, other = await make_user(), await make_user()
+
+    def batch(size: int) -> dict[str, object]:
+        now = datetime.now(UTC).isoformat()
+        return {
+            "records": [
+                {"idempotencyKey": str(uuid.uuid4()), "platform": "api", "runs": 1, "credits": 1}
+                | {"time": now}
+                for _ in range(size)
+            ]
+        }
+
+    async with _client(records_app, "198.51.100.80") as client:
+        first = await client.post(
+            "/metering/usage", json=batch(3), headers={"X-API-Key": me.api_key}
+        )
+        refused = await client.post(
+            "/metering/usage", json=batch(3), headers={"X-API-Key": me.api_key}
+        )
+        # A refused batch counted nothing, so what is left of the minute is still usable.
+        rest = await client.post(
+            "/metering/usage", json=batch(2), headers={"X-API-Key": me.api_key}
+        )
+        theirs = await client.post(
+            "/metering/usage", json=batch(5), headers={"X-API-Key": other.api_key}
+        )
+    assert first.json() == {"accepted": 3, "duplicates": 0}
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "RateLimited"
+    assert "at most 5 usage records per minute" in refused.json()["message"]
+    assert 1 <= int(refused.headers["retry-after"]) <= 60
+    assert rest.json() == {"accepted": 2, "duplicates": 0}
+    assert theirs.json() == {"accepted": 5, "duplicates": 0}
+
+
+def test_a_429_declares_retry_after(app: FastAPI) -> None:
+    declared = app.openapi()["paths"]["/metering/usage"]["post"]["responses"]["429"]
+    assert declared["headers"]["Retry-After"]["schema"] == {"type": "integer", "minimum": 1}

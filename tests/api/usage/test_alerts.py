@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+from dateutil.relativedelta import relativedelta
 from fastapi import FastAPI
 from sqlalchemy import select
 
@@ -94,8 +95,9 @@ class TestCrossing:
         self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:
         me = await make_user()
-        await set_anchor(app, me.account.id, datetime.now(UTC) - timedelta(days=800))
-        await meter(client, me, 500, at=datetime.now(UTC) - timedelta(days=400))
+        now = datetime.now(UTC)
+        await set_anchor(app, me.account.id, now - relativedelta(months=25, days=3))
+        await meter(client, me, 500, at=now - relativedelta(months=1, days=1))  # the previous
         assert await alert_rows(app, me) == []
         await meter(client, me, 50)  # the current cycle
         assert await alert_rows(app, me) == [50]

@@ -6,13 +6,35 @@ from __future__ import annotations
 import csv
 import io
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import httpx
 from dateutil.relativedelta import relativedelta
 from fastapi import FastAPI
 
+from api.models import Platform
+from api.usage import repository
+from api.usage.cycles import containing_cycle_starts
+from api.usage.repository import NewRecord
 from tests.api.conftest import MakeUser, SignedIn
 from tests.api.usage.test_metering import URL, key_headers, record, set_anchor
+
+
+async def backfill(
+    app: FastAPI, me: SignedIn, anchor: datetime, records: list[dict[str, Any]]
+) -> None:
+    """Store ``records`` (the intake's shape) as the intake would have when they were new:
+    the intake now refuses records older than the previous cycle, and these are."""
+    times = [datetime.fromisoformat(r["time"]) for r in records]
+    starts = containing_cycle_starts(anchor, times)
+    rows = [
+        NewRecord(r["idempotencyKey"], Platform(r["platform"]), r["runs"], r["credits"], at, s)
+        for r, at, s in sorted(
+            zip(records, times, starts, strict=True), key=lambda t: t[0]["idempotencyKey"]
+        )
+    ]
+    async with app.state.sessionmaker() as db, db.begin():
+        assert await repository.insert_records(db, me.account.id, rows) == len(rows)
 
 
 async def cycles(client: httpx.AsyncClient, me: SignedIn) -> list[int]:
@@ -59,8 +81,7 @@ class TestExport:
             record("nativeMobile", runs=1, credits=2, at=at(nxt.date(), 9)),
             record("nativeMobile", runs=1, credits=3, at=at(nxt.date(), 11)),
         ]
-        response = await client.post(URL, headers=key_headers(me), json={"records": records})
-        assert response.status_code == 200, response.text
+        await backfill(app, me, anchor, records)
         other = await make_user()  # another account's usage never shows
         await client.post(URL, headers=key_headers(other), json={"records": [record()]})
 

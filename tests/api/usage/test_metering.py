@@ -152,30 +152,28 @@ class TestIngest:
     ) -> None:
         me = await make_user()
         now = datetime.now(UTC)
-        anchor = (now - relativedelta(months=2, days=3)).replace(microsecond=0)
+        # The previous cycle is the anchor's: the oldest the intake takes (TestAge).
+        anchor = (now - relativedelta(months=1, days=3)).replace(microsecond=0)
         await set_anchor(app, me.account.id, anchor)
-        previous_cycle = anchor + relativedelta(months=1)
+        current_cycle = anchor + relativedelta(months=1)
         response = await client.post(
             URL,
             headers=key_headers(me),
             json={
                 "records": [
                     # the last second of the previous cycle, and the first of the current one
-                    record(credits=2, at=previous_cycle + relativedelta(months=1, seconds=-1)),
-                    record(credits=5, at=previous_cycle + relativedelta(months=1)),
-                    record(credits=11, at=previous_cycle),
-                    # before the anchor: counted in the first cycle
-                    record(credits=100, at=anchor - timedelta(days=30)),
+                    record(credits=2, at=current_cycle - relativedelta(seconds=1)),
+                    record(credits=5, at=current_cycle),
+                    record(credits=11, at=anchor),
                 ]
             },
         )
-        assert response.json()["accepted"] == 4
+        assert response.json()["accepted"] == 3
         usage = (await client.get("/web/account", headers=me.headers)).json()["account"]["usage"]
         assert [e["startMs"] for e in usage] == [
-            int(start.timestamp() * 1000)
-            for start in (anchor, previous_cycle, previous_cycle + relativedelta(months=1))
+            int(start.timestamp() * 1000) for start in (anchor, current_cycle)
         ]
-        assert [e["requests"] for e in usage] == [100, 13, 5]
+        assert [e["requests"] for e in usage] == [13, 5]
 
     async def test_epoch_milliseconds_are_accepted_as_time(
         self, client: httpx.AsyncClient, make_user: MakeUser
@@ -250,3 +248,53 @@ class TestValidation:
         bad = {"records": [record(credits=5), record(platform="desktop")]}
         assert (await client.post(URL, headers=key_headers(me), json=bad)).status_code == 422
         assert (await current_usage(client, me.headers))["requests"] == 0
+
+
+class TestAge:
+    """Records older than the previous billing cycle are refused: the invoice of that cycle
+    is final, and a replay of old records must not grow an account's history."""
+
+    async def test_a_record_before_the_previous_cycle_is_refused_naming_the_oldest_time(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        anchor = (datetime.now(UTC) - relativedelta(months=2, days=3)).replace(microsecond=0)
+        await set_anchor(app, me.account.id, anchor)
+        previous_cycle = anchor + relativedelta(months=1)
+        too_old = record(credits=7, at=previous_cycle - timedelta(seconds=1))
+        refused = await client.post(
+            URL, headers=key_headers(me), json={"records": [record(), too_old]}
+        )
+        assert refused.status_code == 400
+        body = refused.json()
+        assert body["code"] == "RecordTooOld"
+        assert previous_cycle.isoformat() in body["message"], body
+        assert too_old["idempotencyKey"] in body["message"]
+        # All or nothing: the good record of the refused batch was not counted.
+        assert (await current_usage(client, me.headers))["requests"] == 0
+        oldest = record(credits=2, at=previous_cycle)
+        accepted = await client.post(URL, headers=key_headers(me), json={"records": [oldest]})
+        assert accepted.json() == {"accepted": 1, "duplicates": 0}
+
+    async def test_a_new_account_accepts_one_cycle_before_its_anchor(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        anchor = (datetime.now(UTC) - timedelta(days=3)).replace(microsecond=0)
+        await set_anchor(app, me.account.id, anchor)
+        oldest = anchor - relativedelta(months=1)
+        kept = await client.post(
+            URL, headers=key_headers(me), json={"records": [record(credits=4, at=oldest)]}
+        )
+        assert kept.json() == {"accepted": 1, "duplicates": 0}
+        assert (await current_usage(client, me.headers))["requests"] == 4  # the first cycle
+        older = record(at=oldest - timedelta(milliseconds=1))
+        refused = await client.post(URL, headers=key_headers(me), json={"records": [older]})
+        assert refused.status_code == 400
+        assert refused.json()["code"] == "RecordTooOld"
+
+    def test_the_refusal_is_in_the_contract(self, app: FastAPI) -> None:
+        codes = app.openapi()["paths"][URL]["post"]["responses"]["400"]["content"][
+            "application/json"
+        ]["schema"]["properties"]["code"]["enum"]
+        assert "RecordTooOld" in codes

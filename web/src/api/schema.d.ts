@@ -17,7 +17,8 @@ export interface paths {
          * Ingest Usage
          * @description Count a batch of usage records (idempotent per record key) for the key's account; a
          *     batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the
-         *     account's users once per cycle (issue 14).
+         *     account's users once per cycle (issue 14). The batch's records count against the
+         *     account's records per minute first (duplicates too: they cost the same work).
          */
         post: operations["usage-ingest_usage"];
         delete?: never;
@@ -1912,7 +1913,7 @@ export interface operations {
                     "application/json": components["schemas"]["UsageBatchResponse"];
                 };
             };
-            /** @description RecordInTheFuture */
+            /** @description RecordInTheFuture | RecordTooOld */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1920,7 +1921,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "RecordInTheFuture";
+                        code: "RecordInTheFuture" | "RecordTooOld";
                         message: string;
                     };
                 };
@@ -1971,6 +1972,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2054,7 +2057,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2062,7 +2065,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2147,7 +2150,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2155,7 +2158,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2206,7 +2209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2214,7 +2217,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2302,6 +2305,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2312,7 +2317,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2320,7 +2325,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2429,7 +2434,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2437,7 +2442,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2540,6 +2545,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2550,7 +2557,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2558,7 +2565,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2665,7 +2672,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2673,7 +2680,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2724,7 +2731,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2732,7 +2739,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2822,7 +2829,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2830,7 +2837,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -2949,6 +2956,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2959,7 +2968,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2967,7 +2976,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -3055,6 +3064,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3138,7 +3149,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3146,7 +3157,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -3301,6 +3312,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3407,6 +3420,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3535,6 +3550,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3545,7 +3562,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3553,7 +3570,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -3665,6 +3682,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3675,7 +3694,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3683,7 +3702,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -3771,6 +3790,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3862,6 +3883,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3872,7 +3895,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3880,7 +3903,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -3968,6 +3991,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4126,6 +4151,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4242,7 +4269,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4250,7 +4277,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -4337,6 +4364,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4347,7 +4376,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4355,7 +4384,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -4451,7 +4480,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4459,7 +4488,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -4581,7 +4610,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4589,7 +4618,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -4640,7 +4669,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4648,7 +4677,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -4759,7 +4788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4767,7 +4796,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -4861,7 +4890,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4869,7 +4898,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -4968,6 +4997,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4978,7 +5009,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | DnsUnavailable */
+            /** @description DatabaseUnavailable | DnsUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4986,7 +5017,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "DnsUnavailable";
+                        code: "DatabaseUnavailable" | "DnsUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -5110,7 +5141,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5118,7 +5149,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -5221,7 +5252,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5229,7 +5260,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -5343,6 +5374,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5353,7 +5386,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5361,7 +5394,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -5449,7 +5482,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5457,7 +5490,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -5567,7 +5600,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5575,7 +5608,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -5626,7 +5659,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5634,7 +5667,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -5732,7 +5765,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5740,7 +5773,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -5837,7 +5870,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5845,7 +5878,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -5959,6 +5992,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5969,7 +6004,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5977,7 +6012,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -6090,7 +6125,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6098,7 +6133,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
                         message: string;
                     };
                 };
@@ -6205,7 +6240,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6213,7 +6248,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -6325,6 +6360,8 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6335,7 +6372,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6343,7 +6380,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
@@ -6450,7 +6487,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DatabaseUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6458,7 +6495,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
+                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
                         message: string;
                     };
                 };
