@@ -21,15 +21,11 @@ from api.adapters.cognito import (
     UserNotConfirmedError,
     UserNotFoundError,
 )
-from api.errors import (
-    AppError,
-    EmailInUse,
-    MustSignInWithGoogle,
-    ProviderRefused,
-    VendorUnavailable,
-)
+from api.errors import AppError, EmailInUse, ProviderRefused, VendorUnavailable
 
-MUST_USE_GOOGLE = MustSignInWithGoogle.default_message
+# SPEC 8's text for a password sign-in of a user who must use Google; also the message of
+# ``MustSignInWithGoogle`` (api/session/errors.py).
+MUST_USE_GOOGLE = "This user must sign in with Google"
 USER_DOES_NOT_EXIST = "User does not exist"
 
 

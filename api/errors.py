@@ -4,6 +4,10 @@ Every non-2xx response body is ``{"code": "<StableCode>", "message": "<human mes
 request validation failures add ``fields: [{"field", "message"}]``. The code is the error
 class name, so the SPA switches on it instead of parsing prose (STYLE: polar's typed errors).
 Routers list the errors they can raise in ``responses=`` via :func:`error_responses`.
+
+This module holds the envelope, the base class, the handlers and the errors more than one
+domain answers with (the generic HTTP ones, the identity provider's refusals, the platform's
+503s and 413). An error of one domain lives beside it, in ``api/<domain>/errors.py``.
 """
 
 from __future__ import annotations
@@ -96,6 +100,7 @@ PROVIDER_CODES = (
 
 class ProviderRefused(AppError):
     """400: the identity provider refused the request; ``message`` is its text (SPEC 8).
+    Raised through api/cognito_errors.py by every domain that calls the provider.
 
     The wire code is the provider's own when it is one of :data:`PROVIDER_CODES` (e.g.
     ``NotAuthorizedException``, so the SPA can react to specific cases), else
@@ -117,55 +122,9 @@ class ProviderRefused(AppError):
         return (*PROVIDER_CODES, cls.__name__)
 
 
-class MustSignInWithGoogle(AppError):
-    """400: the user's account requires Google sign-in, so passwords are refused (SPEC 6, 8)."""
-
-    default_message = "This user must sign in with Google"
-
-
-class InvitationExpired(AppError):
-    """400: an invited user's invitation expired before their first sign-in (issue 15)."""
-
-    default_message = (
-        "Your invitation has expired. Ask an Owner or Admin of your account to send it again."
-    )
-
-
-class PasswordResetUnavailable(AppError):
-    """400: the provider accepted a reset but reported no code delivery (SPEC 8)."""
-
-    default_message = (
-        "There was an error resetting your password. Please email support to reset your password."
-    )
-
-
-class ValidationCodeExpired(AppError):
-    """400: the hosted UI's code was used, expired or unknown (OAuth invalid_grant, SPEC 8)."""
-
-    default_message = "Validation code has expired"
-
-
-class UnableToAuthenticate(AppError):
-    """400: any other failure of the code exchange (SPEC 8)."""
-
-    default_message = "Unable to authenticate user"
-
-
-class InvalidEmailProvider(AppError):
-    """400: registration with a free or disposable email domain (SPEC 5, 8)."""
-
-    default_message = "Invalid email provider"
-
-
-class EmailNotVerified(AppError):
-    """400: the identity provider has not verified the identity's email address, so it cannot
-    prove membership of an email domain (issue 9)."""
-
-    default_message = "Your identity provider has not verified this email address"
-
-
 class EmailInUse(AppError):
-    """409: a user with this email exists already (SPEC 8 "Registration")."""
+    """409: a user with this email exists already (SPEC 8 "Registration"); registration,
+    joining with a federated identity and invitations answer it."""
 
     status_code = 409
     default_message = "This email address is already in use"
@@ -223,50 +182,6 @@ class VendorUnavailable(AppError):
 
     status_code = 503
     default_message = "A provider we depend on is unreachable. Please try again shortly."
-
-
-class PaidPlanNeedsPaymentMethod(AppError):
-    """409: the card of an account on a paid plan cannot be removed: the plan renews every
-    month and would have nothing to charge (issue 11). A new card replaces it on /payment."""
-
-    status_code = 409
-    default_message = "Set your plan to 0 units or add another card before removing this one."
-
-
-class PreviewExpired(AppError):
-    """409: the charge preview a plan change confirms is too old, or not one we gave
-    (issue 11: the preview and the change use the same proration date)."""
-
-    status_code = 409
-    default_message = (
-        "The price shown is more than 10 minutes old. Review the new price and confirm again."
-    )
-
-
-class PaymentMethodRequired(AppError):
-    """409: the plan can change only when a card is on file (SPEC 5 "Slider")."""
-
-    status_code = 409
-    default_message = "Add a payment method before changing your plan."
-
-
-class CardDeclined(AppError):
-    """402: Stripe declined or refused the card; ``message`` is Stripe's text (SPEC 8)."""
-
-    status_code = 402
-    default_message = "Your card was declined."
-
-
-class PaymentProviderRefused(AppError):
-    """400: Stripe refused the request for another reason; ``message`` is Stripe's text."""
-
-    default_message = "The payment provider refused the request."
-
-
-class InvalidWebhookSignature(AppError):
-    """400: a webhook without a valid ``Stripe-Signature``; nothing was processed."""
-
-    default_message = "Invalid webhook signature"
 
 
 class RequestValidationFailed(AppError):

@@ -7,6 +7,13 @@ from fastapi import APIRouter, Query, status
 
 from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
 from api.billing import service
+from api.billing.errors import (
+    CardDeclined,
+    PaidPlanNeedsPaymentMethod,
+    PaymentMethodRequired,
+    PaymentProviderRefused,
+    PreviewExpired,
+)
 from api.billing.schemas import (
     InvoicesResponse,
     PaymentMethodResponse,
@@ -26,12 +33,7 @@ from api.deps import (
     Stripe,
 )
 from api.errors import (
-    CardDeclined,
     NotFound,
-    PaidPlanNeedsPaymentMethod,
-    PaymentMethodRequired,
-    PaymentProviderRefused,
-    PreviewExpired,
     RateLimited,
     RequestValidationFailed,
     VendorUnavailable,

@@ -30,6 +30,13 @@ from api.adapters.stripe import (
 from api.audit import AuditAction, AuditTrail, Target
 from api.auth.principal import Caller
 from api.billing import repository
+from api.billing.errors import (
+    CardDeclined,
+    PaidPlanNeedsPaymentMethod,
+    PaymentMethodRequired,
+    PaymentProviderRefused,
+    PreviewExpired,
+)
 from api.billing.plan import PlanState, apply_plan, at_epoch, plan_of
 from api.billing.schemas import (
     INVOICES_PAGE,
@@ -44,15 +51,7 @@ from api.billing.schemas import (
     Subscription,
     SubscriptionPreview,
 )
-from api.errors import (
-    CardDeclined,
-    NotFound,
-    PaidPlanNeedsPaymentMethod,
-    PaymentMethodRequired,
-    PaymentProviderRefused,
-    PreviewExpired,
-    VendorUnavailable,
-)
+from api.errors import NotFound, VendorUnavailable
 from api.models import Account
 
 T = TypeVar("T")

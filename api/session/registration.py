@@ -29,10 +29,11 @@ from api.cognito_errors import cognito_errors
 from api.config import Settings
 from api.db import undo_on_rollback
 from api.emails import email_domain, is_blocked_domain
-from api.errors import EmailInUse, InvalidEmailProvider, ProviderRefused
+from api.errors import EmailInUse, ProviderRefused
 from api.models import AuthType, Role, User
 from api.session.cookies import SessionCookies
 from api.session.email_verification import send_first_code
+from api.session.errors import InvalidEmailProvider
 from api.session.schemas import RegistrationRequest, Tokens
 from api.session.service import signed_in, tokens_out, verified_claims
 

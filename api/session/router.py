@@ -35,17 +35,10 @@ from api.errors import (
     BadRequest,
     Conflict,
     EmailInUse,
-    EmailNotVerified,
-    InvalidEmailProvider,
-    InvitationExpired,
-    MustSignInWithGoogle,
     NotFound,
-    PasswordResetUnavailable,
     ProviderRefused,
     RateLimited,
     RequestValidationFailed,
-    UnableToAuthenticate,
-    ValidationCodeExpired,
     VendorUnavailable,
     error_responses,
 )
@@ -59,6 +52,13 @@ from api.session.cookies import (
 )
 from api.session.errors import (
     EmailAlreadyVerified,
+    EmailNotVerified,
+    InvalidEmailProvider,
+    InvitationExpired,
+    MustSignInWithGoogle,
+    PasswordResetUnavailable,
+    UnableToAuthenticate,
+    ValidationCodeExpired,
     VerificationCodeExpired,
     VerificationCodeMismatch,
 )

@@ -39,19 +39,18 @@ from api.auth.principal import Caller
 from api.auth.sessions import end_sessions
 from api.auth.tokens import AccessClaims, AccessTokenVerifier, IdentityProviderDown, InvalidToken
 from api.cognito_errors import cognito_errors
-from api.errors import (
-    InvitationExpired,
-    MustSignInWithGoogle,
-    PasswordResetUnavailable,
-    ProviderRefused,
-    UnableToAuthenticate,
-    ValidationCodeExpired,
-    VendorUnavailable,
-)
+from api.errors import ProviderRefused, VendorUnavailable
 from api.models import User
 from api.ratelimit.service import PasswordAttempts
 from api.session import repository
 from api.session.cookies import SessionCookies
+from api.session.errors import (
+    InvitationExpired,
+    MustSignInWithGoogle,
+    PasswordResetUnavailable,
+    UnableToAuthenticate,
+    ValidationCodeExpired,
+)
 from api.session.schemas import (
     AuthorizeResponse,
     Challenge,

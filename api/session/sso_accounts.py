@@ -30,15 +30,10 @@ from api.auth.tokens import AccessClaims
 from api.cognito_errors import cognito_errors
 from api.config import Settings
 from api.emails import email_domain, is_gmail_domain, normalize_email
-from api.errors import (
-    BadRequest,
-    Conflict,
-    EmailInUse,
-    EmailNotVerified,
-    NotFound,
-)
+from api.errors import BadRequest, Conflict, EmailInUse, NotFound
 from api.models import AuthType, Role, User
 from api.session import repository
+from api.session.errors import EmailNotVerified
 from api.session.schemas import SsoAccount, SsoAccountsResponse
 
 IDENTITY_MISMATCH = "The identity does not match your sign-in"

@@ -5,10 +5,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Request, status
 
+from api.billing.errors import InvalidWebhookSignature
 from api.billing.schemas import WebhookAck
 from api.billing.webhooks import service
 from api.deps import DbSession, Stripe
-from api.errors import InvalidWebhookSignature, error_responses
+from api.errors import error_responses
 
 router = APIRouter(prefix="/webhooks", tags=["webhooks"], include_in_schema=False)
 

@@ -35,9 +35,9 @@ from api.adapters.stripe import (
     subscription_state,
 )
 from api.billing import repository
+from api.billing.errors import InvalidWebhookSignature
 from api.billing.plan import FREE_PLAN, PlanState, apply_plan, at_epoch, plan_of
 from api.billing.service import clear_past_due
-from api.errors import InvalidWebhookSignature
 from api.models import Account
 
 log = structlog.get_logger(__name__)
