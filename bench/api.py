@@ -89,7 +89,10 @@ async def seed(settings: Settings) -> str:
     async with create_sessionmaker(engine)() as db, db.begin():
         now = datetime.now(UTC)
         account = await create_account(
-            db, settings, "Bench Corp", billing_cycle_anchor=now - relativedelta(months=11, days=3)
+            db=db,
+            settings=settings,
+            name="Bench Corp",
+            billing_cycle_anchor=now - relativedelta(months=11, days=3),
         )
         account.require_google_sso = True
         db.add(

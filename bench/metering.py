@@ -52,7 +52,7 @@ async def seed_account(settings: Settings, name: str, email: str) -> tuple[str, 
         account = await add_account(
             db, settings, name, [(email, "Bench", "Mark", Role.OWNER)], anchor
         )
-        api_key = await open_current_key(db, key_ring(settings), account.id)
+        api_key = await open_current_key(db=db, ring=key_ring(settings), account_id=account.id)
     await engine.dispose()
     return api_key, await access_token(settings, email, PASSWORD), anchor
 

@@ -60,7 +60,7 @@ async def seed(settings: Settings, count: int) -> tuple[str, list[str], dict[str
     zone: dict[str, list[str]] = {}
     ids: list[str] = []
     async with create_sessionmaker(engine)() as db, db.begin():
-        account = await create_account(db, settings, "Bench DNS")
+        account = await create_account(db=db, settings=settings, name="Bench DNS")
         db.add(
             User(
                 account_id=account.id,

@@ -25,7 +25,7 @@ router = APIRouter(prefix="/web", tags=["account"])
 async def get_account(claims: Claims, reads: ReadEngine, request: Request) -> Response:
     """The caller's account: name, API key, usage per billing cycle, plan, card, users, SSO.
     An If-None-Match naming the current body's ETag is answered 304 with no body."""
-    return conditional_json(await service.account_view(reads, claims), request)
+    return conditional_json(await service.account_view(reads=reads, claims=claims), request)
 
 
 @router.put(
@@ -43,5 +43,7 @@ async def update_account(
     """Rename the caller's account (Owners and Admins); returns the updated account (SPEC 7:
     PUT /web/account)."""
     return AccountResponse(
-        account=await service.rename_account(db, audit, caller.account_id, body.name)
+        account=await service.rename_account(
+            db=db, audit=audit, account_id=caller.account_id, name=body.name
+        )
     )

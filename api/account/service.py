@@ -23,10 +23,10 @@ from api.users.service import account_users
 
 
 async def create_account(
+    *,
     db: AsyncSession,
     settings: Settings,
     name: str,
-    *,
     billing_cycle_anchor: datetime | None = None,
 ) -> models.Account:
     """A new account on the free plan (0 units) with a fresh API key (sealed with the key
@@ -42,12 +42,12 @@ async def create_account(
         account.billing_cycle_anchor = billing_cycle_anchor
     db.add(account)
     await db.flush()
-    await add_first_key(db, settings, account.id)
+    await add_first_key(db=db, settings=settings, account_id=account.id)
     return account
 
 
 async def account_view(
-    reads: AsyncEngine, claims: AccessClaims, now: datetime | None = None
+    *, reads: AsyncEngine, claims: AccessClaims, now: datetime | None = None
 ) -> bytes:
     """``GET /web/account``'s body for the user a verified access token (``claims``) acts
     for: ``AccountResponse`` as UTF-8 JSON, built by PostgreSQL in one statement that also
@@ -67,7 +67,7 @@ async def account_view(
 
 
 async def account_summary(
-    db: AsyncSession, account_id: uuid.UUID, now: datetime | None = None
+    *, db: AsyncSession, account_id: uuid.UUID, now: datetime | None = None
 ) -> Account:
     """The account as the console shows it, composed from what each domain owns (the
     reference for :func:`account_view`, and the body of ``PUT /web/account``). Reads only our
@@ -79,17 +79,19 @@ async def account_summary(
     return Account(
         id=account.id,
         name=account.name,
-        api_key=await current_masked(db, account.id),
-        usage=await usage_by_cycle(db, account.id, account.billing_cycle_anchor, now),
+        api_key=await current_masked(db=db, account_id=account.id),
+        usage=await usage_by_cycle(
+            db=db, account_id=account.id, billing_cycle_anchor=account.billing_cycle_anchor, now=now
+        ),
         subscription=subscription_of(account),
         billing=payment_method_of(account),
-        users=await account_users(db, account.id, now),
-        sso=await sso_of(db, account),
+        users=await account_users(db=db, account_id=account.id, now=now),
+        sso=await sso_of(db=db, account=account),
     )
 
 
 async def rename_account(
-    db: AsyncSession, audit: AuditTrail, account_id: uuid.UUID, name: str
+    *, db: AsyncSession, audit: AuditTrail, account_id: uuid.UUID, name: str
 ) -> Account:
     """Rename the caller's account (SPEC 2 "Editable Account Name"); ``name`` is already
     trimmed and non-empty (``AccountUpdate``). Recorded in the audit log when the name
@@ -101,4 +103,4 @@ async def rename_account(
             Target("account", account_id, name),
             {"name": (before, name)},
         )
-    return await account_summary(db, account_id)
+    return await account_summary(db=db, account_id=account_id)

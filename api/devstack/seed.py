@@ -52,7 +52,7 @@ async def add_account(
 ) -> Account:
     """Add an account on the free plan (0 units) with password users given as
     (email, first name, last name, role); flushes and returns the account."""
-    account = await create_account(db, settings, name, billing_cycle_anchor=anchor)
+    account = await create_account(db=db, settings=settings, name=name, billing_cycle_anchor=anchor)
     for email, first, last, role in users:
         db.add(
             User(

@@ -22,7 +22,7 @@ router = APIRouter(prefix="/web/api-keys", tags=["api keys"])
 )
 async def list_keys(caller: CurrentUser, db: DbSession) -> ApiKeysResponse:
     """The account's working API keys, newest (current) first, masked."""
-    return await service.list_keys(db, caller.account_id)
+    return await service.list_keys(db=db, account_id=caller.account_id)
 
 
 @router.post(
@@ -43,7 +43,7 @@ async def roll_key(
 ) -> ApiKeysResponse:
     """Make a new key (Owners and Admins); the current one keeps working for the chosen
     overlap."""
-    return await service.roll(db, ring, caller, audit, body.overlap)
+    return await service.roll(db=db, ring=ring, caller=caller, audit=audit, overlap=body.overlap)
 
 
 @router.post(
@@ -69,7 +69,9 @@ async def reveal_key(
 ) -> RevealedKey:
     """The key itself, to show or to copy (any role: Members copy the key); recorded in the
     audit log either way."""
-    return await service.reveal(db, ring, caller, audit, key_id, body.purpose)
+    return await service.reveal(
+        db=db, ring=ring, caller=caller, audit=audit, key_id=key_id, purpose=body.purpose
+    )
 
 
 @router.post(
@@ -90,4 +92,4 @@ async def expire_key(
     key_id: uuid.UUID, caller: CurrentUser, db: DbSession, audit: Audit
 ) -> ApiKeysResponse:
     """Stop a key working now (not the only one; Owners and Admins)."""
-    return await service.expire_now(db, caller, audit, key_id)
+    return await service.expire_now(db=db, caller=caller, audit=audit, key_id=key_id)

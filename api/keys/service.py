@@ -49,20 +49,20 @@ def key_ring(settings: Settings) -> KeyRing:
     )
 
 
-async def add_first_key(db: AsyncSession, settings: Settings, account_id: uuid.UUID) -> None:
+async def add_first_key(*, db: AsyncSession, settings: Settings, account_id: uuid.UUID) -> None:
     """Give a new account its API key (called by ``create_account``)."""
     db.add(new_key_row(key_ring(settings), account_id))
     await db.flush()
 
 
-async def current_masked(db: AsyncSession, account_id: uuid.UUID) -> str:
+async def current_masked(*, db: AsyncSession, account_id: uuid.UUID) -> str:
     """The account's current key (the newest that works), masked: what Account Information
     shows as ``apiKey``; empty if it has none."""
     key = await repository.newest_working_key(db, account_id)
     return masked(key.last4) if key else ""
 
 
-async def open_current_key(db: AsyncSession, ring: KeyRing, account_id: uuid.UUID) -> str:
+async def open_current_key(*, db: AsyncSession, ring: KeyRing, account_id: uuid.UUID) -> str:
     """The account's current key in clear, unrecorded: for the dev stack's tools and the
     tests, which stand where the customer's CI would (the console goes through ``reveal``).
 
@@ -89,7 +89,7 @@ def new_key_row(ring: KeyRing, account_id: uuid.UUID) -> ApiKey:
     )
 
 
-async def list_keys(db: AsyncSession, account_id: uuid.UUID) -> ApiKeysResponse:
+async def list_keys(*, db: AsyncSession, account_id: uuid.UUID) -> ApiKeysResponse:
     """``GET /web/api-keys``: the working keys, newest first, masked."""
     anchor = await db.scalar(select(Account.billing_cycle_anchor).where(Account.id == account_id))
     assert anchor is not None, "the caller's account exists"
@@ -115,7 +115,7 @@ def _target(row: ApiKey) -> Target:
 
 
 async def roll(
-    db: AsyncSession, ring: KeyRing, caller: Caller, audit: AuditTrail, overlap: Overlap
+    *, db: AsyncSession, ring: KeyRing, caller: Caller, audit: AuditTrail, overlap: Overlap
 ) -> ApiKeysResponse:
     """``POST /web/api-keys/roll``: a new current key; the keys working now keep working for
     ``overlap`` (at most: an earlier end they have stays)."""
@@ -133,10 +133,11 @@ async def roll(
         },
     )
     db.expire_all()
-    return await list_keys(db, caller.account_id)
+    return await list_keys(db=db, account_id=caller.account_id)
 
 
 async def reveal(
+    *,
     db: AsyncSession,
     ring: KeyRing,
     caller: Caller,
@@ -161,7 +162,7 @@ async def reveal(
 
 
 async def expire_now(
-    db: AsyncSession, caller: Caller, audit: AuditTrail, key_id: uuid.UUID
+    *, db: AsyncSession, caller: Caller, audit: AuditTrail, key_id: uuid.UUID
 ) -> ApiKeysResponse:
     """``POST /web/api-keys/{id}/expire``: the key stops working now.
 
@@ -177,4 +178,4 @@ async def expire_now(
     await repository.expire(db, [key_id], 0)
     await audit.record(AuditAction.API_KEY_EXPIRED, _target(working[key_id]))
     db.expire_all()
-    return await list_keys(db, caller.account_id)
+    return await list_keys(db=db, account_id=caller.account_id)

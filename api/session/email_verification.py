@@ -53,7 +53,7 @@ def _refused(exc: CognitoError) -> AppError:
 
 
 async def send_code(
-    cognito: CognitoClient, caller: Caller, access_token: str
+    *, cognito: CognitoClient, caller: Caller, access_token: str
 ) -> EmailVerificationResponse:
     """Have Cognito email ``caller`` a new verification code (each one replaces the last).
 
@@ -80,7 +80,7 @@ async def send_code(
     )
 
 
-async def send_first_code(cognito: CognitoClient, access_token: str, email: str) -> None:
+async def send_first_code(*, cognito: CognitoClient, access_token: str, email: str) -> None:
     """The code a registration sends at once. A failure here does not undo the registration:
     the banner's Resend asks again."""
     try:
@@ -90,7 +90,7 @@ async def send_first_code(cognito: CognitoClient, access_token: str, email: str)
 
 
 async def confirm(
-    db: AsyncSession, cognito: CognitoClient, caller: Caller, access_token: str, code: str
+    *, db: AsyncSession, cognito: CognitoClient, caller: Caller, access_token: str, code: str
 ) -> None:
     """Check ``code`` with Cognito (VerifyUserAttribute); when Cognito then reports the
     caller's address (the one we hold) verified, record it (``user.email_verified``).

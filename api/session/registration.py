@@ -41,6 +41,7 @@ log = structlog.get_logger(__name__)
 
 
 async def register(
+    *,
     db: AsyncSession,
     cognito: CognitoClient,
     verifier: AccessTokenVerifier,
@@ -87,7 +88,7 @@ async def register(
         await cognito.admin_set_user_password(email, form.new_password, permanent=True)
 
     try:
-        account = await create_account(db, settings, form.organization_name)
+        account = await create_account(db=db, settings=settings, name=form.organization_name)
         db.add(
             User(
                 account_id=account.id,
@@ -108,6 +109,11 @@ async def register(
         result = await cognito.password_auth(email, form.new_password)
     if result.tokens is None:
         raise ProviderRefused("Unexpected sign-in challenge after registration", "Challenge")
-    await signed_in(db, sign_ins, await verified_claims(verifier, result.tokens), "password")
-    await send_first_code(cognito, result.tokens.access_token, email)
+    await signed_in(
+        db=db,
+        sign_ins=sign_ins,
+        claims=await verified_claims(verifier=verifier, tokens=result.tokens),
+        method="password",
+    )
+    await send_first_code(cognito=cognito, access_token=result.tokens.access_token, email=email)
     return tokens_out(result.tokens, cookies)

@@ -143,7 +143,9 @@ async def send_email_verification(
     """Have Cognito email the signed-in user a code that verifies their address (Resend:
     each code replaces the last)."""
     # ``token`` is the bearer token CurrentUser just verified.
-    return await email_verification.send_code(cognito, caller, token or "")
+    return await email_verification.send_code(
+        cognito=cognito, caller=caller, access_token=token or ""
+    )
 
 
 @router.post(
@@ -164,7 +166,9 @@ async def confirm_email_verification(
 ) -> Response:
     """Enter the emailed code: once Cognito accepts it, the address is verified and the
     actions that wait for it (inviting users, domains, single sign-on) open."""
-    await email_verification.confirm(db, cognito, caller, token or "", body.code)
+    await email_verification.confirm(
+        db=db, cognito=cognito, caller=caller, access_token=token or "", code=body.code
+    )
     return Response(status_code=204)
 
 
@@ -185,7 +189,14 @@ async def sign_in(
 ) -> SignInResponse:
     """Sign in with email and password: tokens, or a challenge to answer (SPEC 4)."""
     return await service.sign_in(
-        db, cognito, verifier, attempts, sign_ins, cookies, body.email, body.password
+        db=db,
+        cognito=cognito,
+        verifier=verifier,
+        attempts=attempts,
+        sign_ins=sign_ins,
+        cookies=cookies,
+        email=body.email,
+        password=body.password,
     )
 
 
@@ -206,15 +217,15 @@ async def complete_new_password(
 ) -> SignInResponse:
     """Answer the NEW_PASSWORD_REQUIRED challenge of a sign-in with a new password."""
     return await service.complete_new_password(
-        db,
-        cognito,
-        verifier,
-        attempts,
-        sign_ins,
-        cookies,
-        body.username,
-        body.session,
-        body.new_password,
+        db=db,
+        cognito=cognito,
+        verifier=verifier,
+        attempts=attempts,
+        sign_ins=sign_ins,
+        cookies=cookies,
+        username=body.username,
+        session=body.session,
+        new_password=body.new_password,
     )
 
 
@@ -231,7 +242,9 @@ async def forgot_password(
     attempts: PasswordAttemptsDep,
 ) -> ForgotPasswordResponse:
     """Email a password-reset code (SPEC 4 forgot-password)."""
-    return await service.forgot_password(db, cognito, attempts, body.email)
+    return await service.forgot_password(
+        db=db, cognito=cognito, attempts=attempts, email=body.email
+    )
 
 
 @router.post(
@@ -252,7 +265,15 @@ async def confirm_forgot_password(
     """Set a new password with the emailed code, end the sessions the old one opened, and
     sign in with the new one."""
     return await service.confirm_forgot_password(
-        db, cognito, verifier, attempts, sign_ins, cookies, body.email, body.code, body.new_password
+        db=db,
+        cognito=cognito,
+        verifier=verifier,
+        attempts=attempts,
+        sign_ins=sign_ins,
+        cookies=cookies,
+        email=body.email,
+        code=body.code,
+        new_password=body.new_password,
     )
 
 
@@ -267,7 +288,12 @@ async def authorize(
 ) -> AuthorizeResponse:
     """Start a Google or GitHub sign-in: the hosted UI's authorize URL with a fresh ``state``
     and PKCE challenge; sets the httpOnly ``oauth_flow`` cookie that the code exchange needs."""
-    return service.start_oauth(cognito, cookies, body.identity_provider, body.redirect_uri)
+    return service.start_oauth(
+        cognito=cognito,
+        cookies=cookies,
+        identity_provider=body.identity_provider,
+        redirect_uri=body.redirect_uri,
+    )
 
 
 @router.post(
@@ -292,15 +318,15 @@ async def exchange_code(
     the browser that started the sign-in (``oauth_flow`` cookie: state and PKCE verifier).
     Sets the refresh token cookie."""
     return await service.exchange_code(
-        db,
-        sign_ins,
-        cognito,
-        verifier,
-        cookies,
-        parse_oauth_flow(oauth_flow),
-        body.code,
-        body.state,
-        body.redirect_uri,
+        db=db,
+        sign_ins=sign_ins,
+        cognito=cognito,
+        verifier=verifier,
+        cookies=cookies,
+        flow=parse_oauth_flow(oauth_flow),
+        code=body.code,
+        state=body.state,
+        redirect_uri=body.redirect_uri,
     )
 
 
@@ -327,7 +353,13 @@ async def refresh(
     """New access and ID tokens for the browser's refresh token cookie (httpOnly, sent to
     the session routes only): how a reloaded page gets its session back, if the account's
     sign-in policy still lets the user act."""
-    return await service.refresh(cognito, verifier, reads, cookies, refresh_token)
+    return await service.refresh(
+        cognito=cognito,
+        verifier=verifier,
+        read_engine=reads,
+        cookies=cookies,
+        refresh_token=refresh_token,
+    )
 
 
 @router.post(
@@ -347,7 +379,14 @@ async def sign_out(
     """Sign this browser out: its refresh token is revoked at Cognito and its cookie
     cleared, and the user's access tokens issued until now stop working (other devices get
     new ones at their next refresh); the SPA then drops its tokens."""
-    await service.sign_out(db, cognito, verifier, cookies, token, refresh_token)
+    await service.sign_out(
+        db=db,
+        cognito=cognito,
+        verifier=verifier,
+        cookies=cookies,
+        access_token=token,
+        refresh_token=refresh_token,
+    )
 
 
 @router.post(
@@ -375,7 +414,15 @@ async def register(
 ) -> Tokens:
     """Register with the form (SPEC 3): a new account and its first user, signed in; Cognito
     emails the code that verifies the address."""
-    return await registration.register(db, cognito, verifier, sign_ins, settings, cookies, body)
+    return await registration.register(
+        db=db,
+        cognito=cognito,
+        verifier=verifier,
+        sign_ins=sign_ins,
+        settings=settings,
+        cookies=cookies,
+        form=body,
+    )
 
 
 @router.get(
@@ -401,7 +448,10 @@ async def get_sso_accounts(
     email: Annotated[str, Query(min_length=1, max_length=320)],
 ) -> SsoAccountsResponse:
     """Accounts the signed-in Google identity may join, and its email domain (SPEC 7)."""
-    return await sso_accounts.lookup(db, cognito, settings, claims, cognito_id, email)
+    claimed = sso_accounts.ClaimedIdentity(identity_id=cognito_id, email=email)
+    return await sso_accounts.lookup(
+        db=db, cognito=cognito, settings=settings, claims=claims, claimed=claimed
+    )
 
 
 @router.post(
@@ -431,16 +481,13 @@ async def join_sso_account(
     """Join an account that has Google SSO on for the identity's email domain (SPEC 7), as a
     Member (issue 15)."""
     await sso_accounts.join(
-        db,
-        cognito,
-        settings,
-        claims,
-        address,
-        body.account_id,
-        body.user_identity_id,
-        body.user_email,
-        body.user_first_name,
-        body.user_last_name,
+        db=db,
+        cognito=cognito,
+        settings=settings,
+        claims=claims,
+        client_address=address,
+        account_id=body.account_id,
+        claimed=_claimed(body),
     )
     return Response(status_code=204)
 
@@ -464,14 +511,21 @@ async def create_sso_account(
 ) -> Response:
     """Create a new account for the third-party identity (SPEC 4 needsAccount)."""
     await sso_accounts.create(
-        db,
-        cognito,
-        settings,
-        claims,
-        body.account_name,
-        body.user_identity_id,
-        body.user_email,
-        body.user_first_name,
-        body.user_last_name,
+        db=db,
+        cognito=cognito,
+        settings=settings,
+        claims=claims,
+        account_name=body.account_name,
+        claimed=_claimed(body),
     )
     return Response(status_code=204)
+
+
+def _claimed(body: SsoJoinRequest | SsoCreateRequest) -> sso_accounts.ClaimedIdentity:
+    """The identity a join or create-account request speaks for, as one value."""
+    return sso_accounts.ClaimedIdentity(
+        identity_id=body.user_identity_id,
+        email=body.user_email,
+        first_name=body.user_first_name,
+        last_name=body.user_last_name,
+    )

@@ -115,7 +115,7 @@ async def _logged(sign_ins: SignInLog, username: str, method: str) -> AsyncItera
 
 
 async def signed_in(
-    db: AsyncSession, sign_ins: SignInLog, claims: AccessClaims, method: str
+    *, db: AsyncSession, sign_ins: SignInLog, claims: AccessClaims, method: str
 ) -> None:
     """A sign-in succeeded with the token of ``claims``: the user of that username is bound
     to the token's pool user (``sub``), their first sign-in ends a Pending invitation, and
@@ -126,7 +126,7 @@ async def signed_in(
         await sign_ins.succeeded(db, user, method)
 
 
-async def verified_claims(verifier: AccessTokenVerifier, tokens: CognitoTokens) -> AccessClaims:
+async def verified_claims(*, verifier: AccessTokenVerifier, tokens: CognitoTokens) -> AccessClaims:
     """The claims of an access token Cognito just issued (verified like any other)."""
     try:
         return await verifier.verify(tokens.access_token)
@@ -146,7 +146,12 @@ async def _sign_in_response(
     cookies: SessionCookies,
 ) -> SignInResponse:
     if result.tokens is not None:
-        await signed_in(db, sign_ins, await verified_claims(verifier, result.tokens), method)
+        await signed_in(
+            db=db,
+            sign_ins=sign_ins,
+            claims=await verified_claims(verifier=verifier, tokens=result.tokens),
+            method=method,
+        )
         return SignInResponse(tokens=tokens_out(result.tokens, cookies))
     assert result.challenge is not None
     return SignInResponse(
@@ -170,6 +175,7 @@ def tokens_out(tokens: CognitoTokens, cookies: SessionCookies) -> Tokens:
 
 
 async def sign_in(
+    *,
     db: AsyncSession,
     cognito: CognitoClient,
     verifier: AccessTokenVerifier,
@@ -199,6 +205,7 @@ async def sign_in(
 
 
 async def complete_new_password(
+    *,
     db: AsyncSession,
     cognito: CognitoClient,
     verifier: AccessTokenVerifier,
@@ -248,6 +255,7 @@ async def _send_reset_code(
 
 
 async def forgot_password(
+    *,
     db: AsyncSession,
     cognito: CognitoClient,
     attempts: PasswordAttempts,
@@ -281,6 +289,7 @@ async def forgot_password(
 
 
 async def confirm_forgot_password(
+    *,
     db: AsyncSession,
     cognito: CognitoClient,
     verifier: AccessTokenVerifier,
@@ -330,7 +339,7 @@ def _s256(code_verifier: str) -> str:
 
 
 def start_oauth(
-    cognito: CognitoClient, cookies: SessionCookies, identity_provider: str, redirect_uri: str
+    *, cognito: CognitoClient, cookies: SessionCookies, identity_provider: str, redirect_uri: str
 ) -> AuthorizeResponse:
     """Start a hosted-UI sign-in: a random ``state`` and PKCE verifier for this attempt, kept
     in the browser's ``oauth_flow`` cookie, and the authorize URL carrying the state and the
@@ -349,6 +358,7 @@ def start_oauth(
 
 
 async def exchange_code(
+    *,
     db: AsyncSession,
     sign_ins: SignInLog,
     cognito: CognitoClient,
@@ -385,7 +395,7 @@ async def exchange_code(
     except (CognitoUnavailable, InvalidToken, IdentityProviderDown) as exc:
         raise UnableToAuthenticate() from exc
     id_claims = _id_claims(tokens.id_token)
-    await signed_in(db, sign_ins, claims, "identity provider")
+    await signed_in(db=db, sign_ins=sign_ins, claims=claims, method="identity provider")
     return CodeExchangeResponse(
         tokens=tokens_out(tokens, cookies),
         identity=FederatedIdentity(
@@ -398,6 +408,7 @@ async def exchange_code(
 
 
 async def refresh(
+    *,
     cognito: CognitoClient,
     verifier: AccessTokenVerifier,
     read_engine: AsyncEngine,
@@ -435,6 +446,7 @@ async def refresh(
 
 
 async def sign_out(
+    *,
     db: AsyncSession,
     cognito: CognitoClient,
     verifier: AccessTokenVerifier,

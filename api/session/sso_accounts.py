@@ -15,6 +15,7 @@ account id alone opens nothing (a wrong one is a 404).
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
@@ -41,18 +42,32 @@ ALREADY_MEMBER = "This identity already belongs to an account"
 FEDERATED_ONLY = "Sign in with Google or GitHub to create an account here"
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimedIdentity:
+    """The third-party identity a request says it speaks for (SPEC 3 "Join payload",
+    "Create-account payload"; the lookup's ``cognitoId`` and ``email``), built once by the
+    router from the request. Nothing in it is trusted: :func:`_prove` checks ``identity_id``
+    and ``email`` against the access token and the Cognito user, and the names are what the
+    person typed (the new user's names; empty for a lookup)."""
+
+    identity_id: str
+    email: str
+    first_name: str = ""
+    last_name: str = ""
+
+
 async def _prove(
-    cognito: CognitoClient, settings: Settings, claims: AccessClaims, identity_id: str, email: str
+    *, cognito: CognitoClient, settings: Settings, claims: AccessClaims, claimed: ClaimedIdentity
 ) -> ProvenIdentity:
     """The caller's identity as Cognito asserts it, after checking the request speaks for the
     token's own identity and its current email. Raises BadRequest (mismatch) or
     VendorUnavailable."""
-    if identity_id != claims.username:
+    if claimed.identity_id != claims.username:
         raise BadRequest(IDENTITY_MISMATCH)
     async with cognito_errors(refused=lambda _: BadRequest(IDENTITY_MISMATCH)):
         user = await cognito.admin_get_user(claims.username)
     identity = prove_identity(user, stand_in_pool=settings.dev_stand_ins)
-    if not identity.email or identity.email != normalize_email(email):
+    if not identity.email or identity.email != normalize_email(claimed.email):
         raise BadRequest(IDENTITY_MISMATCH)
     return identity
 
@@ -75,12 +90,12 @@ def _may_auto_join(identity: ProvenIdentity) -> bool:
 
 
 async def lookup(
+    *,
     db: AsyncSession,
     cognito: CognitoClient,
     settings: Settings,
     claims: AccessClaims,
-    cognito_id: str,
-    email: str,
+    claimed: ClaimedIdentity,
 ) -> SsoAccountsResponse:
     """Accounts a Google identity may join: Google SSO on and the email's domain verified;
     an account that removed this person is listed with the refusal it would answer.
@@ -90,7 +105,7 @@ async def lookup(
     BadRequest (not the caller's identity), EmailNotVerified (a Google identity whose email
     the provider did not verify), VendorUnavailable.
     """
-    identity = await _prove(cognito, settings, claims, cognito_id, email)
+    identity = await _prove(cognito=cognito, settings=settings, claims=claims, claimed=claimed)
     domain = email_domain(identity.email)
     if not _may_auto_join(identity):
         return SsoAccountsResponse(accounts=[], domain=domain)
@@ -122,20 +137,22 @@ async def _removed(db: AsyncSession, account_id: uuid.UUID, identity: ProvenIden
 
 
 async def _add_user(
+    *,
     db: AsyncSession,
     account_id: uuid.UUID,
     sub: str,
     identity: ProvenIdentity,
-    first_name: str,
-    last_name: str,
+    claimed: ClaimedIdentity,
     role: Role,
 ) -> User:
+    """The identity's user in the account: who it is as Cognito asserts it (``identity``),
+    named as the person typed (``claimed``). Raises EmailInUse."""
     user = User(
         account_id=account_id,
         identity_id=identity.username,
         identity_sub=sub,
-        first_name=first_name.strip(),
-        last_name=last_name.strip(),
+        first_name=claimed.first_name.strip(),
+        last_name=claimed.last_name.strip(),
         email=identity.email,
         auth_type=identity.auth_type,
         role=role,
@@ -150,16 +167,14 @@ async def _add_user(
 
 
 async def join(
+    *,
     db: AsyncSession,
     cognito: CognitoClient,
     settings: Settings,
     claims: AccessClaims,
     client_address: str,
     account_id: uuid.UUID,
-    identity_id: str,
-    email: str,
-    first_name: str,
-    last_name: str,
+    claimed: ClaimedIdentity,
 ) -> None:
     """Add the Google identity as a user of an account that has Google SSO on and its domain
     verified.
@@ -169,7 +184,7 @@ async def join(
     account for it), RemovedFromAccount (the account removed this person: same email or same
     Google identity), EmailNotVerified, EmailInUse, VendorUnavailable.
     """
-    identity = await _prove(cognito, settings, claims, identity_id, email)
+    identity = await _prove(cognito=cognito, settings=settings, claims=claims, claimed=claimed)
     if await repository.identity_has_user(db, identity.username):
         raise Conflict(ALREADY_MEMBER)
     if not _may_auto_join(identity):
@@ -182,7 +197,14 @@ async def join(
     if await _removed(db, account_id, identity):
         raise RemovedFromAccount(removed_message(account.name))
     # Users who join through Google SSO are Members until an Owner changes it.
-    user = await _add_user(db, account_id, claims.sub, identity, first_name, last_name, Role.MEMBER)
+    user = await _add_user(
+        db=db,
+        account_id=account_id,
+        sub=claims.sub,
+        identity=identity,
+        claimed=claimed,
+        role=Role.MEMBER,
+    )
     name = f"{user.first_name} {user.last_name}".strip()
     audit = AuditTrail(db, account_id, Actor(user.id, name, user.email, client_address))
     await audit.record(
@@ -193,24 +215,29 @@ async def join(
 
 
 async def create(
+    *,
     db: AsyncSession,
     cognito: CognitoClient,
     settings: Settings,
     claims: AccessClaims,
     account_name: str,
-    identity_id: str,
-    email: str,
-    first_name: str,
-    last_name: str,
+    claimed: ClaimedIdentity,
 ) -> None:
     """Create a new account (name already trimmed, non-empty) with the federated identity as
     its first user. Raises: BadRequest (not the caller's identity, or not federated: password
     users register by form), Conflict, EmailNotVerified, EmailInUse, VendorUnavailable."""
-    identity = await _prove(cognito, settings, claims, identity_id, email)
+    identity = await _prove(cognito=cognito, settings=settings, claims=claims, claimed=claimed)
     if await repository.identity_has_user(db, identity.username):
         raise Conflict(ALREADY_MEMBER)
     if identity.auth_type is AuthType.EMAIL:
         raise BadRequest(FEDERATED_ONLY)
     _require_verified_email(identity)
-    account = await create_account(db, settings, account_name)
-    await _add_user(db, account.id, claims.sub, identity, first_name, last_name, Role.OWNER)
+    account = await create_account(db=db, settings=settings, name=account_name)
+    await _add_user(
+        db=db,
+        account_id=account.id,
+        sub=claims.sub,
+        identity=identity,
+        claimed=claimed,
+        role=Role.OWNER,
+    )

@@ -87,13 +87,13 @@ async def recheck_due(
                 report.unreachable += 1
                 continue
             failure = failure_of(lookup, row.token)
-            record_check(row, failure, datetime.now(UTC), was_verified=True)
+            record_check(row=row, failure=failure, now=datetime.now(UTC), was_verified=True)
             if failure is None:
                 report.kept += 1
             else:
                 report.lost += 1
                 log.info("domain_lost", domain=row.domain, account_id=str(row.account_id))
-                await record_lost(db, row)
+                await record_lost(db=db, row=row)
                 notice = DomainLostNotice(
                     account_name=await repository.account_name(db, row.account_id),
                     domain=row.domain,

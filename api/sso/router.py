@@ -64,13 +64,17 @@ _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal)
 async def set_sso(body: SsoUpdate, caller: CurrentUser, db: DbSession, audit: Audit) -> SsoResponse:
     """Require (or stop requiring) Google sign-in for the account; requiring it needs a
     verified domain."""
-    return SsoResponse(sso=await service.set_google_sso(db, caller, audit, body.require_google_sso))
+    return SsoResponse(
+        sso=await service.set_google_sso(
+            db=db, caller=caller, audit=audit, required=body.require_google_sso
+        )
+    )
 
 
 @router.get("/sso/domains", response_model=SsoDomainsResponse, responses=error_responses(*_AUTH))
 async def list_domains(caller: CurrentUser, db: DbSession) -> SsoDomainsResponse:
     """The account's domains with their state, last check and TXT record."""
-    return SsoDomainsResponse(domains=await service.list_domains(db, caller))
+    return SsoDomainsResponse(domains=await service.list_domains(db=db, caller=caller))
 
 
 @router.post(
@@ -92,7 +96,9 @@ async def add_domain(
     body: SsoDomainCreate, caller: CurrentUser, db: DbSession, audit: Audit
 ) -> SsoDomainResponse:
     """Add a domain (Pending) and get the TXT record that proves it."""
-    return SsoDomainResponse(domain=await service.add_domain(db, caller, audit, body.domain))
+    return SsoDomainResponse(
+        domain=await service.add_domain(db=db, caller=caller, audit=audit, value=body.domain)
+    )
 
 
 @router.post(
@@ -121,7 +127,15 @@ async def verify_domain(
     """Look the domain's TXT record up now; the domain comes back Verified, or Failed or
     Lost with the reason. 429 also when this server runs too many lookups at once."""
     return SsoDomainResponse(
-        domain=await service.verify_domain(db, reads, resolver, mailer, caller, audit, domain_id)
+        domain=await service.verify_domain(
+            db=db,
+            reads=reads,
+            resolver=resolver,
+            mailer=mailer,
+            caller=caller,
+            audit=audit,
+            domain_id=domain_id,
+        )
     )
 
 
@@ -136,5 +150,5 @@ async def remove_domain(
     domain_id: uuid.UUID, caller: CurrentUser, db: DbSession, audit: Audit
 ) -> Response:
     """Remove a domain; Google identities of it no longer join the account."""
-    await service.remove_domain(db, caller, audit, domain_id)
+    await service.remove_domain(db=db, caller=caller, audit=audit, domain_id=domain_id)
     return Response(status_code=204)

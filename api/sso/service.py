@@ -65,7 +65,7 @@ DOMAIN_NOT_FOUND = "Domain not found"
 
 
 async def set_google_sso(
-    db: AsyncSession, caller: Caller, audit: AuditTrail, required: bool
+    *, db: AsyncSession, caller: Caller, audit: AuditTrail, required: bool
 ) -> Sso:
     """Turn "require Google SSO" on or off for the caller's account.
 
@@ -96,10 +96,10 @@ async def set_google_sso(
             )
     account.require_google_sso = required
     await db.flush()
-    return await sso_of(db, account)
+    return await sso_of(db=db, account=account)
 
 
-async def sso_of(db: AsyncSession, account: Account) -> Sso:
+async def sso_of(*, db: AsyncSession, account: Account) -> Sso:
     """The account's SSO state as the console shows it (SPEC 3 "sso"): ``domains`` are its
     verified domains, the ones auto-join considers."""
     return Sso(
@@ -127,7 +127,7 @@ def domain_out(row: SsoDomain) -> SsoDomainOut:
     )
 
 
-async def list_domains(db: AsyncSession, caller: Caller) -> list[SsoDomainOut]:
+async def list_domains(*, db: AsyncSession, caller: Caller) -> list[SsoDomainOut]:
     """The caller's account's domains, by name."""
     return [domain_out(row) for row in await repository.domains_of(db, caller.account_id)]
 
@@ -137,7 +137,7 @@ def _target(row: SsoDomain) -> Target:
 
 
 async def add_domain(
-    db: AsyncSession, caller: Caller, audit: AuditTrail, value: str
+    *, db: AsyncSession, caller: Caller, audit: AuditTrail, value: str
 ) -> SsoDomainOut:
     """Add a domain to the caller's account, Pending, with a fresh token (192 random bits).
 
@@ -173,7 +173,7 @@ async def add_domain(
 
 
 async def remove_domain(
-    db: AsyncSession, caller: Caller, audit: AuditTrail, domain_id: uuid.UUID
+    *, db: AsyncSession, caller: Caller, audit: AuditTrail, domain_id: uuid.UUID
 ) -> None:
     """Remove a domain of the caller's account; if it was verified, auto-join for it stops.
 
@@ -194,6 +194,7 @@ DNS_BUSY = "Too many domain checks are running right now. Please try again in a 
 
 
 async def verify_domain(
+    *,
     db: AsyncSession,
     reads: AsyncEngine,
     resolver: DnsResolver,
@@ -248,13 +249,16 @@ async def verify_domain(
         elif holder is not None:
             await _take_over(db, mailer, holder, failure_of(lookup, holder.token), row, now)
     before = row.state
-    record_check(row, failure, now, before is DomainState.VERIFIED)
+    record_check(row=row, failure=failure, now=now, was_verified=before is DomainState.VERIFIED)
     try:
         async with db.begin_nested():
             await db.flush()
     except IntegrityError:  # another account verified it in the same instant
         record_check(
-            row, DomainFailure.VERIFIED_BY_ANOTHER_ACCOUNT, now, before is DomainState.VERIFIED
+            row=row,
+            failure=DomainFailure.VERIFIED_BY_ANOTHER_ACCOUNT,
+            now=now,
+            was_verified=before is DomainState.VERIFIED,
         )
         await db.flush()
     if row.state is not before:
@@ -266,7 +270,7 @@ async def verify_domain(
     return domain_out(row)
 
 
-async def record_lost(db: AsyncSession, row: SsoDomain) -> None:
+async def record_lost(*, db: AsyncSession, row: SsoDomain) -> None:
     """Record in ``row``'s account's audit log that the domain became Lost (auto-join for it
     stopped), with the reason, as the ``DOMAIN_CHECK`` actor."""
     await AuditTrail(db, row.account_id, DOMAIN_CHECK).record(
@@ -277,7 +281,7 @@ async def record_lost(db: AsyncSession, row: SsoDomain) -> None:
 
 
 def record_check(
-    row: SsoDomain, failure: DomainFailure | None, now: datetime, was_verified: bool
+    *, row: SsoDomain, failure: DomainFailure | None, now: datetime, was_verified: bool
 ) -> None:
     """Record a check at ``now`` on ``row``: Verified without a ``failure``; with one, Lost
     when the domain ``was_verified`` before the check (auto-join stops), else Failed."""
@@ -305,7 +309,7 @@ async def _take_over(
     holder.checked_at = now
     await db.flush()
     # In the holder's log, without naming the other account (another tenant's business).
-    await record_lost(db, holder)
+    await record_lost(db=db, row=holder)
     log.info(
         "audit.sso_domain_taken_over",
         domain=taker.domain,

@@ -66,7 +66,7 @@ async def ingest_usage(
     account's users once per cycle (issue 14). The batch's records count against the
     account's records per minute first (duplicates too: they cost the same work)."""
     await records_quota.spend(len(body.records))
-    return await service.ingest(db, mailer, holder, body.records)
+    return await service.ingest(db=db, mailer=mailer, holder=holder, records=body.records)
 
 
 @web_router.get(
@@ -76,7 +76,7 @@ async def ingest_usage(
 )
 async def get_usage_alerts(caller: CurrentUser, db: DbSession) -> UsageAlertSettings:
     """Who gets the usage alerts and at which percentages of the allowance (issue 14)."""
-    return await service.alert_settings(db, caller.account_id)
+    return await service.alert_settings(db=db, account_id=caller.account_id)
 
 
 @web_router.put(
@@ -97,7 +97,9 @@ async def put_usage_alerts(
 ) -> UsageAlertSettings:
     """Set the percentages that send an alert and the users who get them (Owners and
     Admins)."""
-    return await service.update_alert_settings(db, audit, caller.account_id, body)
+    return await service.update_alert_settings(
+        db=db, audit=audit, account_id=caller.account_id, update=body
+    )
 
 
 @web_router.get(
@@ -131,7 +133,9 @@ async def export_usage(
     ],
 ) -> StreamingResponse:
     """One billing cycle's usage per day and platform as a CSV download (issue 14)."""
-    start, lines = await service.export_rows(db, caller.account_id, cycle_start_ms)
+    start, lines = await service.export_rows(
+        db=db, account_id=caller.account_id, cycle_start_ms=cycle_start_ms
+    )
     filename = f"usage-{start.date().isoformat()}.csv"
     return StreamingResponse(
         lines,

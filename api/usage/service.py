@@ -40,6 +40,7 @@ from api.usage.schemas import (
 
 
 async def ingest(
+    *,
     db: AsyncSession,
     mailer: Mailer,
     holder: KeyHolder,
@@ -94,6 +95,7 @@ async def ingest(
 
 
 async def usage_by_cycle(
+    *,
     db: AsyncSession,
     account_id: uuid.UUID,
     billing_cycle_anchor: datetime,
@@ -124,7 +126,7 @@ async def usage_by_cycle(
     return usage
 
 
-async def alert_settings(db: AsyncSession, account_id: uuid.UUID) -> UsageAlertSettings:
+async def alert_settings(*, db: AsyncSession, account_id: uuid.UUID) -> UsageAlertSettings:
     """``GET /web/usage-alerts`` of the account (README "Usage alerts and export")."""
     anchor = await repository.cycle_anchor(db, account_id)
     current = current_cycle_start(anchor, datetime.now(UTC))
@@ -146,7 +148,7 @@ async def alert_settings(db: AsyncSession, account_id: uuid.UUID) -> UsageAlertS
 
 
 async def update_alert_settings(
-    db: AsyncSession, audit: AuditTrail, account_id: uuid.UUID, update: UsageAlertSettingsUpdate
+    *, db: AsyncSession, audit: AuditTrail, account_id: uuid.UUID, update: UsageAlertSettingsUpdate
 ) -> UsageAlertSettings:
     """``PUT /web/usage-alerts``: the thresholds and recipients, all or nothing; recorded in
     the audit log when they change.
@@ -154,13 +156,13 @@ async def update_alert_settings(
     Raises:
         UnknownAlertRecipient: a recipient id is not a user of the account (422).
     """
-    before = await alert_settings(db, account_id)
+    before = await alert_settings(db=db, account_id=account_id)
     if not await repository.set_alert_settings(
         db, account_id, list(update.thresholds), set(update.recipient_ids)
     ):
         raise UnknownAlertRecipient()
     await db.flush()
-    after = await alert_settings(db, account_id)
+    after = await alert_settings(db=db, account_id=account_id)
     changes = changed(
         thresholds=(sorted(before.thresholds), sorted(after.thresholds)),
         recipients=(_recipient_emails(before), _recipient_emails(after)),
@@ -180,7 +182,7 @@ CSV_HEADER = "date,platform,runs,credits\r\n"
 
 
 async def export_rows(
-    db: AsyncSession, account_id: uuid.UUID, cycle_start_ms: int, now: datetime | None = None
+    *, db: AsyncSession, account_id: uuid.UUID, cycle_start_ms: int, now: datetime | None = None
 ) -> tuple[datetime, AsyncIterator[str]]:
     """The usage of one of the last 12 billing cycles as CSV lines (README "Usage alerts and
     export"): a header, then for every UTC day of the cycle (up to today for the current one)

@@ -79,7 +79,15 @@ async def invite_user(
     emails them a temporary password to sign in with. They are Pending until they do."""
     validity = timedelta(days=settings.invitation_validity_days)
     count_email = functools.partial(count_invitation, limiter, settings)
-    user = await service.invite(db, cognito, caller, audit, body, validity, count_email)
+    user = await service.invite(
+        db=db,
+        cognito=cognito,
+        caller=caller,
+        audit=audit,
+        body=body,
+        validity=validity,
+        count_email=count_email,
+    )
     return UserResponse(user=user)
 
 
@@ -94,7 +102,9 @@ async def update_user(
 ) -> UserResponse:
     """Change a user's first and last name, and their role when ``role`` is given (the email
     is not editable). Only Owners change Owners or make Owners."""
-    return UserResponse(user=await service.update(db, caller, audit, user_id, body))
+    return UserResponse(
+        user=await service.update(db=db, caller=caller, audit=audit, user_id=user_id, body=body)
+    )
 
 
 @router.delete(
@@ -122,7 +132,14 @@ async def delete_user(
 ) -> Response:
     """Remove a user from the account and from Cognito; the removal sticks (they cannot
     auto-join again until invited)."""
-    await service.delete(db, cognito, caller, audit, user_id, stand_in_pool=settings.dev_stand_ins)
+    await service.delete(
+        db=db,
+        cognito=cognito,
+        caller=caller,
+        audit=audit,
+        user_id=user_id,
+        stand_in_pool=settings.dev_stand_ins,
+    )
     return Response(status_code=204)
 
 
@@ -155,7 +172,13 @@ async def resend_invitation(
     validity = timedelta(days=settings.invitation_validity_days)
     count_email = functools.partial(count_invitation, limiter, settings)
     user = await service.resend_invitation(
-        db, cognito, caller, audit, user_id, validity, count_email
+        db=db,
+        cognito=cognito,
+        caller=caller,
+        audit=audit,
+        user_id=user_id,
+        validity=validity,
+        count_email=count_email,
     )
     return UserResponse(user=user)
 
@@ -181,5 +204,7 @@ async def revoke_invitation(
 ) -> Response:
     """Withdraw a Pending or Expired invitation: the user is removed from Cognito and the
     account."""
-    await service.revoke_invitation(db, cognito, caller, audit, user_id)
+    await service.revoke_invitation(
+        db=db, cognito=cognito, caller=caller, audit=audit, user_id=user_id
+    )
     return Response(status_code=204)

@@ -76,7 +76,7 @@ def account_user(user: User, now: datetime | None = None) -> AccountUser:
 
 
 async def account_users(
-    db: AsyncSession, account_id: uuid.UUID, now: datetime | None = None
+    *, db: AsyncSession, account_id: uuid.UUID, now: datetime | None = None
 ) -> list[AccountUser]:
     """The users of one account as User Management lists them (SPEC 2), by last name."""
     return [account_user(u, now) for u in await repository.list_users(db, account_id)]
@@ -120,6 +120,7 @@ def _invitation_attributes(user: User) -> dict[str, str]:
 
 
 async def invite(
+    *,
     db: AsyncSession,
     cognito: CognitoClient,
     caller: Caller,
@@ -188,7 +189,7 @@ async def _undo_cognito_user(cognito: CognitoClient, username: str) -> None:
 
 
 async def update(
-    db: AsyncSession, caller: Caller, audit: AuditTrail, user_id: uuid.UUID, body: UserUpdate
+    *, db: AsyncSession, caller: Caller, audit: AuditTrail, user_id: uuid.UUID, body: UserUpdate
 ) -> AccountUser:
     """Rename a user of the caller's account and, when ``body.role`` differs, change their
     role.
@@ -240,12 +241,12 @@ async def _remove(db: AsyncSession, cognito: CognitoClient, caller: Caller, user
 
 
 async def delete(
+    *,
     db: AsyncSession,
     cognito: CognitoClient,
     caller: Caller,
     audit: AuditTrail,
     user_id: uuid.UUID,
-    *,
     stand_in_pool: bool = False,
 ) -> None:
     """Remove a user from the account and from Cognito, and remember the removal so that
@@ -293,6 +294,7 @@ async def _pending_invitation(db: AsyncSession, caller: Caller, user_id: uuid.UU
 
 
 async def resend_invitation(
+    *,
     db: AsyncSession,
     cognito: CognitoClient,
     caller: Caller,
@@ -334,6 +336,7 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 async def revoke_invitation(
+    *,
     db: AsyncSession,
     cognito: CognitoClient,
     caller: Caller,

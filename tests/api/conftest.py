@@ -123,7 +123,7 @@ async def google_sso_for(
 async def current_api_key(app: FastAPI, account_id: uuid.UUID) -> str:
     """The account's newest API key, opened with the app's key ring (what Reveal shows)."""
     async with app.state.sessionmaker() as db:
-        return await open_current_key(db, app.state.key_ring, account_id)
+        return await open_current_key(db=db, ring=app.state.key_ring, account_id=account_id)
 
 
 def unique_email(prefix: str = "user") -> str:
@@ -153,7 +153,9 @@ def make_user(app: FastAPI, cognito: CognitoClient) -> MakeUser:
         }[auth_type]
         async with app.state.sessionmaker() as db, db.begin():
             if account is None:
-                account = await create_account(db, app.state.settings, account_name)
+                account = await create_account(
+                    db=db, settings=app.state.settings, name=account_name
+                )
             user = User(
                 account_id=account.id,
                 identity_id=identity_id,

@@ -46,7 +46,7 @@ def seed(app: FastAPI) -> Seed:
     ) -> Seeded:
         async with app.state.sessionmaker() as db, db.begin():
             account = await create_account(
-                db, app.state.settings, "Shape Co", billing_cycle_anchor=anchor
+                db=db, settings=app.state.settings, name="Shape Co", billing_cycle_anchor=anchor
             )
             for name, value in fields.items():
                 setattr(account, name, value)
@@ -104,9 +104,13 @@ def _claims(identity_id: str) -> AccessClaims:
 
 async def _both(app: FastAPI, seeded: Seeded, now: datetime) -> tuple[Any, Any]:
     """(fast path parsed, pydantic model's JSON) for the same account and time."""
-    fast = orjson.loads(await account_view(app.state.read_engine, _claims(seeded.identity_id), now))
+    fast = orjson.loads(
+        await account_view(reads=app.state.read_engine, claims=_claims(seeded.identity_id), now=now)
+    )
     async with app.state.sessionmaker() as db:
-        model = AccountResponse(account=await account_summary(db, seeded.account_id, now))
+        model = AccountResponse(
+            account=await account_summary(db=db, account_id=seeded.account_id, now=now)
+        )
     return fast, model.model_dump(mode="json", by_alias=True)
 
 
@@ -225,7 +229,9 @@ class TestSameAsTheModel:
 
     async def test_identity_without_a_user_is_account_required(self, app: FastAPI) -> None:
         with pytest.raises(AccountRequired):
-            await account_view(app.state.read_engine, _claims(f"nobody-{uuid.uuid4().hex}"), NOW)
+            await account_view(
+                reads=app.state.read_engine, claims=_claims(f"nobody-{uuid.uuid4().hex}"), now=NOW
+            )
 
     async def test_only_the_callers_account(self, app: FastAPI, seed: Seed) -> None:
         mine = await seed(NOW - relativedelta(months=1), ONE_USER, {0: {Platform.WEB: (1, 1)}})

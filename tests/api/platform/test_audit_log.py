@@ -62,7 +62,7 @@ async def exists(app: FastAPI, event_id: uuid.UUID) -> bool:
 @pytest.fixture
 async def account_id(app: FastAPI) -> uuid.UUID:
     async with app.state.sessionmaker() as db, db.begin():
-        return (await create_account(db, app.state.settings, "Audited")).id
+        return (await create_account(db=db, settings=app.state.settings, name="Audited")).id
 
 
 @pytest.fixture
