@@ -1,5 +1,5 @@
-"""Metering benchmark (issue 4): intake throughput, and ``GET /web/account`` latency for an
-account with 1k records and one with 1M records.
+"""Metering benchmark (README "Metering intake", "Performance"): intake throughput, and
+``GET /web/account`` latency for an account with 1k records and one with 1M records.
 
     python -m bench.metering [--records 1000000] [--batch 1000] [--concurrency 4]
                              [--samples 300]

@@ -1,5 +1,5 @@
-"""API key routes (issue 14): list (masked), roll with an overlap, reveal or copy (recorded),
-expire now."""
+"""API key routes (README "API keys"): list (masked), roll with an overlap, reveal or copy
+(recorded), expire now."""
 
 import uuid
 

@@ -1,4 +1,4 @@
-"""API key rules (issue 14 "API keys"): made sealed (api/secretbox.py) and hashed
+"""API key rules (README "API keys"): made sealed (api/secretbox.py) and hashed
 (api/auth/api_keys.py), shown masked, revealed or copied on purpose (each time recorded),
 rolled with an overlap during which both keys work, expired at once on request. The intake's
 side (lookup by hash, last used, records per key) is in api/auth/principal.py and the intake's

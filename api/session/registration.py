@@ -2,13 +2,13 @@
 
 SPEC 7's "Sign-up" (username the email, the password, attribute email) is done with the
 admin API: the pool allows sign-up only through it (``AllowAdminCreateUserOnly``), so nobody
-can create pool users behind the API's rules (issue 9). Order: AdminCreateUser (no email
-sent; the email unverified), AdminSetUserPassword (permanent), our account and user
-(``email_verified`` false), then a password sign-in (AdminInitiateAuth) that binds the user to
-the new pool user's ``sub`` like any sign-in, and the email verification code; the sign-in's
-tokens are returned. Once the Cognito user exists, every later failure (the password, our
-write, the commit, the sign-in) removes it again through ``undo_on_rollback``, so the same
-email can retry: nothing is left half-made.
+can create pool users behind the API's rules (README "Security model"). Order:
+AdminCreateUser (no email sent; the email unverified), AdminSetUserPassword (permanent), our
+account and user (``email_verified`` false), then a password sign-in (AdminInitiateAuth) that
+binds the user to the new pool user's ``sub`` like any sign-in, and the email verification
+code; the sign-in's tokens are returned. Once the Cognito user exists, every later failure
+(the password, our write, the commit, the sign-in) removes it again through
+``undo_on_rollback``, so the same email can retry: nothing is left half-made.
 """
 
 from __future__ import annotations
@@ -97,7 +97,8 @@ async def register(
                 last_name=form.last_name,
                 email=email,
                 auth_type=AuthType.EMAIL,
-                role=Role.OWNER,  # who registers an account owns it (issue 15)
+                # Who registers an account owns it (README "Roles and invitations").
+                role=Role.OWNER,
                 email_verified=False,
             )
         )

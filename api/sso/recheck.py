@@ -1,4 +1,4 @@
-"""The daily re-check of verified domains (issue 17).
+"""The daily re-check of verified domains (README "Verified domains").
 
 Every verified domain's TXT record is looked up again once ``DOMAIN_RECHECK_INTERVAL_S``
 (a day) has passed since its last check. A record that is gone (or a domain that no longer

@@ -1,5 +1,6 @@
-"""SSO routes: the setting (SPEC 7: POST /web/sso) and the account's domains (issue 17:
-GET/POST /web/sso/domains, POST /web/sso/domains/{id}/verify, DELETE /web/sso/domains/{id})."""
+"""SSO routes: the setting (SPEC 7: POST /web/sso) and the account's domains (README
+"Verified domains": GET/POST /web/sso/domains, POST /web/sso/domains/{id}/verify,
+DELETE /web/sso/domains/{id})."""
 
 import uuid
 

@@ -1,5 +1,5 @@
 """Google single sign-on and its verified domains (SPEC 4 "SSO setting", 5 "Other", 9
-"domain box"; issue 17).
+"domain box"; README "Verified domains").
 
 An account proves it owns an email domain by publishing a TXT record at the domain's apex
 (api/sso/verification.py). Only verified domains count: Google identities of a verified

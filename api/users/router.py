@@ -1,5 +1,6 @@
-"""User Management routes (SPEC 7: POST /web/users, PUT and DELETE /web/users/{id}; issue 15:
-roles, and an invitation's Resend and Revoke at /web/users/{id}/invitation)."""
+"""User Management routes (SPEC 7: POST /web/users, PUT and DELETE /web/users/{id}; README
+"Roles and invitations": roles, and an invitation's Resend and Revoke at
+/web/users/{id}/invitation)."""
 
 import functools
 import uuid
