@@ -1,9 +1,9 @@
 """The dev stack's app: the production app (``api.main.create_app``) plus the stand-ins that
 let it run with no network: the hosted-UI sign-in page, the mailbox and the DNS records endpoint
-(api/devstack/standins.py).
+(devstack/standins.py).
 
-``uvicorn --factory api.devstack.app:create_dev_app`` with ``ENVIRONMENT=development`` and
-``DEV_STAND_INS=true`` (``python -m api.devstack`` sets both).
+``uvicorn --factory devstack.app:create_dev_app`` with ``ENVIRONMENT=development`` and
+``DEV_STAND_INS=true`` (``python -m devstack`` sets both).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from api.config import Settings
-from api.devstack.standins import cognito_event_hooks
-from api.devstack.standins import router as standins_router
 from api.main import create_app
+from devstack.standins import cognito_event_hooks
+from devstack.standins import router as standins_router
 
 
 def create_dev_app(settings: Settings | None = None) -> FastAPI:

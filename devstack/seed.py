@@ -23,10 +23,10 @@ from api.account.service import create_account
 from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
-from api.devstack.standins import federated_username
 from api.models import Account, AuthType, Platform, Role, User
 from api.usage.cycles import recent_cycle_starts, reset_date
 from api.usage.repository import NewRecord, insert_records
+from devstack.standins import federated_username
 
 DEMO_ACCOUNT = "Acme Robotics"
 DEMO_EMAIL = "ada@acme-robotics.dev"

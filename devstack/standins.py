@@ -11,7 +11,7 @@
   adapter's traffic, and every email the console sends through the SMTP sink (usage alerts,
   lost-domain notices), served newest first at ``GET /dev/mailbox``.
 - DNS records (issue 17): ``PUT /dev/dns/<name>`` with ``{"txt": [...]}`` sets the TXT
-  values the DNS stand-in (api/devstack/dns_server.py) answers for a name, ``DELETE`` makes
+  values the DNS stand-in (devstack/dns_server.py) answers for a name, ``DELETE`` makes
   the name not exist (NXDOMAIN), ``GET`` shows what a lookup gets; ``POST
   /dev/domains/recheck`` runs the daily re-check of every verified domain now.
 
@@ -105,7 +105,7 @@ def cognito_event_hooks(app: FastAPI) -> dict[str, list[Any]]:
     """httpx hooks for the Cognito adapter that record what Cognito would email.
 
     ForgotPassword: moto returns the code in ``x-moto-forgot-password-confirmation-code``.
-    GetUserAttributeVerificationCode: the stand-in (api/devstack/moto_server.py) returns the
+    GetUserAttributeVerificationCode: the stand-in (devstack/moto_server.py) returns the
     code and the address in ``x-moto-attribute-verification-code`` / ``-to``.
     AdminCreateUser with a TemporaryPassword and no SUPPRESS: Cognito emails the invitation.
     """
@@ -156,7 +156,7 @@ def cognito_event_hooks(app: FastAPI) -> dict[str, list[Any]]:
 
 
 def _sent_by_us(path: str) -> list[dict[str, Any]]:
-    """What the SMTP sink accepted (api/devstack/smtp_sink.py), the last 500, as JSON."""
+    """What the SMTP sink accepted (devstack/smtp_sink.py), the last 500, as JSON."""
     if not path:
         return []
     try:
@@ -317,7 +317,7 @@ class _IssuedCode:
 @router.post("/dev/billing/end-period")
 async def end_billing_period(request: Request, email: Annotated[str, Query()]) -> JSONResponse:
     """End the current billing period of ``email``'s account now, in the Stripe stand-in
-    (api/devstack/stripe_shim.py ``renew``): a scheduled change takes effect, a plan set to 0
+    (devstack/stripe_shim.py ``renew``): a scheduled change takes effect, a plan set to 0
     units ends, and the next month's invoice is charged (a card that declines charges makes it
     past due). Stripe's webhooks then update the console, as they would in production.
 
