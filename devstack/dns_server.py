@@ -1,4 +1,4 @@
-"""The loopback DNS stand-in: TXT records for domain verification (issue 17).
+"""The loopback DNS stand-in: TXT records for domain verification (README "Verified domains").
 
 ``python -m devstack.dns_server --port 8453 --store .devdata/dns.json`` serves DNS on
 127.0.0.1 over UDP and TCP with ``dnslib``'s server:

@@ -9,7 +9,7 @@ same key (https://docs.stripe.com/api/idempotent_requests). A small aiohttp midd
 that here, so the API's retries after a timeout behave in development and tests as they do
 against Stripe.
 
-What localstripe lacks of the billing API (issue 11) is added by ``stripe_shim``.
+What localstripe lacks of the billing rules (README "Billing") is added by ``stripe_shim``.
 """
 
 import argparse
