@@ -1,13 +1,14 @@
 # Images of the API serving the built SPA.
 #
 #   docker build .             the production image (the last stage, `runtime`): only
-#                              requirements.lock; api/ without the development stand-ins,
-#                              migrations/, alembic.ini and web/dist; runs as a non-root user
-#                              (python -m api.serve: graceful shutdown on SIGTERM) and keeps
-#                              working on a read-only root filesystem with /tmp writable.
+#                              requirements.lock; api/ (not devstack/, the development
+#                              stand-ins), migrations/, alembic.ini and web/dist; runs as a
+#                              non-root user (python -m api.serve: graceful shutdown on
+#                              SIGTERM) and keeps working on a read-only root filesystem with
+#                              /tmp writable.
 #                              Migrate with `docker run IMAGE python -m api.migrate`.
 #   docker build --target dev  the development stack that docker-compose.yml runs
-#                              (`python -m api.devstack`, with requirements-dev.lock).
+#                              (`python -m devstack`, with requirements-dev.lock).
 
 FROM node:20-bookworm-slim AS web
 WORKDIR /src/web
@@ -25,12 +26,6 @@ RUN useradd --system --uid 10001 --user-group --no-create-home --home-dir /nonex
 COPY requirements.lock ./
 RUN pip install --no-cache-dir -r requirements.lock
 
-# The API's code without api/devstack: the hosted-UI stand-in and the mailbox cannot even be
-# imported in production (Settings.check refuses DEV_STAND_INS outside development anyway).
-FROM python AS api-source
-COPY api/ /src/api/
-RUN rm -rf /src/api/devstack
-
 FROM python AS dev
 COPY requirements-dev.lock ./
 RUN pip install --no-cache-dir -r requirements.lock -r requirements-dev.lock
@@ -39,10 +34,13 @@ COPY --from=web /src/web/dist ./web/dist
 RUN mkdir .devdata && chown console:console .devdata
 USER console
 EXPOSE 8000
-CMD ["python", "-m", "api.devstack", "--skip-build", "--host=0.0.0.0", "--port=8000"]
+CMD ["python", "-m", "devstack", "--skip-build", "--host=0.0.0.0", "--port=8000"]
 
 FROM python AS runtime
-COPY --from=api-source /src/api ./api
+# The API's code only: devstack/ (the hosted-UI stand-in, the mailbox, ...) is not copied, so
+# it cannot even be imported in production (Settings.check refuses DEV_STAND_INS outside
+# development anyway, and import-linter keeps api/ from importing it).
+COPY api/ ./api/
 COPY migrations/ ./migrations/
 COPY alembic.ini ./
 COPY --from=web /src/web/dist ./web/dist

@@ -30,11 +30,11 @@ nginx:
 		{ apt-get update -qq && apt-get install -y -qq nginx >/dev/null; }
 
 dev: deps
-	$(PY) -m api.devstack
+	$(PY) -m devstack
 
 lint: $(VENV_STAMP)
-	$(PY) -m ruff check api tests bench migrations tools
-	$(PY) -m ruff format --check api tests bench migrations tools
+	$(PY) -m ruff check api devstack tests bench migrations tools
+	$(PY) -m ruff format --check api devstack tests bench migrations tools
 	$(PY) -m mypy
 	.venv/bin/lint-imports --no-cache
 

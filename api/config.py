@@ -2,7 +2,7 @@
 
 Every setting is an environment variable of the same name in upper case (``DATABASE_URL``,
 ``COGNITO_USER_POOL_ID``...). Secrets have no working default outside development: the dev
-stack (``python -m api.devstack``) fills them in for the local stand-ins, and production must
+stack (``python -m devstack``) fills them in for the local stand-ins, and production must
 set them. The README lists every setting.
 """
 

@@ -2,7 +2,7 @@
 
 ``uvicorn --factory api.main:create_app`` builds the app from the environment. Vendor clients
 and the database engine are created in the lifespan and closed on shutdown. The dev stack
-builds this same app and adds its stand-ins (``api.devstack.app.create_dev_app``); nothing
+builds this same app and adds its stand-ins (``devstack.app.create_dev_app``); nothing
 here knows about them.
 """
 

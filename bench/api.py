@@ -47,10 +47,10 @@ from dateutil.relativedelta import relativedelta
 from api.account.service import create_account
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
-from api.devstack.stack import running_stack
 from api.models import AuthType, DomainState, Platform, Role, SsoDomain, Usage, User
 from api.usage.cycles import recent_cycle_starts
 from bench.server import Worker, access_token, one_worker
+from devstack.stack import running_stack
 
 EMAIL = "bench@bench-corp.dev"
 PASSWORD = "Bench-password-1!"

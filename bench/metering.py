@@ -34,11 +34,11 @@ from dateutil.relativedelta import relativedelta
 
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
-from api.devstack.seed import add_account
-from api.devstack.stack import running_stack
 from api.keys.service import key_ring, open_current_key
 from api.models import Role
 from bench.server import access_token, one_worker
+from devstack.seed import add_account
+from devstack.stack import running_stack
 
 PASSWORD = "Bench-password-1!"
 PLATFORMS = ("web", "nativeMobile", "api")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 
-from api.devstack.services import ROOT, free_port
+from devstack.services import ROOT, free_port
 
 PROXY_RULES = ROOT / "deploy" / "nginx" / "console-proxy.conf"
 

@@ -4,7 +4,7 @@
 
 Starts the stand-in stack (throwaway database, moto, localstripe, DNS stand-in), seeds one
 account with a password user, then runs ``--replicas`` production replicas
-(``python -m api.serve``, api/devstack/replicas.py) on loopback behind Debian's nginx
+(``python -m api.serve``, devstack/replicas.py) on loopback behind Debian's nginx
 (bench/nginx.py, the proxy rules of deploy/nginx/console-proxy.conf). For ``--duration``
 seconds ``--concurrency`` clients send a mix through nginx: ``GET /web/session`` and
 ``GET /web/account`` with the user's bearer token, metering batches (20 records with
@@ -48,11 +48,11 @@ from pathlib import Path
 import httpx
 
 from api.auth.api_keys import hash_api_key
-from api.devstack.replicas import Replica, replica_environment
-from api.devstack.services import ROOT, connect, free_port
-from api.devstack.stack import Stack, running_stack
 from bench.metering import PASSWORD, seed_account
 from bench.nginx import Nginx
+from devstack.replicas import Replica, replica_environment
+from devstack.services import ROOT, connect, free_port
+from devstack.stack import Stack, running_stack
 
 EMAIL = "scale@bench-corp.dev"
 BATCH = 20

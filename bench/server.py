@@ -17,10 +17,10 @@ from sqlalchemy import update
 from api.adapters.cognito import CognitoClient
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
-from api.devstack.bootstrap import api_environment
-from api.devstack.services import free_port
-from api.devstack.stack import Stack
 from api.models import User
+from devstack.bootstrap import api_environment
+from devstack.services import free_port
+from devstack.stack import Stack
 
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 

@@ -4,7 +4,7 @@
 
 Starts the stand-in stack (throwaway database, moto, localstripe), seeds one account with
 ``--verifies`` Pending domains whose TXT records a DNS stand-in of its own serves, each answer
-``--delay`` seconds late (``api/devstack/dns_server.py`` with ``delay_s``), and starts
+``--delay`` seconds late (``devstack/dns_server.py`` with ``delay_s``), and starts
 ``uvicorn --factory api.main:create_app --workers 1`` with production settings and the default
 database pool (``DB_POOL_SIZE`` 20, fewer connections than there are Verify calls), pointed at
 that nameserver, with ``DNS_LOOKUPS_PER_REPLICA`` at ``--verifies`` so every call reaches DNS.
@@ -43,11 +43,11 @@ import httpx
 from api.account.service import create_account
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
-from api.devstack.services import free_port
-from api.devstack.stack import running_stack
 from api.models import AuthType, DomainState, Role, SsoDomain, User
 from api.sso.verification import record_value
 from bench.server import Worker, access_token, one_worker
+from devstack.services import free_port
+from devstack.stack import running_stack
 
 EMAIL = "verify@bench-dns.dev"
 PASSWORD = "Bench-password-1!"
@@ -200,7 +200,7 @@ def main() -> None:
             [
                 sys.executable,
                 "-m",
-                "api.devstack.dns_server",
+                "devstack.dns_server",
                 "--port",
                 str(dns_port),
                 "--store",

@@ -6,7 +6,7 @@ port, and how long a lookup may take come from settings (``DNS_NAMESERVERS``, ``
 ``DNS_TIMEOUT_S``, ``DNS_LIFETIME_S``); with no nameservers configured the system's
 (``/etc/resolv.conf``) are used. At most ``DNS_LOOKUPS_PER_REPLICA`` lookups run at once in
 one process: a slow nameserver costs waiting coroutines, never more. The dev stack points it
-at its loopback stand-in (``api/devstack/dns_server.py``); nothing here knows about that.
+at its loopback stand-in (``devstack/dns_server.py``); nothing here knows about that.
 """
 
 from __future__ import annotations

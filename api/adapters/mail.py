@@ -5,7 +5,7 @@ passwords).
 Any SMTP relay works (Amazon SES's SMTP interface, Postmark, Mailgun, a company relay):
 ``SMTP_HOST``, ``SMTP_PORT``, ``SMTP_SECURITY`` (``starttls``, ``tls`` or ``none``),
 ``SMTP_USERNAME`` / ``SMTP_PASSWORD`` and ``MAIL_FROM``. The dev stack runs a loopback sink
-(``aiosmtpd``, api/devstack/smtp_sink.py) whose messages appear in ``/dev/mailbox``, so the
+(``aiosmtpd``, devstack/smtp_sink.py) whose messages appear in ``/dev/mailbox``, so the
 same code path runs in ``make dev``, ``make test`` and production. RFC 5321 (SMTP), RFC 3207
 (STARTTLS), RFC 8314 (implicit TLS).
 

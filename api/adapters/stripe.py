@@ -4,8 +4,8 @@ Implements the parts of the Stripe API (https://docs.stripe.com/api, legacy Plan
 same calls work against localstripe) that the console uses. Configured per instance (no module
 globals); every write carries an idempotency key; every call has an explicit timeout. Errors
 surface as :class:`StripeError` (Stripe refused; ``message`` is Stripe's text, safe to show) or
-:class:`StripeUnavailable` (network failure, timeout, 5xx). Nothing outside ``api/adapters``
-imports ``stripe``.
+:class:`StripeUnavailable` (network failure, timeout, 5xx). Nothing else in ``api/`` imports
+``stripe`` (the dev stack creates localstripe's plan through the SDK itself).
 """
 
 from __future__ import annotations
@@ -308,38 +308,6 @@ class StripeGateway:
             )
         )
         return str(customer.id)
-
-    async def ensure_plan(
-        self, *, product_name: str, plan_id: str, amount_cents: int, currency: str = "usd"
-    ) -> Plan:
-        """Create the product and monthly per-unit plan if ``plan_id`` does not exist yet.
-
-        Returns the plan (existing or new). Used by the dev stack bootstrap and deploy scripts.
-        """
-        try:
-            plan = await self._call(self._client.v1.plans.retrieve_async(plan_id))
-        except StripeError as exc:
-            if exc.status_code != 404:
-                raise
-            product = await self._call(
-                self._client.v1.products.create_async(
-                    params={"name": product_name, "type": "service"},
-                    options={"idempotency_key": f"product:{plan_id}"},
-                )
-            )
-            plan = await self._call(
-                self._client.v1.plans.create_async(
-                    params={
-                        "id": plan_id,
-                        "product": str(product.id),
-                        "amount": amount_cents,
-                        "currency": currency,
-                        "interval": "month",
-                    },
-                    options={"idempotency_key": f"plan:{plan_id}"},
-                )
-            )
-        return _plan(plan)
 
     async def default_card(self, customer_id: str) -> Card | None:
         """The customer's default card, or None (``customers.retrieve`` with

@@ -18,10 +18,10 @@ from sqlalchemy import update
 
 from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
-from api.devstack.app import create_dev_app
-from api.devstack.stack import Stack, running_stack
 from api.keys.service import open_current_key
 from api.models import Account, AuthType, Role, User
+from devstack.app import create_dev_app
+from devstack.stack import Stack, running_stack
 
 PASSWORD = "Correct-horse-42!"
 

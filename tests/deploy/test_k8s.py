@@ -10,7 +10,7 @@ import kubernetes_validate
 import pytest
 
 from api.config import Settings
-from api.devstack.services import ROOT
+from devstack.services import ROOT
 from tests.deploy.kustomize import merge, render
 
 KUBERNETES_VERSION = "1.34.0"

@@ -1,4 +1,4 @@
-"""End-to-end fixtures: the whole dev stack (``python -m api.devstack``) on a free port with a
+"""End-to-end fixtures: the whole dev stack (``python -m devstack``) on a free port with a
 throwaway database, and Debian's chromium driven by Playwright (no browser download)."""
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from api.devstack.seed import DEMO_EMAIL, DEMO_PASSWORD
-from api.devstack.services import ROOT, free_port
+from devstack.seed import DEMO_EMAIL, DEMO_PASSWORD
+from devstack.services import ROOT, free_port
 
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM_FLAGS = [
@@ -79,7 +79,7 @@ def console_url() -> Iterator[str]:
             [
                 sys.executable,
                 "-m",
-                "api.devstack",
+                "devstack",
                 "--port",
                 str(port),
                 "--throwaway-db",

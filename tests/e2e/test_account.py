@@ -12,8 +12,8 @@ import time
 import httpx
 from playwright.sync_api import Page, expect
 
-from api.devstack.seed import DEMO_ACCOUNT, DEMO_EMAIL, DEMO_PASSWORD, EMPTY_ACCOUNT, EMPTY_EMAIL
-from api.devstack.services import ROOT
+from devstack.seed import DEMO_ACCOUNT, DEMO_EMAIL, DEMO_PASSWORD, EMPTY_ACCOUNT, EMPTY_EMAIL
+from devstack.services import ROOT
 from tests.e2e.conftest import sign_in
 
 WARNING = "No usage detected for this account"
@@ -31,7 +31,7 @@ def test_replayed_traffic_shows_up_in_the_graph(page: Page, console_url: str) ->
     before = current_cycle_requests(page)
     assert before > 0
     replay = subprocess.run(
-        [sys.executable, "-m", "api.devstack.replay", "--url", console_url, "--runs", "12"],
+        [sys.executable, "-m", "devstack.replay", "--url", console_url, "--runs", "12"],
         cwd=ROOT,
         capture_output=True,
         text=True,

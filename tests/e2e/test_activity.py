@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 
 from playwright.sync_api import Locator, Page, expect
 
-from api.devstack.seed import DEMO_ACCOUNT, DEMO_EMAIL, DEMO_GOOGLE_EMAIL
+from devstack.seed import DEMO_ACCOUNT, DEMO_EMAIL, DEMO_GOOGLE_EMAIL
 from tests.e2e.conftest import ARTIFACTS, api_as, sign_in, sign_in_with_google
 
 ADMIN_EMAIL = "grace@acme-robotics.dev"

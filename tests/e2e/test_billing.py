@@ -1,5 +1,5 @@
 """Billing & Subscription and /payment in the browser against the dev stack (localstripe's
-Stripe.js card element and the shim of api/devstack/stripe_shim.py): add a card, a declined
+Stripe.js card element and the shim of devstack/stripe_shim.py): add a card, a declined
 card, the charge preview, upgrades, a plan set to end with the period, a renewal that fails
 and is paid, removing the card.
 

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from api.devstack.seed import DEMO_EMAIL, DEMO_PASSWORD
+from devstack.seed import DEMO_EMAIL, DEMO_PASSWORD
 from tests.e2e.conftest import ARTIFACTS, api_as, demo_user, set_role, sign_in
 
 GRACE = "grace@acme-robotics.dev"

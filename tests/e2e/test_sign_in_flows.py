@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlparse
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from api.devstack.seed import DEMO_EMAIL
+from devstack.seed import DEMO_EMAIL
 from tests.e2e.conftest import (
     ARTIFACTS,
     google_account_in_api,

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from api.devstack.seed import DEMO_ACCOUNT
+from devstack.seed import DEMO_ACCOUNT
 from tests.e2e.conftest import sign_in
 
 _STORAGE = """() => {

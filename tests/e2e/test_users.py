@@ -8,7 +8,7 @@ import secrets
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from api.devstack.seed import DEMO_GOOGLE_EMAIL
+from devstack.seed import DEMO_GOOGLE_EMAIL
 from tests.e2e.conftest import (
     set_role,
     sign_in,

@@ -10,8 +10,8 @@ import subprocess
 
 import httpx
 
-from api.devstack.replay import reveal_api_key
-from api.devstack.services import ROOT
+from devstack.replay import reveal_api_key
+from devstack.services import ROOT
 
 PASSWORD = "Contract-pass-42!"
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import httpx
 
-from api.devstack.replay import reveal_api_key
-from api.devstack.services import ROOT
+from devstack.replay import reveal_api_key
+from devstack.services import ROOT
 
 MIN_CASES = 1000
 

@@ -11,8 +11,8 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import select
 
-from api.devstack.stack import Stack
 from api.models import AuditEvent, Role
+from devstack.stack import Stack
 from tests.api.billing.test_billing import add_card
 from tests.api.conftest import PASSWORD, MakeUser, unique_email
 

@@ -15,8 +15,8 @@ from fastapi import FastAPI
 
 from api.adapters.cognito import CognitoUnavailable
 from api.auth.tokens import AccessTokenVerifier, IdentityProviderDown, InvalidToken
-from api.devstack.stack import Stack
 from api.openapi import contract
+from devstack.stack import Stack
 from tests.api.conftest import MakeUser
 from tests.api.session.test_session import _forge
 

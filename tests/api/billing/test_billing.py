@@ -13,9 +13,9 @@ import pytest
 import respx
 from fastapi import FastAPI
 
-from api.devstack import bootstrap
-from api.devstack.stack import Stack
 from api.models import Account
+from devstack import bootstrap
+from devstack.stack import Stack
 from tests.api.conftest import MakeUser, SignedIn
 
 VISA = "4242424242424242"

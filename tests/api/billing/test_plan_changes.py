@@ -1,5 +1,5 @@
 """Billing that can't be gamed (README "Billing"), against localstripe and its shim
-(api/devstack/stripe_shim.py): the charge preview, upgrades paid when made, downgrades and
+(devstack/stripe_shim.py): the charge preview, upgrades paid when made, downgrades and
 cancelling at the end of the paid period, and paying what is past due."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from api.devstack import bootstrap
-from api.devstack.stack import Stack
+from devstack import bootstrap
+from devstack.stack import Stack
 from tests.api.billing.test_billing import (
     VISA,
     account_json,

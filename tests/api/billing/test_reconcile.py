@@ -17,9 +17,9 @@ from fastapi import FastAPI
 from sqlalchemy import update
 
 from api.billing.reconcile import Difference, reconcile, report
-from api.devstack import bootstrap
-from api.devstack.stack import Stack
 from api.models import Account
+from devstack import bootstrap
+from devstack.stack import Stack
 from tests.api.billing.test_billing import add_card, iso, load_account, stripe_get
 from tests.api.billing.test_plan_changes import latest_invoice, stripe_post, subscribed
 from tests.api.conftest import MakeUser, SignedIn

@@ -17,8 +17,8 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
-from api.devstack import bootstrap
 from api.models import Account, StripeEvent
+from devstack import bootstrap
 from tests.api.conftest import MakeUser, SignedIn
 
 URL = "/webhooks/stripe"

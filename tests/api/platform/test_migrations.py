@@ -11,8 +11,8 @@ from alembic.config import Config
 from sqlalchemy.engine import make_url
 
 from api.auth.api_keys import hash_api_key
-from api.devstack.services import ROOT, random_suffix
-from api.devstack.stack import Stack
+from devstack.services import ROOT, random_suffix
+from devstack.stack import Stack
 
 
 def _config(url: str) -> Config:

@@ -9,8 +9,8 @@ import pytest
 import respx
 
 from api.adapters.cognito import CognitoClient, CognitoUnavailable, NotAuthorizedError
-from api.devstack.stack import Stack
 from api.main import create_app
+from devstack.stack import Stack
 
 
 async def test_healthz_and_readyz(client: httpx.AsyncClient) -> None:

@@ -20,11 +20,11 @@ import pytest
 from alembic import command
 from alembic.script import ScriptDirectory
 
-from api.devstack.replicas import Replica, replica_environment
-from api.devstack.services import ROOT, connect, random_suffix
-from api.devstack.stack import Stack
 from api.main import create_app
 from api.migrate import alembic_config, head_revision
+from devstack.replicas import Replica, replica_environment
+from devstack.services import ROOT, connect, random_suffix
+from devstack.stack import Stack
 from tests.api.conftest import MakeUser
 
 

@@ -13,9 +13,9 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from pydantic import SecretStr
 
-from api.devstack.app import create_dev_app
-from api.devstack.stack import Stack
 from api.main import create_app
+from devstack.app import create_dev_app
+from devstack.stack import Stack
 from tests.api.conftest import MakeUser
 
 API_POLICY = "default-src 'none'; frame-ancestors 'none'"

@@ -14,10 +14,10 @@ import pytest
 
 from api.adapters.cognito import CodeMismatchError, CognitoClient, NoVerifiedAddressError
 from api.config import Settings
-from api.devstack import bootstrap
-from api.devstack.app import create_dev_app
-from api.devstack.stack import Stack
 from api.main import create_app
+from devstack import bootstrap
+from devstack.app import create_dev_app
+from devstack.stack import Stack
 from tests.api.conftest import unique_email
 
 REDIRECT = "http://testserver/oauth/sso"

@@ -13,9 +13,9 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
-from api.devstack.services import ChildProcess
-from api.devstack.stack import Stack
 from api.models import Account
+from devstack.services import ChildProcess
+from devstack.stack import Stack
 from tests.api.billing.test_billing import card_token, load_account, stripe_get
 from tests.api.conftest import MakeUser, unique_email
 

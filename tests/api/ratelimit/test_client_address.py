@@ -9,8 +9,8 @@ from pydantic import ValidationError
 
 from api.client_address import client_address, limit_key, parse_networks
 from api.config import Settings
-from api.devstack.stack import Stack
 from api.main import create_app
+from devstack.stack import Stack
 from tests.api.conftest import unique_email
 
 PROXIES = parse_networks(["10.0.0.0/8", "192.0.2.10"])

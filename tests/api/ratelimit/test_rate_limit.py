@@ -13,11 +13,11 @@ from fastapi import FastAPI
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from api.devstack.stack import Stack
 from api.errors import RateLimited
 from api.main import create_app
 from api.models import SignInBackoff
 from api.ratelimit.service import Limit, RateLimiter
+from devstack.stack import Stack
 from tests.api.conftest import MakeUser, unique_email
 
 

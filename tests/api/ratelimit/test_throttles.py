@@ -13,8 +13,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from api.devstack.stack import Stack
 from api.main import create_app
+from devstack.stack import Stack
 from tests.api.conftest import MakeUser, unique_domain, unique_email
 
 TOO_MANY_HOUR = {

@@ -13,10 +13,10 @@ import jwt
 
 from api.adapters.cognito import CognitoClient
 from api.auth.principal import Caller
-from api.devstack.stack import Stack
 from api.models import AuthType, Role
 from api.session.schemas import Session, SessionAccount, SessionResponse, SessionUser
 from api.session.service import session_view
+from devstack.stack import Stack
 from tests.api.conftest import MakeUser, unique_email
 
 

@@ -1,5 +1,5 @@
 """Domains of Google SSO and their DNS proof (issue 17): /web/sso/domains, against the DNS
-stand-in (api/devstack/dns_server.py) through the real resolver adapter."""
+stand-in (devstack/dns_server.py) through the real resolver adapter."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from fastapi import FastAPI
 from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 
-from api.devstack.app import create_dev_app
-from api.devstack.stack import Stack
 from api.models import DomainState, SsoDomain
+from devstack.app import create_dev_app
+from devstack.stack import Stack
 from tests.api.conftest import MakeUser, SignedIn, publish_txt, unique_domain, verified_domain
 
 # Free, disposable and special-use (RFC 6761) email domains: api/emails.py's rule.

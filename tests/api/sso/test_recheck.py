@@ -12,9 +12,9 @@ from fastapi import FastAPI
 from sqlalchemy import select, update
 
 from api.adapters.dns_resolver import DnsResolver
-from api.devstack.stack import Stack
 from api.models import AuditEvent, AuthType, SsoDomain
 from api.sso.recheck import RecheckReport, recheck_due, run_once
+from devstack.stack import Stack
 from tests.api.conftest import (
     MakeFederated,
     MakeUser,

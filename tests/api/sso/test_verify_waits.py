@@ -12,9 +12,9 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
-from api.devstack.app import create_dev_app
-from api.devstack.stack import Stack
 from api.models import SsoDomain
+from devstack.app import create_dev_app
+from devstack.stack import Stack
 from tests.api.conftest import MakeUser, publish_txt, unique_domain
 
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+import stripe
 
 from api.adapters.cognito import CognitoClient
-from api.adapters.stripe import StripeGateway
 from api.auth.app_client import ALLOWED_AUTH_FLOWS
 
 REGION = "us-east-1"
@@ -30,7 +30,8 @@ DEV_KEY_RING = {
     "API_KEY_ENCRYPTION_KEYS": '{"dev-1": "ZGV2c3RhY2stb25seS1ub3QtYS1zZWNyZXQtMzJieXQ="}',
     "API_KEY_ENCRYPTION_KEY_ID": "dev-1",
 }
-# Google's hosted domain claim ``hd``, mapped by the pool to this custom attribute (issue 17).
+# Google's hosted domain claim ``hd``, mapped by the pool to this custom attribute: what
+# proves a Workspace identity of a verified domain (README "Verified domains").
 HOSTED_DOMAIN_SCHEMA = {
     "Name": "hd",
     "AttributeDataType": "String",
@@ -81,9 +82,9 @@ def _pool_settings() -> dict[str, Any]:
         "AccountRecoverySetting": {
             "RecoveryMechanisms": [{"Priority": 1, "Name": "verified_email"}]
         },
-        # Issue 9: users are created only through the API (registration and invitations use
-        # the admin API), and a changed email takes effect only once verified, so nobody can
-        # give themselves an address they do not own.
+        # README "Email ownership": users are created only through the API (registration and
+        # invitations use the admin API), and a changed email takes effect only once verified,
+        # so nobody can give themselves an address they do not own.
         "AdminCreateUserConfig": {"AllowAdminCreateUserOnly": True},
         "UserAttributeUpdateSettings": {"AttributesRequireVerificationBeforeUpdate": ["email"]},
     }
@@ -124,7 +125,7 @@ async def ensure_user_pool(moto_url: str, public_url: str) -> tuple[str, str]:
             pool_id = created["UserPool"]["Id"]
         described = await admin.call("DescribeUserPool", {"UserPoolId": pool_id}, signed=True)
         names = {a["Name"] for a in described["UserPool"].get("SchemaAttributes", [])}
-        if "custom:hd" not in names:  # a pool made before issue 17 (docker compose keeps moto)
+        if "custom:hd" not in names:  # a pool older than custom:hd (docker compose keeps moto)
             await admin.call(
                 "AddCustomAttributes",
                 {"UserPoolId": pool_id, "CustomAttributes": [HOSTED_DOMAIN_SCHEMA]},
@@ -155,14 +156,42 @@ async def ensure_user_pool(moto_url: str, public_url: str) -> tuple[str, str]:
 
 
 async def ensure_stripe_plan(localstripe_url: str) -> None:
-    """Find or create the product and the $20/unit monthly plan."""
-    gateway = StripeGateway(api_key=STRIPE_SECRET_KEY, api_base=localstripe_url, timeout_s=10)
+    """Find or create the product and the $20/unit monthly plan (the legacy Plans API, which
+    localstripe speaks). The console only reads the plan, so creating it is the stand-in's
+    own call through the stripe SDK, not an operation of the production adapter.
+
+    Raises:
+        stripe.StripeError: localstripe refused or could not be reached.
+    """
+    http = stripe.HTTPXClient(timeout=10)
+    client = stripe.StripeClient(
+        STRIPE_SECRET_KEY,
+        base_addresses={"api": localstripe_url.rstrip("/")},
+        http_client=http,
+        max_network_retries=1,
+    )
     try:
-        await gateway.ensure_plan(
-            product_name="Console plan", plan_id=PLAN_ID, amount_cents=PLAN_AMOUNT_CENTS
-        )
+        try:
+            await client.v1.plans.retrieve_async(PLAN_ID)
+        except stripe.StripeError as exc:
+            if exc.http_status != 404:
+                raise
+            product = await client.v1.products.create_async(
+                params={"name": "Console plan", "type": "service"},
+                options={"idempotency_key": f"product:{PLAN_ID}"},
+            )
+            await client.v1.plans.create_async(
+                params={
+                    "id": PLAN_ID,
+                    "product": str(product.id),
+                    "amount": PLAN_AMOUNT_CENTS,
+                    "currency": "usd",
+                    "interval": "month",
+                },
+                options={"idempotency_key": f"plan:{PLAN_ID}"},
+            )
     finally:
-        await gateway.aclose()
+        await http.close_async()  # type: ignore[no-untyped-call]
 
 
 WEBHOOK_ID = "console"

@@ -1,6 +1,6 @@
 """``make dev``: the whole console on one port, with local stand-ins for every vendor.
 
-    python -m api.devstack [--port 8000] [--data-dir .devdata] [--throwaway-db]
+    python -m devstack [--port 8000] [--data-dir .devdata] [--throwaway-db]
 
 1. builds the SPA when its sources changed (``npm ci`` first when packages changed);
 2. PostgreSQL from ``DATABASE_URL`` or an embedded server under ``--data-dir`` (data survives
@@ -26,8 +26,8 @@ from pathlib import Path
 
 import uvicorn
 
-from api.devstack import bootstrap, services, webbuild
-from api.devstack.seed import DEMO_EMAIL, DEMO_PASSWORD, EMPTY_EMAIL, seed
+from devstack import bootstrap, services, webbuild
+from devstack.seed import DEMO_EMAIL, DEMO_PASSWORD, EMPTY_EMAIL, seed
 
 
 def _say(message: str) -> None:
@@ -51,7 +51,7 @@ def _reconcile_billing() -> None:
 
 async def _serve(host: str, port: int) -> None:
     from api.config import Settings
-    from api.devstack.app import create_dev_app
+    from devstack.app import create_dev_app
 
     config = uvicorn.Config(
         create_dev_app(Settings()),
@@ -71,7 +71,7 @@ async def _serve(host: str, port: int) -> None:
         _say(f"Sign in as {DEMO_EMAIL} / {DEMO_PASSWORD}  (mailbox: {url}/dev/mailbox)")
         _say(f'TXT records of the DNS stand-in: PUT {url}/dev/dns/<domain> {{"txt": [...]}}')
         _say(f"An account without usage: {EMPTY_EMAIL} / {DEMO_PASSWORD}")
-        _say(f"Replay metering traffic: python -m api.devstack.replay --url {url}")
+        _say(f"Replay metering traffic: python -m devstack.replay --url {url}")
     await task
 
 

@@ -1,6 +1,6 @@
 """Run localstripe bound to 127.0.0.1 with its store in a file of ours.
 
-``python -m api.devstack.localstripe_server --port 8420 --store .devdata/localstripe.pickle``.
+``python -m devstack.localstripe_server --port 8420 --store .devdata/localstripe.pickle``.
 The stock ``localstripe`` command listens on every interface and pickles to /tmp; here its
 aiohttp app runs through ``web.run_app(host="127.0.0.1")`` (ARCHITECTURE verified recipe).
 
@@ -9,7 +9,7 @@ same key (https://docs.stripe.com/api/idempotent_requests). A small aiohttp midd
 that here, so the API's retries after a timeout behave in development and tests as they do
 against Stripe.
 
-What localstripe lacks of the billing API (issue 11) is added by ``stripe_shim``.
+What localstripe lacks of the billing rules (README "Billing") is added by ``stripe_shim``.
 """
 
 import argparse
@@ -20,7 +20,7 @@ from pathlib import Path
 from aiohttp import web
 from localstripe import resources, server
 
-from api.devstack import stripe_shim
+from devstack import stripe_shim
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 _replies: dict[tuple[str, str], tuple[int, bytes, str]] = {}

@@ -1,7 +1,7 @@
 """Run moto's server for Cognito with the parts of Cognito the console relies on that moto
 5.2.5 lacks, so the stand-in refuses what the real service refuses.
 
-``python -m api.devstack.moto_server -H 127.0.0.1 -p 8421`` (the arguments of
+``python -m devstack.moto_server -H 127.0.0.1 -p 8421`` (the arguments of
 ``python -m moto.server``). What is added (Amazon Cognito API Reference):
 
 - **App client auth flows.** ``InitiateAuth`` and ``AdminInitiateAuth`` honour the client's

@@ -1,4 +1,4 @@
-"""What localstripe lacks for the console's billing rules, added in front of it (issue 11).
+"""What localstripe lacks for the console's billing rules, added in front of it (README "Billing").
 
 localstripe (the dev and test stand-in for Stripe) predates parts of the API the console uses.
 This module adds them as an aiohttp middleware of the localstripe server, working on

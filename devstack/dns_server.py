@@ -1,6 +1,6 @@
-"""The loopback DNS stand-in: TXT records for domain verification (issue 17).
+"""The loopback DNS stand-in: TXT records for domain verification (README "Verified domains").
 
-``python -m api.devstack.dns_server --port 8453 --store .devdata/dns.json`` serves DNS on
+``python -m devstack.dns_server --port 8453 --store .devdata/dns.json`` serves DNS on
 127.0.0.1 over UDP and TCP with ``dnslib``'s server:
 
 - a TXT query for a name the stand-in holds answers its TXT values (RFC 1035 3.3.14), or

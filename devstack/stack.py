@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from api.config import Settings
-from api.devstack import bootstrap, services
+from devstack import bootstrap, services
 
 TEST_DATA = services.ROOT / ".testdata"
 

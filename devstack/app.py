@@ -1,9 +1,10 @@
 """The dev stack's app: the production app (``api.main.create_app``) plus the stand-ins that
-let it run with no network: the hosted-UI sign-in page, the mailbox and the DNS records endpoint
-(api/devstack/standins.py).
+let it run with no network, one module each: the hosted sign-in page (devstack/hosted_signin.py),
+the mailbox (devstack/mailbox.py), the DNS records endpoint (devstack/dns_records.py) and the
+clock (devstack/time_travel.py).
 
-``uvicorn --factory api.devstack.app:create_dev_app`` with ``ENVIRONMENT=development`` and
-``DEV_STAND_INS=true`` (``python -m api.devstack`` sets both).
+``uvicorn --factory devstack.app:create_dev_app`` with ``ENVIRONMENT=development`` and
+``DEV_STAND_INS=true`` (``python -m devstack`` sets both).
 """
 
 from __future__ import annotations
@@ -11,9 +12,8 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from api.config import Settings
-from api.devstack.standins import cognito_event_hooks
-from api.devstack.standins import router as standins_router
 from api.main import create_app
+from devstack import dns_records, hosted_signin, mailbox, time_travel
 
 
 def create_dev_app(settings: Settings | None = None) -> FastAPI:
@@ -29,6 +29,11 @@ def create_dev_app(settings: Settings | None = None) -> FastAPI:
         raise ValueError("create_dev_app needs DEV_STAND_INS=true (and ENVIRONMENT=development)")
     return create_app(
         settings,
-        cognito_event_hooks=cognito_event_hooks,
-        extra_routers=[standins_router],
+        cognito_event_hooks=mailbox.cognito_event_hooks,
+        extra_routers=[
+            mailbox.router,
+            dns_records.router,
+            time_travel.router,
+            hosted_signin.router,
+        ],
     )

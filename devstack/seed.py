@@ -2,7 +2,7 @@
 
 Ada (Owner) and Grace (Admin) sign in with a password; Katherine (Member) signs in with
 "Sign in with Google" as ``kat@acme-robotics.dev`` on the hosted-UI stand-in: one user of each
-role (issue 15).
+role (SPEC 6).
 
 moto keeps nothing between runs, so at every start each user of the dev database is created
 again in the pool under the same username (our ``identity_id``). Password users get
@@ -23,10 +23,10 @@ from api.account.service import create_account
 from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
-from api.devstack.standins import federated_username
 from api.models import Account, AuthType, Platform, Role, User
 from api.usage.cycles import recent_cycle_starts, reset_date
 from api.usage.repository import NewRecord, insert_records
+from devstack.hosted_signin import federated_username
 
 DEMO_ACCOUNT = "Acme Robotics"
 DEMO_EMAIL = "ada@acme-robotics.dev"
@@ -38,7 +38,8 @@ DEMO_USERS = [
 # Signs in with "Sign in with Google" on the hosted-UI stand-in (any first and last name).
 DEMO_GOOGLE_EMAIL = "kat@acme-robotics.dev"
 SEEDED_MONTHS = 6
-# A second account that has never metered anything: the 'No usage detected' warning (issue 4).
+# A second account that has never metered anything: the 'No usage detected' warning (SPEC 2
+# "Account Information").
 EMPTY_ACCOUNT = "Globex Labs"
 EMPTY_EMAIL = "hank@globex-labs.dev"
 

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import httpx
 
-from api.devstack.bootstrap import api_environment
-from api.devstack.services import ROOT, free_port
-from api.devstack.stack import Stack
+from devstack.bootstrap import api_environment
+from devstack.services import ROOT, free_port
+from devstack.stack import Stack
 
 
 def replica_environment(stack: Stack, public_url: str, **overrides: str) -> dict[str, str]:

@@ -12,7 +12,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from api.devstack.services import ROOT
+from devstack.services import ROOT
 
 WEB = ROOT / "web"
 _SKIP = {"node_modules", "dist", "test-results", ".vite"}

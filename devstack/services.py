@@ -1,12 +1,12 @@
 """Local stand-ins for the vendors and the database, each bound to 127.0.0.1.
 
-Used by ``make dev`` (``python -m api.devstack``), the API tests and the benchmarks:
+Used by ``make dev`` (``python -m devstack``), the API tests and the benchmarks:
 - PostgreSQL: the server of ``DATABASE_URL`` when set, else an embedded one (``pgserver``)
   whose data lives in a folder of ours; it listens on a Unix socket only.
 - Cognito: ``moto`` server in a child process.
 - Stripe: ``localstripe`` in a child process, bound to 127.0.0.1, its pickle store moved into
   our data folder (the stock command listens on all interfaces and writes /tmp).
-- DNS: the TXT-record stand-in (``api/devstack/dns_server.py``, dnslib) in a child process,
+- DNS: the TXT-record stand-in (``devstack/dns_server.py``, dnslib) in a child process,
   on a loopback port over UDP and TCP, its records in a JSON file of our data folder.
 """
 
@@ -28,7 +28,7 @@ from urllib.parse import quote
 import httpx
 from sqlalchemy.engine import make_url
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port() -> int:
@@ -162,8 +162,8 @@ def migrate(database_url: str) -> None:
     the API keys it moves)."""
     import asyncio
 
-    from api.devstack.bootstrap import DEV_KEY_RING
     from api.migrate import upgrade
+    from devstack.bootstrap import DEV_KEY_RING
 
     for name, value in DEV_KEY_RING.items():
         os.environ.setdefault(name, value)
@@ -206,12 +206,12 @@ class ChildProcess:
 
 def start_moto(log_dir: Path, port: int | None = None) -> ChildProcess:
     """moto's server for cognito-idp on 127.0.0.1 with what moto lacks of Cognito added
-    (``api.devstack.moto_server``), pool and client ids derived from their names
+    (``devstack.moto_server``), pool and client ids derived from their names
     (``*_ID_STRATEGY=HASH``) so they stay the same across restarts."""
     port = port or free_port()
     child = ChildProcess(
         "moto",
-        [sys.executable, "-m", "api.devstack.moto_server", "-H", "127.0.0.1", "-p", str(port)],
+        [sys.executable, "-m", "devstack.moto_server", "-H", "127.0.0.1", "-p", str(port)],
         port,
         log_dir,
         {
@@ -231,7 +231,7 @@ def start_localstripe(data_dir: Path, port: int | None = None) -> ChildProcess:
         [
             sys.executable,
             "-m",
-            "api.devstack.localstripe_server",
+            "devstack.localstripe_server",
             "--port",
             str(port),
             "--store",
@@ -274,7 +274,7 @@ def start_dns(store: Path, port: int | None = None) -> ChildProcess:
         [
             sys.executable,
             "-m",
-            "api.devstack.dns_server",
+            "devstack.dns_server",
             "--port",
             str(port),
             "--store",
@@ -296,7 +296,7 @@ def start_smtp_sink(mailbox: Path, port: int | None = None) -> ChildProcess:
         [
             sys.executable,
             "-m",
-            "api.devstack.smtp_sink",
+            "devstack.smtp_sink",
             "--port",
             str(port),
             "--mailbox",

@@ -1,9 +1,9 @@
 """The dev stack's SMTP sink: a loopback SMTP server (``aiosmtpd``) that delivers nothing and
 appends every message it accepts to a JSON-lines file, which ``/dev/mailbox`` shows next to
-what Cognito would have sent (issue 14). The API sends to it with the same code as to a real
+what Cognito would have sent. The API sends to it with the same code as to a real
 relay (api/adapters/mail.py), so ``make dev`` and ``make test`` run the production path.
 
-``python -m api.devstack.smtp_sink --port 8425 --mailbox .devdata/mailbox.jsonl``
+``python -m devstack.smtp_sink --port 8425 --mailbox .devdata/mailbox.jsonl``
 
 Each line: ``{"to", "subject", "body", "sentAt"}`` (one line per recipient; ISO 8601 UTC).
 """

@@ -1,6 +1,6 @@
 """Replay realistic metering traffic for an account through the HTTP intake of a running stack.
 
-    python -m api.devstack.replay [--url http://127.0.0.1:8000] [--runs 60] [--hours 48]
+    python -m devstack.replay [--url http://127.0.0.1:8000] [--runs 60] [--hours 48]
                                   [--api-key KEY | --email E --password P] [--seed N]
 
 Without ``--api-key`` it signs in as the demo user (``POST /web/session/sign-in``) and reads
@@ -24,7 +24,7 @@ from typing import Any
 
 import httpx
 
-from api.devstack.seed import DEMO_EMAIL, DEMO_PASSWORD
+from devstack.seed import DEMO_EMAIL, DEMO_PASSWORD
 
 PLATFORMS = ("web", "nativeMobile", "api")
 PLATFORM_WEIGHTS = (0.6, 0.25, 0.15)
