@@ -25,6 +25,8 @@ const API = required("CONTRACT_API_URL");
 const EMAIL = required("CONTRACT_EMAIL");
 const PASSWORD = required("CONTRACT_PASSWORD");
 const API_KEY = required("CONTRACT_API_KEY");
+/** The code Cognito emailed the registrant (read from the dev mailbox by the test runner). */
+const EMAIL_CODE = required("CONTRACT_EMAIL_CODE");
 
 function newClient() {
   const tokens = createTokenStore(() => new MemoryStorage());
@@ -65,6 +67,18 @@ describe("the generated client against the running API", () => {
     expect(data?.session.account.name).toBeTruthy();
     const error = await failure(anonymous.GET("/web/session"));
     expect([error.status, error.code]).toEqual([401, "NotAuthenticated"]);
+  });
+
+  // Before the calls an unverified registrant may not make (domains, SSO, invitations).
+  it("POST /web/session/email-verification/confirm, 400 for a wrong code, 409 once verified", async () => {
+    const wrong = await failure(api.POST("/web/session/email-verification/confirm", { body: { code: "000000" } }));
+    expect([wrong.status, wrong.code]).toEqual([400, "VerificationCodeMismatch"]);
+    const { response } = await api.POST("/web/session/email-verification/confirm", { body: { code: EMAIL_CODE } });
+    expect(response.status).toBe(204);
+    const { data } = await api.GET("/web/session");
+    expect(data?.session.user.emailVerified).toBe(true);
+    const again = await failure(api.POST("/web/session/email-verification"));
+    expect([again.status, again.code]).toEqual([409, "EmailAlreadyVerified"]);
   });
 
   it("GET and PUT /web/account, and 422 for a blank name", async () => {
