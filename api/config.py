@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from api.client_address import Network, parse_networks
+from api.platform.client_address import Network, parse_networks
 
 _LIVE_KEY_PREFIXES = ("sk_live_", "rk_live_", "pk_live_")
 
@@ -94,7 +94,8 @@ class Settings(BaseSettings):
         default_factory=list,
         description=(
             "Addresses or CIDRs of the proxies in front of the API, as a JSON list such as "
-            '["10.0.0.0/8"]: only their X-Forwarded-For is believed (api/client_address.py).'
+            '["10.0.0.0/8"]: only their X-Forwarded-For is believed '
+            "(api/platform/client_address.py)."
         ),
     )
     public_url: str = Field(
@@ -106,14 +107,14 @@ class Settings(BaseSettings):
         description=(
             "After SIGTERM, seconds a replica keeps accepting requests while /readyz answers "
             "503, so load balancers that probe it stop sending before it stops listening "
-            "(python -m api.serve; Kubernetes' preStop sleep comes before this)."
+            "(python -m api.ops.serve; Kubernetes' preStop sleep comes before this)."
         ),
     )
     shutdown_grace_s: float = Field(
         default=20.0,
         description=(
             "Then, seconds its in-flight requests get to finish before they are cancelled; "
-            "the pool is closed after them and the process exits 0 (python -m api.serve)."
+            "the pool is closed after them and the process exits 0 (python -m api.ops.serve)."
         ),
     )
 
@@ -136,7 +137,7 @@ class Settings(BaseSettings):
         default=7.0,
         description=(
             "Seconds one request may spend in all its Cognito and Stripe calls together; "
-            "past it the request answers 503 (api/vendor_budget.py)."
+            "past it the request answers 503 (api/platform/vendor_budget.py)."
         ),
     )
     refresh_token_validity_s: int = Field(
@@ -177,7 +178,7 @@ class Settings(BaseSettings):
         default=SecretStr(""),
         description=(
             'JSON object of key id to 32 random bytes in base64, e.g. {"2026-11": "..."} '
-            "(python -m api.secretbox makes one)."
+            "(python -m api.ops.new_key makes one)."
         ),
     )
     api_key_encryption_key_id: str = Field(
@@ -224,7 +225,7 @@ class Settings(BaseSettings):
         description=(
             "How often each API process looks for verified domains due a re-check, seconds "
             "(rows are claimed with FOR UPDATE SKIP LOCKED, so replicas share the work); "
-            "0 turns the in-process re-check off (run `python -m api.sso.recheck` instead)."
+            "0 turns the in-process re-check off (run `python -m api.ops.recheck` instead)."
         ),
     )
 
@@ -249,7 +250,7 @@ class Settings(BaseSettings):
         description=(
             "How often each API process creates the audit log's coming month partitions and "
             "drops expired ones, seconds (under an advisory lock: replicas take turns); 0 turns "
-            "it off (run `python -m api.audit.retention` instead)."
+            "it off (run `python -m api.ops.retention` instead)."
         ),
     )
 

@@ -7,7 +7,7 @@
 Naming rule: an alias is named for what the route receives (``DbSession``, ``CurrentUser``,
 ``Cognito``); the suffix ``Dep`` only where that name is the class itself (``SettingsDep``,
 ``PasswordAttemptsDep``). This module imports only ``api.auth``, ``api.audit``, ``api.db``,
-``api.config``, ``api.adapters``, ``api.ratelimit`` and ``api.client_address``.
+``api.config``, ``api.adapters``, ``api.ratelimit`` and ``api.platform.client_address``.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from api.auth.errors import (
 from api.auth.principal import Caller, KeyHolder
 from api.auth.roles import OWNER_ONLY, OWNERS_AND_ADMINS, require
 from api.auth.tokens import AccessClaims, AccessTokenVerifier, InvalidToken
-from api.client_address import client_address
 from api.config import Settings
 from api.db import get_db
+from api.platform.client_address import client_address
 from api.ratelimit.service import PasswordAttempts, RateLimiter, Throttle
 from api.secretbox import KeyRing
 
@@ -90,7 +90,7 @@ async def _token_verifier(request: Request) -> AccessTokenVerifier:
 
 async def _client_address(request: Request) -> str:
     """The client's IP address: the peer's, or behind ``TRUSTED_PROXIES`` the one they saw
-    (api/client_address.py)."""
+    (api/platform/client_address.py)."""
     peer = request.client.host if request.client else "unknown"
     return client_address(
         peer, request.headers.getlist("x-forwarded-for"), request.app.state.trusted_networks

@@ -33,26 +33,26 @@ from api.auth.app_client import check_app_client
 from api.auth.tokens import AccessTokenVerifier
 from api.billing.router import router as billing_router
 from api.billing.webhooks.router import router as stripe_webhook_router
-from api.body_limits import BodyLimitMiddleware
 from api.config import Settings
 from api.db import create_engine, create_read_sessionmaker, create_sessionmaker
-from api.db_faults import DatabaseFaultsMiddleware
 from api.errors import install_error_handlers
-from api.health import router as health_router
-from api.http_methods import HeadAsGetMiddleware
 from api.keys.router import router as keys_router
 from api.keys.service import key_ring
-from api.logging import RequestContextMiddleware, configure_logging
+from api.platform.body_limits import BodyLimitMiddleware
+from api.platform.db_faults import DatabaseFaultsMiddleware
+from api.platform.health import router as health_router
+from api.platform.http_methods import HeadAsGetMiddleware
+from api.platform.logging import RequestContextMiddleware, configure_logging
+from api.platform.security_headers import SecurityHeaders, SecurityHeadersMiddleware
+from api.platform.spa import mount_spa
+from api.platform.vendor_budget import VendorBudgetMiddleware
 from api.ratelimit.service import RateLimiter, throttles
-from api.security_headers import SecurityHeaders, SecurityHeadersMiddleware
 from api.session.router import router as session_router
-from api.spa import mount_spa
 from api.sso.recheck import recheck_forever
 from api.sso.router import router as sso_router
 from api.usage.router import router as usage_router
 from api.usage.router import web_router as usage_web_router
 from api.users.router import router as users_router
-from api.vendor_budget import VendorBudgetMiddleware
 from api.webconfig import router as webconfig_router
 
 # Every /web/* body is a small form; a metering batch holds up to 1000 records of about 200
@@ -207,7 +207,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.settings = settings
-    app.state.draining = False  # True from SIGTERM on: /readyz answers 503 (api/serve.py)
+    app.state.draining = False  # True from SIGTERM on: /readyz answers 503 (api/ops/serve.py)
     app.state.trusted_networks = settings.trusted_networks
     app.state.throttles = throttles(settings)
     # Swagger UI (development only) loads a CDN script and runs an inline one: no CSP there.
@@ -230,7 +230,7 @@ def create_app(
             allow_origins=settings.cors_allowed_origins,
             allow_credentials=True,
             allow_methods=["GET", "POST", "PUT", "DELETE"],
-            # If-None-Match and ETag: the SPA's conditional reads (api/etags.py);
+            # If-None-Match and ETag: the SPA's conditional reads (api/platform/etags.py);
             # Content-Disposition: the file names of the CSV exports.
             allow_headers=["Authorization", "Content-Type", "If-None-Match"],
             expose_headers=["ETag", "Content-Disposition"],

@@ -23,7 +23,7 @@ import aiosmtplib
 import structlog
 
 from api.config import Settings
-from api.vendor_budget import within_budget
+from api.platform.vendor_budget import within_budget
 
 SmtpSecurity = Literal["starttls", "tls", "none"]
 log = structlog.get_logger(__name__)

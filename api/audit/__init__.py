@@ -61,7 +61,7 @@ class AuditAction(enum.StrEnum):
 @dataclass(frozen=True, slots=True)
 class Actor:
     """Who acts: the user (None when a sign-in names nobody we know), as shown, and from
-    where (the client's IP address, api/client_address.py)."""
+    where (the client's IP address, api/platform/client_address.py)."""
 
     user_id: uuid.UUID | None
     name: str

@@ -25,10 +25,10 @@ from sqlalchemy import ColumnElement, Delete, case, delete, func, literal, selec
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from api.client_address import limit_key
 from api.config import Settings
 from api.errors import ProviderRefused, RateLimited
 from api.models import RateLimitCounter, SignInBackoff
+from api.platform.client_address import limit_key
 
 
 @dataclass(frozen=True, slots=True)

@@ -310,6 +310,6 @@ class TestEventTypes:
         assert (await load(app, me)).payment_failed_at is None
 
     async def test_the_webhook_is_not_in_the_contract(self, client: httpx.AsyncClient) -> None:
-        from api.openapi import contract
+        from api.ops.openapi import contract
 
         assert URL not in json.loads(contract())["paths"]

@@ -7,10 +7,10 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
-from api.client_address import client_address, limit_key, parse_networks
 from api.config import Settings
 from api.devstack.stack import Stack
 from api.main import create_app
+from api.platform.client_address import client_address, limit_key, parse_networks
 from tests.api.conftest import unique_email
 
 PROXIES = parse_networks(["10.0.0.0/8", "192.0.2.10"])

@@ -12,8 +12,9 @@ caller lookup (``GET /web/session``), and hashing a few kilobytes costs a micros
 so a 304 saves the transfer and the client's parsing and rendering, which is the point.
 
 These responses carry the API key or the user's details, so they stay ``Cache-Control:
-no-store`` (api/security_headers.py): no cache keeps them. The SPA keeps the tag in memory with
-the data it already holds and sends ``If-None-Match`` itself (web/src/api/conditional.ts).
+no-store`` (api/platform/security_headers.py): no cache keeps them. The SPA keeps the tag in
+memory with the data it already holds and sends ``If-None-Match`` itself
+(web/src/api/conditional.ts).
 """
 
 from __future__ import annotations
