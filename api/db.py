@@ -181,11 +181,13 @@ async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
     read-only autocommit session instead (see the module docstring).
     """
     if request.method in _SAFE_METHODS:
-        read_sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.read_sessionmaker
+        read_sessionmaker: async_sessionmaker[AsyncSession] = (
+            request.app.state.resources.read_sessionmaker
+        )
         async with read_sessionmaker() as db:
             yield db
         return
-    sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+    sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.resources.sessionmaker
     async with sessionmaker() as db:
         try:
             yield db

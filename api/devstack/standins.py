@@ -265,7 +265,7 @@ async def get_dns_records(name: str, request: Request) -> dict[str, Any]:
 async def recheck_domains(request: Request) -> dict[str, int]:
     """Run the daily re-check of every verified domain now (api/sso/recheck.py); lost-domain
     emails land in the mailbox."""
-    state = request.app.state
+    state = request.app.state.resources
     report = await recheck_due(state.sessionmaker, state.dns_resolver, state.mailer, interval_s=0)
     return {"kept": report.kept, "lost": report.lost, "unreachable": report.unreachable}
 
@@ -325,7 +325,7 @@ async def end_billing_period(request: Request, email: Annotated[str, Query()]) -
     an account without a subscription.
     """
     settings = request.app.state.settings
-    async with request.app.state.sessionmaker() as db:
+    async with request.app.state.resources.sessionmaker() as db:
         subscription_id = await db.scalar(
             select(Account.stripe_subscription_id)
             .join(User, User.account_id == Account.id)
@@ -350,7 +350,7 @@ async def expire_invitation(request: Request, email: Annotated[str, Query()]) ->
     Development only (this router is mounted by the dev app alone). 404 when ``email`` has no
     invitation waiting for a first sign-in.
     """
-    async with request.app.state.sessionmaker() as db, db.begin():
+    async with request.app.state.resources.sessionmaker() as db, db.begin():
         user_id = await db.scalar(
             update(User)
             .where(
@@ -446,7 +446,10 @@ async def authorize_page(
     Like the console's production pool expects, a request must carry ``state`` and a PKCE
     S256 ``code_challenge`` (RFC 7636); the challenge is checked at the token endpoint.
     """
-    if response_type != "code" or client_id != request.app.state.settings.cognito_client_id:
+    if (
+        response_type != "code"
+        or client_id != request.app.state.settings.cognito_client_id
+    ):
         return HTMLResponse("<h1>invalid_request</h1>", status_code=400)
     if not state or not code_challenge or code_challenge_method != "S256":
         return HTMLResponse(
@@ -487,7 +490,7 @@ async def authorize_submit(
     """Sign the identity in to the moto pool and redirect back with a one-use code. ``hd``
     plays Google's hosted domain of a Workspace account (empty: a personal account); it is
     set on the pool user at every sign-in, as Cognito's attribute mapping does."""
-    cognito: CognitoClient = request.app.state.cognito
+    cognito: CognitoClient = request.app.state.resources.cognito
     email = email.strip().lower()
     provider = _provider_key(identity_provider)
     username = federated_username(provider, email)

@@ -82,5 +82,5 @@ class DatabaseFaultsMiddleware:
                 if started or not is_database_unavailable(exc):
                     raise
                 log.warning("database_unavailable", attempt=attempt, error=repr(exc))
-                await scope["app"].state.engine.dispose()
+                await scope["app"].state.resources.engine.dispose()
         await error_response(DatabaseUnavailable, {"retry-after": "2"})(scope, receive, send)

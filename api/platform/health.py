@@ -46,7 +46,7 @@ async def readyz(request: Request) -> JSONResponse:
         return _not_ready("ShuttingDown", SHUTTING_DOWN)
     for _ in range(2):
         try:
-            async with request.app.state.engine.connect() as connection:
+            async with request.app.state.resources.engine.connect() as connection:
                 state = await schema_state(connection)
         except Exception:  # noqa: S112 - any failure is "not ready"; the next try or a 503
             continue

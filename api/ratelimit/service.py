@@ -44,7 +44,8 @@ class RateLimiter:
     """Counts attempts per key in PostgreSQL.
 
     Args:
-        engine: an AUTOCOMMIT engine (``app.state.read_engine``): each hit commits at once.
+        engine: an AUTOCOMMIT engine (the app's ``read_engine``, api/resources.py): each hit
+            commits at once.
     """
 
     def __init__(self, engine: AsyncEngine) -> None:

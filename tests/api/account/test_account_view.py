@@ -44,7 +44,7 @@ def seed(app: FastAPI) -> Seed:
         domains: Sequence[tuple[str, DomainState]] = (),
         **fields: Any,
     ) -> Seeded:
-        async with app.state.sessionmaker() as db, db.begin():
+        async with app.state.resources.sessionmaker() as db, db.begin():
             account = await create_account(
                 db, app.state.settings, "Shape Co", billing_cycle_anchor=anchor
             )
@@ -104,8 +104,10 @@ def _claims(identity_id: str) -> AccessClaims:
 
 async def _both(app: FastAPI, seeded: Seeded, now: datetime) -> tuple[Any, Any]:
     """(fast path parsed, pydantic model's JSON) for the same account and time."""
-    fast = orjson.loads(await account_view(app.state.read_engine, _claims(seeded.identity_id), now))
-    async with app.state.sessionmaker() as db:
+    fast = orjson.loads(
+        await account_view(app.state.resources.read_engine, _claims(seeded.identity_id), now)
+    )
+    async with app.state.resources.sessionmaker() as db:
         model = AccountResponse(account=await account_summary(db, seeded.account_id, now))
     return fast, model.model_dump(mode="json", by_alias=True)
 
@@ -225,7 +227,9 @@ class TestSameAsTheModel:
 
     async def test_identity_without_a_user_is_account_required(self, app: FastAPI) -> None:
         with pytest.raises(AccountRequired):
-            await account_view(app.state.read_engine, _claims(f"nobody-{uuid.uuid4().hex}"), NOW)
+            await account_view(
+                app.state.resources.read_engine, _claims(f"nobody-{uuid.uuid4().hex}"), NOW
+            )
 
     async def test_only_the_callers_account(self, app: FastAPI, seed: Seed) -> None:
         mine = await seed(NOW - relativedelta(months=1), ONE_USER, {0: {Platform.WEB: (1, 1)}})

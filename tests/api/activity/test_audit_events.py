@@ -61,7 +61,7 @@ def event(
 
 
 async def record(app: FastAPI, *rows: dict[str, Any]) -> None:
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         await db.execute(insert(AuditEvent), list(rows))
 
 

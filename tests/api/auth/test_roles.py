@@ -200,7 +200,7 @@ async def team(make_user: MakeUser) -> Team:
 
 
 async def _events(app: FastAPI, account_id: uuid.UUID) -> int:
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         count = await db.scalar(
             select(func.count()).select_from(AuditEvent).where(AuditEvent.account_id == account_id)
         )

@@ -58,7 +58,7 @@ async def _pool_user(cognito: CognitoClient, username: str, attributes: dict[str
 
 
 async def _users_of(app: FastAPI, account: Account) -> int:
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         count = await db.scalar(
             select(func.count()).select_from(User).where(User.account_id == account.id)
         )

@@ -57,7 +57,7 @@ def stripe_get(stack: Stack, path: str) -> dict[str, object]:
 
 
 async def load_account(app: FastAPI, me: SignedIn) -> Account:
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         account = await db.get(Account, me.account.id)
         assert account is not None
         return account

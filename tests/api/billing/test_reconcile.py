@@ -28,8 +28,8 @@ from tests.api.conftest import MakeUser, SignedIn
 async def check(app: FastAPI, *accounts: SignedIn, fix: bool = False) -> list[Difference]:
     """Reconcile only these accounts (the test database holds every other test's too)."""
     return await reconcile(
-        sessionmaker=app.state.sessionmaker,
-        stripe=app.state.stripe,
+        sessionmaker=app.state.resources.sessionmaker,
+        stripe=app.state.resources.stripe,
         fix=fix,
         account_ids=[me.account.id for me in accounts],
     )
@@ -41,7 +41,7 @@ def seen(found: Iterable[Difference]) -> list[tuple[str, str, str]]:
 
 async def write(app: FastAPI, me: SignedIn, **values: object) -> None:
     """Make our database disagree: write the account row as a lost webhook would leave it."""
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         await db.execute(update(Account).where(Account.id == me.account.id).values(**values))
 
 

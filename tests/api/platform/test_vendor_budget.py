@@ -69,7 +69,7 @@ async def test_a_hung_cognito_is_503_within_the_budget_and_registers_nothing(
     assert response.status_code == 503, response.text
     assert response.json()["code"] == "VendorUnavailable"
     assert elapsed < BUDGET_S, elapsed
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         assert await db.scalar(select(func.count()).where(Account.name == "Hung Co")) == 0
 
 

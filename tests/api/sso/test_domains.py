@@ -332,7 +332,7 @@ class TestOneDomainOneAccount:
             }
             for who in (first, second)
         ]
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             await db.execute(insert(SsoDomain).values(rows[0]))
             with pytest.raises(IntegrityError):
                 await db.execute(insert(SsoDomain).values(rows[1]))

@@ -42,7 +42,7 @@ async def alerts_to(
 
 
 async def alert_rows(app: FastAPI, me: SignedIn) -> list[int]:
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         rows = await db.scalars(
             select(UsageAlert.threshold)
             .where(UsageAlert.account_id == me.account.id)
