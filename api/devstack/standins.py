@@ -446,10 +446,7 @@ async def authorize_page(
     Like the console's production pool expects, a request must carry ``state`` and a PKCE
     S256 ``code_challenge`` (RFC 7636); the challenge is checked at the token endpoint.
     """
-    if (
-        response_type != "code"
-        or client_id != request.app.state.settings.cognito_client_id
-    ):
+    if response_type != "code" or client_id != request.app.state.settings.cognito_client_id:
         return HTMLResponse("<h1>invalid_request</h1>", status_code=400)
     if not state or not code_challenge or code_challenge_method != "S256":
         return HTMLResponse(

@@ -58,8 +58,7 @@ async def busy_log(app: FastAPI) -> tuple[uuid.UUID, datetime]:
     now = datetime.now(UTC)
     async with app.state.resources.sessionmaker() as db, db.begin():
         accounts = [
-            (await create_account(db, app.state.settings, f"Busy {i}")).id
-            for i in range(ACCOUNTS)
+            (await create_account(db, app.state.settings, f"Busy {i}")).id for i in range(ACCOUNTS)
         ]
         busy, others = accounts[0], accounts[1:]
         for ids, count, every in (
