@@ -394,11 +394,6 @@ class Settings(BaseSettings):
         """The ``iss`` claim Cognito puts in this pool's tokens (moto uses the same form)."""
         return f"https://cognito-idp.{self.aws_region}.amazonaws.com/{self.cognito_user_pool_id}"
 
-    @property
-    def cognito_jwks_url(self) -> str:
-        """Where the pool publishes its signing keys."""
-        return f"{self.cognito_base_url}/{self.cognito_user_pool_id}/.well-known/jwks.json"
-
     def check(self) -> None:
         """Refuse unsafe combinations; ``create_app`` calls this before mounting anything.
 
