@@ -160,8 +160,8 @@ class Settings(BaseSettings):
     stripe_plan_id: str = Field(default="", description="The $20/unit monthly Plan's id.")
     stripe_timeout_s: float = 10.0
 
-    # Email the console sends itself over SMTP (api/adapters/mail.py; issue 14 usage alerts,
-    # issue 17 lost-domain notices); Cognito still sends its own (codes, temporary passwords).
+    # Email the console sends itself over SMTP (api/adapters/mail.py: usage alerts,
+    # lost-domain notices); Cognito still sends its own (codes, temporary passwords).
     smtp_host: str = Field(
         default="", description="SMTP relay host, e.g. email-smtp.us-east-1.amazonaws.com."
     )
@@ -173,7 +173,8 @@ class Settings(BaseSettings):
     smtp_username: str = Field(default="", description="SMTP AUTH user; empty: no AUTH.")
     smtp_password: SecretStr = Field(default=SecretStr(""), description="SMTP AUTH password.")
     smtp_timeout_s: float = Field(default=10.0, gt=0, description="Seconds per SMTP step.")
-    # API keys at rest (issue 14, api/secretbox.py): AES-256-GCM keys by id, and the current.
+    # API keys at rest (README "API keys", api/secretbox.py): AES-256-GCM keys by id, and the
+    # current.
     api_key_encryption_keys: SecretStr = Field(
         default=SecretStr(""),
         description=(
@@ -196,8 +197,8 @@ class Settings(BaseSettings):
         ),
     )
 
-    # Domain verification for Google single sign-on (issue 17, SPEC 9 "domain box"): TXT
-    # lookups with dnspython (api/adapters/dns_resolver.py) and the daily re-check.
+    # Domain verification for Google single sign-on (README "Verified domains", SPEC 9 "domain
+    # box"): TXT lookups with dnspython (api/adapters/dns_resolver.py) and the daily re-check.
     dns_nameservers: list[str] = Field(
         default_factory=list,
         description=(
@@ -229,7 +230,7 @@ class Settings(BaseSettings):
         ),
     )
 
-    # Roles, invitations and the audit log (issue 15).
+    # Roles, invitations and the audit log (README "Roles and invitations", "Audit log").
     invitation_validity_days: int = Field(
         default=7,
         ge=1,
@@ -277,8 +278,8 @@ class Settings(BaseSettings):
     )
     sign_in_backoff_max_s: int = Field(default=900, ge=1, description="The longest wait, seconds.")
     sign_in_limit_window_s: int = Field(default=900, description="Window length, seconds.")
-    # Abuse controls of the other actions that cost us or a vendor (issue 10), per client
-    # address and per account; windows of an hour (metering: a minute).
+    # Abuse controls of the other actions that cost us or a vendor (README "Sign-in and abuse
+    # limits"), per client address and per account; windows of an hour (metering: a minute).
     registration_limit_per_address: int = Field(
         default=10, description="Registrations per client address per hour."
     )

@@ -1,4 +1,4 @@
-"""The ``audit_event`` table: who changed what in an account, and when (issue 15 "Audit log").
+"""The ``audit_event`` table: who changed what in an account, and when (README "Audit log").
 
 Append-only: the migration revokes UPDATE, DELETE and TRUNCATE from the application's role and
 a trigger refuses them for every role (superusers included). The table is partitioned by month

@@ -1,5 +1,6 @@
 """What a request does when PostgreSQL drops its connections (a restart, a failover, an
-administrator's ``pg_terminate_backend``) or is down (issue 10 "Database faults").
+administrator's ``pg_terminate_backend``) or is down (README "Configuration (production)", when
+PostgreSQL drops connections).
 
 - A safe request (GET, HEAD) whose connection turns out dead before anything was sent is run
   once more, after the pool is replaced (its other connections died too), so the retry gets a

@@ -1,5 +1,5 @@
-"""Conditional reads (issue 12): an ``ETag`` on a JSON body, and ``304 Not Modified`` when the
-client already holds that body (RFC 9110 §8.8.3 entity tags, §13.1.2 ``If-None-Match``).
+"""Conditional reads (README "Performance"): an ``ETag`` on a JSON body, and ``304 Not Modified``
+when the client already holds that body (RFC 9110 §8.8.3 entity tags, §13.1.2 ``If-None-Match``).
 
 The validator is a hash of the body as built, not a version stamp stored per account. A hash
 is right by construction: whatever changes what the client would see (a rename, a metering

@@ -5,7 +5,7 @@ database outage does not restart every replica). ``/readyz``: this replica shoul
 (readiness probe, load balancers): 503 with the error envelope while it shuts down
 (``ShuttingDown``, from SIGTERM on: ``api/ops/serve.py``), while the database is unreachable
 (``DatabaseUnavailable``) or while its schema is behind this release (``SchemaBehind``, until
-``python -m api.ops.migrate`` has run: ``api/migrate.py``).
+``python -m api.ops.migrate`` has run: ``api/platform/migrations.py``).
 """
 
 from fastapi import APIRouter, FastAPI, Request

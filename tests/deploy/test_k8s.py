@@ -1,5 +1,6 @@
-"""deploy/k8s (issue 13): every overlay renders, validates against a pinned Kubernetes version,
-and keeps what the replicas need (probes, shutdown timing, non-root, every setting)."""
+"""deploy/k8s (README "Running replicas"): every overlay renders, validates against a pinned
+Kubernetes version, and keeps what the replicas need (probes, shutdown timing, non-root, every
+setting)."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ class TestGetAccount:
         assert response.status_code == 200
         account = response.json()["account"]
         assert account["name"] == "Globex"
-        # Masked (issue 14): the key itself only through Reveal or Copy.
+        # Masked (README "API keys"): the key itself only through Reveal or Copy.
         assert account["apiKey"] == f"ak_…{me.api_key[-4:]}"
         assert account["subscription"] == {
             "units": 0,
@@ -186,8 +186,8 @@ class TestUpdateAccount:
 
 
 class TestConditionalGet:
-    """ETag + If-None-Match (issue 12): a 304 only while the body the client holds is still
-    the one the account would show."""
+    """ETag + If-None-Match (README "Performance"): a 304 only while the body the client holds is
+    still the one the account would show."""
 
     async def _etag(self, client: httpx.AsyncClient, me: SignedIn) -> str:
         response = await client.get("/web/account", headers=me.headers)

@@ -1,5 +1,6 @@
 """The fast path of GET /web/account (one statement, PostgreSQL builds the JSON) says exactly
-what the pydantic composition of the domains says (issue 12), for every shape of account."""
+what the pydantic composition of the domains says (README "Code layout"), for every shape of
+account."""
 
 from __future__ import annotations
 

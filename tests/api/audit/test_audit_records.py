@@ -1,6 +1,6 @@
-"""The audit log's writing side (issue 15): every change records who, when, from where, what
-and the fields' before and after, in the change's own transaction; a change that fails
-records nothing; sign-ins are recorded, refused ones too."""
+"""The audit log's writing side (README "Audit log"): every change records who, when, from where,
+what and the fields' before and after, in the change's own transaction; a change that fails records
+nothing; sign-ins are recorded, refused ones too."""
 
 from __future__ import annotations
 

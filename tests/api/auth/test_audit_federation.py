@@ -1,4 +1,4 @@
-"""Rows recorded as Google sign-ins before issue 9 are checked against Cognito."""
+"""Rows recorded as Google sign-ins on the username prefix alone are checked against Cognito."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The tenant boundary, tried as an attacker would (issue 9).
+"""The tenant boundary, tried as an attacker would (README "Security model").
 
 A native pool user can carry any username, ``google_…`` included, and can change its own
 ``email`` attribute with its access token (UpdateUserAttributes). Neither may ever make it a

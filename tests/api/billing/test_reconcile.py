@@ -160,8 +160,8 @@ class TestOrphanSubscriptions:
     async def test_without_one_of_ours_the_newest_is_kept(
         self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
     ) -> None:
-        # Issue 11's report: two subscriptions made by timed-out calls, the console on the
-        # free plan.
+        # The case reconciliation was written for: two subscriptions made by timed-out calls, the
+        # console on the free plan.
         me = await make_user()
         assert (await add_card(client, stack, me)).status_code == 200
         customer = customer_of(await load_account(app, me))

@@ -1,5 +1,5 @@
-"""API keys (issue 14): stored hashed and sealed, listed masked, revealed or copied on purpose
-(recorded), rolled with an overlap during which both keys work at the intake, expired now;
+"""API keys (README "API keys"): stored hashed and sealed, listed masked, revealed or copied on
+purpose (recorded), rolled with an overlap during which both keys work at the intake, expired now;
 last used at most once a minute and records per key per cycle."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The audit log's table (issue 15, migration a0fa304125e7): append-only for the API's
+"""The audit log's table (README "Audit log", migration a0fa304125e7): append-only for the API's
 database role, partitioned by month, and kept a year by the retention pass
 (``api/audit/retention.py``)."""
 

@@ -1,5 +1,6 @@
 """PostgreSQL drops the API's connections (a restart, a failover, pg_terminate_backend):
-reads carry on, writes answer 503 with nothing half-written, never a 500 (issue 10)."""
+reads carry on, writes answer 503 with nothing half-written, never a 500 (README "Configuration
+(production)")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Running several replicas (issue 13): migrations under a lock, readiness on the schema, and
-the graceful shutdown of ``python -m api.ops.serve``."""
+"""Running several replicas (README "Running replicas"): migrations under a lock, readiness on the
+schema, and the graceful shutdown of ``python -m api.ops.serve``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The client address behind proxies: only TRUSTED_PROXIES' X-Forwarded-For counts (issue 10);
-the limits key an IPv6 client by its /64."""
+"""The client address behind proxies: only TRUSTED_PROXIES' X-Forwarded-For counts (README "Sign-in
+and abuse limits"); the limits key an IPv6 client by its /64."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Sign-in attempts are limited per client address, back off per (email, address), and have a
-loose ceiling per email, in PostgreSQL (issue 3)."""
+loose ceiling per email, in PostgreSQL (README "Sign-in and abuse limits")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Domains of Google SSO and their DNS proof (issue 17): /web/sso/domains, against the DNS
-stand-in (api/devstack/dns_server.py) through the real resolver adapter."""
+"""Domains of Google SSO and their DNS proof (README "Verified domains"): /web/sso/domains, against
+the DNS stand-in (api/devstack/dns_server.py) through the real resolver adapter."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The daily re-check of verified domains (api/sso/recheck.py, issue 17): against the DNS
-stand-in, with the app's own resolver and mailer."""
+"""The daily re-check of verified domains (api/sso/recheck.py, README "Verified domains"): against
+the DNS stand-in, with the app's own resolver and mailer."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ class TestRecheck:
         # The account still requires Google SSO; its domain list shows no verified domain.
         account = (await client.get("/web/account", headers=owner.headers)).json()["account"]
         assert account["sso"] == {"isGoogleSSO": True, "domains": []}
-        # The account's audit log says so (issue 15), by the domain check, not a user.
+        # The account's audit log says so (README "Audit log"), by the domain check, not a user.
         async with app.state.resources.sessionmaker() as db:
             [lost] = await db.scalars(
                 select(AuditEvent).where(

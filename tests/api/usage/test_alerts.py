@@ -1,6 +1,6 @@
-"""Usage alerts (issue 14): at 50, 80 and 100 % of the allowance, once per billing cycle,
-emailed over SMTP (the dev stack's sink, read back through /dev/mailbox) to the users who get
-them; the settings at GET/PUT /web/usage-alerts."""
+"""Usage alerts (README "Usage alerts and export"): at 50, 80 and 100 % of the allowance, once per
+billing cycle, emailed over SMTP (the dev stack's sink, read back through /dev/mailbox) to the users
+who get them; the settings at GET/PUT /web/usage-alerts."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""POST /metering/usage: the metering intake (issue 4). API-key auth, idempotency per record,
-billing-cycle placement, rollups read by GET /web/account, tenant isolation."""
+"""POST /metering/usage: the metering intake (README "Metering intake"). API-key auth, idempotency
+per record, billing-cycle placement, rollups read by GET /web/account, tenant isolation."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Issue 15 on User Management: the invitation lifecycle (Pending, Resend, Revoke, Expired,
-against moto), who may manage whom, and the last-Owner guard under concurrent requests."""
+"""Roles and invitations on User Management: the invitation lifecycle (Pending, Resend, Revoke,
+Expired, against moto), who may manage whom, and the last-Owner guard under concurrent requests."""
 
 from __future__ import annotations
 

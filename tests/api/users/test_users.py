@@ -1,4 +1,4 @@
-"""User Management: invite, rename, delete, and tenant scoping (SPEC 2, 3, 5, 7; issue 5)."""
+"""User Management: invite, rename, delete, and tenant scoping (SPEC 2, 3, 5, 7)."""
 
 from __future__ import annotations
 
