@@ -1,7 +1,8 @@
 """The FastAPI application factory.
 
-``uvicorn --factory api.main:create_app`` builds the app from the environment. Vendor clients
-and the database engine are created in the lifespan and closed on shutdown. The dev stack
+``uvicorn --factory api.main:create_app`` builds the app from the environment. The database
+engine, vendor clients, key ring and limiter are created once in the lifespan as one
+:class:`~api.resources.Resources` (``app.state.resources``) and closed on shutdown. The dev stack
 builds this same app and adds its stand-ins (``api.devstack.app.create_dev_app``); nothing
 here knows about them.
 """

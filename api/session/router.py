@@ -429,7 +429,7 @@ async def join_sso_account(
     address: ClientAddress,
 ) -> Response:
     """Join an account that has Google SSO on for the identity's email domain (SPEC 7), as a
-    Member (README "Roles and invitations")."""
+    Member (issue 15)."""
     await sso_accounts.join(
         db,
         cognito,
