@@ -80,7 +80,7 @@ test: deps chromium nginx
 
 # Regenerate the contract and the web client types after changing a /web route or schema.
 contract: deps
-	$(PY) -m api.openapi
+	$(PY) -m api.ops.openapi
 	cd web && npm run gen:api
 
 bench: deps

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from api.client_address import Network, parse_networks
+from api.platform.client_address import Network, parse_networks
 
 _LIVE_KEY_PREFIXES = ("sk_live_", "rk_live_", "pk_live_")
 
@@ -94,7 +94,8 @@ class Settings(BaseSettings):
         default_factory=list,
         description=(
             "Addresses or CIDRs of the proxies in front of the API, as a JSON list such as "
-            '["10.0.0.0/8"]: only their X-Forwarded-For is believed (api/client_address.py).'
+            '["10.0.0.0/8"]: only their X-Forwarded-For is believed '
+            "(api/platform/client_address.py)."
         ),
     )
     public_url: str = Field(
@@ -106,14 +107,14 @@ class Settings(BaseSettings):
         description=(
             "After SIGTERM, seconds a replica keeps accepting requests while /readyz answers "
             "503, so load balancers that probe it stop sending before it stops listening "
-            "(python -m api.serve; Kubernetes' preStop sleep comes before this)."
+            "(python -m api.ops.serve; Kubernetes' preStop sleep comes before this)."
         ),
     )
     shutdown_grace_s: float = Field(
         default=20.0,
         description=(
             "Then, seconds its in-flight requests get to finish before they are cancelled; "
-            "the pool is closed after them and the process exits 0 (python -m api.serve)."
+            "the pool is closed after them and the process exits 0 (python -m api.ops.serve)."
         ),
     )
 
@@ -136,7 +137,7 @@ class Settings(BaseSettings):
         default=7.0,
         description=(
             "Seconds one request may spend in all its Cognito and Stripe calls together; "
-            "past it the request answers 503 (api/vendor_budget.py)."
+            "past it the request answers 503 (api/platform/vendor_budget.py)."
         ),
     )
     refresh_token_validity_s: int = Field(
@@ -159,8 +160,8 @@ class Settings(BaseSettings):
     stripe_plan_id: str = Field(default="", description="The $20/unit monthly Plan's id.")
     stripe_timeout_s: float = 10.0
 
-    # Email the console sends itself over SMTP (api/adapters/mail.py; issue 14 usage alerts,
-    # issue 17 lost-domain notices); Cognito still sends its own (codes, temporary passwords).
+    # Email the console sends itself over SMTP (api/adapters/mail.py: usage alerts,
+    # lost-domain notices); Cognito still sends its own (codes, temporary passwords).
     smtp_host: str = Field(
         default="", description="SMTP relay host, e.g. email-smtp.us-east-1.amazonaws.com."
     )
@@ -172,12 +173,13 @@ class Settings(BaseSettings):
     smtp_username: str = Field(default="", description="SMTP AUTH user; empty: no AUTH.")
     smtp_password: SecretStr = Field(default=SecretStr(""), description="SMTP AUTH password.")
     smtp_timeout_s: float = Field(default=10.0, gt=0, description="Seconds per SMTP step.")
-    # API keys at rest (issue 14, api/secretbox.py): AES-256-GCM keys by id, and the current.
+    # API keys at rest (README "API keys", api/secretbox.py): AES-256-GCM keys by id, and the
+    # current.
     api_key_encryption_keys: SecretStr = Field(
         default=SecretStr(""),
         description=(
             'JSON object of key id to 32 random bytes in base64, e.g. {"2026-11": "..."} '
-            "(python -m api.secretbox makes one)."
+            "(python -m api.ops.new_key makes one)."
         ),
     )
     api_key_encryption_key_id: str = Field(
@@ -195,8 +197,8 @@ class Settings(BaseSettings):
         ),
     )
 
-    # Domain verification for Google single sign-on (issue 17, SPEC 9 "domain box"): TXT
-    # lookups with dnspython (api/adapters/dns_resolver.py) and the daily re-check.
+    # Domain verification for Google single sign-on (README "Verified domains", SPEC 9 "domain
+    # box"): TXT lookups with dnspython (api/adapters/dns_resolver.py) and the daily re-check.
     dns_nameservers: list[str] = Field(
         default_factory=list,
         description=(
@@ -224,11 +226,11 @@ class Settings(BaseSettings):
         description=(
             "How often each API process looks for verified domains due a re-check, seconds "
             "(rows are claimed with FOR UPDATE SKIP LOCKED, so replicas share the work); "
-            "0 turns the in-process re-check off (run `python -m api.sso.recheck` instead)."
+            "0 turns the in-process re-check off (run `python -m api.ops.recheck` instead)."
         ),
     )
 
-    # Roles, invitations and the audit log (issue 15).
+    # Roles, invitations and the audit log (README "Roles and invitations", "Audit log").
     invitation_validity_days: int = Field(
         default=7,
         ge=1,
@@ -249,7 +251,7 @@ class Settings(BaseSettings):
         description=(
             "How often each API process creates the audit log's coming month partitions and "
             "drops expired ones, seconds (under an advisory lock: replicas take turns); 0 turns "
-            "it off (run `python -m api.audit.retention` instead)."
+            "it off (run `python -m api.ops.retention` instead)."
         ),
     )
 
@@ -276,8 +278,8 @@ class Settings(BaseSettings):
     )
     sign_in_backoff_max_s: int = Field(default=900, ge=1, description="The longest wait, seconds.")
     sign_in_limit_window_s: int = Field(default=900, description="Window length, seconds.")
-    # Abuse controls of the other actions that cost us or a vendor (issue 10), per client
-    # address and per account; windows of an hour (metering: a minute).
+    # Abuse controls of the other actions that cost us or a vendor (README "Sign-in and abuse
+    # limits"), per client address and per account; windows of an hour (metering: a minute).
     registration_limit_per_address: int = Field(
         default=10, description="Registrations per client address per hour."
     )
@@ -399,11 +401,6 @@ class Settings(BaseSettings):
     def cognito_issuer(self) -> str:
         """The ``iss`` claim Cognito puts in this pool's tokens (moto uses the same form)."""
         return f"https://cognito-idp.{self.aws_region}.amazonaws.com/{self.cognito_user_pool_id}"
-
-    @property
-    def cognito_jwks_url(self) -> str:
-        """Where the pool publishes its signing keys."""
-        return f"{self.cognito_base_url}/{self.cognito_user_pool_id}/.well-known/jwks.json"
 
     def check(self) -> None:
         """Refuse unsafe combinations; ``create_app`` calls this before mounting anything.

@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.util import greenlet_spawn
 
-from api.vendor_budget import vendor_budget
+from api.platform.vendor_budget import vendor_budget
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -115,7 +115,7 @@ async def driver_connection(engine: AsyncEngine) -> AsyncIterator[Any]:
     raises (the connection died, the request was cancelled mid-statement) the connection is
     invalidated rather than pooled again in an unknown state. Errors are asyncpg's own
     (``asyncpg.PostgresError``; ``OSError``, ``asyncpg.InterfaceError`` or
-    ``asyncpg.InternalClientError`` when the connection is gone), which ``api.db_faults``
+    ``asyncpg.InternalClientError`` when the connection is gone), which ``api.platform.db_faults``
     knows.
 
     Yields:
@@ -181,11 +181,13 @@ async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
     read-only autocommit session instead (see the module docstring).
     """
     if request.method in _SAFE_METHODS:
-        read_sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.read_sessionmaker
+        read_sessionmaker: async_sessionmaker[AsyncSession] = (
+            request.app.state.resources.read_sessionmaker
+        )
         async with read_sessionmaker() as db:
             yield db
         return
-    sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+    sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.resources.sessionmaker
     async with sessionmaker() as db:
         try:
             yield db

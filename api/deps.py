@@ -7,7 +7,8 @@
 Naming rule: an alias is named for what the route receives (``DbSession``, ``CurrentUser``,
 ``Cognito``); the suffix ``Dep`` only where that name is the class itself (``SettingsDep``,
 ``PasswordAttemptsDep``). This module imports only ``api.auth``, ``api.audit``, ``api.db``,
-``api.config``, ``api.adapters``, ``api.ratelimit`` and ``api.client_address``.
+``api.config``, ``api.adapters``, ``api.ratelimit``, ``api.resources`` (the app's long-lived
+objects, read through :func:`~api.resources.resources_of`) and ``api.platform.client_address``.
 """
 
 from __future__ import annotations
@@ -35,10 +36,11 @@ from api.auth.errors import (
 from api.auth.principal import Caller, KeyHolder
 from api.auth.roles import OWNER_ONLY, OWNERS_AND_ADMINS, require
 from api.auth.tokens import AccessClaims, AccessTokenVerifier, IdentityProviderDown, InvalidToken
-from api.client_address import client_address
 from api.config import Settings
 from api.db import get_db
+from api.platform.client_address import client_address
 from api.ratelimit.service import PasswordAttempts, Quota, RateLimiter, Throttle
+from api.resources import resources_of
 from api.secretbox import KeyRing
 
 DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]
@@ -49,52 +51,45 @@ DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]
 _bearer = HTTPBearer(auto_error=False, description="Cognito access token")
 
 
+# Each getter reads one field of the app's resources (api/resources.py).
 async def _settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+    return resources_of(request.app).settings
 
 
 async def _cognito(request: Request) -> CognitoClient:
-    cognito: CognitoClient = request.app.state.cognito
-    return cognito
+    return resources_of(request.app).cognito
 
 
 async def _stripe(request: Request) -> StripeGateway:
-    gateway: StripeGateway = request.app.state.stripe
-    return gateway
+    return resources_of(request.app).stripe
 
 
 async def _dns_resolver(request: Request) -> DnsResolver:
-    resolver: DnsResolver = request.app.state.dns_resolver
-    return resolver
+    return resources_of(request.app).dns_resolver
 
 
 async def _mailer(request: Request) -> Mailer:
-    mailer: Mailer = request.app.state.mailer
-    return mailer
+    return resources_of(request.app).mailer
 
 
 async def _rate_limiter(request: Request) -> RateLimiter:
-    limiter: RateLimiter = request.app.state.rate_limiter
-    return limiter
+    return resources_of(request.app).rate_limiter
 
 
 async def _read_engine(request: Request) -> AsyncEngine:
-    engine: AsyncEngine = request.app.state.read_engine
-    return engine
+    return resources_of(request.app).read_engine
 
 
 async def _token_verifier(request: Request) -> AccessTokenVerifier:
-    verifier: AccessTokenVerifier = request.app.state.token_verifier
-    return verifier
+    return resources_of(request.app).token_verifier
 
 
 async def _client_address(request: Request) -> str:
     """The client's IP address: the peer's, or behind ``TRUSTED_PROXIES`` the one they saw
-    (api/client_address.py)."""
+    (api/platform/client_address.py)."""
     peer = request.client.host if request.client else "unknown"
     return client_address(
-        peer, request.headers.getlist("x-forwarded-for"), request.app.state.trusted_networks
+        peer, request.headers.getlist("x-forwarded-for"), resources_of(request.app).trusted_networks
     )
 
 
@@ -121,8 +116,7 @@ MailerDep = Annotated[Mailer, Depends(_mailer)]
 
 
 async def _key_ring(request: Request) -> KeyRing:
-    ring: KeyRing = request.app.state.key_ring
-    return ring
+    return resources_of(request.app).key_ring
 
 
 KeyRingDep = Annotated[KeyRing, Depends(_key_ring)]
@@ -147,7 +141,7 @@ async def _verify(
 ) -> AccessClaims:
     if credentials is None:
         raise NotAuthenticated("Authentication required")
-    verifier: AccessTokenVerifier = request.app.state.token_verifier
+    verifier = resources_of(request.app).token_verifier
     try:
         return await verifier.verify(credentials.credentials)
     except InvalidToken as exc:
@@ -157,7 +151,7 @@ async def _verify(
 
 
 async def get_claims(request: Request, credentials: BearerCredentials) -> AccessClaims:
-    """Verify the bearer access token (``app.state.token_verifier``: local RS256 check,
+    """Verify the bearer access token (the app's ``token_verifier``: local RS256 check,
     verified tokens cached until they expire).
 
     Raises:
@@ -187,7 +181,7 @@ async def get_caller(request: Request, credentials: BearerCredentials) -> Caller
         AccountRequired: the identity is valid but belongs to no account yet (SPEC 4).
     """
     claims = await _verify(request, credentials)
-    caller = await principal.get_caller(request.app.state.read_engine, claims)
+    caller = await principal.get_caller(resources_of(request.app).read_engine, claims)
     if caller is None:
         raise AccountRequired()
     return caller
@@ -196,7 +190,7 @@ async def get_caller(request: Request, credentials: BearerCredentials) -> Caller
 CurrentUser = Annotated[Caller, Depends(get_caller)]
 
 
-# Roles (issue 15; the rules in api/auth/roles.py): a route that changes account data lists
+# Roles (SPEC 6; the rules in api/auth/roles.py): a route that changes account data lists
 # one of these in ``dependencies=``, and Forbidden (403) in its responses. The caller is
 # cached for the request, so the check costs no query.
 async def _owner_only(caller: CurrentUser) -> None:
@@ -263,7 +257,7 @@ async def get_key_holder(
     api_key = (api_key or "").strip()
     if not api_key:
         raise ApiKeyRequired()
-    async with request.app.state.read_engine.connect() as connection:
+    async with resources_of(request.app).read_engine.connect() as connection:
         holder = await principal.get_key_holder(connection, api_key)
     if holder is None:
         raise InvalidApiKey()
@@ -278,8 +272,7 @@ ApiKeyAccount = Annotated[KeyHolder, Depends(get_key_holder)]
 
 
 def _throttle(request: Request, action: str) -> Throttle:
-    throttle: Throttle = request.app.state.throttles[action]
-    return throttle
+    return resources_of(request.app).throttles[action]
 
 
 async def _registration_throttle(
@@ -353,7 +346,8 @@ class MeteringRecordsQuota:
 async def _metering_records(
     request: Request, limiter: Limiter, holder: ApiKeyAccount
 ) -> MeteringRecordsQuota:
-    return MeteringRecordsQuota(request.app.state.quotas["metering-records"], limiter, holder)
+    quota = resources_of(request.app).quotas["metering-records"]
+    return MeteringRecordsQuota(quota, limiter, holder)
 
 
 MeteringRecords = Annotated[MeteringRecordsQuota, Depends(_metering_records)]

@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api.http_methods import allowed_methods
+from api.platform.http_methods import allowed_methods
 
 log = structlog.get_logger(__name__)
 
@@ -170,7 +170,7 @@ class PayloadTooLarge(AppError):
 
 
 class DatabaseUnavailable(AppError):
-    """503: PostgreSQL could not be reached or dropped the connection (api/db_faults.py); a
+    """503: PostgreSQL could not be reached or dropped the connection (api/platform/db_faults.py); a
     write was not kept. Any route that touches the database may answer it."""
 
     status_code = 503

@@ -1,7 +1,8 @@
 """The FastAPI application factory.
 
-``uvicorn --factory api.main:create_app`` builds the app from the environment. Vendor clients
-and the database engine are created in the lifespan and closed on shutdown. The dev stack
+``uvicorn --factory api.main:create_app`` builds the app from the environment. The database
+engine, vendor clients, key ring and limiter are created once in the lifespan as one
+:class:`~api.resources.Resources` (``app.state.resources``) and closed on shutdown. The dev stack
 builds this same app and adds its stand-ins (``devstack.app.create_dev_app``); nothing
 here knows about them.
 """
@@ -33,26 +34,27 @@ from api.auth.app_client import check_app_client
 from api.auth.tokens import AccessTokenVerifier
 from api.billing.router import router as billing_router
 from api.billing.webhooks.router import router as stripe_webhook_router
-from api.body_limits import BodyLimitMiddleware
 from api.config import Settings
 from api.db import create_engine, create_read_sessionmaker, create_sessionmaker
-from api.db_faults import DatabaseFaultsMiddleware
 from api.errors import install_error_handlers
-from api.health import router as health_router
-from api.http_methods import HeadAsGetMiddleware
 from api.keys.router import router as keys_router
 from api.keys.service import key_ring
-from api.logging import RequestContextMiddleware, configure_logging
+from api.platform.body_limits import BodyLimitMiddleware
+from api.platform.db_faults import DatabaseFaultsMiddleware
+from api.platform.health import router as health_router
+from api.platform.http_methods import HeadAsGetMiddleware
+from api.platform.logging import RequestContextMiddleware, configure_logging
+from api.platform.security_headers import SecurityHeaders, SecurityHeadersMiddleware
+from api.platform.spa import mount_spa
+from api.platform.vendor_budget import VendorBudgetMiddleware
 from api.ratelimit.service import RateLimiter, quotas, throttles
-from api.security_headers import SecurityHeaders, SecurityHeadersMiddleware
+from api.resources import Resources
 from api.session.router import router as session_router
-from api.spa import mount_spa
 from api.sso.recheck import recheck_forever
 from api.sso.router import router as sso_router
 from api.usage.router import router as usage_router
 from api.usage.router import web_router as usage_web_router
 from api.users.router import router as users_router
-from api.vendor_budget import VendorBudgetMiddleware
 from api.webconfig import router as webconfig_router
 
 # Every /web/* body is a small form; a metering batch holds up to 1000 records of about 200
@@ -68,11 +70,13 @@ def _operation_id(route: APIRoute) -> str:
 
 class _ConsoleApp(FastAPI):
     """FastAPI with the security headers as the outermost layer, outside Starlette's
-    ServerErrorMiddleware and body limit, so an unexpected 500 or a 413 carries them too."""
+    ServerErrorMiddleware and body limit, so an unexpected 500 or a 413 carries them too.
+    ``security_headers`` is set by :func:`create_app` before the first request."""
+
+    security_headers: SecurityHeaders
 
     def build_middleware_stack(self) -> ASGIApp:
-        headers: SecurityHeaders = self.state.security_headers
-        return SecurityHeadersMiddleware(super().build_middleware_stack(), headers)
+        return SecurityHeadersMiddleware(super().build_middleware_stack(), self.security_headers)
 
 
 VendorEventHooks = Callable[[FastAPI], dict[str, list[Any]]]
@@ -96,6 +100,129 @@ async def _check_app_client(cognito: CognitoClient) -> None:
         log.warning("app_client_unchecked", error=str(exc))
         return
     check_app_client(client)
+
+
+def open_resources(
+    settings: Settings, *, cognito_event_hooks: dict[str, list[Any]] | None = None
+) -> Resources:
+    """Create the pool and the vendor clients of ``settings`` (nothing is contacted yet);
+    :meth:`Resources.aclose` closes them.
+
+    Raises:
+        KeyRingError: API keys are sealed with the key ring (README "API keys"), so without a
+            usable one the app does not start; the error names the setting.
+    """
+    engine = create_engine(settings.database_url, settings.db_pool_size)
+    read_engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+    cognito = CognitoClient.from_settings(settings, event_hooks=cognito_event_hooks)
+    return Resources(
+        settings=settings,
+        engine=engine,
+        read_engine=read_engine,
+        sessionmaker=create_sessionmaker(engine),
+        read_sessionmaker=create_read_sessionmaker(read_engine),
+        cognito=cognito,
+        stripe=StripeGateway(
+            api_key=settings.stripe_secret_key.get_secret_value(),
+            api_base=settings.stripe_api_base,
+            timeout_s=settings.stripe_timeout_s,
+            webhook_secret=settings.stripe_webhook_secret.get_secret_value(),
+        ),
+        dns_resolver=DnsResolver.from_settings(settings),
+        mailer=Mailer.from_settings(settings),
+        key_ring=key_ring(settings),
+        rate_limiter=RateLimiter(read_engine),
+        throttles=throttles(settings),
+        quotas=quotas(settings),
+        token_verifier=AccessTokenVerifier(
+            cognito=cognito,
+            issuer=settings.cognito_issuer,
+            client_id=settings.cognito_client_id,
+            refetch_interval_s=settings.jwks_refetch_interval_s,
+        ),
+        trusted_networks=settings.trusted_networks,
+    )
+
+
+def _background_tasks(resources: Resources) -> list[asyncio.Task[None]]:
+    """The loops every replica runs beside the requests (each safe with many replicas): the
+    daily re-check of verified domains (api/sso/recheck.py) and the audit log's month
+    partitions (api/audit/retention.py); a poll interval of 0 turns one off."""
+    settings = resources.settings
+    tasks = []
+    if settings.domain_recheck_poll_s > 0:
+        recheck = recheck_forever(
+            resources.sessionmaker,
+            resources.dns_resolver,
+            resources.mailer,
+            interval_s=settings.domain_recheck_interval_s,
+            poll_s=settings.domain_recheck_poll_s,
+        )
+        tasks.append(asyncio.create_task(recheck))
+    if settings.audit_retention_poll_s > 0:
+        retention = retain_forever(
+            resources.engine,
+            retention_days=settings.audit_retention_days,
+            poll_s=settings.audit_retention_poll_s,
+        )
+        tasks.append(asyncio.create_task(retention))
+    return tasks
+
+
+def _freeze_heap() -> None:
+    """Keep what start-up allocated (alive as long as the process) out of the collector's
+    scans, whose full collections over it showed as p99 spikes in bench/api.py, and collect
+    the young generation less often (a request allocates a few thousand objects, nearly all
+    freed by reference counting)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 100)
+
+
+def _add_middleware(app: FastAPI, settings: Settings) -> None:
+    """The HTTP layers around the routers, innermost first (the security headers wrap them
+    all: :class:`_ConsoleApp`)."""
+    # Innermost: each request's time budget for vendor calls, then the database-fault retry
+    # (a retried request gets a fresh budget).
+    app.add_middleware(VendorBudgetMiddleware, seconds=settings.vendor_budget_s)
+    app.add_middleware(DatabaseFaultsMiddleware)
+    # Then HEAD as GET, still inside the access log and CORS, which see the real method.
+    app.add_middleware(HeadAsGetMiddleware)
+    if settings.cors_allowed_origins:
+        # The SPA on another origin (a CDN) sends the bearer token in a header, and the
+        # sign-in cookies (refresh token, OAuth flow) with credentials: allowed for the
+        # configured origins only (api/session/cookies.py).
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_allowed_origins,
+            allow_credentials=True,
+            allow_methods=["GET", "POST", "PUT", "DELETE"],
+            # If-None-Match and ETag: the SPA's conditional reads (api/platform/etags.py);
+            # Content-Disposition: the file names of the CSV exports.
+            allow_headers=["Authorization", "Content-Type", "If-None-Match"],
+            expose_headers=["ETag", "Content-Disposition"],
+            max_age=600,
+        )
+    app.add_middleware(
+        BodyLimitMiddleware, default_bytes=WEB_MAX_BODY_BYTES, by_prefix=BODY_LIMITS_BY_PREFIX
+    )
+    app.add_middleware(RequestContextMiddleware)
+
+
+ROUTERS = (
+    health_router,
+    session_router,
+    account_router,
+    users_router,
+    sso_router,
+    billing_router,
+    stripe_webhook_router,
+    keys_router,
+    usage_router,
+    usage_web_router,
+    activity_router,
+    webconfig_router,
+)
 
 
 def create_app(
@@ -123,64 +250,12 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.check_database()
         configure_logging(settings.log_format, settings.log_level)
-        cognito_hooks = cognito_event_hooks(app) if cognito_event_hooks else None
-        engine = create_engine(settings.database_url, settings.db_pool_size)
-        cognito = CognitoClient.from_settings(settings, event_hooks=cognito_hooks)
-        await _check_app_client(cognito)
-        stripe = StripeGateway(
-            api_key=settings.stripe_secret_key.get_secret_value(),
-            api_base=settings.stripe_api_base,
-            timeout_s=settings.stripe_timeout_s,
-            webhook_secret=settings.stripe_webhook_secret.get_secret_value(),
-        )
-        app.state.engine = engine
-        app.state.sessionmaker = create_sessionmaker(engine)
-        app.state.read_engine = engine.execution_options(isolation_level="AUTOCOMMIT")
-        app.state.read_sessionmaker = create_read_sessionmaker(app.state.read_engine)
-        app.state.rate_limiter = RateLimiter(app.state.read_engine)
-        app.state.cognito = cognito
-        app.state.stripe = stripe
-        app.state.dns_resolver = DnsResolver.from_settings(settings)
-        app.state.mailer = Mailer.from_settings(settings)
-        # API keys are sealed with it (issue 14): no ring, no start (KeyRingError names it).
-        app.state.key_ring = key_ring(settings)
-        # The daily re-check of verified domains; replicas share it (api/sso/recheck.py).
-        recheck = None
-        if settings.domain_recheck_poll_s > 0:
-            recheck = asyncio.create_task(
-                recheck_forever(
-                    app.state.sessionmaker,
-                    app.state.dns_resolver,
-                    app.state.mailer,
-                    interval_s=settings.domain_recheck_interval_s,
-                    poll_s=settings.domain_recheck_poll_s,
-                )
-            )
-        # The audit log's month partitions, ahead and past retention (api/audit/retention.py).
-        tasks = [recheck] if recheck is not None else []
-        if settings.audit_retention_poll_s > 0:
-            tasks.append(
-                asyncio.create_task(
-                    retain_forever(
-                        engine,
-                        retention_days=settings.audit_retention_days,
-                        poll_s=settings.audit_retention_poll_s,
-                    )
-                )
-            )
-        app.state.token_verifier = AccessTokenVerifier(
-            cognito=cognito,
-            issuer=settings.cognito_issuer,
-            client_id=settings.cognito_client_id,
-            refetch_interval_s=settings.jwks_refetch_interval_s,
-        )
-        # Everything allocated so far lives as long as the process: keep it out of the
-        # collector's scans (full collections over it showed as p99 spikes in bench/api.py),
-        # and collect the young generation less often (a request allocates a few thousand
-        # objects, nearly all freed by reference counting).
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(20_000, 50, 100)
+        hooks = cognito_event_hooks(app) if cognito_event_hooks else None
+        resources = open_resources(settings, cognito_event_hooks=hooks)
+        await _check_app_client(resources.cognito)
+        app.state.resources = resources
+        tasks = _background_tasks(resources)
+        _freeze_heap()
         try:
             yield
         finally:
@@ -188,10 +263,7 @@ def create_app(
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-            await cognito.aclose()
-            await stripe.aclose()
-            await app.state.mailer.aclose()
-            await engine.dispose()
+            await resources.aclose()
 
     app = _ConsoleApp(
         # FastAPI's native OpenTelemetry support looks for configured providers on every
@@ -206,55 +278,18 @@ def create_app(
         docs_url="/docs" if settings.environment == "development" else None,
         redoc_url=None,
     )
+    # Beside the lifespan's resources, the app's state holds only its settings (known before
+    # the lifespan runs, for the dev stack's stand-ins) and the drain flag.
     app.state.settings = settings
-    app.state.draining = False  # True from SIGTERM on: /readyz answers 503 (api/serve.py)
-    app.state.trusted_networks = settings.trusted_networks
-    app.state.throttles = throttles(settings)
-    app.state.quotas = quotas(settings)
+    app.state.draining = False  # True from SIGTERM on: /readyz answers 503 (api/ops/serve.py)
     # Swagger UI (development only) loads a CDN script and runs an inline one: no CSP there.
     docs = [app.docs_url, app.swagger_ui_oauth2_redirect_url] if app.docs_url else []
-    app.state.security_headers = SecurityHeaders.from_settings(
+    app.security_headers = SecurityHeaders.from_settings(
         settings, unprotected_paths=[path for path in docs if path]
     )
-    # Innermost: each request's time budget for vendor calls, then the database-fault retry
-    # (a retried request gets a fresh budget).
-    app.add_middleware(VendorBudgetMiddleware, seconds=settings.vendor_budget_s)
-    app.add_middleware(DatabaseFaultsMiddleware)
-    # Then HEAD as GET, still inside the access log and CORS, which see the real method.
-    app.add_middleware(HeadAsGetMiddleware)
-    if settings.cors_allowed_origins:
-        # The SPA on another origin (a CDN) sends the bearer token in a header, and the
-        # sign-in cookies (refresh token, OAuth flow) with credentials: allowed for the
-        # configured origins only (api/session/cookies.py).
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=settings.cors_allowed_origins,
-            allow_credentials=True,
-            allow_methods=["GET", "POST", "PUT", "DELETE"],
-            # If-None-Match and ETag: the SPA's conditional reads (api/etags.py);
-            # Content-Disposition: the file names of the CSV exports.
-            allow_headers=["Authorization", "Content-Type", "If-None-Match"],
-            expose_headers=["ETag", "Content-Disposition"],
-            max_age=600,
-        )
-    app.add_middleware(
-        BodyLimitMiddleware, default_bytes=WEB_MAX_BODY_BYTES, by_prefix=BODY_LIMITS_BY_PREFIX
-    )
-    app.add_middleware(RequestContextMiddleware)
+    _add_middleware(app, settings)
     install_error_handlers(app)
-    app.include_router(health_router)
-    app.include_router(session_router)
-    app.include_router(account_router)
-    app.include_router(users_router)
-    app.include_router(sso_router)
-    app.include_router(billing_router)
-    app.include_router(stripe_webhook_router)
-    app.include_router(keys_router)
-    app.include_router(usage_router)
-    app.include_router(usage_web_router)
-    app.include_router(activity_router)
-    app.include_router(webconfig_router)
-    for router in extra_routers:
+    for router in (*ROUTERS, *extra_routers):
         app.include_router(router)
     if settings.web_dist:
         mount_spa(app, Path(settings.web_dist))

@@ -1,10 +1,10 @@
-"""Encryption at rest for secrets the console must show again (issue 14: API keys), with
-AES-256-GCM from ``cryptography`` (NIST SP 800-38D) and named keys so the encryption key can
-rotate: every ciphertext records the id of the key that sealed it, new ones use the current
-key, old ones stay readable while their key is in the ring.
+"""Encryption at rest for secrets the console must show again (the API keys: README "API
+keys"), with AES-256-GCM from ``cryptography`` (NIST SP 800-38D) and named keys so the
+encryption key can rotate: every ciphertext records the id of the key that sealed it, new ones
+use the current key, old ones stay readable while their key is in the ring.
 
 Settings: ``API_KEY_ENCRYPTION_KEYS``, a JSON object of key id to 32 random bytes in base64
-(``{"2026-11": "q3...="}``; make one with ``python -m api.secretbox``), and
+(``{"2026-11": "q3...="}``; make one with ``python -m api.ops.new_key``), and
 ``API_KEY_ENCRYPTION_KEY_ID``, the id new secrets are sealed with. To rotate: add a key, make
 it current, deploy; keys sealed before stay readable with the old key, so drop it only once
 no stored secret names it (``SELECT DISTINCT encryption_key_id FROM api_key``).
@@ -93,9 +93,3 @@ class KeyRing:
 def new_key_json(key_id: str) -> str:
     """A fresh ``API_KEY_ENCRYPTION_KEYS`` value with one random key named ``key_id``."""
     return json.dumps({key_id: base64.b64encode(AESGCM.generate_key(bit_length=256)).decode()})
-
-
-if __name__ == "__main__":
-    from datetime import UTC, datetime
-
-    print(new_key_json(datetime.now(UTC).strftime("%Y-%m")))

@@ -4,7 +4,7 @@
 
 Starts the stand-in stack (throwaway database, moto, localstripe, DNS stand-in), seeds one
 account with a password user, then runs ``--replicas`` production replicas
-(``python -m api.serve``, devstack/replicas.py) on loopback behind Debian's nginx
+(``python -m api.ops.serve``, devstack/replicas.py) on loopback behind Debian's nginx
 (bench/nginx.py, the proxy rules of deploy/nginx/console-proxy.conf). For ``--duration``
 seconds ``--concurrency`` clients send a mix through nginx: ``GET /web/session`` and
 ``GET /web/account`` with the user's bearer token, metering batches (20 records with

@@ -8,7 +8,7 @@
 3. moto (Cognito), localstripe (Stripe), the DNS stand-in and the SMTP sink on free loopback
    ports, bootstrapped idempotently;
 4. the demo account, printed with its sign-in at start;
-5. ``python -m api.billing.reconcile --fix`` against localstripe, its lines printed (a failure
+5. ``python -m api.ops.reconcile --fix`` against localstripe, its lines printed (a failure
    is printed too, and the stack goes on);
 6. the API, serving the SPA, the hosted-UI stand-in, the dev mailbox and the DNS records
    endpoint (``/dev/dns/<name>``), on 127.0.0.1:PORT.

@@ -196,7 +196,7 @@ async def authorize_submit(
     """Sign the identity in to the moto pool and redirect back with a one-use code. ``hd``
     plays Google's hosted domain of a Workspace account (empty: a personal account); it is
     set on the pool user at every sign-in, as Cognito's attribute mapping does."""
-    cognito: CognitoClient = request.app.state.cognito
+    cognito: CognitoClient = request.app.state.resources.cognito
     email = email.strip().lower()
     provider = _provider_key(identity_provider)
     username = federated_username(provider, email)

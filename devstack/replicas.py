@@ -1,4 +1,4 @@
-"""API replicas as production runs them (``python -m api.serve``), against the stand-in stack.
+"""API replicas as production runs them (``python -m api.ops.serve``), against the stand-in stack.
 
 Each replica is a child process with production settings (``ENVIRONMENT=production``, no
 stand-ins mounted, JSON logs) pointed at the stack's moto, localstripe, DNS stand-in and
@@ -38,7 +38,7 @@ def replica_environment(stack: Stack, public_url: str, **overrides: str) -> dict
 
 
 class Replica:
-    """One ``python -m api.serve`` process on 127.0.0.1.
+    """One ``python -m api.ops.serve`` process on 127.0.0.1.
 
     Args:
         name: for its log file (``log_dir/<name>.log``, appended to across restarts).
@@ -63,7 +63,7 @@ class Replica:
                 [
                     sys.executable,
                     "-m",
-                    "api.serve",
+                    "api.ops.serve",
                     "--host",
                     "127.0.0.1",
                     "--port",

@@ -158,11 +158,11 @@ def start_postgres(data_dir: Path) -> Postgres:
 
 def migrate(database_url: str) -> None:
     """``alembic upgrade head`` on ``database_url`` under the migration lock, as production's
-    ``python -m api.migrate`` does, with the dev key ring unless one is set (a migration seals
+    ``python -m api.ops.migrate`` does, with the dev key ring unless one is set (a migration seals
     the API keys it moves)."""
     import asyncio
 
-    from api.migrate import upgrade
+    from api.platform.migrations import upgrade
     from devstack.bootstrap import DEV_KEY_RING
 
     for name, value in DEV_KEY_RING.items():

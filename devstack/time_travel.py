@@ -35,7 +35,7 @@ async def end_billing_period(request: Request, email: Annotated[str, Query()]) -
     an account without a subscription.
     """
     settings = request.app.state.settings
-    async with request.app.state.sessionmaker() as db:
+    async with request.app.state.resources.sessionmaker() as db:
         subscription_id = await db.scalar(
             select(Account.stripe_subscription_id)
             .join(User, User.account_id == Account.id)
@@ -60,7 +60,7 @@ async def expire_invitation(request: Request, email: Annotated[str, Query()]) ->
     Development only (this router is mounted by the dev app alone). 404 when ``email`` has no
     invitation waiting for a first sign-in.
     """
-    async with request.app.state.sessionmaker() as db, db.begin():
+    async with request.app.state.resources.sessionmaker() as db, db.begin():
         user_id = await db.scalar(
             update(User)
             .where(
@@ -80,6 +80,6 @@ async def expire_invitation(request: Request, email: Annotated[str, Query()]) ->
 async def recheck_domains(request: Request) -> dict[str, int]:
     """Run the daily re-check of every verified domain now (api/sso/recheck.py); lost-domain
     emails land in the mailbox."""
-    state = request.app.state
+    state = request.app.state.resources
     report = await recheck_due(state.sessionmaker, state.dns_resolver, state.mailer, interval_s=0)
     return {"kept": report.kept, "lost": report.lost, "unreachable": report.unreachable}

@@ -1,5 +1,5 @@
 """Alembic environment (async). The database URL comes from ``DATABASE_URL``, or the caller
-hands over a connection in ``config.attributes["connection"]`` (``python -m api.migrate``, which
+hands over a connection in ``config.attributes["connection"]`` (``python -m api.ops.migrate``, which
 holds the migration lock on it)."""
 
 import asyncio

@@ -7,7 +7,7 @@ from api.account.schemas import AccountResponse, AccountUpdate
 from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
 from api.deps import Audit, Claims, CurrentUser, DbSession, OwnerOrAdmin, ReadEngine
 from api.errors import RequestValidationFailed, error_responses
-from api.etags import CONDITIONAL_GET_RESPONSES, IF_NONE_MATCH_PARAMETER, conditional_json
+from api.platform.etags import CONDITIONAL_GET_RESPONSES, IF_NONE_MATCH_PARAMETER, conditional_json
 
 router = APIRouter(prefix="/web", tags=["account"])
 

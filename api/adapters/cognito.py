@@ -23,7 +23,7 @@ import httpx
 
 from api.adapters.aws import aws_credentials, sigv4_headers
 from api.config import Settings
-from api.vendor_budget import within_budget
+from api.platform.vendor_budget import within_budget
 
 _TARGET_PREFIX = "AWSCognitoIdentityProviderService."
 _CONTENT_TYPE = "application/x-amz-json-1.1"

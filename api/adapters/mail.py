@@ -1,5 +1,5 @@
-"""Email the console sends itself, over SMTP with ``aiosmtplib`` (issue 14: usage alerts;
-issue 17: the lost-domain notice). Cognito still sends its own messages (codes, temporary
+"""Email the console sends itself, over SMTP with ``aiosmtplib`` (usage alerts;
+the lost-domain notice of a verified domain). Cognito still sends its own messages (codes, temporary
 passwords).
 
 Any SMTP relay works (Amazon SES's SMTP interface, Postmark, Mailgun, a company relay):
@@ -23,7 +23,7 @@ import aiosmtplib
 import structlog
 
 from api.config import Settings
-from api.vendor_budget import within_budget
+from api.platform.vendor_budget import within_budget
 
 SmtpSecurity = Literal["starttls", "tls", "none"]
 log = structlog.get_logger(__name__)

@@ -1,4 +1,4 @@
-"""The audit log's writing side (issue 15 "Audit log"): what every change records, in the
+"""The audit log's writing side (README "Audit log"): what every change records, in the
 same transaction as the change.
 
 A route that changes account data receives an :class:`AuditTrail` (``api.deps.Audit``: the
@@ -61,7 +61,7 @@ class AuditAction(enum.StrEnum):
 @dataclass(frozen=True, slots=True)
 class Actor:
     """Who acts: the user (None when a sign-in names nobody we know), as shown, and from
-    where (the client's IP address, api/client_address.py)."""
+    where (the client's IP address, api/platform/client_address.py)."""
 
     user_id: uuid.UUID | None
     name: str
@@ -150,11 +150,10 @@ class SigningIn:
 
 
 class SignInLog:
-    """Sign-ins of one request (issue 15: "sign-in success and failure"), in the log of the
-    account of the user the sign-in names; a sign-in naming nobody we know is not recorded
-    (there is no account to record it in). ``method`` says how: ``password``,
-    ``new password``, ``password reset`` or ``identity provider`` (Google, GitHub).
-    Built by ``api.deps.SignIns``."""
+    """Sign-ins of one request (README "Audit log": "sign-in success and failure"), in the log of
+    the account of the user the sign-in names; a sign-in naming nobody we know is not recorded
+    (there is no account to record it in). ``method`` says how: ``password``, ``new password``,
+    ``password reset`` or ``identity provider`` (Google, GitHub). Built by ``api.deps.SignIns``."""
 
     __slots__ = ("client_address", "engine")
 

@@ -1,4 +1,4 @@
-"""Retention of the audit log (issue 15: kept 1 year).
+"""Retention of the audit log (kept 1 year: README "Audit log").
 
 ``audit_event`` is partitioned by month (the migration ``a0fa304125e7``). One pass, in one
 transaction under an advisory lock (so replicas and the command never race):
@@ -12,15 +12,13 @@ transaction under an advisory lock (so replicas and the command never race):
 Two ways to run it:
 - in the API process: :func:`retain_forever`, started by the app's lifespan, every
   ``AUDIT_RETENTION_POLL_S`` seconds (6 hours; 0 turns it off) and once at start-up;
-- as a command (cron, a Kubernetes CronJob): ``python -m api.audit.retention`` prints what it
+- as a command (cron, a Kubernetes CronJob): ``python -m api.ops.retention`` prints what it
   did.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -30,7 +28,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.config import Settings
 from api.db import create_engine
-from api.logging import configure_logging
 
 log = structlog.get_logger(__name__)
 
@@ -87,19 +84,3 @@ async def run_once(settings: Settings) -> RetentionReport:
         return await retain(engine, settings.audit_retention_days)
     finally:
         await engine.dispose()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run one pass from the command line; returns the exit status."""
-    argparse.ArgumentParser(
-        description="Create and drop the audit log's month partitions."
-    ).parse_args(argv)
-    settings = Settings()
-    configure_logging(settings.log_format, settings.log_level)
-    report = asyncio.run(run_once(settings))
-    print(f"audit log: {report.created} partitions created, {report.dropped} dropped")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

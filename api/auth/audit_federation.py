@@ -1,11 +1,12 @@
 """Check the users recorded as Google or GitHub sign-ins against what Cognito asserts.
 
-Before issue 9 the API took the username prefix (``google_…``) as proof of federation, so a
-native pool user could have been recorded as a Google SSO user, and joined an account through
-single sign-on. This finds such rows: for every ``Google SSO`` / ``GitHub`` user it asks
-Cognito (AdminGetUser) and compares with :func:`api.auth.identity.prove_identity`.
+Rows written while the API took the username prefix (``google_…``) as proof of federation may
+record a native pool user as a Google SSO user, who could then have joined an account through
+single sign-on (README "Who someone is"). This finds such rows: for every ``Google SSO`` /
+``GitHub`` user it asks Cognito (AdminGetUser) and compares with
+:func:`api.auth.identity.prove_identity`.
 
-``python -m api.auth.audit_federation`` prints one line per user whose record Cognito does
+``python -m api.ops.audit_federation`` prints one line per user whose record Cognito does
 not back (``--fix`` records them as email users, which also takes Google SSO settings out of
 their hands; whether they belong in their account is for a person to decide: the line names
 the account). Exits 1 when it found any, so it can run in a deploy pipeline.
@@ -13,9 +14,6 @@ the account). Exits 1 when it found any, so it can run in a deploy pipeline.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import sys
 import uuid
 from dataclasses import dataclass
 
@@ -24,8 +22,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.auth.identity import prove_identity
-from api.config import Settings
-from api.db import create_engine, create_sessionmaker
 from api.models import Account, AuthType, User
 
 
@@ -78,31 +74,3 @@ async def audit(
         )
         await db.flush()
     return findings
-
-
-async def _main(fix: bool) -> int:
-    settings = Settings()
-    settings.check()
-    engine = create_engine(settings.database_url, 2)
-    cognito = CognitoClient.from_settings(settings)
-    try:
-        async with create_sessionmaker(engine)() as db, db.begin():
-            findings = await audit(db, cognito, stand_in_pool=settings.dev_stand_ins, fix=fix)
-    finally:
-        await cognito.aclose()
-        await engine.dispose()
-    for finding in findings:
-        print(finding)
-    print(f"{len(findings)} user(s) not backed by Cognito" + (", fixed" if fix else ""))
-    return 1 if findings else 0
-
-
-def main() -> None:
-    """Parse ``--fix`` and run the audit against the configured database and pool."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--fix", action="store_true", help="record them as email users")
-    sys.exit(asyncio.run(_main(parser.parse_args().fix)))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,6 @@
 """Reconcile our billing state with Stripe's (README "Billing", "Reconciliation").
 
-    python -m api.billing.reconcile [--fix]
+    python -m api.ops.reconcile [--fix]
 
 Webhooks and our own writes keep each account's plan and card in step with Stripe, but an
 event can be lost and a Stripe call that timed out may still have happened. This command
@@ -39,9 +39,6 @@ differences remain (always the case without ``--fix`` when any were found).
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import sys
 import time
 import uuid
 from collections.abc import Iterable
@@ -356,19 +353,3 @@ async def run(settings: Settings, *, fix: bool) -> tuple[list[str], int]:
         await stripe.aclose()
         await engine.dispose()
     return report(found, fix=fix)
-
-
-def main() -> None:
-    """Parse ``--fix``, reconcile, print the lines and exit with :func:`report`'s code."""
-    parser = argparse.ArgumentParser(
-        prog="python -m api.billing.reconcile", description=(__doc__ or "").split("\n\n")[0]
-    )
-    parser.add_argument("--fix", action="store_true", help="repair the differences (Stripe wins)")
-    lines, code = asyncio.run(run(Settings(), fix=parser.parse_args().fix))
-    for line in lines:
-        print(line)
-    sys.exit(code)
-
-
-if __name__ == "__main__":
-    main()

@@ -261,7 +261,7 @@ async def _clear_scheduled(
 ) -> Callable[[], Awaitable[None]]:
     """Drop the change scheduled for the end of the period (release the schedule, or keep the
     subscription renewing). Returns what schedules it again, for when the next step fails
-    (best effort: ``python -m api.billing.reconcile`` reports what it could not restore)."""
+    (best effort: ``python -m api.ops.reconcile`` reports what it could not restore)."""
     if subscription.schedule_id is not None:
         await _stripe(stripe.release_schedule(schedule_id=subscription.schedule_id, key=key))
     if subscription.cancel_at_period_end:

@@ -1,4 +1,4 @@
-"""The ``audit_event`` table: who changed what in an account, and when (issue 15 "Audit log").
+"""The ``audit_event`` table: who changed what in an account, and when (README "Audit log").
 
 Append-only: the migration revokes UPDATE, DELETE and TRUNCATE from the application's role and
 a trigger refuses them for every role (superusers included). The table is partitioned by month
@@ -24,7 +24,7 @@ class AuditEvent(Base):
 
     - ``actor_*``: who did it, as they were then (the user may be renamed or deleted later;
       ``actor_user_id`` is null for a sign-in failure of an unknown password);
-    - ``client_address``: the client's IP address (api/client_address.py);
+    - ``client_address``: the client's IP address (api/platform/client_address.py);
     - ``action``: a value of ``api.audit.AuditAction`` (``user.invited``...);
     - ``target_*``: what it was done to (``user``, ``account``, ``api_key``, ...), its id and
       how the console names it (``Grace Hopper <grace@acme.dev>``);

@@ -30,10 +30,10 @@ from sqlalchemy import ColumnElement, Delete, bindparam, case, delete, func, lit
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from api.client_address import limit_key
 from api.config import Settings
 from api.errors import ProviderRefused, RateLimited
 from api.models import RateLimitCounter, SignInBackoff
+from api.platform.client_address import limit_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,8 @@ class RateLimiter:
     """Counts attempts per key in PostgreSQL.
 
     Args:
-        engine: an AUTOCOMMIT engine (``app.state.read_engine``): each hit commits at once.
+        engine: an AUTOCOMMIT engine (the app's ``read_engine``, api/resources.py): each hit
+            commits at once.
     """
 
     def __init__(self, engine: AsyncEngine) -> None:
@@ -392,10 +393,10 @@ MINUTE_S = 60
 
 @dataclass(frozen=True, slots=True)
 class Throttle:
-    """An action limited per client address and, when there is one, per account (issue 10:
-    registration, invitations, payment-method changes, metering batches; sending or entering an
-    email verification code; and the reads and lookups that ask a vendor or reveal a secret:
-    invoices, API key reveal and roll, domain Verify, the code exchange, refresh, the
+    """An action limited per client address and, when there is one, per account (README "Sign-in and
+    abuse limits": registration, invitations, payment-method changes, metering batches; sending or
+    entering an email verification code; and the reads and lookups that ask a vendor or reveal a
+    secret: invoices, API key reveal and roll, domain Verify, the code exchange, refresh, the
     sso-accounts lookup). Every attempt counts, in fixed windows of ``window_s``.
     """
 

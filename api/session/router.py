@@ -42,7 +42,7 @@ from api.errors import (
     VendorUnavailable,
     error_responses,
 )
-from api.etags import CONDITIONAL_GET_RESPONSES, IF_NONE_MATCH_PARAMETER, conditional_json
+from api.platform.etags import CONDITIONAL_GET_RESPONSES, IF_NONE_MATCH_PARAMETER, conditional_json
 from api.session import email_verification, registration, service, sso_accounts
 from api.session.cookies import (
     OAUTH_COOKIE,

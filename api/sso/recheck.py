@@ -12,16 +12,14 @@ checked by one process at a time and never twice in a pass.
 
 - in the API process: :func:`recheck_forever`, started by the app's lifespan, looks for due
   domains every ``DOMAIN_RECHECK_POLL_S`` (10 minutes; 0 turns it off);
-- as a command (cron, a Kubernetes CronJob): ``python -m api.sso.recheck`` checks the due
+- as a command (cron, a Kubernetes CronJob): ``python -m api.ops.recheck`` checks the due
   domains once (``--all``: every verified domain now); it prints what it did and exits 2 when
   some lookup failed, 0 otherwise.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import sys
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -33,7 +31,6 @@ from api.adapters.dns_resolver import DnsLookupFailed, DnsResolver
 from api.adapters.mail import Mailer
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
-from api.logging import configure_logging
 from api.sso import repository
 from api.sso.notices import DomainLostNotice, send_domain_lost
 from api.sso.service import record_check, record_lost
@@ -153,22 +150,3 @@ async def run_once(settings: Settings, *, every: bool = False) -> RecheckReport:
     finally:
         await mailer.aclose()
         await engine.dispose()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run one pass from the command line; returns the exit status (2: a lookup failed)."""
-    parser = argparse.ArgumentParser(description="Re-check the TXT records of verified domains.")
-    parser.add_argument("--all", action="store_true", help="every verified domain, due or not")
-    args = parser.parse_args(argv)
-    settings = Settings()
-    configure_logging(settings.log_format, settings.log_level)
-    report = asyncio.run(run_once(settings, every=args.all))
-    print(
-        f"checked {report.checked}: {report.kept} still verified, {report.lost} lost, "
-        f"{report.unreachable} not reachable"
-    )
-    return 2 if report.unreachable else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

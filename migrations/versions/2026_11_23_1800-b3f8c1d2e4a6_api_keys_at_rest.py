@@ -1,4 +1,4 @@
-"""API keys at rest (issue 14): the ``api_key`` table (SHA-256 and AES-256-GCM, never plain
+"""API keys at rest: the ``api_key`` table (SHA-256 and AES-256-GCM, never plain
 text), use per billing cycle, reveals; each account's key moves there and ``account.api_key``
 goes.
 
@@ -7,20 +7,27 @@ be set in the environment of the migration when there are keys to move (the API'
 settings; the migration stops with a clear message otherwise). Downgrade puts the keys back in
 plain text (needs the ring too).
 
+The hash, the settings and the sealing are written out here as they were when this revision
+was made (SHA-256; AES-256-GCM, a 12-byte random nonce before ciphertext and tag, the account
+id as associated data), so the migration does not change when the API's code does.
+
 Revision ID: b3f8c1d2e4a6
 Revises: a7d3e5f1c2b4
 Create Date: 2026-11-23 18:00:00+00:00
 
 """
 
+import base64
+import binascii
+import hashlib
+import json
+import os
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
-
-from api.auth.api_keys import hash_api_key
-from api.config import Settings
-from api.secretbox import KeyRing
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 # revision identifiers, used by Alembic.
 revision: str = "b3f8c1d2e4a6"
@@ -29,11 +36,62 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
-def _ring() -> KeyRing:
-    settings = Settings()
-    return KeyRing.parse(
-        settings.api_key_encryption_keys.get_secret_value(), settings.api_key_encryption_key_id
-    )
+NONCE_BYTES = 12
+
+
+class KeyRingError(ValueError):
+    """The key ring settings are missing or malformed, or a sealed key does not open."""
+
+
+def _setting(name: str) -> str:
+    # As the API's settings read it: the environment, names matched case-insensitively.
+    values = {key.lower(): value for key, value in os.environ.items()}
+    return values.get(name.lower(), "")
+
+
+def hash_api_key(key: str) -> bytes:
+    """The key's SHA-256 (32 bytes), what is stored and looked up."""
+    return hashlib.sha256(key.encode()).digest()
+
+
+class _Ring:
+    """Named AES-256-GCM keys and the current one, from the settings' JSON and id."""
+
+    def __init__(self, keys_json: str, current: str) -> None:
+        try:
+            raw = json.loads(keys_json or "{}")
+            if not isinstance(raw, dict):
+                raise TypeError(type(raw).__name__)
+            keys = {str(k): base64.b64decode(v, validate=True) for k, v in raw.items()}
+        except (ValueError, TypeError, binascii.Error) as exc:
+            raise KeyRingError(
+                "API_KEY_ENCRYPTION_KEYS must be a JSON object of key ids to base64 keys"
+            ) from exc
+        if not keys or current not in keys:
+            raise KeyRingError("API_KEY_ENCRYPTION_KEY_ID must name one of API_KEY_ENCRYPTION_KEYS")
+        for key_id, key in keys.items():
+            if len(key) != 32:
+                raise KeyRingError(f"API_KEY_ENCRYPTION_KEYS[{key_id!r}] is not 32 bytes")
+        self._keys = {key_id: AESGCM(key) for key_id, key in keys.items()}
+        self.current = current
+
+    def seal(self, plaintext: str, *, context: bytes) -> tuple[str, bytes]:
+        nonce = os.urandom(NONCE_BYTES)
+        sealed = self._keys[self.current].encrypt(nonce, plaintext.encode(), context)
+        return self.current, nonce + sealed
+
+    def open(self, key_id: str, sealed: bytes, *, context: bytes) -> str:
+        aead = self._keys.get(key_id)
+        if aead is None:
+            raise KeyRingError(f"no key {key_id!r} in API_KEY_ENCRYPTION_KEYS")
+        try:
+            return aead.decrypt(sealed[:NONCE_BYTES], sealed[NONCE_BYTES:], context).decode()
+        except InvalidTag as exc:
+            raise KeyRingError("the ciphertext does not open with its key and context") from exc
+
+
+def _ring() -> _Ring:
+    return _Ring(_setting("API_KEY_ENCRYPTION_KEYS"), _setting("API_KEY_ENCRYPTION_KEY_ID"))
 
 
 def upgrade() -> None:

@@ -48,7 +48,7 @@ async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 
 @pytest.fixture
 def cognito(app: FastAPI) -> CognitoClient:
-    client: CognitoClient = app.state.cognito
+    client: CognitoClient = app.state.resources.cognito
     return client
 
 
@@ -104,7 +104,7 @@ async def verified_domain(
 async def require_google_sso(app: FastAPI, account: Account) -> None:
     """Turn "require Google SSO" on for ``account`` directly (its users here may be password
     users, who cannot turn it on through ``POST /web/sso``)."""
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         await db.execute(
             update(Account).where(Account.id == account.id).values(require_google_sso=True)
         )
@@ -122,8 +122,10 @@ async def google_sso_for(
 
 async def current_api_key(app: FastAPI, account_id: uuid.UUID) -> str:
     """The account's newest API key, opened with the app's key ring (what Reveal shows)."""
-    async with app.state.sessionmaker() as db:
-        return await open_current_key(db=db, ring=app.state.key_ring, account_id=account_id)
+    async with app.state.resources.sessionmaker() as db:
+        return await open_current_key(
+            db=db, ring=app.state.resources.key_ring, account_id=account_id
+        )
 
 
 def unique_email(prefix: str = "user") -> str:
@@ -151,7 +153,7 @@ def make_user(app: FastAPI, cognito: CognitoClient) -> MakeUser:
             AuthType.GOOGLE_SSO: f"google_{secrets.token_hex(8)}",
             AuthType.GITHUB: f"github_{secrets.token_hex(8)}",
         }[auth_type]
-        async with app.state.sessionmaker() as db, db.begin():
+        async with app.state.resources.sessionmaker() as db, db.begin():
             if account is None:
                 account = await create_account(
                     db=db, settings=app.state.settings, name=account_name
@@ -171,7 +173,7 @@ def make_user(app: FastAPI, cognito: CognitoClient) -> MakeUser:
             {"email": email, "given_name": first_name, "family_name": last_name},
             suppress_message=True,
         )
-        async with app.state.sessionmaker() as db, db.begin():
+        async with app.state.resources.sessionmaker() as db, db.begin():
             # Bound to the pool user, as a sign-in through the API does.
             await db.execute(
                 update(User).where(User.id == user.id).values(identity_sub=created.sub)

@@ -1,5 +1,6 @@
-"""deploy/k8s (issue 13): every overlay renders, validates against a pinned Kubernetes version,
-and keeps what the replicas need (probes, shutdown timing, non-root, every setting)."""
+"""deploy/k8s (README "Running replicas"): every overlay renders, validates against a pinned
+Kubernetes version, and keeps what the replicas need (probes, shutdown timing, non-root, every
+setting)."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def test_replicas_probes_and_shutdown_timing(rendered: list[dict[str, Any]]) -> 
     assert _one(rendered, "HorizontalPodAutoscaler")["spec"]["minReplicas"] >= 2
     assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
-    assert container["command"][:3] == ["python", "-m", "api.serve"]
+    assert container["command"][:3] == ["python", "-m", "api.ops.serve"]
     assert container["resources"]["requests"]["cpu"]
     pre_stop = int(container["lifecycle"]["preStop"]["exec"]["command"][1])
     needed = pre_stop + float(config["SHUTDOWN_DRAIN_S"]) + float(config["SHUTDOWN_GRACE_S"])
@@ -95,7 +96,7 @@ def test_pods_run_as_non_root_on_a_read_only_root(rendered: list[dict[str, Any]]
         assert _one(rendered, "Job")["spec"]["template"]["spec"]["containers"][0]["command"] == [
             "python",
             "-m",
-            "api.migrate",
+            "api.ops.migrate",
         ]
 
 

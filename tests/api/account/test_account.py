@@ -18,7 +18,7 @@ from tests.api.conftest import MakeUser, SignedIn
 async def _set_anchor(app: FastAPI, account_id: object, anchor: datetime) -> None:
     from api.models import Account
 
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         account = await db.get(Account, account_id)
         assert account is not None
         account.billing_cycle_anchor = anchor
@@ -38,7 +38,7 @@ class TestGetAccount:
         assert response.status_code == 200
         account = response.json()["account"]
         assert account["name"] == "Globex"
-        # Masked (issue 14): the key itself only through Reveal or Copy.
+        # Masked (README "API keys"): the key itself only through Reveal or Copy.
         assert account["apiKey"] == f"ak_…{me.api_key[-4:]}"
         assert account["subscription"] == {
             "units": 0,
@@ -77,7 +77,7 @@ class TestGetAccount:
         anchor = (now - relativedelta(months=14)).replace(microsecond=0)
         await _set_anchor(app, me.account.id, anchor)
         two_cycles_ago = anchor + relativedelta(months=12)
-        async with app.state.sessionmaker() as db, db.begin():
+        async with app.state.resources.sessionmaker() as db, db.begin():
             db.add_all(
                 [
                     Usage(
@@ -116,7 +116,7 @@ class TestGetAccount:
         first = await make_user(account_name="First Co")
         teammate = await make_user(account=first.account, first_name="Team", last_name="Mate")
         second = await make_user(account_name="Second Co")
-        async with app.state.sessionmaker() as db, db.begin():
+        async with app.state.resources.sessionmaker() as db, db.begin():
             db.add(
                 Usage(
                     account_id=first.account.id,
@@ -186,8 +186,8 @@ class TestUpdateAccount:
 
 
 class TestConditionalGet:
-    """ETag + If-None-Match (issue 12): a 304 only while the body the client holds is still
-    the one the account would show."""
+    """ETag + If-None-Match (README "Performance"): a 304 only while the body the client holds is
+    still the one the account would show."""
 
     async def _etag(self, client: httpx.AsyncClient, me: SignedIn) -> str:
         response = await client.get("/web/account", headers=me.headers)

@@ -45,7 +45,7 @@ def seed(app: FastAPI) -> Seed:
         domains: Sequence[tuple[str, DomainState]] = (),
         **fields: Any,
     ) -> Seeded:
-        async with app.state.sessionmaker() as db, db.begin():
+        async with app.state.resources.sessionmaker() as db, db.begin():
             account = await create_account(
                 db=db, settings=app.state.settings, name="Shape Co", billing_cycle_anchor=anchor
             )
@@ -106,9 +106,11 @@ def _claims(identity_id: str) -> AccessClaims:
 async def _both(app: FastAPI, seeded: Seeded, now: datetime) -> tuple[Any, Any]:
     """(fast path parsed, pydantic model's JSON) for the same account and time."""
     fast = orjson.loads(
-        await account_view(reads=app.state.read_engine, claims=_claims(seeded.identity_id), now=now)
+        await account_view(
+            reads=app.state.resources.read_engine, claims=_claims(seeded.identity_id), now=now
+        )
     )
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         model = AccountResponse(
             account=await account_summary(db=db, account_id=seeded.account_id, now=now)
         )
@@ -231,7 +233,9 @@ class TestSameAsTheModel:
     async def test_identity_without_a_user_is_account_required(self, app: FastAPI) -> None:
         with pytest.raises(AccountRequired):
             await account_view(
-                reads=app.state.read_engine, claims=_claims(f"nobody-{uuid.uuid4().hex}"), now=NOW
+                reads=app.state.resources.read_engine,
+                claims=_claims(f"nobody-{uuid.uuid4().hex}"),
+                now=NOW,
             )
 
     async def test_only_the_callers_account(self, app: FastAPI, seed: Seed) -> None:

@@ -1,4 +1,4 @@
-"""The Activity page's reads (issue 15 "Audit log"): GET /web/audit-events (newest first, the
+"""The Activity page's reads (README "Audit log"): GET /web/audit-events (newest first, the
 filters, cursor pagination), /web/audit-events/actors and /web/audit-events/export (CSV), for
 Owners and Admins of the caller's account only.
 
@@ -61,7 +61,7 @@ def event(
 
 
 async def record(app: FastAPI, *rows: dict[str, Any]) -> None:
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         await db.execute(insert(AuditEvent), list(rows))
 
 

@@ -56,7 +56,7 @@ async def busy_log(app: FastAPI) -> tuple[uuid.UUID, datetime]:
     """Accounts with events over the last 20 days, one of them busier, analysed; the busy
     one and the newest time."""
     now = datetime.now(UTC)
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         accounts = [
             (await create_account(db=db, settings=app.state.settings, name=f"Busy {i}")).id
             for i in range(ACCOUNTS)
@@ -69,7 +69,7 @@ async def busy_log(app: FastAPI) -> tuple[uuid.UUID, datetime]:
             await db.execute(
                 _EVENTS_SQL, {"now": now, "accounts": ids, "count": count, "every_min": every}
             )
-    async with app.state.engine.connect() as connection:
+    async with app.state.resources.engine.connect() as connection:
         await connection.execute(text("ANALYZE audit_event"))
         await connection.commit()
     return busy, now
@@ -85,7 +85,7 @@ async def explain(app: FastAPI, **criteria: Any) -> dict[str, Any]:
         **criteria,
     )
     sql = query.compile(dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True})
-    async with app.state.read_engine.connect() as connection:
+    async with app.state.resources.read_engine.connect() as connection:
         plan = await connection.scalar(text(f"EXPLAIN (ANALYZE, FORMAT JSON, TIMING OFF) {sql}"))
     root: dict[str, Any] = plan[0]["Plan"]
     return root

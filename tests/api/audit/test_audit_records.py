@@ -1,6 +1,6 @@
-"""The audit log's writing side (issue 15): every change records who, when, from where, what
-and the fields' before and after, in the change's own transaction; a change that fails
-records nothing; sign-ins are recorded, refused ones too."""
+"""The audit log's writing side (README "Audit log"): every change records who, when, from where,
+what and the fields' before and after, in the change's own transaction; a change that fails records
+nothing; sign-ins are recorded, refused ones too."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from tests.api.conftest import PASSWORD, MakeUser, unique_email
 
 
 async def _events(app: FastAPI, account_id: uuid.UUID) -> list[AuditEvent]:
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         rows = await db.scalars(
             select(AuditEvent)
             .where(AuditEvent.account_id == account_id)
@@ -165,6 +165,6 @@ class TestSignIns:
     ) -> None:
         email = unique_email("nobody")
         await client.post("/web/session/sign-in", json={"email": email, "password": PASSWORD})
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             found = await db.scalar(select(AuditEvent.id).where(AuditEvent.actor_email == email))
         assert found is None

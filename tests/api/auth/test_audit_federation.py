@@ -1,4 +1,4 @@
-"""Rows recorded as Google sign-ins before issue 9 are checked against Cognito."""
+"""Rows recorded as Google sign-ins on the username prefix alone are checked against Cognito."""
 
 from __future__ import annotations
 
@@ -36,16 +36,16 @@ async def test_finds_and_fixes_a_native_user_recorded_as_google(
     )
     assert created.status_code == 204, created.text
 
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         findings = await audit(db, cognito, stand_in_pool=True)
     flagged = {f.email: f for f in findings}
     assert posing.user.email in flagged
     assert flagged[posing.user.email].asserted is AuthType.EMAIL
     assert genuine.email not in flagged
 
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         await audit(db, cognito, stand_in_pool=True, fix=True)
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         kinds = dict(
             (
                 await db.execute(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -15,7 +16,7 @@ from fastapi import FastAPI
 
 from api.adapters.cognito import CognitoUnavailable
 from api.auth.tokens import AccessTokenVerifier, IdentityProviderDown, InvalidToken
-from api.openapi import contract
+from api.ops.openapi import contract
 from devstack.stack import Stack
 from tests.api.conftest import MakeUser
 from tests.api.session.test_session import _forge
@@ -81,7 +82,7 @@ class TestBackoff:
                 await tokens.verify(_forge(stack))
             clock.now += 61
         assert pool.fetches == 12
-        pool.jwks = await app.state.cognito.fetch_jwks()
+        pool.jwks = await app.state.resources.cognito.fetch_jwks()
         claims = await tokens.verify(_forge(stack))
         assert claims.username == "nobody@example-corp.com"
         assert pool.fetches == 13
@@ -90,7 +91,7 @@ class TestBackoff:
         self, app: FastAPI, stack: Stack
     ) -> None:
         pool, clock = UnreachablePool(), Clock()
-        pool.jwks = await app.state.cognito.fetch_jwks()
+        pool.jwks = await app.state.resources.cognito.fetch_jwks()
         tokens = verifier(stack, pool, clock)
         await tokens.verify(_forge(stack))
         forged = jwt.encode({"sub": "x"}, "s" * 32, algorithm="HS256", headers={"kid": "other"})
@@ -101,12 +102,12 @@ class TestBackoff:
 @pytest.fixture
 def pool_down(app: FastAPI, stack: Stack) -> Iterator[UnreachablePool]:
     pool = UnreachablePool()
-    saved = app.state.token_verifier
-    app.state.token_verifier = verifier(stack, pool, Clock())
+    saved = app.state.resources
+    app.state.resources = replace(saved, token_verifier=verifier(stack, pool, Clock()))
     try:
         yield pool
     finally:
-        app.state.token_verifier = saved
+        app.state.resources = saved
 
 
 class TestApi:

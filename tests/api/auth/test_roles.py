@@ -1,4 +1,4 @@
-"""Roles (issue 15), tested as an attacker would: a Member or an Admin calling every write
+"""Roles (SPEC 6), tested as an attacker would: a Member or an Admin calling every write
 route directly, bypassing the disabled buttons of the console.
 
 ``ROUTES`` lists every route that needs a role, with a request that would be accepted; a
@@ -147,7 +147,7 @@ ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
     (
         "POST",
         "/web/api-keys/{key_id}/reveal",
-        EVERYONE,  # issue 15: Members copy the API key
+        EVERYONE,  # SPEC 6: Members copy the API key
         lambda t: ("POST", f"/web/api-keys/{_random_id()}/reveal", {"purpose": "copy"}),
     ),
     # A user proves their own email address, whatever their role.
@@ -200,7 +200,7 @@ async def team(make_user: MakeUser) -> Team:
 
 
 async def _events(app: FastAPI, account_id: uuid.UUID) -> int:
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         count = await db.scalar(
             select(func.count()).select_from(AuditEvent).where(AuditEvent.account_id == account_id)
         )

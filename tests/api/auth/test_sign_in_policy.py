@@ -257,7 +257,7 @@ class TestTokensEndWithAccess:
         member = await make_user(account=owner.account, role=Role.MEMBER)
 
         async def set_deactivated(value: bool) -> None:
-            async with app.state.sessionmaker() as db, db.begin():
+            async with app.state.resources.sessionmaker() as db, db.begin():
                 await db.execute(
                     update(User)
                     .where(User.id == member.user.id)
@@ -313,7 +313,7 @@ class TestRemovalSticks:
         member = await make_federated(f"member@{domain}", hosted_domain=domain)
         assert (await sso_join(client, member, owner.account.id)).status_code == 204
         assert (await client.get("/web/session", headers=member.headers)).status_code == 200
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             user_id = await db.scalar(select(User.id).where(User.identity_id == member.username))
         removed = await client.delete(f"/web/users/{user_id}", headers=owner.headers)
         assert removed.status_code == 204, removed.text
@@ -339,7 +339,7 @@ class TestRemovalSticks:
         rejoin = await sso_join(client, again, owner.account.id)
         assert rejoin.status_code == 403, rejoin.text
         assert rejoin.json() == {"code": "RemovedFromAccount", "message": message}
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             assert await db.scalar(select(User.id).where(User.email == f"member@{domain}")) is None
 
     async def test_inviting_the_person_again_lifts_it(
@@ -350,7 +350,7 @@ class TestRemovalSticks:
         assert (
             await client.delete(f"/web/users/{member.user.id}", headers=owner.headers)
         ).status_code == 204
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             rows = await db.scalars(
                 select(RemovedIdentity.email).where(RemovedIdentity.account_id == owner.account.id)
             )
@@ -361,7 +361,7 @@ class TestRemovalSticks:
             json={"firstName": "Back", "lastName": "Again", "email": member.user.email},
         )
         assert invited.status_code == 201, invited.text
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             left = await db.scalar(
                 select(RemovedIdentity.id).where(RemovedIdentity.account_id == owner.account.id)
             )

@@ -1,4 +1,4 @@
-"""The tenant boundary, tried as an attacker would (issue 9).
+"""The tenant boundary, tried as an attacker would (README "Security model").
 
 A native pool user can carry any username, ``google_…`` included, and can change its own
 ``email`` attribute with its access token (UpdateUserAttributes). Neither may ever make it a
@@ -58,7 +58,7 @@ async def _pool_user(cognito: CognitoClient, username: str, attributes: dict[str
 
 
 async def _users_of(app: FastAPI, account: Account) -> int:
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         count = await db.scalar(
             select(func.count()).select_from(User).where(User.account_id == account.id)
         )

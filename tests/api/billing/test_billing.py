@@ -57,7 +57,7 @@ def stripe_get(stack: Stack, path: str) -> dict[str, object]:
 
 
 async def load_account(app: FastAPI, me: SignedIn) -> Account:
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         account = await db.get(Account, me.account.id)
         assert account is not None
         return account
@@ -236,7 +236,7 @@ class TestRemovePaymentMethod:
     async def test_a_paid_plan_keeps_its_card(
         self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
     ) -> None:
-        # Issue 11: removing the card left a paid plan renewing with nothing to charge.
+        # Once, removing the card left a paid plan renewing with nothing to charge.
         me = await make_user()
         assert (await add_card(client, stack, me)).status_code == 200
         plan = await client.post("/web/subscription", json={"units": 2}, headers=me.headers)

@@ -1,4 +1,4 @@
-"""``python -m api.billing.reconcile`` (README "Billing", "Reconciliation"): each kind of
+"""``python -m api.ops.reconcile`` (README "Billing", "Reconciliation"): each kind of
 drift between our database and Stripe (localstripe and its shim) is found, reported once, and
 repaired with ``fix``, after which the account is in step. The real state is made through
 the API; then the database (the Account row written directly) or Stripe (localstripe called
@@ -28,8 +28,8 @@ from tests.api.conftest import MakeUser, SignedIn
 async def check(app: FastAPI, *accounts: SignedIn, fix: bool = False) -> list[Difference]:
     """Reconcile only these accounts (the test database holds every other test's too)."""
     return await reconcile(
-        sessionmaker=app.state.sessionmaker,
-        stripe=app.state.stripe,
+        sessionmaker=app.state.resources.sessionmaker,
+        stripe=app.state.resources.stripe,
         fix=fix,
         account_ids=[me.account.id for me in accounts],
     )
@@ -41,7 +41,7 @@ def seen(found: Iterable[Difference]) -> list[tuple[str, str, str]]:
 
 async def write(app: FastAPI, me: SignedIn, **values: object) -> None:
     """Make our database disagree: write the account row as a lost webhook would leave it."""
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         await db.execute(update(Account).where(Account.id == me.account.id).values(**values))
 
 
@@ -160,8 +160,8 @@ class TestOrphanSubscriptions:
     async def test_without_one_of_ours_the_newest_is_kept(
         self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
     ) -> None:
-        # Issue 11's report: two subscriptions made by timed-out calls, the console on the
-        # free plan.
+        # The case reconciliation was written for: two subscriptions made by timed-out calls, the
+        # console on the free plan.
         me = await make_user()
         assert (await add_card(client, stack, me)).status_code == 200
         customer = customer_of(await load_account(app, me))

@@ -87,7 +87,7 @@ def invoice(customer: str) -> dict[str, Any]:
 async def with_customer(app: FastAPI, me: SignedIn, **fields: Any) -> str:
     """Give the account a Stripe customer id (and other columns) as if it had added a card."""
     customer = f"cus_{secrets.token_hex(6)}"
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         account = await db.get_one(Account, me.account.id)
         account.stripe_customer_id = customer
         for name, value in fields.items():
@@ -96,7 +96,7 @@ async def with_customer(app: FastAPI, me: SignedIn, **fields: Any) -> str:
 
 
 async def load(app: FastAPI, me: SignedIn) -> Account:
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         return await db.get_one(Account, me.account.id)
 
 
@@ -157,7 +157,7 @@ class TestOnceOnly:
         assert response.json() == {"received": True}
         assert (await load(app, me)).payment_failed_at is None
         event_id = json.loads(failed)["id"]
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             count = await db.scalar(
                 select(func.count()).select_from(StripeEvent).where(StripeEvent.id == event_id)
             )
@@ -310,6 +310,6 @@ class TestEventTypes:
         assert (await load(app, me)).payment_failed_at is None
 
     async def test_the_webhook_is_not_in_the_contract(self, client: httpx.AsyncClient) -> None:
-        from api.openapi import contract
+        from api.ops.openapi import contract
 
         assert URL not in json.loads(contract())["paths"]

@@ -1,5 +1,5 @@
-"""API keys (issue 14): stored hashed and sealed, listed masked, revealed or copied on purpose
-(recorded), rolled with an overlap during which both keys work at the intake, expired now;
+"""API keys (README "API keys"): stored hashed and sealed, listed masked, revealed or copied on
+purpose (recorded), rolled with an overlap during which both keys work at the intake, expired now;
 last used at most once a minute and records per key per cycle."""
 
 from __future__ import annotations
@@ -56,13 +56,13 @@ class TestAtRest:
         me = await make_user()
         key = await the_key(client, me)
         assert key.startswith("ak_") and len(key) == 43
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             row = await db.scalar(select(ApiKey).where(ApiKey.account_id == me.account.id))
         assert row is not None
         assert row.key_hash == hash_api_key(key)
         assert key.encode() not in row.sealed and key[3:].encode() not in row.sealed
         assert row.last4 == key[-4:]
-        ring: KeyRing = app.state.key_ring
+        ring: KeyRing = app.state.resources.key_ring
         assert ring.open(row.encryption_key_id, row.sealed, context=me.account.id.bytes) == key
         # Bound to its account: the same bytes on another account's row do not open.
         with pytest.raises(KeyRingError):
@@ -88,7 +88,7 @@ class TestReveal:
         [mine] = await keys(client, me)
         assert (await reveal(client, me, mine["id"], "reveal")).status_code == 200
         assert (await reveal(client, me, mine["id"], "copy")).status_code == 200
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             events = (
                 await db.execute(
                     select(AuditEvent.actor_user_id, AuditEvent.action)
@@ -130,7 +130,7 @@ class TestRoll:
         assert (await meter(client, new)).status_code == 200
 
         # The overlap ends: the old key is refused, the new one still counts.
-        async with app.state.sessionmaker() as db, db.begin():
+        async with app.state.resources.sessionmaker() as db, db.begin():
             await db.execute(
                 update(ApiKey)
                 .where(ApiKey.id == uuid.UUID(listed[1]["id"]))
@@ -193,7 +193,7 @@ class TestUse:
         used = datetime.fromisoformat(after["lastUsedAt"])
         assert datetime.now(UTC) - used < timedelta(minutes=1)
         # Written at most once a minute: a use 30 s later leaves it as it was.
-        async with app.state.sessionmaker() as db, db.begin():
+        async with app.state.resources.sessionmaker() as db, db.begin():
             await db.execute(
                 update(ApiKey)
                 .where(ApiKey.id == uuid.UUID(after["id"]))

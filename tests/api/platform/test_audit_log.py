@@ -36,7 +36,7 @@ def partition_name(start: datetime) -> str:
 
 async def add_event(app: FastAPI, account_id: uuid.UUID, at: datetime) -> uuid.UUID:
     event_id = uuid.uuid4()
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         await db.execute(
             insert(AuditEvent).values(
                 id=event_id,
@@ -52,7 +52,7 @@ async def add_event(app: FastAPI, account_id: uuid.UUID, at: datetime) -> uuid.U
 
 
 async def exists(app: FastAPI, event_id: uuid.UUID) -> bool:
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         count = await db.scalar(
             select(func.count()).select_from(AuditEvent).where(AuditEvent.id == event_id)
         )
@@ -61,7 +61,7 @@ async def exists(app: FastAPI, event_id: uuid.UUID) -> bool:
 
 @pytest.fixture
 async def account_id(app: FastAPI) -> uuid.UUID:
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         return (await create_account(db=db, settings=app.state.settings, name="Audited")).id
 
 
@@ -69,7 +69,7 @@ async def account_id(app: FastAPI) -> uuid.UUID:
 async def connection(app: FastAPI) -> AsyncIterator[AsyncConnection]:
     """A connection as the API's role, whose transaction is always rolled back (so a
     statement that wrongly succeeds changes nothing for the other tests)."""
-    async with app.state.engine.connect() as conn:
+    async with app.state.resources.engine.connect() as conn:
         yield conn
         await conn.rollback()
 
@@ -147,7 +147,7 @@ class TestRetention:
     async def test_a_pass_drops_months_past_a_year_and_creates_the_coming_ones(
         self, app: FastAPI, account_id: uuid.UUID
     ) -> None:
-        engine = app.state.engine
+        engine = app.state.resources.engine
         # Two old months in partitions of their own: one ended more than a year ago, one
         # ends less than a year ago. And a coming month whose partition is missing.
         expired, kept = month_start(-20), month_start(-12)

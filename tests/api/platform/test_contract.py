@@ -1,6 +1,6 @@
 """The committed contract matches the code (STYLE 1: CI fails on drift)."""
 
-from api.openapi import OPENAPI_PATH, contract
+from api.ops.openapi import OPENAPI_PATH, contract
 
 
 def test_openapi_json_is_current() -> None:

@@ -1,5 +1,6 @@
 """PostgreSQL drops the API's connections (a restart, a failover, pg_terminate_backend):
-reads carry on, writes answer 503 with nothing half-written, never a 500 (issue 10)."""
+reads carry on, writes answer 503 with nothing half-written, never a 500 (README "Configuration
+(production)")."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ async def _fresh_pool_afterwards(app: FastAPI) -> AsyncIterator[None]:
     # The app is shared with the other tests, some of which use its engine directly (not
     # through requests, which recover by themselves): leave them a pool of live connections.
     yield
-    await app.state.engine.dispose()
+    await app.state.resources.engine.dispose()
 
 
 async def _terminate_the_apis_connections(app: FastAPI) -> int:

@@ -60,8 +60,9 @@ def test_downgrade_to_base_and_up_again(stack: Stack) -> None:
 
 
 def test_google_sso_domains_are_carried_over_as_pending(stack: Stack) -> None:
-    """Issue 17's upgrade: an account that required Google SSO keeps it; each domain it listed
-    becomes a Pending ``sso_domain`` with a token of its own (auto-join waits for the proof)."""
+    """The verified-domains upgrade: an account that required Google SSO keeps it; each domain
+    it listed becomes a Pending ``sso_domain`` with a token of its own (auto-join waits for the
+    proof)."""
     name = f"console_migrate_{random_suffix()}"
     url = stack.postgres.create_database(name)
     sql = _sql_on(url, name)
@@ -81,7 +82,7 @@ def test_google_sso_domains_are_carried_over_as_pending(stack: Stack) -> None:
             "FROM account a JOIN sso_domain d ON d.account_id = a.id"
         )
         assert [tuple(r) for r in rows] == [("Acme", True, "acme.dev", "Pending", 32)]
-        # Issue 14: the keys moved to api_key, hashed and sealed, and account.api_key went.
+        # API keys at rest: the keys moved to api_key, hashed and sealed; account.api_key went.
         keys = sql(
             "SELECT a.name, k.key_hash, k.last4, position('ak_1' in encode(k.sealed, 'escape'))"
             " FROM account a JOIN api_key k ON k.account_id = a.id ORDER BY a.name"
@@ -99,9 +100,10 @@ def test_google_sso_domains_are_carried_over_as_pending(stack: Stack) -> None:
         stack.postgres.drop_database(name)
 
 
-def test_issue_15_makes_existing_users_owners_and_reveals_audit_events(stack: Stack) -> None:
-    """Issue 15's upgrade: every user there was becomes an Owner with no pending invitation
-    (nobody loses what they could do), and issue 14's key reveals move into the audit log."""
+def test_roles_upgrade_makes_existing_users_owners_and_reveals_audit_events(stack: Stack) -> None:
+    """The roles and audit-log upgrade: every user there was becomes an Owner with no pending
+    invitation (nobody loses what they could do), and the key reveals of the API-keys revision
+    move into the audit log."""
     name = f"console_migrate_{random_suffix()}"
     url = stack.postgres.create_database(name)
     sql = _sql_on(url, name)
@@ -134,3 +136,24 @@ def test_issue_15_makes_existing_users_owners_and_reveals_audit_events(stack: St
         ]
     finally:
         stack.postgres.drop_database(name)
+
+
+def test_no_revision_imports_the_api() -> None:
+    # A revision must do tomorrow what it did the day it was written: code it borrowed from
+    # api/ would change under it, so whatever it needs is written out in the revision.
+    import ast
+
+    for path in sorted((ROOT / "migrations" / "versions").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        imported = {
+            name
+            for node in ast.walk(tree)
+            for name in (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+        }
+        assert not {name for name in imported if name == "api" or name.startswith("api.")}, path

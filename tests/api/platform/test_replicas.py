@@ -1,5 +1,5 @@
-"""Running several replicas (issue 13): migrations under a lock, readiness on the schema, and
-the graceful shutdown of ``python -m api.serve``."""
+"""Running several replicas (README "Running replicas"): migrations under a lock, readiness on the
+schema, and the graceful shutdown of ``python -m api.ops.serve``."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from alembic import command
 from alembic.script import ScriptDirectory
 
 from api.main import create_app
-from api.migrate import alembic_config, head_revision
+from api.platform.migrations import alembic_config, head_revision
 from devstack.replicas import Replica, replica_environment
 from devstack.services import ROOT, connect, random_suffix
 from devstack.stack import Stack
@@ -51,7 +51,7 @@ def test_replicas_starting_together_migrate_once(empty_database: str) -> None:
     env = {**os.environ, "DATABASE_URL": empty_database}
     runs = [
         subprocess.Popen(
-            [sys.executable, "-m", "api.migrate"],
+            [sys.executable, "-m", "api.ops.migrate"],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -85,7 +85,7 @@ async def test_readyz_refuses_a_schema_behind_the_code_until_migrated(
     assert never_migrated.json() == {
         "code": "SchemaBehind",
         "message": f"The database schema is at no revision, this release needs {head_revision()}:"
-        " run `python -m api.migrate`.",
+        " run `python -m api.ops.migrate`.",
     }
 
     config = alembic_config(empty_database)

@@ -1,4 +1,5 @@
-"""A hung vendor answers 503 within 8 s, never a 500, and changes nothing here (issue 10)."""
+"""A hung vendor answers 503 within 8 s, never a 500, and changes nothing here (README
+"Configuration (production)")."""
 
 from __future__ import annotations
 
@@ -69,14 +70,14 @@ async def test_a_hung_cognito_is_503_within_the_budget_and_registers_nothing(
     assert response.status_code == 503, response.text
     assert response.json()["code"] == "VendorUnavailable"
     assert elapsed < BUDGET_S, elapsed
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         assert await db.scalar(select(func.count()).where(Account.name == "Hung Co")) == 0
 
 
 async def test_a_plan_change_that_timed_out_but_happened_is_not_made_twice(
     app: FastAPI, stack: Stack, client: httpx.AsyncClient, make_user: MakeUser
 ) -> None:
-    # Issue 11: Stripe paused mid-request: the API answers 503, Stripe then does the work
+    # Stripe paused mid-request: the API answers 503, Stripe then does the work
     # anyway, and the user retries. Exactly one subscription may come of it.
     me = await make_user()
     token = card_token(stack)

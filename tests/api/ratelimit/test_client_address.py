@@ -1,5 +1,5 @@
-"""The client address behind proxies: only TRUSTED_PROXIES' X-Forwarded-For counts (issue 10);
-the limits key an IPv6 client by its /64."""
+"""The client address behind proxies: only TRUSTED_PROXIES' X-Forwarded-For counts (README "Sign-in
+and abuse limits"); the limits key an IPv6 client by its /64."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
-from api.client_address import client_address, limit_key, parse_networks
 from api.config import Settings
 from api.main import create_app
+from api.platform.client_address import client_address, limit_key, parse_networks
 from devstack.stack import Stack
 from tests.api.conftest import unique_email
 

@@ -1,5 +1,5 @@
 """Sign-in attempts are limited per client address, back off per (email, address), and have a
-loose ceiling per email, in PostgreSQL (issue 3)."""
+loose ceiling per email, in PostgreSQL (README "Sign-in and abuse limits")."""
 
 from __future__ import annotations
 
@@ -145,7 +145,7 @@ class TestSignInRateLimit:
 
 class TestRateLimiter:
     async def test_windows_are_fixed_and_old_rows_go(self, app: FastAPI) -> None:
-        limiter = RateLimiter(app.state.read_engine)
+        limiter = RateLimiter(app.state.resources.read_engine)
         limit = Limit("test", 2, 60)
         key = unique_email()
         start = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -194,7 +194,7 @@ class TestSignInBackoff:
         self, backoff_app: FastAPI, make_user: MakeUser
     ) -> None:
         me = await make_user()
-        engine = backoff_app.state.read_engine
+        engine = backoff_app.state.resources.read_engine
         address = "198.51.100.67"
         async with _client(backoff_app, address) as client:
             for _ in range(2):

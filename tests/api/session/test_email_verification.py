@@ -113,7 +113,7 @@ class TestUnverifiedRegistrant:
         self, app: FastAPI, client: httpx.AsyncClient, cognito: CognitoClient
     ) -> None:
         email, _ = await _register(client)
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             user = (await db.execute(select(User).where(User.email == email))).scalar_one()
         assert user.identity_sub == (await cognito.admin_get_user(email)).sub
         assert user.signed_in_at is not None

@@ -21,7 +21,7 @@ PASSWORD_RULE = (
 
 
 async def _require_google(app: FastAPI, account: Account) -> None:
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         await db.execute(
             update(Account).where(Account.id == account.id).values(require_google_sso=True)
         )
@@ -30,7 +30,7 @@ async def _require_google(app: FastAPI, account: Account) -> None:
 async def _invite(app: FastAPI, cognito: CognitoClient, account: Account) -> str:
     """A user of ``account`` created with a temporary password, as an invitation does."""
     email = unique_email("invited")
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         db.add(
             User(
                 account_id=account.id,

@@ -113,7 +113,7 @@ class TestNothingHalfMade:
         # A Google user of ours already has the address (no password user in Cognito), so
         # the sign-up succeeds and our write then fails on the unique email.
         email = f"taken-{secrets.token_hex(4)}@navy-labs.com"
-        async with app.state.sessionmaker() as db, db.begin():
+        async with app.state.resources.sessionmaker() as db, db.begin():
             account = Account(name="Other")
             db.add(account)
             await db.flush()
@@ -133,13 +133,13 @@ class TestNothingHalfMade:
         assert response.json()["message"] == "This email address is already in use"
         with pytest.raises(UserNotFoundError):
             await cognito.admin_get_user(email)
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             owners = await db.scalar(
                 select(func.count(User.id)).where(func.lower(User.email) == email)
             )
         assert owners == 1
         # Once the conflicting user is gone, the same email registers fine.
-        async with app.state.sessionmaker() as db, db.begin():
+        async with app.state.resources.sessionmaker() as db, db.begin():
             await db.execute(delete(User).where(User.email == email))
         retry = await client.post("/web/registration", json=_form(emailAddress=email))
         assert retry.status_code == 201, retry.text
@@ -158,5 +158,5 @@ class TestNothingHalfMade:
         assert response.status_code == 503
         with pytest.raises(UserNotFoundError):
             await cognito.admin_get_user(email)
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             assert await db.scalar(select(User.id).where(User.email == email)) is None

@@ -1,5 +1,5 @@
-"""Domains of Google SSO and their DNS proof (issue 17): /web/sso/domains, against the DNS
-stand-in (devstack/dns_server.py) through the real resolver adapter."""
+"""Domains of Google SSO and their DNS proof (README "Verified domains"): /web/sso/domains, against
+the DNS stand-in (devstack/dns_server.py) through the real resolver adapter."""
 
 from __future__ import annotations
 
@@ -332,7 +332,7 @@ class TestOneDomainOneAccount:
             }
             for who in (first, second)
         ]
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             await db.execute(insert(SsoDomain).values(rows[0]))
             with pytest.raises(IntegrityError):
                 await db.execute(insert(SsoDomain).values(rows[1]))

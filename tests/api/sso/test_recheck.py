@@ -1,5 +1,5 @@
-"""The daily re-check of verified domains (api/sso/recheck.py, issue 17): against the DNS
-stand-in, with the app's own resolver and mailer."""
+"""The daily re-check of verified domains (api/sso/recheck.py, README "Verified domains"): against
+the DNS stand-in, with the app's own resolver and mailer."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ DAY_S = 24 * 3600
 
 async def _checked_days_ago(app: FastAPI, domain_id: str, days: float) -> datetime:
     when = datetime.now(UTC) - timedelta(days=days)
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         await db.execute(
             update(SsoDomain).where(SsoDomain.id == uuid.UUID(domain_id)).values(checked_at=when)
         )
@@ -39,14 +39,14 @@ async def _checked_days_ago(app: FastAPI, domain_id: str, days: float) -> dateti
 
 
 async def _row(app: FastAPI, domain_id: str) -> SsoDomain:
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         row = await db.scalar(select(SsoDomain).where(SsoDomain.id == uuid.UUID(domain_id)))
     assert row is not None
     return row
 
 
 async def _recheck(app: FastAPI, resolver: DnsResolver | None = None) -> RecheckReport:
-    state = app.state
+    state = app.state.resources
     return await recheck_due(
         state.sessionmaker, resolver or state.dns_resolver, state.mailer, interval_s=DAY_S
     )
@@ -116,8 +116,8 @@ class TestRecheck:
         # The account still requires Google SSO; its domain list shows no verified domain.
         account = (await client.get("/web/account", headers=owner.headers)).json()["account"]
         assert account["sso"] == {"isGoogleSSO": True, "domains": []}
-        # The account's audit log says so (issue 15), by the domain check, not a user.
-        async with app.state.sessionmaker() as db:
+        # The account's audit log says so (README "Audit log"), by the domain check, not a user.
+        async with app.state.resources.sessionmaker() as db:
             [lost] = await db.scalars(
                 select(AuditEvent).where(
                     AuditEvent.account_id == owner.account.id,

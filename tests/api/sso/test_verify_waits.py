@@ -40,7 +40,7 @@ async def gated_app(
 ) -> AsyncIterator[tuple[FastAPI, GatedDns]]:
     app = create_dev_app(stack.with_settings(dns_lookups_per_replica=2))
     async with app.router.lifespan_context(app):
-        dnspython = app.state.dns_resolver._resolver
+        dnspython = app.state.resources.dns_resolver._resolver
         gate = GatedDns(dnspython.resolve)
         monkeypatch.setattr(dnspython, "resolve", gate)
         yield app, gate
@@ -76,10 +76,10 @@ async def test_verify_holds_no_connection_or_lock_while_dns_answers(
         domain = await _pending_domain(client, me.headers)
         verify = _verify(client, me.headers, domain)
         await asyncio.wait_for(gate.entered.wait(), 5)
-        pool = app.state.engine.pool
+        pool = app.state.resources.engine.pool
         in_use = pool.checkedout()
         # Another transaction may lock the row at once: Verify holds no lock on it.
-        async with app.state.engine.connect() as connection, connection.begin():
+        async with app.state.resources.engine.connect() as connection, connection.begin():
             locked = await connection.scalar(
                 select(SsoDomain.id)
                 .where(SsoDomain.id == domain["id"])

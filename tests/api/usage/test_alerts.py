@@ -1,6 +1,6 @@
-"""Usage alerts (issue 14): at 50, 80 and 100 % of the allowance, once per billing cycle,
-emailed over SMTP (the dev stack's sink, read back through /dev/mailbox) to the users who get
-them; the settings at GET/PUT /web/usage-alerts."""
+"""Usage alerts (README "Usage alerts and export"): at 50, 80 and 100 % of the allowance, once per
+billing cycle, emailed over SMTP (the dev stack's sink, read back through /dev/mailbox) to the users
+who get them; the settings at GET/PUT /web/usage-alerts."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ async def alerts_to(
 
 
 async def alert_rows(app: FastAPI, me: SignedIn) -> list[int]:
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         rows = await db.scalars(
             select(UsageAlert.threshold)
             .where(UsageAlert.account_id == me.account.id)

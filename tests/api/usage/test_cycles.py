@@ -95,6 +95,6 @@ async def test_the_sql_counts_cycles_as_the_python_does(
         "CAST($1 AS timestamptz)", "CAST($2 AS timestamptz)", "CAST($3 AS int)"
     )
     sql = f"SELECT s.start FROM {starts} AS s ORDER BY s.start"  # noqa: S608 - constant SQL
-    async with driver_connection(app.state.read_engine) as connection:
+    async with driver_connection(app.state.resources.read_engine) as connection:
         rows = await connection.fetch(sql, anchor, now, count)
     assert [row[0] for row in rows] == recent_cycle_starts(anchor, now, count)

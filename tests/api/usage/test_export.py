@@ -33,7 +33,7 @@ async def backfill(
             zip(records, times, starts, strict=True), key=lambda t: t[0]["idempotencyKey"]
         )
     ]
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         assert await repository.insert_records(db, me.account.id, rows) == len(rows)
 
 

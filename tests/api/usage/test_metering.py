@@ -1,5 +1,5 @@
-"""POST /metering/usage: the metering intake (issue 4). API-key auth, idempotency per record,
-billing-cycle placement, rollups read by GET /web/account, tenant isolation."""
+"""POST /metering/usage: the metering intake (README "Metering intake"). API-key auth, idempotency
+per record, billing-cycle placement, rollups read by GET /web/account, tenant isolation."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ async def current_usage(client: httpx.AsyncClient, headers: dict[str, str]) -> d
 
 
 async def set_anchor(app: FastAPI, account_id: uuid.UUID, anchor: datetime) -> None:
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         account = await db.get_one(Account, account_id)
         account.billing_cycle_anchor = anchor
 
@@ -200,7 +200,7 @@ class TestIngest:
         await client.post(URL, headers=key_headers(mine), json={"records": [record()]})
         assert (await current_usage(client, mine.headers))["requests"] == 7
         assert (await current_usage(client, theirs.headers))["requests"] == 4
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             stored = await db.scalar(
                 select(func.count())
                 .select_from(UsageRecord)

@@ -1,5 +1,5 @@
-"""Issue 15 on User Management: the invitation lifecycle (Pending, Resend, Revoke, Expired,
-against moto), who may manage whom, and the last-Owner guard under concurrent requests."""
+"""Roles and invitations on User Management: the invitation lifecycle (Pending, Resend, Revoke,
+Expired, against moto), who may manage whom, and the last-Owner guard under concurrent requests."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ async def _accept(client: httpx.AsyncClient, email: str, password: str) -> None:
 
 
 async def _expire(app: FastAPI, email: str) -> None:
-    async with app.state.sessionmaker() as db, db.begin():
+    async with app.state.resources.sessionmaker() as db, db.begin():
         await db.execute(
             update(User)
             .where(User.email == email)
@@ -225,7 +225,7 @@ class TestWhoManagesWhom:
 
 
 async def _owners(app: FastAPI, account_id: object) -> int:
-    async with app.state.sessionmaker() as db:
+    async with app.state.resources.sessionmaker() as db:
         count = await db.scalar(
             select(func.count())
             .select_from(User)

@@ -42,5 +42,5 @@ async def test_status_in_python_and_in_sql(
         FROM (SELECT CAST($1 AS timestamptz) AS invited_at,
                      CAST($2 AS timestamptz) AS signed_in_at,
                      CAST($3 AS timestamptz) AS invitation_expires_at) AS m"""  # noqa: S608
-    async with driver_connection(app.state.read_engine) as connection:
+    async with driver_connection(app.state.resources.read_engine) as connection:
         assert await connection.fetchval(sql, *times, NOW) == status.value

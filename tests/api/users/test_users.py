@@ -1,4 +1,4 @@
-"""User Management: invite, rename, delete, and tenant scoping (SPEC 2, 3, 5, 7; issue 5)."""
+"""User Management: invite, rename, delete, and tenant scoping (SPEC 2, 3, 5, 7)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ class TestInvite:
         self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:
         me = await make_user(auth_type=AuthType.GOOGLE_SSO)
-        async with app.state.sessionmaker() as db, db.begin():
+        async with app.state.resources.sessionmaker() as db, db.begin():
             (await db.get_one(Account, me.account.id)).require_google_sso = True
         response = await _invite(client, me.headers, unique_email())
         assert response.status_code == 400
@@ -109,7 +109,7 @@ class TestInvite:
         email = unique_email("collide")
         # A row whose identity id is this email (but whose email differs) passes the email
         # check and Cognito's sign-up, then makes our insert fail on the identity id.
-        async with app.state.sessionmaker() as db, db.begin():
+        async with app.state.resources.sessionmaker() as db, db.begin():
             db.add(
                 User(
                     account_id=me.account.id,
@@ -126,7 +126,7 @@ class TestInvite:
         assert response.json()["code"] == "EmailInUse"
         with pytest.raises(UserNotFoundError):
             await cognito.admin_get_user(email)
-        async with app.state.sessionmaker() as db:
+        async with app.state.resources.sessionmaker() as db:
             assert await db.scalar(select(User.id).where(User.email == email)) is None
 
 
@@ -244,7 +244,7 @@ class TestDelete:
 
         me = await make_user()
         mate = await make_user(account=me.account)
-        cognito_url = app.state.cognito.base_url + "/"
+        cognito_url = app.state.resources.cognito.base_url + "/"
         with respx.mock(assert_all_called=False) as mock:
             mock.post(cognito_url).respond(503)
             mock.route().pass_through()

@@ -1,5 +1,5 @@
-"""Conditional reads (issue 12): an ``ETag`` on a JSON body, and ``304 Not Modified`` when the
-client already holds that body (RFC 9110 §8.8.3 entity tags, §13.1.2 ``If-None-Match``).
+"""Conditional reads (README "Performance"): an ``ETag`` on a JSON body, and ``304 Not Modified``
+when the client already holds that body (RFC 9110 §8.8.3 entity tags, §13.1.2 ``If-None-Match``).
 
 The validator is a hash of the body as built, not a version stamp stored per account. A hash
 is right by construction: whatever changes what the client would see (a rename, a metering
@@ -12,8 +12,9 @@ caller lookup (``GET /web/session``), and hashing a few kilobytes costs a micros
 so a 304 saves the transfer and the client's parsing and rendering, which is the point.
 
 These responses carry the API key or the user's details, so they stay ``Cache-Control:
-no-store`` (api/security_headers.py): no cache keeps them. The SPA keeps the tag in memory with
-the data it already holds and sends ``If-None-Match`` itself (web/src/api/conditional.ts).
+no-store`` (api/platform/security_headers.py): no cache keeps them. The SPA keeps the tag in
+memory with the data it already holds and sends ``If-None-Match`` itself
+(web/src/api/conditional.ts).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """What a request does when PostgreSQL drops its connections (a restart, a failover, an
-administrator's ``pg_terminate_backend``) or is down (issue 10 "Database faults").
+administrator's ``pg_terminate_backend``) or is down (README "Configuration (production)", when
+PostgreSQL drops connections).
 
 - A safe request (GET, HEAD) whose connection turns out dead before anything was sent is run
   once more, after the pool is replaced (its other connections died too), so the retry gets a
@@ -82,5 +83,5 @@ class DatabaseFaultsMiddleware:
                 if started or not is_database_unavailable(exc):
                     raise
                 log.warning("database_unavailable", attempt=attempt, error=repr(exc))
-                await scope["app"].state.engine.dispose()
+                await scope["app"].state.resources.engine.dispose()
         await error_response(DatabaseUnavailable, {"retry-after": "2"})(scope, receive, send)

@@ -1,4 +1,6 @@
-"""``python -m api.migrate``: ``alembic upgrade head`` that N replicas may start together.
+"""The schema migrations at run time: ``alembic upgrade head`` that N replicas may start
+together (:func:`upgrade`, run by ``python -m api.ops.migrate``), and whether the database's
+schema is behind this release (:func:`schema_state`).
 
 The upgrade runs on one connection that first takes a PostgreSQL session-level advisory lock
 (``pg_advisory_lock``, PostgreSQL docs "Advisory Locks"): the first process migrates, the others
@@ -6,22 +8,14 @@ wait on the lock, then find the schema at head and do nothing. The connection is
 ``migrations/env.py`` through ``config.attributes["connection"]`` (Alembic cookbook
 "Programmatic API use (connection sharing) With Asyncio").
 
-The same module tells the API whether the database's schema is behind this release
-(:func:`schema_state`): ``GET /readyz`` answers 503 ``SchemaBehind`` until the migration has
-run, so no replica takes traffic on a schema older than its code (README "Running replicas").
-A schema *ahead* of the code (a newer release migrated first, during a rolling deploy) is fine:
-migrations add before they remove.
-
-    DATABASE_URL=postgresql+asyncpg://... python -m api.migrate
-
-Exit status 0 when the schema is at head, 1 with the error on stderr otherwise.
+``GET /readyz`` answers 503 ``SchemaBehind`` until the migration has run, so no replica takes
+traffic on a schema older than its code (README "Running replicas"). A schema *ahead* of the
+code (a newer release migrated first, during a rolling deploy) is fine: migrations add before
+they remove.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -34,7 +28,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import ProgrammingError
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # Any 64-bit number no other lock of this database uses; "console migrations" in ASCII.
 MIGRATION_LOCK_ID = 0x636F6E736F6C65
 
@@ -76,7 +70,7 @@ class SchemaState:
         """The sentence ``/readyz`` shows while the schema is behind."""
         return (
             f"The database schema is at {self.current or 'no revision'}, this release needs "
-            f"{self.head}: run `python -m api.migrate`."
+            f"{self.head}: run `python -m api.ops.migrate`."
         )
 
 
@@ -140,22 +134,3 @@ def _upgrade_on(connection: Connection, database_url: str) -> None:
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
     connection.commit()
-
-
-def main() -> None:
-    """Run :func:`upgrade` on ``DATABASE_URL`` (``api.config.Settings``); exit 1 on failure."""
-    from api.config import Settings
-
-    settings = Settings()
-    settings.check_database()
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s [%(name)s] %(message)s")
-    try:
-        asyncio.run(upgrade(settings.database_url))
-    except Exception as exc:
-        print(f"migration failed: {exc!r}", file=sys.stderr)
-        raise SystemExit(1) from exc
-    print(f"schema at {head_revision()}", file=sys.stderr)
-
-
-if __name__ == "__main__":
-    main()

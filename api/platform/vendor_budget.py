@@ -1,4 +1,5 @@
-"""One time budget per request for all its calls to vendors (issue 10 "Vendor time budget").
+"""One time budget per request for all its calls to vendors (README "Configuration (production)", a
+hung vendor).
 
 A request may call Cognito or Stripe several times (registration: three Cognito calls); each
 call has its own timeout, but a hung vendor must not hold a user for the sum of them. The

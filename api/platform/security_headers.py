@@ -1,4 +1,4 @@
-"""Security headers on every response (issue 9), from one pure ASGI middleware.
+"""Security headers on every response (README "Headers"), from one pure ASGI middleware.
 
 Every response gets ``X-Content-Type-Options: nosniff``, ``Referrer-Policy:
 strict-origin-when-cross-origin``, ``X-Frame-Options: DENY`` and, when ``PUBLIC_URL`` is https,

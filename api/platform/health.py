@@ -3,16 +3,16 @@
 ``/healthz``: the process is up (Kubernetes' liveness probe; never touches the database, so a
 database outage does not restart every replica). ``/readyz``: this replica should get traffic
 (readiness probe, load balancers): 503 with the error envelope while it shuts down
-(``ShuttingDown``, from SIGTERM on: ``api/serve.py``), while the database is unreachable
+(``ShuttingDown``, from SIGTERM on: ``api/ops/serve.py``), while the database is unreachable
 (``DatabaseUnavailable``) or while its schema is behind this release (``SchemaBehind``, until
-``python -m api.migrate`` has run: ``api/migrate.py``).
+``python -m api.ops.migrate`` has run: ``api/platform/migrations.py``).
 """
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from api.errors import DatabaseUnavailable
-from api.migrate import schema_state
+from api.platform.migrations import schema_state
 
 router = APIRouter(include_in_schema=False)
 
@@ -46,7 +46,7 @@ async def readyz(request: Request) -> JSONResponse:
         return _not_ready("ShuttingDown", SHUTTING_DOWN)
     for _ in range(2):
         try:
-            async with request.app.state.engine.connect() as connection:
+            async with request.app.state.resources.engine.connect() as connection:
                 state = await schema_state(connection)
         except Exception:  # noqa: S112 - any failure is "not ready"; the next try or a 503
             continue

@@ -1,5 +1,5 @@
-"""Request body limits (issue 10 "Abuse controls"): a body larger than its route accepts is
-answered 413 ``PayloadTooLarge`` in the usual envelope before it is read in full.
+"""Request body limits (README "Configuration (production)", request bodies): a body larger than its
+route accepts is answered 413 ``PayloadTooLarge`` in the usual envelope before it is read in full.
 
 A declared ``Content-Length`` over the limit is refused before the app runs; a streamed body
 is counted as it arrives and refused the moment it passes the limit (the app then sees the

@@ -1,4 +1,5 @@
-"""Which address a request comes from, for the per-address limits (issue 10).
+"""Which address a request comes from, for the per-address limits (README "Sign-in and abuse
+limits").
 
 The socket's peer, unless that peer is one of ``TRUSTED_PROXIES``: then the right-most hop of
 ``X-Forwarded-For`` that is not itself a trusted proxy (each proxy appends the address it saw,

@@ -1,4 +1,4 @@
-"""Write the /web contract: ``python -m api.openapi`` (to openapi.json) or ``--stdout``.
+"""Write the /web contract: ``python -m api.ops.openapi`` (to openapi.json) or ``--stdout``.
 
 The document is built from a production-configured app (no stand-in routes), with sorted keys
 so it is identical in every environment.
@@ -14,7 +14,7 @@ from typing import Any
 from api.config import Settings
 from api.main import create_app
 
-OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.json"
+OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi.json"
 
 
 def contract() -> str:

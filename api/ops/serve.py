@@ -1,6 +1,6 @@
-"""``python -m api.serve``: one API replica (uvicorn, one process) that shuts down gracefully.
+"""``python -m api.ops.serve``: one API replica (uvicorn, one process) that shuts down gracefully.
 
-    python -m api.serve [--host 0.0.0.0] [--port 8000] [--log-level warning]
+    python -m api.ops.serve [--host 0.0.0.0] [--port 8000] [--log-level warning]
 
 The production app (``api.main.create_app``, settings from the environment) on uvicorn, with
 the client address left to ``TRUSTED_PROXIES`` (no uvicorn proxy headers). On SIGTERM (or a
@@ -32,8 +32,8 @@ import uvicorn
 from fastapi import FastAPI
 
 from api.config import Settings
-from api.health import start_draining
 from api.main import create_app
+from api.platform.health import start_draining
 
 STARTUP_FAILURE = 3
 
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
-        access_log=False,  # api/logging.py logs every request
+        access_log=False,  # api/platform/logging.py logs every request
         proxy_headers=False,  # the client address is TRUSTED_PROXIES' business alone
         timeout_graceful_shutdown=max(1, round(settings.shutdown_grace_s)),
     )

@@ -1,4 +1,4 @@
-"""HTTP method semantics that FastAPI's routes leave out (issue 9).
+"""HTTP method semantics that FastAPI's routes leave out (RFC 9110; README "Headers").
 
 - HEAD works wherever GET does (RFC 9110 §9.3.2): FastAPI's ``@router.get`` routes answer only
   GET, so ``HEAD /login`` was a 405. :class:`HeadAsGetMiddleware` answers HEAD with the GET

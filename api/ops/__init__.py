@@ -1,0 +1,19 @@
+"""Commands operators run: one module per command, ``python -m api.ops.<command>``.
+
+The rule: every ``python -m`` entry point of the product lives here and only here, as a thin
+command line (arguments, settings, exit status) over work that lives in its domain or in
+``api.platform``; nothing in ``api`` imports ``api.ops`` (import-linter: it is the top layer
+under the dev stack). The commands:
+
+- ``serve``: one API replica with the graceful shutdown (the container's command);
+- ``migrate``: ``alembic upgrade head`` under the migration lock (``api.platform.migrations``);
+- ``reconcile``: billing state against Stripe (``api.billing.reconcile``);
+- ``recheck``: the verified domains' TXT records (``api.sso.recheck``);
+- ``retention``: the audit log's month partitions (``api.audit.retention``);
+- ``audit_federation``: Google/GitHub users against what Cognito asserts
+  (``api.auth.audit_federation``);
+- ``new_key``: a fresh ``API_KEY_ENCRYPTION_KEYS`` value (``api.secretbox``);
+- ``openapi``: writes the /web contract (``openapi.json``).
+
+The dev stack's own commands (``make dev``) are the dev stack's, outside the product.
+"""
