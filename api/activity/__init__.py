@@ -1,2 +1,2 @@
-"""The audit log's reading side (issue 15 "Audit log"): the Activity page's list, its actor
+"""The audit log's reading side (README "Audit log"): the Activity page's list, its actor
 filter and the CSV export. The writing side is ``api/audit``."""

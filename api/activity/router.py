@@ -1,4 +1,4 @@
-"""Activity routes (issue 15 "Audit log"): the account's audit log for Owners and Admins,
+"""Activity routes (README "Audit log"): the account's audit log for Owners and Admins,
 GET /web/audit-events (a page), /web/audit-events/actors (the actor filter) and
 /web/audit-events/export (CSV). Reads only: they run on the autocommit read connection."""
 

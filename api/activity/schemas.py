@@ -1,4 +1,4 @@
-"""Wire shapes of the Activity page (issue 15 "Audit log"): the filters, an event as shown,
+"""Wire shapes of the Activity page (README "Audit log"): the filters, an event as shown,
 a page of events and the actors of the filter."""
 
 from __future__ import annotations

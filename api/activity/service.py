@@ -1,4 +1,4 @@
-"""Reading the audit log (issue 15 "Audit log"): pages of events for the Activity page, the
+"""Reading the audit log (README "Audit log"): pages of events for the Activity page, the
 actors its filter offers, and the CSV export.
 
 Pages use keyset pagination: a page's ``nextCursor`` is the position ``(occurred_at, id)`` of

@@ -1,4 +1,4 @@
-"""DNS lookups for domain verification (issue 17), with dnspython's async resolver.
+"""DNS lookups for domain verification (README "Verified domains"), with dnspython's async resolver.
 
 One operation: the TXT records of a name (RFC 1035 3.3.14; a record's character-strings are
 joined into one value, as RFC 7208 3.3 does for SPF). Which nameservers answer, on which

@@ -1,4 +1,4 @@
-"""API keys as credentials (issue 14): their form, their hash and their masked view. The
+"""API keys as credentials (README "API keys"): their form, their hash and their masked view. The
 intake finds a key by its SHA-256 and compares it in constant time (``hmac.compare_digest``);
 the key itself is stored only sealed (api/secretbox.py)."""
 

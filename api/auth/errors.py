@@ -56,8 +56,9 @@ class AccountRequired(AppError):
 
 
 class Forbidden(AppError):
-    """403: the caller's role does not allow this (issue 15); the message says which role
-    does. Not an authentication error: the SPA shows the message and keeps the session."""
+    """403: the caller's role does not allow this (README "Roles and invitations"); the message
+    says which role does. Not an authentication error: the SPA shows the message and keeps the
+    session."""
 
     status_code = 403
     default_message = "Your role does not allow this."

@@ -37,7 +37,7 @@ from api.models import Account, ApiKey, AuthType, Role
 @dataclass(frozen=True, slots=True)
 class Caller:
     """The signed-in user and the account every query of the request is scoped to, with the
-    user's role in it (issue 15)."""
+    user's role in it (README "Roles and invitations")."""
 
     user_id: uuid.UUID
     first_name: str
@@ -95,7 +95,7 @@ UNION ALL
 LIMIT 1
 """
 
-# A working key by its SHA-256 (unique index), with its account (issue 14).
+# A working key by its SHA-256 (unique index), with its account (README "API keys").
 _KEY_HOLDER_QUERY = (
     select(Account.id, Account.billing_cycle_anchor, ApiKey.id, ApiKey.key_hash)
     .join(Account, Account.id == ApiKey.account_id)

@@ -1,10 +1,10 @@
-"""What each role may do (issue 15 "Roles"): the one place the rules live.
+"""What each role may do (README "Roles and invitations"): the one place the rules live.
 
 Per route, ``api/deps.py`` declares the role a change needs with ``OwnerOnly`` (billing: the
 plan, the card, paying an invoice) or ``OwnerOrAdmin`` (users and invitations, single sign-on
 and its domains, the account's name, rolling and expiring API keys, usage alerts, reading the
 audit log). Everything else a signed-in user of any role may do: read Account Information,
-User Management and Billing, and reveal or copy the API key (issue 15: Members copy the key).
+User Management and Billing, and reveal or copy the API key (Members need the key to run tests).
 
 Per user, the functions below: an Admin manages Admins and Members but never an Owner, and
 never makes anyone an Owner. The last Owner of an account cannot be deleted or demoted

@@ -72,7 +72,7 @@ async def update_subscription(
 ) -> SubscriptionResponse:
     """Set the plan's units (0 = free plan); needs a card on file. More units take effect now
     and the prorated difference is charged now; fewer take effect when the paid period ends;
-    the current units undo a scheduled change (issue 11)."""
+    the current units undo a scheduled change (README "Billing")."""
     return SubscriptionResponse(
         subscription=await service.update_subscription(
             db=db,
@@ -108,7 +108,7 @@ async def preview_subscription(
     stripe: Stripe,
     settings: SettingsDep,
 ) -> SubscriptionPreview:
-    """What setting the plan to ``units`` would charge now and later (issue 11); changes
+    """What setting the plan to ``units`` would charge now and later (README "Billing"); changes
     nothing. Needs a card on file, as the change does."""
     return await service.preview_subscription(
         db=db, stripe=stripe, caller=caller, units=units, plan_id=settings.stripe_plan_id
@@ -134,7 +134,7 @@ async def preview_subscription(
 async def pay_past_due(
     caller: CurrentUser, db: DbSession, stripe: Stripe, audit: Audit
 ) -> SubscriptionResponse:
-    """Pay the invoice that is past due with the card on file (issue 11 "Past due")."""
+    """Pay the invoice that is past due with the card on file (README "Billing")."""
     return SubscriptionResponse(
         subscription=await service.pay_past_due(db=db, stripe=stripe, caller=caller, audit=audit)
     )
@@ -163,7 +163,7 @@ async def list_invoices(
         Query(alias="startingAfter", min_length=1, max_length=255),
     ] = None,
 ) -> InvoicesResponse:
-    """The account's invoices, 12 at a time, newest first (issue 11 "Invoices")."""
+    """The account's invoices, 12 at a time, newest first (README "Billing")."""
     return await service.invoices(
         db=db, stripe=stripe, caller=caller, starting_after=starting_after
     )

@@ -19,7 +19,7 @@ UNKNOWN_EXPIRY = 0
 
 
 class PastDue(ApiModel):
-    """An invoice Stripe could not charge (issue 11 "Past due"): ``amount_due`` in the smallest
+    """An invoice Stripe could not charge (README "Billing"): ``amount_due`` in the smallest
     unit of ``currency`` (cents for USD). ``POST /web/subscription/pay`` pays it."""
 
     amount_due: int
@@ -31,7 +31,7 @@ class Subscription(ApiModel):
 
     ``units`` are the units paid for in the current billing period. ``scheduled_units`` and
     ``scheduled_change_at``: a lower number of units (0 = the plan ends) that takes effect when
-    the paid period ends, None when nothing is scheduled (issue 11).
+    the paid period ends, None when nothing is scheduled (README "Billing").
     ``payment_failed_at``: when Stripe last reported a failed invoice payment, cleared by the
     next successful one (webhooks); None when payments are in order. ``past_due``: what that
     invoice asks, when Stripe told us.
@@ -77,7 +77,7 @@ ChangeKind = Literal["none", "start", "upgrade", "downgrade", "cancel", "undo"]
 
 class SubscriptionPreview(ApiModel):
     """``GET /web/subscription/preview``: what setting the plan to ``units`` would do
-    (issue 11 "Charge preview"). Amounts are in the smallest unit of ``currency``.
+    (README "Billing"). Amounts are in the smallest unit of ``currency``.
 
     - ``change``: ``none`` (the current plan), ``start`` (a paid plan from the free plan),
       ``upgrade``, ``downgrade``, ``cancel`` (to 0 units), ``undo`` (back to the current units
@@ -132,7 +132,7 @@ INVOICES_PAGE = 12
 
 
 class Invoice(ApiModel):
-    """An invoice of the account (issue 11 "Invoices"): when, how much (``amount_due`` in the
+    """An invoice of the account (README "Billing"): when, how much (``amount_due`` in the
     smallest unit of ``currency``, cents for USD), its status (``paid``, ``open``, ``draft``,
     ``uncollectible`` or ``void``), and Stripe's hosted page and PDF when it gives them."""
 

@@ -1,4 +1,4 @@
-"""Wire shapes of the API keys (issue 14): ``GET /web/api-keys``, roll, reveal, expire."""
+"""Wire shapes of the API keys (README "API keys"): ``GET /web/api-keys``, roll, reveal, expire."""
 
 from __future__ import annotations
 

@@ -18,7 +18,8 @@ class Account(TimestampMixin, Base):
     """One customer organization. Every user belongs to exactly one account.
 
     ``require_google_sso``: its users sign in with Google only, and Google identities of its
-    verified domains (``sso_domain``) may join it (SPEC 6 requireGoogleSSO, issue 17).
+    verified domains (``sso_domain``) may join it (SPEC 6 requireGoogleSSO, README "Verified
+    domains").
 
     ``subscription_units`` is the Stripe subscription quantity (0 = free plan);
     ``unit_plan_requests`` / ``free_plan_requests`` are requests per billing cycle per unit and
@@ -64,7 +65,7 @@ class Account(TimestampMixin, Base):
         Integer, default=0, server_default="0", nullable=False
     )
     payment_synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    # A change Stripe makes when the paid period ends (issue 11): the units then (0 = the
+    # A change Stripe makes when the paid period ends (README "Billing"): the units then (0 = the
     # plan ends) and when. Until then ``subscription_units`` stays what was paid for.
     scheduled_units: Mapped[int | None] = mapped_column(Integer)
     scheduled_change_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -73,7 +74,8 @@ class Account(TimestampMixin, Base):
     past_due_invoice_id: Mapped[str | None] = mapped_column(String(255))
     past_due_amount: Mapped[int | None] = mapped_column(Integer)
     past_due_currency: Mapped[str | None] = mapped_column(String(3))
-    # Usage alerts (issue 14): the percentages of the allowance that send one (of 50, 80, 100).
+    # Usage alerts (README "Usage alerts and export"): the percentages of the allowance that send
+    # one (of 50, 80, 100).
     usage_alert_thresholds: Mapped[list[int]] = mapped_column(
         ARRAY(SmallInteger), default=lambda: [50, 80, 100], server_default="{50,80,100}"
     )

@@ -1,5 +1,5 @@
 """The ``api_key`` table and what hangs off it: the keys an account's test service sends to the
-metering intake (issue 14), their use per billing cycle, and each time one was revealed."""
+metering intake (README "API keys"), their use per billing cycle, and each time one was revealed."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The ``sso_domain`` table: an email domain an account claims for Google single sign-on, and
-the DNS proof that it owns it (issue 17, SPEC 3 "sso: domains", SPEC 9 "domain box")."""
+the DNS proof that it owns it (README "Verified domains", SPEC 3 "sso: domains", SPEC 9 "domain
+box")."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from api.db import Base, TimestampMixin, new_id
 class DomainState(enum.StrEnum):
     """Where a domain's proof stands; the value is what the console shows.
 
-    - ``PENDING``: added, never checked (or carried over from before issue 17);
+    - ``PENDING``: added, never checked (or carried over from before domains needed a DNS proof);
     - ``VERIFIED``: its TXT record was found at the last check; Google identities of the
       domain may auto-join the account (when it requires Google SSO);
     - ``FAILED``: a check from the console did not find the record (``failure`` says why);

@@ -1,5 +1,5 @@
 """The ``usage_alert`` table: the usage alerts already sent, one per account, billing cycle and
-threshold (issue 14 "Usage alerts")."""
+threshold (README "Usage alerts and export")."""
 
 from __future__ import annotations
 

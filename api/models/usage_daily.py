@@ -1,5 +1,5 @@
 """The ``usage_daily`` table: per-account, per-billing-cycle, per-UTC-day, per-platform rollups
-that the usage export reads (issue 14 "Export")."""
+that the usage export reads (README "Usage alerts and export")."""
 
 from __future__ import annotations
 

@@ -21,7 +21,8 @@ class AuthType(enum.StrEnum):
 
 
 class Role(enum.StrEnum):
-    """What a user may do in their account (issue 15); the value is what the console shows.
+    """What a user may do in their account (README "Roles and invitations"); the value is what the
+    console shows.
 
     - ``OWNER``: everything, billing and other Owners included;
     - ``ADMIN``: users (not Owners), single sign-on, the account's name, API keys and usage
@@ -77,7 +78,8 @@ class User(TimestampMixin, Base):
     invited_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     invitation_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     signed_in_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    # Receives the account's usage alerts (issue 14); everyone does unless they opt out.
+    # Receives the account's usage alerts (README "Usage alerts and export"); everyone does unless
+    # they opt out.
     usage_alerts: Mapped[bool] = mapped_column(Boolean, default=True, server_default="true")
     identity_sub: Mapped[str | None] = mapped_column(String(64), unique=True)
     tokens_valid_after: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

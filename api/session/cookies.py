@@ -1,4 +1,5 @@
-"""The httpOnly cookies of a browser's sign-in (issue 9, ARCHITECTURE "Identity").
+"""The httpOnly cookies of a browser's sign-in (README "Where tokens live", ARCHITECTURE
+"Identity").
 
 - ``refresh_token``: the Cognito refresh token. Script never sees it: httpOnly, SameSite=Strict,
   sent only to the session routes (Path ``/web/session``: refresh uses it, sign-out revokes

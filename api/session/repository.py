@@ -86,7 +86,8 @@ def _joinable(domain: str) -> Select[uuid.UUID, str, int]:
 
 async def joinable_accounts(db: AsyncSession, domain: str) -> list[JoinableAccount]:
     """Accounts that require Google SSO and have verified ``domain`` (SPEC 7 sso-accounts;
-    issue 17: a verified domain belongs to one account at a time, so at most one), by name."""
+    README "Verified domains": a verified domain belongs to one account at a time, so at most one),
+    by name."""
     rows = await db.execute(_joinable(domain).order_by(Account.name, Account.id))
     return [JoinableAccount(row[0], row[1], row[2]) for row in rows]
 

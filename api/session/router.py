@@ -479,7 +479,7 @@ async def join_sso_account(
     address: ClientAddress,
 ) -> Response:
     """Join an account that has Google SSO on for the identity's email domain (SPEC 7), as a
-    Member (issue 15)."""
+    Member (README "Roles and invitations")."""
     await sso_accounts.join(
         db=db,
         cognito=cognito,

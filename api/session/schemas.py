@@ -65,9 +65,7 @@ class SessionUser(ApiModel):
     last_name: str
     email: str
     elevation_role: str | None = None
-    role: Role = Field(
-        description="What the user may do in the account (issue 15): Owner, Admin or Member."
-    )
+    role: Role = Field(description="What the user may do in the account: Owner, Admin or Member.")
     email_verified: bool = Field(
         description=(
             "Whether the user proved their email address (a registrant enters the code "

@@ -1,5 +1,5 @@
 """Typed errors of Google single sign-on and its domains; the SSO messages are SPEC 5's
-tooltip texts, the domain ones issue 17's."""
+tooltip texts, the domain ones those of README "Verified domains"."""
 
 from api.errors import AppError
 
@@ -20,7 +20,7 @@ class GoogleSsoAuthTypeRequired(AppError):
 
 class VerifiedDomainRequired(AppError):
     """400: Google SSO lets people of a domain join the account, so the account must have
-    proved it owns one first (issue 17)."""
+    proved it owns one first (README "Verified domains")."""
 
     default_message = "Verify your company's domain before requiring Google SSO."
 

@@ -1,4 +1,5 @@
-"""The email the account's users get when one of its domains loses verification (issue 17).
+"""The email the account's users get when one of its domains loses verification (README "Verified
+domains").
 
 Sent over SMTP (api/adapters/mail.py, the console's own sender; Cognito only sends its own
 messages), one message per user, after the change is committed. A failure to send is logged

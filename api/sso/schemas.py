@@ -1,5 +1,5 @@
 """Wire shapes of the SSO setting (SPEC 3 "sso", settings field requireGoogleSSO) and of its
-domains (issue 17, SPEC 9 "domain box")."""
+domains (README "Verified domains", SPEC 9 "domain box")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""What proves a domain (issue 17): the TXT record, how a domain name is read, and what a
-lookup's answer means. Pure functions: the lookup itself is the DNS adapter's.
+"""What proves a domain (README "Verified domains"): the TXT record, how a domain name is read, and
+what a lookup's answer means. Pure functions: the lookup itself is the DNS adapter's.
 
 The record is published at the domain's apex (like Google's ``google-site-verification``):
 

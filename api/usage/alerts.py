@@ -1,5 +1,6 @@
-"""Usage alerts (issue 14): at 50 %, 80 % and 100 % of the current allowance (free or paid),
-each at most once per billing cycle, an email to every user of the account who receives them.
+"""Usage alerts (README "Usage alerts and export"): at 50 %, 80 % and 100 % of the current
+allowance (free or paid), each at most once per billing cycle, an email to every user of the
+account who receives them.
 
 The crossing is detected in the metering intake's transaction (``repository.record_crossings``:
 an insert that the ``usage_alert`` primary key makes happen once, even with concurrent batches
@@ -26,7 +27,7 @@ from api.usage.cycles import reset_date
 from api.usage.repository import Crossing
 
 THRESHOLDS = (50, 80, 100)
-"""The percentages of the allowance an alert can be set for (issue 14)."""
+"""The percentages of the allowance an alert can be set for (README "Usage alerts and export")."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,8 +63,8 @@ async def ingest_usage(
 ) -> UsageBatchResponse:
     """Count a batch of usage records (idempotent per record key) for the key's account; a
     batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the
-    account's users once per cycle (issue 14). The batch's records count against the
-    account's records per minute first (duplicates too: they cost the same work)."""
+    account's users once per cycle (README "Usage alerts and export"). The batch's records count
+    against the account's records per minute first (duplicates too: they cost the same work)."""
     await records_quota.spend(len(body.records))
     return await service.ingest(db=db, mailer=mailer, holder=holder, records=body.records)
 
@@ -75,7 +75,8 @@ async def ingest_usage(
     responses=error_responses(NotAuthenticated, AccountRequired, SignInPolicyRefusal),
 )
 async def get_usage_alerts(caller: CurrentUser, db: DbSession) -> UsageAlertSettings:
-    """Who gets the usage alerts and at which percentages of the allowance (issue 14)."""
+    """Who gets the usage alerts and at which percentages of the allowance (README "Usage alerts
+    and export")."""
     return await service.alert_settings(db=db, account_id=caller.account_id)
 
 
@@ -132,7 +133,8 @@ async def export_usage(
         ),
     ],
 ) -> StreamingResponse:
-    """One billing cycle's usage per day and platform as a CSV download (issue 14)."""
+    """One billing cycle's usage per day and platform as a CSV download (README "Usage alerts and
+    export")."""
     start, lines = await service.export_rows(
         db=db, account_id=caller.account_id, cycle_start_ms=cycle_start_ms
     )

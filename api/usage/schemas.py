@@ -116,9 +116,9 @@ class AlertReached(ApiModel):
 
 
 class UsageAlertSettings(ApiModel):
-    """``GET /web/usage-alerts`` (issue 14): the thresholds that send an alert (percent of the
-    allowance, of 50, 80 and 100), every user with whether they get them, and the thresholds
-    the current cycle already reached (each alert goes once per cycle)."""
+    """``GET /web/usage-alerts`` (README "Usage alerts and export"): the thresholds that send an
+    alert (percent of the allowance, of 50, 80 and 100), every user with whether they get them,
+    and the thresholds the current cycle already reached (each alert goes once per cycle)."""
 
     thresholds: list[AlertThreshold]
     recipients: list[AlertRecipient]

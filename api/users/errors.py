@@ -1,4 +1,4 @@
-"""Typed errors of User Management (SPEC 5 "Other", issue 5). Class names are wire codes."""
+"""Typed errors of User Management (SPEC 5 "Other"). Class names are wire codes."""
 
 from api.errors import AppError
 
@@ -24,13 +24,15 @@ class LastUserRequired(AppError):
 
 
 class LastOwnerRequired(AppError):
-    """400: the account's last Owner cannot be deleted or made Admin or Member (issue 15)."""
+    """400: the account's last Owner cannot be deleted or made Admin or Member (README "Roles and
+    invitations")."""
 
     default_message = "An account needs at least one Owner. Make another user an Owner first."
 
 
 class InvitationNotPending(AppError):
-    """400: Resend and Revoke apply to invitations not yet accepted (issue 15)."""
+    """400: Resend and Revoke apply to invitations not yet accepted (README "Roles and
+    invitations")."""
 
     default_message = (
         "This user has already signed in, so there is no invitation to resend or revoke."

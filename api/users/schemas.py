@@ -14,7 +14,7 @@ from api.schemas import REQUIRED, ApiModel, Email, PersonName, Required, ValidEm
 
 
 class UserStatus(enum.StrEnum):
-    """Where a user stands (issue 15 "Invitation lifecycle"): ``Active`` once they have signed
+    """Where a user stands (README "Roles and invitations"): ``Active`` once they have signed
     in (or when they joined without an invitation), ``Pending`` while their invitation waits
     for a first sign-in, ``Expired`` when it passed ``invitationExpiresAt`` without one."""
 
@@ -47,8 +47,8 @@ class UserNames(ApiModel):
 
 
 INVITED_ROLE = Role.ADMIN
-"""The role of an invitee when the invite names none (issue 15: before roles, invitees could
-do what an Admin can)."""
+"""The role of an invitee when the invite names none (the role
+invitees had before roles existed, so invitations keep meaning what they meant)."""
 
 
 class UserCreate(UserNames):

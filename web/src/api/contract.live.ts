@@ -1,5 +1,5 @@
 /**
- * The generated client against the running API (issue 10 "Contract tests from the generated
+ * The generated client against the running API (README "The contract": contract tests from the generated
  * client"): every operation's main path and an error path, through `createApiClient`, the
  * SPA's only HTTP path. A response the generated types do not describe fails here: a renamed
  * field reads as undefined, a status or code the contract does not list is asserted against.
@@ -83,7 +83,7 @@ describe("the generated client against the running API", () => {
 
   it("GET and PUT /web/account, and 422 for a blank name", async () => {
     const { data } = await api.GET("/web/account");
-    expect(data?.account.apiKey).toBe(`ak_…${API_KEY.slice(-4)}`); // masked (issue 14)
+    expect(data?.account.apiKey).toBe(`ak_…${API_KEY.slice(-4)}`); // masked (README "API keys")
     expect(data?.account.usage.at(-1)?.requests).toBe(0); // a new account: its first cycle
     expect(data?.account.subscription.units).toBe(0);
     const renamed = await api.PUT("/web/account", { body: { name: "  Contract Labs  " } });

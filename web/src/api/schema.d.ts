@@ -17,8 +17,8 @@ export interface paths {
          * Ingest Usage
          * @description Count a batch of usage records (idempotent per record key) for the key's account; a
          *     batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the
-         *     account's users once per cycle (issue 14). The batch's records count against the
-         *     account's records per minute first (duplicates too: they cost the same work).
+         *     account's users once per cycle (README "Usage alerts and export"). The batch's records count
+         *     against the account's records per minute first (duplicates too: they cost the same work).
          */
         post: operations["usage-ingest_usage"];
         delete?: never;
@@ -227,7 +227,7 @@ export interface paths {
         };
         /**
          * List Invoices
-         * @description The account's invoices, 12 at a time, newest first (issue 11 "Invoices").
+         * @description The account's invoices, 12 at a time, newest first (README "Billing").
          */
         get: operations["billing-list_invoices"];
         put?: never;
@@ -563,7 +563,7 @@ export interface paths {
         /**
          * Join Sso Account
          * @description Join an account that has Google SSO on for the identity's email domain (SPEC 7), as a
-         *     Member (issue 15).
+         *     Member (README "Roles and invitations").
          */
         post: operations["session-join_sso_account"];
         delete?: never;
@@ -650,7 +650,7 @@ export interface paths {
          * Update Subscription
          * @description Set the plan's units (0 = free plan); needs a card on file. More units take effect now
          *     and the prorated difference is charged now; fewer take effect when the paid period ends;
-         *     the current units undo a scheduled change (issue 11).
+         *     the current units undo a scheduled change (README "Billing").
          */
         post: operations["billing-update_subscription"];
         delete?: never;
@@ -670,7 +670,7 @@ export interface paths {
         put?: never;
         /**
          * Pay Past Due
-         * @description Pay the invoice that is past due with the card on file (issue 11 "Past due").
+         * @description Pay the invoice that is past due with the card on file (README "Billing").
          */
         post: operations["billing-pay_past_due"];
         delete?: never;
@@ -712,7 +712,7 @@ export interface paths {
         };
         /**
          * Preview Subscription
-         * @description What setting the plan to ``units`` would charge now and later (issue 11); changes
+         * @description What setting the plan to ``units`` would charge now and later (README "Billing"); changes
          *     nothing. Needs a card on file, as the change does.
          */
         get: operations["billing-preview_subscription"];
@@ -733,7 +733,8 @@ export interface paths {
         };
         /**
          * Get Usage Alerts
-         * @description Who gets the usage alerts and at which percentages of the allowance (issue 14).
+         * @description Who gets the usage alerts and at which percentages of the allowance (README "Usage alerts
+         *     and export").
          */
         get: operations["usage-get_usage_alerts"];
         /**
@@ -758,7 +759,8 @@ export interface paths {
         };
         /**
          * Export Usage
-         * @description One billing cycle's usage per day and platform as a CSV download (issue 14).
+         * @description One billing cycle's usage per day and platform as a CSV download (README "Usage alerts and
+         *     export").
          */
         get: operations["usage-export_usage"];
         put?: never;
@@ -1201,7 +1203,7 @@ export interface components {
          * DomainState
          * @description Where a domain's proof stands; the value is what the console shows.
          *
-         *     - ``PENDING``: added, never checked (or carried over from before issue 17);
+         *     - ``PENDING``: added, never checked (or carried over from before domains needed a DNS proof);
          *     - ``VERIFIED``: its TXT record was found at the last check; Google identities of the
          *       domain may auto-join the account (when it requires Google SSO);
          *     - ``FAILED``: a check from the console did not find the record (``failure`` says why);
@@ -1267,7 +1269,7 @@ export interface components {
         };
         /**
          * Invoice
-         * @description An invoice of the account (issue 11 "Invoices"): when, how much (``amount_due`` in the
+         * @description An invoice of the account (README "Billing"): when, how much (``amount_due`` in the
          *     smallest unit of ``currency``, cents for USD), its status (``paid``, ``open``, ``draft``,
          *     ``uncollectible`` or ``void``), and Stripe's hosted page and PDF when it gives them.
          */
@@ -1308,7 +1310,7 @@ export interface components {
         JsonValue: unknown;
         /**
          * PastDue
-         * @description An invoice Stripe could not charge (issue 11 "Past due"): ``amount_due`` in the smallest
+         * @description An invoice Stripe could not charge (README "Billing"): ``amount_due`` in the smallest
          *     unit of ``currency`` (cents for USD). ``POST /web/subscription/pay`` pays it.
          */
         PastDue: {
@@ -1391,7 +1393,8 @@ export interface components {
         };
         /**
          * Role
-         * @description What a user may do in their account (issue 15); the value is what the console shows.
+         * @description What a user may do in their account (README "Roles and invitations"); the value is what the
+         *     console shows.
          *
          *     - ``OWNER``: everything, billing and other Owners included;
          *     - ``ADMIN``: users (not Owners), single sign-on, the account's name, API keys and usage
@@ -1460,7 +1463,7 @@ export interface components {
             id: string;
             /** Lastname */
             lastName: string;
-            /** @description What the user may do in the account (issue 15): Owner, Admin or Member. */
+            /** @description What the user may do in the account: Owner, Admin or Member. */
             role: components["schemas"]["Role"];
         };
         /**
@@ -1638,7 +1641,7 @@ export interface components {
          *
          *     ``units`` are the units paid for in the current billing period. ``scheduled_units`` and
          *     ``scheduled_change_at``: a lower number of units (0 = the plan ends) that takes effect when
-         *     the paid period ends, None when nothing is scheduled (issue 11).
+         *     the paid period ends, None when nothing is scheduled (README "Billing").
          *     ``payment_failed_at``: when Stripe last reported a failed invoice payment, cleared by the
          *     next successful one (webhooks); None when payments are in order. ``past_due``: what that
          *     invoice asks, when Stripe told us.
@@ -1670,7 +1673,7 @@ export interface components {
         /**
          * SubscriptionPreview
          * @description ``GET /web/subscription/preview``: what setting the plan to ``units`` would do
-         *     (issue 11 "Charge preview"). Amounts are in the smallest unit of ``currency``.
+         *     (README "Billing"). Amounts are in the smallest unit of ``currency``.
          *
          *     - ``change``: ``none`` (the current plan), ``start`` (a paid plan from the free plan),
          *       ``upgrade``, ``downgrade``, ``cancel`` (to 0 units), ``undo`` (back to the current units
@@ -1750,9 +1753,9 @@ export interface components {
         };
         /**
          * UsageAlertSettings
-         * @description ``GET /web/usage-alerts`` (issue 14): the thresholds that send an alert (percent of the
-         *     allowance, of 50, 80 and 100), every user with whether they get them, and the thresholds
-         *     the current cycle already reached (each alert goes once per cycle).
+         * @description ``GET /web/usage-alerts`` (README "Usage alerts and export"): the thresholds that send an
+         *     alert (percent of the allowance, of 50, 80 and 100), every user with whether they get them,
+         *     and the thresholds the current cycle already reached (each alert goes once per cycle).
          */
         UsageAlertSettings: {
             /** Reached */
@@ -1857,7 +1860,7 @@ export interface components {
         };
         /**
          * UserStatus
-         * @description Where a user stands (issue 15 "Invitation lifecycle"): ``Active`` once they have signed
+         * @description Where a user stands (README "Roles and invitations"): ``Active`` once they have signed
          *     in (or when they joined without an invitation), ``Pending`` while their invitation waits
          *     for a first sign-in, ``Expired`` when it passed ``invitationExpiresAt`` without one.
          * @enum {string}

@@ -1,5 +1,5 @@
 /**
- * The signed-in user's identity-provider tokens (issue 9, ARCHITECTURE "Identity").
+ * The signed-in user's identity-provider tokens (README "Where tokens live", ARCHITECTURE "Identity").
  *
  * - The access and ID tokens live in memory only: no script can read them from storage.
  * - The refresh token never reaches script at all: the API keeps it in an httpOnly cookie

@@ -1,6 +1,6 @@
 /**
  * The signed-in layout (SPEC 2 "Shell", SPEC 9 layout): a 278px sidebar with the account
- * name, the three menu items (and Activity for Owners and Admins, issue 15), Documentation
+ * name, the three menu items (and Activity for Owners and Admins, README "Roles and invitations"), Documentation
  * and Logout; the email verification banner above the content while the user's address is
  * unverified; the content area renders only once both the session and the account have
  * loaded; a footer with terms, privacy and copyright.

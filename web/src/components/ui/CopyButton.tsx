@@ -1,7 +1,7 @@
 /**
  * Copies a value to the clipboard. Its tooltip reads `label` on hover and focus, then
  * `copiedLabel` for `copiedMs` after a copy (SPEC 2: 'Copy API Key', then 'Copied!' for 2.5 s).
- * `value` may be fetched on click (issue 14: copying a masked API key without revealing it);
+ * `value` may be fetched on click (copying a masked API key without revealing it);
  * the clipboard gets the pending value at once (ClipboardItem takes a promise), so the click's
  * user activation still counts when it arrives.
  */

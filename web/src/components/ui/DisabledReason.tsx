@@ -1,6 +1,6 @@
 /**
- * Why a control is disabled, as a tooltip (issue 15: "controls disabled with a tooltip saying
- * which role is needed"; SPEC 5's tooltips of a disabled Invite or Google SSO). A disabled
+ * Why a control is disabled, as a tooltip (README "Roles and invitations": controls disabled with a
+ * tooltip saying which role is needed; SPEC 5's tooltips of a disabled Invite or Google SSO). A disabled
  * button gets neither hover nor focus, so the tooltip sits on a focusable wrapper: the reason
  * shows on hover and to keyboard users. With no reason the control renders as it is.
  *

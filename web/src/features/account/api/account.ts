@@ -22,7 +22,7 @@ export function useUpdateAccountName() {
   return $api.useMutation("put", "/web/account", { onSuccess: refetch });
 }
 
-/** GET /web/usage-alerts: the thresholds that send a usage alert and who gets them (issue 14). */
+/** GET /web/usage-alerts: the thresholds that send a usage alert and who gets them (README "Usage alerts and export"). */
 export function useUsageAlerts() {
   return $api.useQuery("get", "/web/usage-alerts");
 }
@@ -48,7 +48,7 @@ export async function downloadUsageCsv(cycleStartMs: number): Promise<void> {
   saveDownload(data, response, "usage.csv");
 }
 
-/** GET /web/api-keys: the account's working keys, current first, masked (issue 14). */
+/** GET /web/api-keys: the account's working keys, current first, masked (README "API keys"). */
 export function useApiKeys() {
   return $api.useQuery("get", "/web/api-keys");
 }

@@ -6,7 +6,7 @@ import page from "@/components/layout/page.module.css";
 
 import styles from "./account.module.css";
 
-/** The key itself is never on screen unless revealed (issue 14): the snippet names it and the
+/** The key itself is never on screen unless revealed (README "API keys"): the snippet names it and the
  * copy control under Account Configuration copies it. */
 export function NoUsageWarning() {
   const pkg = config.productName.toLowerCase();

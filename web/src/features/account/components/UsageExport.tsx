@@ -1,5 +1,5 @@
 /**
- * Usage export (issue 14): any of the 12 billing cycles the graph shows, as a CSV of runs and
+ * Usage export (README "Usage alerts and export"): any of the 12 billing cycles the graph shows, as a CSV of runs and
  * credits per UTC day and platform (GET /web/usage/export), downloaded by the browser.
  */
 import { useState } from "react";

@@ -1,5 +1,5 @@
 /**
- * The Usage Overview's forecast text (issue 14 "Forecast"; method in ../lib/forecast.ts):
+ * The Usage Overview's forecast text (README "Usage alerts and export"; method in ../lib/forecast.ts):
  *
  * - 'On track for about N requests by <date>' (`forecastPhrase`: N rounded by `aboutRequests`,
  *   with thousands separators; the date the current cycle ends, e.g. 'Dec 23, 2026', UTC).

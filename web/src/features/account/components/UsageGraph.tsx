@@ -1,5 +1,5 @@
 /**
- * The Usage Overview bar graph (SPEC 9) with the current cycle's forecast (issue 14) as a dashed
+ * The Usage Overview bar graph (SPEC 9) with the current cycle's forecast (README "Usage alerts and export") as a dashed
  * extension of its bar; geometry in ../lib/usage-graph.ts, the forecast in ../lib/forecast.ts as
  * of `asOfMs` (epoch ms: when the usage was read).
  */

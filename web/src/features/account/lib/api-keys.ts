@@ -1,4 +1,4 @@
-/** How Account Configuration words an API key's use and remaining time (issue 14). */
+/** How Account Configuration words an API key's use and remaining time (README "API keys"). */
 
 /** "Last used 5 minutes ago" (to the minute: the intake writes it at most once a minute),
  * "Last used just now", or "Never used". */

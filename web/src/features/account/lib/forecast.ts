@@ -1,5 +1,5 @@
 /**
- * End-of-cycle forecast of the current billing cycle's requests (issue 14 "Forecast"), a pure
+ * End-of-cycle forecast of the current billing cycle's requests (README "Usage alerts and export"), a pure
  * function of the usage entries (SPEC 3 "Usage entry": startMs, requests; 12 cycles at most,
  * oldest first, the last one current) and the time the usage was read.
  *

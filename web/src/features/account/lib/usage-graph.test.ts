@@ -120,7 +120,7 @@ describe("usageGraph (SPEC 9)", () => {
   });
 });
 
-describe("usageGraph with a forecast (issue 14)", () => {
+describe("usageGraph with a forecast (README 'Usage alerts and export')", () => {
   it("extends the current bar from its top to the projected requests, in the same scale", () => {
     const graph = usageGraph([entry(NOV_21 - 30 * DAY, 90), entry(NOV_21, 30, 10)], free100, 120);
     expect(graph.maximum).toBe(150); // plan 150 > forecast 132 > peak 99

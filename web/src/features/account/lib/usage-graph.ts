@@ -5,7 +5,7 @@
  * 0.05 for any cycle with requests, four y-axis labels at thirds of the maximum, and a limit
  * line at the plan's requests. Coordinates are SVG px with y = 0 at the top of the plot.
  *
- * With a forecast (./forecast.ts, issue 14), the current cycle's bar gets an extension from its
+ * With a forecast (./forecast.ts, README "Usage alerts and export"), the current cycle's bar gets an extension from its
  * top up to the projected end-of-cycle requests, in the same scale.
  *
  * The maximum is the largest of 50, peak requests x 1.1 and plan requests x 1.5, rounded up to

@@ -1,8 +1,8 @@
 /**
  * /account: Account Information (SPEC 2): the 'No usage detected for this account' warning
  * when the latest billing cycle has no requests, the Usage Overview graph, and Account
- * Configuration (account name, API key); issue 14: the usage export under the graph and the
- * usage alerts.
+ * Configuration (account name, API key); below the graph, the usage export and the usage
+ * alerts (README "Usage alerts and export").
  */
 import { Suspense, lazy } from "react";
 
@@ -14,7 +14,7 @@ import { useAccount } from "../api/account";
 import { NoUsageWarning } from "../components/NoUsageWarning";
 import { UsageGraph } from "../components/UsageGraph";
 
-// Below the graph and not needed first: chunks of their own (issue 12's first-load budget).
+// Below the graph and not needed first: chunks of their own (the first-load budget, README "Performance").
 const UsageAlerts = lazy(() =>
   import("../components/UsageAlerts").then((m) => ({ default: m.UsageAlerts })),
 );

@@ -1,5 +1,5 @@
 /**
- * The audit log's reads (issue 15 "Audit log"): pages of events, the actors of the log, and
+ * The audit log's reads (README "Audit log"): pages of events, the actors of the log, and
  * the CSV export, through the generated client (which carries the access token).
  */
 import { useInfiniteQuery } from "@tanstack/react-query";

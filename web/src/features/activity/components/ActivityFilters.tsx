@@ -1,5 +1,5 @@
 /**
- * The Activity page's filters (issue 15 "Audit log"): who (the actors of the log), which
+ * The Activity page's filters (README "Audit log"): who (the actors of the log), which
  * action, and a range of days in the reader's calendar. Each change replaces the URL's query
  * (lib/filters.ts), which is what the page reads.
  */

@@ -1,5 +1,5 @@
 /**
- * The events of the log, newest first (issue 15 "Audit log"): when (in the reader's locale,
+ * The events of the log, newest first (README "Audit log"): when (in the reader's locale,
  * UTC in the tooltip), who, what in plain words and on what, the changed fields as
  * "field: before → after", and the IP address it came from.
  */

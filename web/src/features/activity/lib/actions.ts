@@ -1,5 +1,5 @@
 /**
- * The audit log's actions in plain words (issue 15 "Audit log"): what the Activity table
+ * The audit log's actions in plain words (README "Audit log"): what the Activity table
  * says and what the action filter offers, grouped as the console's pages are. Typed by the
  * contract's `AuditAction`, so a new action fails the type check until it has its words.
  */

@@ -1,5 +1,5 @@
 /**
- * The Activity page's filters (issue 15 "Audit log"): kept in the URL's query so a filtered
+ * The Activity page's filters (README "Audit log"): kept in the URL's query so a filtered
  * view can be shared (`/activity?actor=<user id>&action=user.invited&from=2026-11-01&to=2026-11-24`),
  * and turned into the parameters of GET /web/audit-events and its export.
  *

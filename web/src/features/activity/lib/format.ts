@@ -1,4 +1,4 @@
-/** How the Activity table writes an event's time and changes (issue 15 "Audit log"). */
+/** How the Activity table writes an event's time and changes (README "Audit log"). */
 import type { components } from "@/api/schema";
 
 type FieldChange = components["schemas"]["FieldChange"];

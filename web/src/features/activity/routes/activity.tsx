@@ -1,5 +1,5 @@
 /**
- * /activity: the account's audit log (issue 15 "Audit log"), for Owners and Admins: the
+ * /activity: the account's audit log (README "Audit log"), for Owners and Admins: the
  * events newest first, filtered by who, action and days (kept in the URL, so a filtered view
  * can be shared), 50 at a time with "Load more", and "Export CSV" of the filtered log.
  */

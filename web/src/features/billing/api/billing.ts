@@ -21,7 +21,7 @@ export function useUpdateSubscription() {
 
 /**
  * GET /web/subscription/preview: what setting the plan to `units` would charge now and later
- * (issue 11). Fetched when the confirmation opens, never cached: the amount due today shrinks
+ * (README "Billing"). Fetched when the confirmation opens, never cached: the amount due today shrinks
  * as the billing cycle goes by, and the change must confirm the preview's proration date.
  */
 export function useSubscriptionPreview(units: number, enabled: boolean) {

@@ -1,5 +1,5 @@
 /**
- * The account's invoices on Billing & Subscription (issue 11 "Invoices"): date, amount,
+ * The account's invoices on Billing & Subscription (README "Billing"): date, amount,
  * status and Stripe's hosted invoice or PDF when it gives them, newest first, 12 at a time
  * with "Show older invoices".
  */

@@ -1,4 +1,4 @@
-/** How the invoices panel shows an invoice (issue 11 "Invoices"). */
+/** How the invoices panel shows an invoice (README "Billing"). */
 
 const STATUS_LABELS: Readonly<Record<string, string>> = {
   paid: "Paid",

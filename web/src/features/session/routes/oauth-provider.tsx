@@ -3,7 +3,7 @@
  * provider's authorize page (SPEC 2) with response type code, the client id, a redirect back
  * to /oauth/sso on this host, and the provider name. The API builds the URL
  * (POST /web/session/authorize) and adds this attempt's `state` and PKCE challenge, whose
- * secrets it keeps in an httpOnly cookie for the code exchange (issue 9).
+ * secrets it keeps in an httpOnly cookie for the code exchange (README "Where tokens live").
  */
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";

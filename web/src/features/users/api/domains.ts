@@ -1,5 +1,5 @@
 /**
- * Domains of Google SSO (issue 17): GET /web/sso/domains lists them; adding, verifying and
+ * Domains of Google SSO (README "Verified domains"): GET /web/sso/domains lists them; adding, verifying and
  * removing one refetch the list, and the account and session (the account's `sso.domains`
  * are its verified domains, which decide whether the Google option is enabled).
  */

@@ -1,6 +1,6 @@
 /**
  * User Management calls (SPEC 7): the users and SSO state come from GET /web/account; invite,
- * edit (names and role), delete, an invitation's Resend and Revoke (issue 15) and the Google
+ * edit (names and role), delete, an invitation's Resend and Revoke (README "Roles and invitations") and the Google
  * SSO setting are mutations that refetch the account and the session afterwards ("After
  * updates the account and session are fetched again").
  */

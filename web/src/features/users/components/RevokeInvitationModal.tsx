@@ -1,4 +1,4 @@
-/** Revoke a Pending or Expired invitation, after a confirmation (issue 15). */
+/** Revoke a Pending or Expired invitation, after a confirmation (README "Roles and invitations"). */
 import { ConfirmModal } from "@/components/ui/ConfirmModal";
 
 import { useRevokeInvitation } from "../api/users";

@@ -1,5 +1,5 @@
 /**
- * The role choice of the invite and edit dialogs (issue 15): one radio per role the signed-in
+ * The role choice of the invite and edit dialogs (README "Roles and invitations"): one radio per role the signed-in
  * user may give (Owner only by Owners), each with a line on what it may do.
  */
 import { useId } from "react";

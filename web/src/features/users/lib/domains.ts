@@ -1,5 +1,5 @@
 /**
- * How the Domains panel shows a domain (issue 17): its state as a badge with a sentence, and
+ * How the Domains panel shows a domain (README "Verified domains"): its state as a badge with a sentence, and
  * when it was last checked.
  */
 import type { components } from "@/api/schema";

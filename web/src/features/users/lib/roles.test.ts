@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { invitationLabel } from "./roles";
 
-describe("invitationLabel (issue 15 'Invitation lifecycle')", () => {
+describe("invitationLabel (README 'Roles and invitations')", () => {
   const now = new Date("2026-11-26T10:00:00Z");
 
   it("gives the invite date of a Pending invitation, in UTC", () => {

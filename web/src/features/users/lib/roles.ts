@@ -1,5 +1,5 @@
 /**
- * How User Management shows roles and invitations (issue 15): one line per role in the role
+ * How User Management shows roles and invitations (README "Roles and invitations"): one line per role in the role
  * choice, and the invite date of a Pending or Expired invitation.
  */
 import type { components } from "@/api/schema";

@@ -1,5 +1,5 @@
 /**
- * Who may require Google SSO (SPEC 5 "Other"; issue 17): the Google option is disabled when
+ * Who may require Google SSO (SPEC 5 "Other"; README "Verified domains"): the Google option is disabled when
  * the current user has a Gmail address or did not sign in with Google, or while the account
  * has no verified domain; the tooltip says why.
  */
