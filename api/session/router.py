@@ -92,6 +92,27 @@ async def _session_cookies(settings: SettingsDep, response: Response) -> Session
 
 Cookies = Annotated[SessionCookies, Depends(_session_cookies)]
 
+
+async def _password_flow(
+    db: DbSession,
+    cognito: Cognito,
+    verifier: TokenVerifier,
+    attempts: PasswordAttemptsDep,
+    sign_ins: SignIns,
+    cookies: Cookies,
+) -> service.PasswordSignIn:
+    return service.PasswordSignIn(
+        db=db,
+        cognito=cognito,
+        verifier=verifier,
+        attempts=attempts,
+        sign_ins=sign_ins,
+        cookies=cookies,
+    )
+
+
+PasswordFlow = Annotated[service.PasswordSignIn, Depends(_password_flow)]
+
 _PASSWORD_ERRORS = (
     AccessDeactivated,
     InvitationExpired,
@@ -180,21 +201,11 @@ async def confirm_email_verification(
 )
 async def sign_in(
     body: SignInRequest,
-    db: DbSession,
-    cognito: Cognito,
-    verifier: TokenVerifier,
-    attempts: PasswordAttemptsDep,
-    sign_ins: SignIns,
-    cookies: Cookies,
+    flow: PasswordFlow,
 ) -> SignInResponse:
     """Sign in with email and password: tokens, or a challenge to answer (SPEC 4)."""
     return await service.sign_in(
-        db=db,
-        cognito=cognito,
-        verifier=verifier,
-        attempts=attempts,
-        sign_ins=sign_ins,
-        cookies=cookies,
+        flow=flow,
         email=body.email,
         password=body.password,
     )
@@ -208,21 +219,11 @@ async def sign_in(
 )
 async def complete_new_password(
     body: CompleteNewPasswordRequest,
-    db: DbSession,
-    cognito: Cognito,
-    verifier: TokenVerifier,
-    attempts: PasswordAttemptsDep,
-    sign_ins: SignIns,
-    cookies: Cookies,
+    flow: PasswordFlow,
 ) -> SignInResponse:
     """Answer the NEW_PASSWORD_REQUIRED challenge of a sign-in with a new password."""
     return await service.complete_new_password(
-        db=db,
-        cognito=cognito,
-        verifier=verifier,
-        attempts=attempts,
-        sign_ins=sign_ins,
-        cookies=cookies,
+        flow=flow,
         username=body.username,
         session=body.session,
         new_password=body.new_password,
@@ -255,22 +256,12 @@ async def forgot_password(
 )
 async def confirm_forgot_password(
     body: ConfirmForgotPasswordRequest,
-    db: DbSession,
-    cognito: Cognito,
-    verifier: TokenVerifier,
-    attempts: PasswordAttemptsDep,
-    sign_ins: SignIns,
-    cookies: Cookies,
+    flow: PasswordFlow,
 ) -> SignInResponse:
     """Set a new password with the emailed code, end the sessions the old one opened, and
     sign in with the new one."""
     return await service.confirm_forgot_password(
-        db=db,
-        cognito=cognito,
-        verifier=verifier,
-        attempts=attempts,
-        sign_ins=sign_ins,
-        cookies=cookies,
+        flow=flow,
         email=body.email,
         code=body.code,
         new_password=body.new_password,

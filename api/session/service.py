@@ -10,6 +10,7 @@ import hmac
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import jwt
@@ -136,23 +137,31 @@ async def verified_claims(*, verifier: AccessTokenVerifier, tokens: CognitoToken
         raise VendorUnavailable() from exc
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PasswordSignIn:
+    """What every password flow (sign-in, the new-password answer, reset confirmation) works
+    with: the request's transaction, Cognito, the token verifier, the attempt counters of
+    README "Sign-in and abuse limits", the sign-in audit log and the browser's cookies."""
+
+    db: AsyncSession
+    cognito: CognitoClient
+    verifier: AccessTokenVerifier
+    attempts: PasswordAttempts
+    sign_ins: SignInLog
+    cookies: SessionCookies
+
+
 async def _sign_in_response(
-    db: AsyncSession,
-    sign_ins: SignInLog,
-    verifier: AccessTokenVerifier,
-    method: str,
-    result: AuthResult,
-    username: str,
-    cookies: SessionCookies,
+    flow: PasswordSignIn, method: str, result: AuthResult, username: str
 ) -> SignInResponse:
     if result.tokens is not None:
         await signed_in(
-            db=db,
-            sign_ins=sign_ins,
-            claims=await verified_claims(verifier=verifier, tokens=result.tokens),
+            db=flow.db,
+            sign_ins=flow.sign_ins,
+            claims=await verified_claims(verifier=flow.verifier, tokens=result.tokens),
             method=method,
         )
-        return SignInResponse(tokens=tokens_out(result.tokens, cookies))
+        return SignInResponse(tokens=tokens_out(result.tokens, flow.cookies))
     assert result.challenge is not None
     return SignInResponse(
         challenge=Challenge(
@@ -176,12 +185,7 @@ def tokens_out(tokens: CognitoTokens, cookies: SessionCookies) -> Tokens:
 
 async def sign_in(
     *,
-    db: AsyncSession,
-    cognito: CognitoClient,
-    verifier: AccessTokenVerifier,
-    attempts: PasswordAttempts,
-    sign_ins: SignInLog,
-    cookies: SessionCookies,
+    flow: PasswordSignIn,
     email: str,
     password: str,
 ) -> SignInResponse:
@@ -198,20 +202,19 @@ async def sign_in(
             Google'; any other provider refusal with the provider's message (SPEC 8).
         VendorUnavailable: Cognito is unreachable.
     """
-    async with _logged(sign_ins, email, "password"), attempts.attempt(email), cognito_errors():
-        await _refuse_by_policy(db, email)
-        result = await cognito.password_auth(email, password)
-    return await _sign_in_response(db, sign_ins, verifier, "password", result, email, cookies)
+    async with (
+        _logged(flow.sign_ins, email, "password"),
+        flow.attempts.attempt(email),
+        cognito_errors(),
+    ):
+        await _refuse_by_policy(flow.db, email)
+        result = await flow.cognito.password_auth(email, password)
+    return await _sign_in_response(flow, "password", result, email)
 
 
 async def complete_new_password(
     *,
-    db: AsyncSession,
-    cognito: CognitoClient,
-    verifier: AccessTokenVerifier,
-    attempts: PasswordAttempts,
-    sign_ins: SignInLog,
-    cookies: SessionCookies,
+    flow: PasswordSignIn,
     username: str,
     session: str,
     new_password: str,
@@ -224,14 +227,20 @@ async def complete_new_password(
     ProviderRefused (e.g. an expired challenge session), VendorUnavailable.
     """
     method = "new password"
-    async with _logged(sign_ins, username, method), attempts.attempt(username), cognito_errors():
-        await _refuse_by_policy(db, username)
-        names = await repository.user_names(db, username)
+    async with (
+        _logged(flow.sign_ins, username, method),
+        flow.attempts.attempt(username),
+        cognito_errors(),
+    ):
+        await _refuse_by_policy(flow.db, username)
+        names = await repository.user_names(flow.db, username)
         attributes = {}
         if names is not None:
             attributes = {"given_name": names[0], "family_name": names[1]}
-        result = await cognito.respond_new_password(username, session, new_password, attributes)
-    return await _sign_in_response(db, sign_ins, verifier, method, result, username, cookies)
+        result = await flow.cognito.respond_new_password(
+            username, session, new_password, attributes
+        )
+    return await _sign_in_response(flow, method, result, username)
 
 
 async def _send_reset_code(
@@ -290,12 +299,7 @@ async def forgot_password(
 
 async def confirm_forgot_password(
     *,
-    db: AsyncSession,
-    cognito: CognitoClient,
-    verifier: AccessTokenVerifier,
-    attempts: PasswordAttempts,
-    sign_ins: SignInLog,
-    cookies: SessionCookies,
+    flow: PasswordSignIn,
     email: str,
     code: str,
     new_password: str,
@@ -310,15 +314,19 @@ async def confirm_forgot_password(
     """
     # A refusal is a wrong or expired code (or an unknown user): a failed attempt.
     method = "password reset"
-    async with _logged(sign_ins, email, method), attempts.attempt(email), cognito_errors():
-        await _refuse_by_policy(db, email, invitation=False)
-        await cognito.confirm_forgot_password(email, code, new_password)
+    async with (
+        _logged(flow.sign_ins, email, method),
+        flow.attempts.attempt(email),
+        cognito_errors(),
+    ):
+        await _refuse_by_policy(flow.db, email, invitation=False)
+        await flow.cognito.confirm_forgot_password(email, code, new_password)
         # The code Cognito emailed to the address was entered: the address is theirs.
-        await repository.mark_email_verified(db, User.identity_id == email)
-        await end_sessions(db, User.identity_id == email)
-        await cognito.admin_user_global_sign_out(email)
-        result = await cognito.password_auth(email, new_password)
-    return await _sign_in_response(db, sign_ins, verifier, method, result, email, cookies)
+        await repository.mark_email_verified(flow.db, User.identity_id == email)
+        await end_sessions(flow.db, User.identity_id == email)
+        await flow.cognito.admin_user_global_sign_out(email)
+        result = await flow.cognito.password_auth(email, new_password)
+    return await _sign_in_response(flow, method, result, email)
 
 
 def _id_claims(id_token: str) -> dict[str, Any]:
