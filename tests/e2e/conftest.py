@@ -71,8 +71,17 @@ def watch_csp(context: BrowserContext) -> None:
 @pytest.fixture(scope="session")
 def console_url() -> Iterator[str]:
     """Start the dev stack and yield its URL; Ctrl-C (SIGINT) stops it and drops the database."""
+    with running_devstack("e2e") as url:
+        yield url
+
+
+@contextmanager
+def running_devstack(name: str) -> Iterator[str]:
+    """The dev stack on a free port with a throwaway database (data under
+    ``.testdata/<name>``, log in ``.testdata/<name>-devstack.log``); yields its URL and stops
+    it with SIGINT afterwards (also used by bench/browser_load.py)."""
     port = free_port()
-    log_path = ROOT / ".testdata" / "e2e-devstack.log"
+    log_path = ROOT / ".testdata" / f"{name}-devstack.log"
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("wb") as log:
         process = subprocess.Popen(
@@ -84,7 +93,7 @@ def console_url() -> Iterator[str]:
                 str(port),
                 "--throwaway-db",
                 "--data-dir",
-                str(ROOT / ".testdata" / "e2e"),
+                str(ROOT / ".testdata" / name),
             ],
             cwd=ROOT,
             stdout=log,
