@@ -71,8 +71,17 @@ def watch_csp(context: BrowserContext) -> None:
 @pytest.fixture(scope="session")
 def console_url() -> Iterator[str]:
     """Start the dev stack and yield its URL; Ctrl-C (SIGINT) stops it and drops the database."""
+    with running_devstack("e2e") as url:
+        yield url
+
+
+@contextmanager
+def running_devstack(name: str) -> Iterator[str]:
+    """The dev stack on a free port with a throwaway database (data under
+    ``.testdata/<name>``, log in ``.testdata/<name>-devstack.log``); yields its URL and stops
+    it with SIGINT afterwards (also used by bench/browser_load.py)."""
     port = free_port()
-    log_path = ROOT / ".testdata" / "e2e-devstack.log"
+    log_path = ROOT / ".testdata" / f"{name}-devstack.log"
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("wb") as log:
         process = subprocess.Popen(
@@ -84,7 +93,7 @@ def console_url() -> Iterator[str]:
                 str(port),
                 "--throwaway-db",
                 "--data-dir",
-                str(ROOT / ".testdata" / "e2e"),
+                str(ROOT / ".testdata" / name),
             ],
             cwd=ROOT,
             stdout=log,
@@ -307,3 +316,34 @@ def set_role(console_url: str, email: str, role: str) -> None:
         assert user is not None, email
         names = {"firstName": user["firstName"], "lastName": user["lastName"]}
         api.put(f"/web/users/{user['id']}", json={**names, "role": role}).raise_for_status()
+
+
+AXE_SCRIPT = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+# The rule sets the console holds itself to: WCAG 2.0, 2.1 and 2.2 A/AA and axe's best practices.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+def assert_no_axe_violations(page: Page, context: str, exclude: list[str] | None = None) -> None:
+    """Run axe-core (web/node_modules, the version pinned in web/package.json) on ``page`` with
+    :data:`AXE_TAGS` and fail listing each violation's id, help and targets. ``exclude`` are
+    CSS selectors left out (frames of third parties, such as the card provider's field);
+    ``context`` names the screen or dialog in the failure message."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        # Evaluated through the DevTools protocol: a <script> tag (add_script_tag) would be
+        # inline script, which the console's Content-Security-Policy rightly refuses.
+        page.evaluate(AXE_SCRIPT.read_text())
+    results = page.evaluate(
+        """([tags, exclude]) => axe.run(
+            { include: [document], exclude: exclude.map((selector) => [selector]) },
+            { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] },
+        )""",
+        [AXE_TAGS, exclude or []],
+    )
+    violations = [
+        f"{v['id']} ({v['impact']}): {v['help']}\n"
+        + "\n".join(f"    {node['target']}: {node['failureSummary']}" for node in v["nodes"])
+        for v in results["violations"]
+    ]
+    assert not violations, f"axe-core violations on {context} ({page.url}):\n" + "\n".join(
+        violations
+    )

@@ -12,7 +12,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import ARTIFACTS, DEMO_EMAIL, sign_in
+from tests.e2e.conftest import ARTIFACTS, DEMO_EMAIL, assert_no_axe_violations, sign_in
 
 # Attaches, then every charge is declined (https://docs.stripe.com/testing#declined-payments).
 DECLINES_CHARGES_LATER = "4000000000000341"
@@ -43,6 +43,7 @@ def set_plan(page: Page, units: int, screenshot: str | None = None) -> str:
     preview = dialog.get_by_test_id("charge-preview")
     expect(preview).to_be_visible()
     shown = preview.inner_text()
+    assert_no_axe_violations(page, "the Update Subscription dialog")
     if screenshot:
         page.screenshot(path=str(ARTIFACTS / screenshot))
     dialog.get_by_role("button", name="Confirm").click()

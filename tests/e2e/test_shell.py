@@ -87,3 +87,31 @@ def test_device_id_redirects_home(page: Page) -> None:
     sign_in(page)
     page.goto("/users?deviceId=abc")
     expect(page).to_have_url(re.compile(r"/account$"))
+
+
+def test_a_cold_load_asks_for_the_session_and_the_account_together(page: Page) -> None:
+    """After a reload the refresh comes first; then GET /web/session and GET /web/account are
+    in flight at the same time, not one after the other. In-app navigation back to Account
+    Information asks for the account once at most, and not for the session."""
+    sign_in(page)
+    page.reload()
+    expect(page.get_by_test_id("usage-summary")).to_be_visible()
+    calls = page.evaluate(
+        """() => Object.fromEntries(performance.getEntriesByType('resource')
+             .map((e) => [new URL(e.name).pathname, [e.startTime, e.responseEnd]])
+             .filter(([path]) => path.startsWith('/web/')))"""
+    )
+    refreshed = calls["/web/session/refresh"][1]
+    session, account = calls["/web/session"], calls["/web/account"]
+    assert session[0] >= refreshed and account[0] >= refreshed, calls
+    assert account[0] < session[1], f"GET /web/account waited for GET /web/session: {calls}"
+
+    page.get_by_role("link", name="User Management").click()
+    expect(page.get_by_role("heading", name="User Management")).to_be_visible()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.get_by_role("link", name="Account Information").click()
+    expect(page.get_by_test_id("usage-summary")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    reads = [url for url in asked if re.search(r"/web/(session|account)$", url)]
+    assert len(reads) <= 1 and not any(url.endswith("/web/session") for url in reads), asked

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from devstack.seed import DEMO_EMAIL
 from tests.e2e.conftest import (
     ARTIFACTS,
+    assert_no_axe_violations,
     google_account_in_api,
     require_google_sso_in_api,
     sign_in_on_hosted_ui,
@@ -226,6 +227,7 @@ def test_google_identity_creates_an_account_and_a_colleague_joins_it(
     expect(page.get_by_text("Welcome to Autostep, Fay!")).to_be_visible()
     expect(page.get_by_role("radio", name=re.compile("Create a new account"))).to_be_checked()
     expect(page.get_by_role("radio", name=re.compile("Join an existing account"))).to_be_disabled()
+    assert_no_axe_violations(page, "/oauth/sso")
     page.get_by_label("Account name").fill("   ")
     page.get_by_role("button", name="Complete Registration").click()
     expect(page.get_by_text("Account name must not be empty")).to_be_visible()
@@ -253,6 +255,7 @@ def test_google_identity_creates_an_account_and_a_colleague_joins_it(
         expect(colleague.get_by_text(f"for {domain}")).to_be_visible()
         expect(colleague.get_by_text("1 user(s)")).to_be_visible()
         colleague.screenshot(path=str(ARTIFACTS / "oauth_sso_join_choice.png"), full_page=True)
+        assert_no_axe_violations(colleague, "/oauth/sso (join)")
         colleague.get_by_role("button", name="Join Account").click()
         expect(colleague).to_have_url(ACCOUNT)
         expect(colleague.get_by_test_id("sidebar-account-name")).to_have_text("Fay's Robots")

@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from devstack.seed import DEMO_GOOGLE_EMAIL
 from tests.e2e.conftest import (
+    assert_no_axe_violations,
     set_role,
     sign_in,
     sign_in_with_google,
@@ -31,6 +32,8 @@ def test_invite_sign_in_edit_and_delete_a_user(
     page.get_by_role("link", name="User Management").click()
     page.get_by_role("button", name="+ Invite User").click()
     dialog = page.get_by_role("dialog", name="Invite User")
+    expect(dialog).to_be_visible()
+    assert_no_axe_violations(page, "the Invite User dialog")
     dialog.get_by_label("First name").fill("Alan")
     dialog.get_by_label("Last name").fill("Turing")
     dialog.get_by_label("Email").fill(email)
@@ -59,6 +62,7 @@ def test_invite_sign_in_edit_and_delete_a_user(
     page.get_by_role("button", name="Edit Alan Turing").click()
     dialog = page.get_by_role("dialog", name="Edit User")
     expect(dialog.get_by_label("Email")).to_have_attribute("readonly", "")
+    assert_no_axe_violations(page, "the Edit User dialog")
     dialog.get_by_label("First name").fill("Alan M.")
     dialog.get_by_role("button", name="Save").click()
     expect(_users_row(page, email)).to_contain_text("Alan M. Turing")
@@ -67,6 +71,7 @@ def test_invite_sign_in_edit_and_delete_a_user(
     page.get_by_role("button", name="Delete Alan M. Turing").click()
     dialog = page.get_by_role("dialog", name="Delete User")
     expect(dialog).to_contain_text("This will delete Alan M. Turing from your account.")
+    assert_no_axe_violations(page, "the Delete User dialog")
     dialog.get_by_role("button", name="Cancel").click()
     expect(_users_row(page, email)).to_be_visible()
     page.get_by_role("button", name="Delete Alan M. Turing").click()
@@ -109,6 +114,7 @@ def _turn_google_sso_on_and_off(page: Page, console_url: str) -> None:
     page.get_by_role("radio", name=re.compile("^Google")).click()  # opens the confirmation
     dialog = page.get_by_role("dialog", name="Enable Google Single Sign-on")
     expect(dialog).to_contain_text("acme-robotics.dev")
+    assert_no_axe_violations(page, "the Enable Google Single Sign-on dialog")
     dialog.get_by_role("button", name="Confirm").click()
     expect(dialog).to_be_hidden()
     expect(page.get_by_role("radio", name=re.compile("^Google"))).to_be_checked()

@@ -11,14 +11,18 @@
 import { type ComponentType, Suspense, lazy, useEffect } from "react";
 import { Navigate, Route, Routes, useNavigate } from "react-router";
 
+import { getAccessToken } from "@/api";
+import { accountQueryOptions } from "@/features/account";
 import { RequireSession, loginHref } from "@/features/session";
-import { onAuthError } from "@/api/query-client";
+import { onAuthError, queryClient } from "@/api/query-client";
 
 import { FullPageSpinner, RootLayout, Titled } from "./root-layout";
 import { NotFound } from "./routes/not-found";
 
+/** A code-split page; `preload()` fetches its code ahead of the render (a module loads once). */
 function lazyRoute(load: () => Promise<{ Component: ComponentType }>) {
-  return lazy(() => load().then((module) => ({ default: module.Component })));
+  const Page = lazy(() => load().then((module) => ({ default: module.Component })));
+  return Object.assign(Page, { preload: () => void load().catch(() => undefined) });
 }
 
 const Shell = lazyRoute(() => import("./shell/Shell"));
@@ -37,6 +41,33 @@ const GoogleLoginPage = lazy(() =>
 const GithubLoginPage = lazy(() =>
   import("@/features/session/routes/oauth-provider").then((m) => ({ default: m.GithubLogin })),
 );
+
+/** The page each signed-in path shows, for {@link preloadSignedIn}. */
+const SIGNED_IN_PAGES: Record<string, { preload: () => void }> = {
+  "/": AccountPage,
+  "/account": AccountPage,
+  "/users": UsersPage,
+  "/billing": BillingPage,
+  "/activity": ActivityPage,
+  "/payment": PaymentPage,
+};
+
+/**
+ * Started by the session guard as it loads the session: every signed-in screen reads GET
+ * /web/account (the shell shows its content once both have loaded), so the account is asked
+ * for as soon as the tokens are there (after the reload's refresh, which the session's call
+ * shares) instead of after the session; the shell's and the page's code load meanwhile. A
+ * fresh account in the cache is not fetched again (its staleTime), so in-app navigation stays
+ * one request.
+ */
+function preloadSignedIn() {
+  const page = SIGNED_IN_PAGES[window.location.pathname];
+  if (page !== PaymentPage) Shell.preload();
+  page?.preload();
+  getAccessToken()
+    .then((token) => (token ? queryClient.prefetchQuery(accountQueryOptions()) : undefined))
+    .catch(() => undefined); // the session's own call reports a failed refresh
+}
 
 /** SPEC 8: a 401/403/406 on a protected call sends the user to /login, unless it opted out. */
 function useAuthErrorRedirect() {
@@ -58,7 +89,7 @@ export function AppRoutes() {
     <Suspense fallback={spinner}>
       <Routes>
         <Route element={<RootLayout />}>
-          <Route element={<RequireSession fallback={spinner} />}>
+          <Route element={<RequireSession fallback={spinner} preload={preloadSignedIn} />}>
             <Route element={<Shell />}>
               <Route
                 index

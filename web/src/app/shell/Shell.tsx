@@ -3,9 +3,10 @@
  * name, the three menu items (and Activity for Owners and Admins, README "Roles and invitations"), Documentation
  * and Logout; the email verification banner above the content while the user's address is
  * unverified; the content area renders only once both the session and the account have
- * loaded; a footer with terms, privacy and copyright.
+ * loaded; a footer with terms, privacy and copyright. Its first Tab stop is 'Skip to
+ * content' (WCAG 2.4.1), which moves the focus past the sidebar to the main region.
  */
-import { Suspense } from "react";
+import { type MouseEvent, Suspense } from "react";
 import { Link, NavLink, Outlet } from "react-router";
 
 import { errorMessage } from "@/api";
@@ -47,6 +48,9 @@ export function Component() {
 
   return (
     <div className={styles.layout}>
+      <a className={styles.skipLink} href={`#${MAIN_ID}`} onClick={skipToContent}>
+        Skip to content
+      </a>
       <aside className={styles.sidebar}>
         <div className={styles.brand}>
           <BrandMark />
@@ -107,7 +111,7 @@ export function Component() {
       </aside>
 
       <div className={styles.main}>
-        <main className={styles.content}>
+        <main className={styles.content} id={MAIN_ID} tabIndex={-1}>
           <EmailVerificationBanner />
           {ready ? (
             <Suspense fallback={<ContentSpinner />}>
@@ -131,6 +135,14 @@ export function Component() {
       </div>
     </div>
   );
+}
+
+const MAIN_ID = "main-content";
+
+/** Focus the main region without a `#main-content` in the address (the router owns it). */
+function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
+  event.preventDefault();
+  document.getElementById(MAIN_ID)?.focus();
 }
 
 function ContentSpinner() {

@@ -1,1 +1,1 @@
-export { useAccount, useUpdateAccountName } from "./api/account";
+export { accountQueryOptions, useAccount, useUpdateAccountName } from "./api/account";

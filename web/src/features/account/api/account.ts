@@ -1,4 +1,4 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 
 import { $api, fetchClient, useRefetchAccountAndSession } from "@/api";
 import { saveDownload } from "@/lib/download";
@@ -9,8 +9,12 @@ import { saveDownload } from "@/lib/download";
  * costs a 304 and no re-render (api/conditional.ts).
  */
 export function useAccount() {
-  return $api.useQuery("get", "/web/account", undefined, { refetchOnWindowFocus: true });
+  return useQuery(accountQueryOptions());
 }
+
+/** The query of {@link useAccount}, for a prefetch (app/routes.tsx starts it with the session). */
+export const accountQueryOptions = () =>
+  $api.queryOptions("get", "/web/account", undefined, { refetchOnWindowFocus: true });
 
 /**
  * PUT /web/account: rename the account. On success the account and the session (whose

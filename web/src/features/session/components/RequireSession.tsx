@@ -3,9 +3,12 @@
  * one is reused by the query cache; after a reload the API client restores the tokens through
  * the refresh cookie first); with no session, or when the call fails, go to
  * /login?next=<attempted path>&extension=<extension>.
+ *
+ * `preload` starts, alongside the session, what the signed-in screens need next (their code
+ * and data), so a cold load does not wait for the session before asking for them.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
 
 import { tokenStore } from "@/lib/token-store";
@@ -17,18 +20,24 @@ import { loginHref } from "../lib/login-redirect";
 interface RequireSessionProps {
   /** Shown while the session loads. */
   fallback: ReactNode;
+  /** Called once when the guard starts loading the session. */
+  preload?: () => void;
 }
 
-export function RequireSession({ fallback }: RequireSessionProps) {
+export function RequireSession({ fallback, preload }: RequireSessionProps) {
   const location = useLocation();
   if (!tokenStore.mayHaveSession()) return <Navigate to={loginHref(location)} replace />;
-  return <SessionGate fallback={fallback} />;
+  return <SessionGate fallback={fallback} preload={preload} />;
 }
 
-function SessionGate({ fallback }: RequireSessionProps) {
+function SessionGate({ fallback, preload }: RequireSessionProps) {
   const location = useLocation();
   const queryClient = useQueryClient();
   const session = useSession();
+
+  // Once per mount of the guard (a cold load or a sign-in), not on each in-app navigation.
+  const [preloadOnce] = useState(() => preload);
+  useEffect(() => preloadOnce?.(), [preloadOnce]);
 
   useEffect(() => {
     if (session.isError) signOutLocally(queryClient);
