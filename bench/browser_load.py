@@ -26,9 +26,9 @@ import os
 import shutil
 import statistics
 
-from api.devstack.seed import DEMO_EMAIL, DEMO_PASSWORD
 from playwright.sync_api import Page, sync_playwright
 
+from devstack.seed import DEMO_EMAIL, DEMO_PASSWORD
 from tests.e2e.conftest import CHROMIUM_FLAGS, running_devstack
 
 # Resolves once the usage text is in the page; its value is performance.now() at that moment.
