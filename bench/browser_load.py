@@ -3,7 +3,7 @@ chromium driven by Playwright (as tests/e2e does), against the dev stack on loop
 
     python -m bench.browser_load [--runs 15]
 
-Starts the dev stack (``python -m api.devstack`` on a free port with a throwaway database;
+Starts the dev stack (``python -m devstack`` on a free port with a throwaway database;
 it builds web/dist when the sources changed), signs the demo user in once and then measures,
 ``--runs`` times each, alternating:
 
