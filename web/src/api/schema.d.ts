@@ -20,7 +20,7 @@ export interface paths {
          *     account's users once per cycle (issue 14). The batch's records count against the
          *     account's records per minute first (duplicates too: they cost the same work).
          */
-        post: operations["usage-ingest_usage"];
+        post: operations["ingestUsage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -39,13 +39,13 @@ export interface paths {
          * @description The caller's account: name, API key, usage per billing cycle, plan, card, users, SSO.
          *     An If-None-Match naming the current body's ETag is answered 304 with no body.
          */
-        get: operations["account-get_account"];
+        get: operations["getAccount"];
         /**
          * Update Account
          * @description Rename the caller's account (Owners and Admins); returns the updated account (SPEC 7:
          *     PUT /web/account).
          */
-        put: operations["account-update_account"];
+        put: operations["updateAccount"];
         post?: never;
         delete?: never;
         options?: never;
@@ -64,7 +64,7 @@ export interface paths {
          * List Keys
          * @description The account's working API keys, newest (current) first, masked.
          */
-        get: operations["api keys-list_keys"];
+        get: operations["listKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -87,7 +87,7 @@ export interface paths {
          * @description Make a new key (Owners and Admins); the current one keeps working for the chosen
          *     overlap.
          */
-        post: operations["api keys-roll_key"];
+        post: operations["rollKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -107,7 +107,7 @@ export interface paths {
          * Expire Key
          * @description Stop a key working now (not the only one; Owners and Admins).
          */
-        post: operations["api keys-expire_key"];
+        post: operations["expireKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -128,7 +128,7 @@ export interface paths {
          * @description The key itself, to show or to copy (any role: Members copy the key); recorded in the
          *     audit log either way.
          */
-        post: operations["api keys-reveal_key"];
+        post: operations["revealKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -147,7 +147,7 @@ export interface paths {
          * @description A page of the account's audit log, newest first, with the filters (Owners and
          *     Admins).
          */
-        get: operations["activity-list_audit_events"];
+        get: operations["listAuditEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -168,7 +168,7 @@ export interface paths {
          * @description Everyone who appears in the account's audit log as an actor, deleted users included
          *     (Owners and Admins).
          */
-        get: operations["activity-list_audit_actors"];
+        get: operations["listAuditActors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -189,7 +189,7 @@ export interface paths {
          * @description The account's audit log with the same filters as a CSV download, streamed (Owners and
          *     Admins).
          */
-        get: operations["activity-export_audit_events"];
+        get: operations["exportAuditEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -209,7 +209,7 @@ export interface paths {
          * Get Config
          * @description Public, unauthenticated client configuration.
          */
-        get: operations["config-get_config"];
+        get: operations["getConfig"];
         put?: never;
         post?: never;
         delete?: never;
@@ -229,7 +229,7 @@ export interface paths {
          * List Invoices
          * @description The account's invoices, 12 at a time, newest first (issue 11 "Invoices").
          */
-        get: operations["billing-list_invoices"];
+        get: operations["listInvoices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -252,7 +252,7 @@ export interface paths {
          * @description Register with the form (SPEC 3): a new account and its first user, signed in; Cognito
          *     emails the code that verifies the address.
          */
-        post: operations["session-register"];
+        post: operations["register"];
         delete?: never;
         options?: never;
         head?: never;
@@ -271,7 +271,7 @@ export interface paths {
          * @description The signed-in user and their account's name. Reads only our database. An
          *     If-None-Match naming the current body's ETag is answered 304 with no body.
          */
-        get: operations["session-get_session"];
+        get: operations["getSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -294,7 +294,7 @@ export interface paths {
          * @description Start a Google or GitHub sign-in: the hosted UI's authorize URL with a fresh ``state``
          *     and PKCE challenge; sets the httpOnly ``oauth_flow`` cookie that the code exchange needs.
          */
-        post: operations["session-authorize"];
+        post: operations["authorize"];
         delete?: never;
         options?: never;
         head?: never;
@@ -314,7 +314,7 @@ export interface paths {
          * Complete New Password
          * @description Answer the NEW_PASSWORD_REQUIRED challenge of a sign-in with a new password.
          */
-        post: operations["session-complete_new_password"];
+        post: operations["completeNewPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -335,7 +335,7 @@ export interface paths {
          * @description Set a new password with the emailed code, end the sessions the old one opened, and
          *     sign in with the new one.
          */
-        post: operations["session-confirm_forgot_password"];
+        post: operations["confirmForgotPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -356,7 +356,7 @@ export interface paths {
          * @description Have Cognito email the signed-in user a code that verifies their address (Resend:
          *     each code replaces the last).
          */
-        post: operations["session-send_email_verification"];
+        post: operations["sendEmailVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -377,7 +377,7 @@ export interface paths {
          * @description Enter the emailed code: once Cognito accepts it, the address is verified and the
          *     actions that wait for it (inviting users, domains, single sign-on) open.
          */
-        post: operations["session-confirm_email_verification"];
+        post: operations["confirmEmailVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -397,7 +397,7 @@ export interface paths {
          * Forgot Password
          * @description Email a password-reset code (SPEC 4 forgot-password).
          */
-        post: operations["session-forgot_password"];
+        post: operations["forgotPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -419,7 +419,7 @@ export interface paths {
          *     the session routes only): how a reloaded page gets its session back, if the account's
          *     sign-in policy still lets the user act.
          */
-        post: operations["session-refresh"];
+        post: operations["refresh"];
         delete?: never;
         options?: never;
         head?: never;
@@ -439,7 +439,7 @@ export interface paths {
          * Sign In
          * @description Sign in with email and password: tokens, or a challenge to answer (SPEC 4).
          */
-        post: operations["session-sign_in"];
+        post: operations["signIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -461,7 +461,7 @@ export interface paths {
          *     cleared, and the user's access tokens issued until now stop working (other devices get
          *     new ones at their next refresh); the SPA then drops its tokens.
          */
-        post: operations["session-sign_out"];
+        post: operations["signOut"];
         delete?: never;
         options?: never;
         head?: never;
@@ -483,7 +483,7 @@ export interface paths {
          *     the browser that started the sign-in (``oauth_flow`` cookie: state and PKCE verifier).
          *     Sets the refresh token cookie.
          */
-        post: operations["session-exchange_code"];
+        post: operations["exchangeCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -504,7 +504,7 @@ export interface paths {
          * @description Require (or stop requiring) Google sign-in for the account; requiring it needs a
          *     verified domain.
          */
-        post: operations["sso-set_sso"];
+        post: operations["setSso"];
         delete?: never;
         options?: never;
         head?: never;
@@ -522,7 +522,7 @@ export interface paths {
          * Get Sso Accounts
          * @description Accounts the signed-in Google identity may join, and its email domain (SPEC 7).
          */
-        get: operations["session-get_sso_accounts"];
+        get: operations["getSsoAccounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -544,7 +544,7 @@ export interface paths {
          * Create Sso Account
          * @description Create a new account for the third-party identity (SPEC 4 needsAccount).
          */
-        post: operations["session-create_sso_account"];
+        post: operations["createSsoAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -565,7 +565,7 @@ export interface paths {
          * @description Join an account that has Google SSO on for the identity's email domain (SPEC 7), as a
          *     Member (issue 15).
          */
-        post: operations["session-join_sso_account"];
+        post: operations["joinSsoAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -583,13 +583,13 @@ export interface paths {
          * List Domains
          * @description The account's domains with their state, last check and TXT record.
          */
-        get: operations["sso-list_domains"];
+        get: operations["listDomains"];
         put?: never;
         /**
          * Add Domain
          * @description Add a domain (Pending) and get the TXT record that proves it.
          */
-        post: operations["sso-add_domain"];
+        post: operations["addDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -610,7 +610,7 @@ export interface paths {
          * Remove Domain
          * @description Remove a domain; Google identities of it no longer join the account.
          */
-        delete: operations["sso-remove_domain"];
+        delete: operations["removeDomain"];
         options?: never;
         head?: never;
         patch?: never;
@@ -630,7 +630,7 @@ export interface paths {
          * @description Look the domain's TXT record up now; the domain comes back Verified, or Failed or
          *     Lost with the reason. 429 also when this server runs too many lookups at once.
          */
-        post: operations["sso-verify_domain"];
+        post: operations["verifyDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -652,7 +652,7 @@ export interface paths {
          *     and the prorated difference is charged now; fewer take effect when the paid period ends;
          *     the current units undo a scheduled change (issue 11).
          */
-        post: operations["billing-update_subscription"];
+        post: operations["updateSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -672,7 +672,7 @@ export interface paths {
          * Pay Past Due
          * @description Pay the invoice that is past due with the card on file (issue 11 "Past due").
          */
-        post: operations["billing-pay_past_due"];
+        post: operations["payPastDue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -692,12 +692,12 @@ export interface paths {
          * Update Payment Method
          * @description Make the card of a Stripe.js token the account's card, replacing any previous one.
          */
-        post: operations["billing-update_payment_method"];
+        post: operations["updatePaymentMethod"];
         /**
          * Remove Payment Method
          * @description Remove the account's card (Owners).
          */
-        delete: operations["billing-remove_payment_method"];
+        delete: operations["removePaymentMethod"];
         options?: never;
         head?: never;
         patch?: never;
@@ -715,7 +715,7 @@ export interface paths {
          * @description What setting the plan to ``units`` would charge now and later (issue 11); changes
          *     nothing. Needs a card on file, as the change does.
          */
-        get: operations["billing-preview_subscription"];
+        get: operations["previewSubscription"];
         put?: never;
         post?: never;
         delete?: never;
@@ -735,13 +735,13 @@ export interface paths {
          * Get Usage Alerts
          * @description Who gets the usage alerts and at which percentages of the allowance (issue 14).
          */
-        get: operations["usage-get_usage_alerts"];
+        get: operations["getUsageAlerts"];
         /**
          * Put Usage Alerts
          * @description Set the percentages that send an alert and the users who get them (Owners and
          *     Admins).
          */
-        put: operations["usage-put_usage_alerts"];
+        put: operations["putUsageAlerts"];
         post?: never;
         delete?: never;
         options?: never;
@@ -760,7 +760,7 @@ export interface paths {
          * Export Usage
          * @description One billing cycle's usage per day and platform as a CSV download (issue 14).
          */
-        get: operations["usage-export_usage"];
+        get: operations["exportUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -783,7 +783,7 @@ export interface paths {
          * @description Invite a user with a role (Owners and Admins; only Owners invite Owners); Cognito
          *     emails them a temporary password to sign in with. They are Pending until they do.
          */
-        post: operations["users-invite_user"];
+        post: operations["inviteUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -803,14 +803,14 @@ export interface paths {
          * @description Change a user's first and last name, and their role when ``role`` is given (the email
          *     is not editable). Only Owners change Owners or make Owners.
          */
-        put: operations["users-update_user"];
+        put: operations["updateUser"];
         post?: never;
         /**
          * Delete User
          * @description Remove a user from the account and from Cognito; the removal sticks (they cannot
          *     auto-join again until invited).
          */
-        delete: operations["users-delete_user"];
+        delete: operations["deleteUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -830,13 +830,13 @@ export interface paths {
          * @description Send a Pending or Expired invitation again with a new temporary password (the old one
          *     stops working); it is Pending again for the invitation validity.
          */
-        post: operations["users-resend_invitation"];
+        post: operations["resendInvitation"];
         /**
          * Revoke Invitation
          * @description Withdraw a Pending or Expired invitation: the user is removed from Cognito and the
          *     account.
          */
-        delete: operations["users-revoke_invitation"];
+        delete: operations["revokeInvitation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1226,6 +1226,866 @@ export interface components {
             codeDelivery: components["schemas"]["CodeDelivery"] | null;
         };
         /**
+         * Error_AccessDeactivated
+         * @description The error `AccessDeactivated` (HTTP 401).
+         */
+        Error_AccessDeactivated: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "AccessDeactivated";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_AccountRequired
+         * @description The error `AccountRequired` (HTTP 403).
+         */
+        Error_AccountRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "AccountRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_ApiKeyRequired
+         * @description The error `ApiKeyRequired` (HTTP 401).
+         */
+        Error_ApiKeyRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ApiKeyRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_BadRequest
+         * @description The error `BadRequest` (HTTP 400).
+         */
+        Error_BadRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "BadRequest";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_CannotDeleteSelf
+         * @description The error `CannotDeleteSelf` (HTTP 400).
+         */
+        Error_CannotDeleteSelf: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "CannotDeleteSelf";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_CardDeclined
+         * @description The error `CardDeclined` (HTTP 402).
+         */
+        Error_CardDeclined: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "CardDeclined";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_CodeMismatchException
+         * @description The error `CodeMismatchException` (HTTP 400).
+         */
+        Error_CodeMismatchException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "CodeMismatchException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_Conflict
+         * @description The error `Conflict` (HTTP 409).
+         */
+        Error_Conflict: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "Conflict";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_DatabaseUnavailable
+         * @description The error `DatabaseUnavailable` (HTTP 503).
+         */
+        Error_DatabaseUnavailable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "DatabaseUnavailable";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_DnsUnavailable
+         * @description The error `DnsUnavailable` (HTTP 503).
+         */
+        Error_DnsUnavailable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "DnsUnavailable";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_DomainAlreadyAdded
+         * @description The error `DomainAlreadyAdded` (HTTP 409).
+         */
+        Error_DomainAlreadyAdded: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "DomainAlreadyAdded";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_EmailAlreadyVerified
+         * @description The error `EmailAlreadyVerified` (HTTP 409).
+         */
+        Error_EmailAlreadyVerified: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "EmailAlreadyVerified";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_EmailInUse
+         * @description The error `EmailInUse` (HTTP 409).
+         */
+        Error_EmailInUse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "EmailInUse";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_EmailNotVerified
+         * @description The error `EmailNotVerified` (HTTP 400).
+         */
+        Error_EmailNotVerified: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "EmailNotVerified";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_EmailVerificationRequired
+         * @description The error `EmailVerificationRequired` (HTTP 403).
+         */
+        Error_EmailVerificationRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "EmailVerificationRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_ExpiredCodeException
+         * @description The error `ExpiredCodeException` (HTTP 400).
+         */
+        Error_ExpiredCodeException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ExpiredCodeException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_Forbidden
+         * @description The error `Forbidden` (HTTP 403).
+         */
+        Error_Forbidden: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "Forbidden";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_GoogleSignInRequired
+         * @description The error `GoogleSignInRequired` (HTTP 401).
+         */
+        Error_GoogleSignInRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "GoogleSignInRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_GoogleSsoAuthTypeRequired
+         * @description The error `GoogleSsoAuthTypeRequired` (HTTP 400).
+         */
+        Error_GoogleSsoAuthTypeRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "GoogleSsoAuthTypeRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_IdentityProviderUnavailable
+         * @description The error `IdentityProviderUnavailable` (HTTP 503).
+         */
+        Error_IdentityProviderUnavailable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "IdentityProviderUnavailable";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvalidApiKey
+         * @description The error `InvalidApiKey` (HTTP 401).
+         */
+        Error_InvalidApiKey: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvalidApiKey";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvalidCursor
+         * @description The error `InvalidCursor` (HTTP 400).
+         */
+        Error_InvalidCursor: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "InvalidCursor";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvalidDomain
+         * @description The error `InvalidDomain` (HTTP 400).
+         */
+        Error_InvalidDomain: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvalidDomain";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvalidEmailProvider
+         * @description The error `InvalidEmailProvider` (HTTP 400).
+         */
+        Error_InvalidEmailProvider: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvalidEmailProvider";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvalidParameterException
+         * @description The error `InvalidParameterException` (HTTP 400).
+         */
+        Error_InvalidParameterException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvalidParameterException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvalidPasswordException
+         * @description The error `InvalidPasswordException` (HTTP 400).
+         */
+        Error_InvalidPasswordException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvalidPasswordException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvitationExpired
+         * @description The error `InvitationExpired` (HTTP 400).
+         */
+        Error_InvitationExpired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvitationExpired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvitationLapsed
+         * @description The error `InvitationLapsed` (HTTP 401).
+         */
+        Error_InvitationLapsed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvitationLapsed";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvitationNotPending
+         * @description The error `InvitationNotPending` (HTTP 400).
+         */
+        Error_InvitationNotPending: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvitationNotPending";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InviteRefusedWithSso
+         * @description The error `InviteRefusedWithSso` (HTTP 400).
+         */
+        Error_InviteRefusedWithSso: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InviteRefusedWithSso";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_LastApiKey
+         * @description The error `LastApiKey` (HTTP 409).
+         */
+        Error_LastApiKey: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "LastApiKey";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_LastOwnerRequired
+         * @description The error `LastOwnerRequired` (HTTP 400).
+         */
+        Error_LastOwnerRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "LastOwnerRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_LastUserRequired
+         * @description The error `LastUserRequired` (HTTP 400).
+         */
+        Error_LastUserRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "LastUserRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_LimitExceededException
+         * @description The error `LimitExceededException` (HTTP 400).
+         */
+        Error_LimitExceededException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "LimitExceededException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_MustSignInWithGoogle
+         * @description The error `MustSignInWithGoogle` (HTTP 400).
+         */
+        Error_MustSignInWithGoogle: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "MustSignInWithGoogle";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_NotAuthenticated
+         * @description The error `NotAuthenticated` (HTTP 401).
+         */
+        Error_NotAuthenticated: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "NotAuthenticated";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_NotAuthorizedException
+         * @description The error `NotAuthorizedException` (HTTP 400).
+         */
+        Error_NotAuthorizedException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "NotAuthorizedException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_NotFound
+         * @description The error `NotFound` (HTTP 404).
+         */
+        Error_NotFound: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "NotFound";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PaidPlanNeedsPaymentMethod
+         * @description The error `PaidPlanNeedsPaymentMethod` (HTTP 409).
+         */
+        Error_PaidPlanNeedsPaymentMethod: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "PaidPlanNeedsPaymentMethod";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PasswordResetRequiredException
+         * @description The error `PasswordResetRequiredException` (HTTP 400).
+         */
+        Error_PasswordResetRequiredException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PasswordResetRequiredException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PasswordResetUnavailable
+         * @description The error `PasswordResetUnavailable` (HTTP 400).
+         */
+        Error_PasswordResetUnavailable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PasswordResetUnavailable";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PayloadTooLarge
+         * @description The error `PayloadTooLarge` (HTTP 413).
+         */
+        Error_PayloadTooLarge: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "PayloadTooLarge";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PaymentMethodRequired
+         * @description The error `PaymentMethodRequired` (HTTP 409).
+         */
+        Error_PaymentMethodRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PaymentMethodRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PaymentProviderRefused
+         * @description The error `PaymentProviderRefused` (HTTP 400).
+         */
+        Error_PaymentProviderRefused: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "PaymentProviderRefused";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PersonalGmailAccount
+         * @description The error `PersonalGmailAccount` (HTTP 400).
+         */
+        Error_PersonalGmailAccount: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PersonalGmailAccount";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PreviewExpired
+         * @description The error `PreviewExpired` (HTTP 409).
+         */
+        Error_PreviewExpired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PreviewExpired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_ProviderRefused
+         * @description The error `ProviderRefused` (HTTP 400).
+         */
+        Error_ProviderRefused: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ProviderRefused";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PublicEmailDomain
+         * @description The error `PublicEmailDomain` (HTTP 400).
+         */
+        Error_PublicEmailDomain: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PublicEmailDomain";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_RateLimited
+         * @description The error `RateLimited` (HTTP 429).
+         */
+        Error_RateLimited: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "RateLimited";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_RecordInTheFuture
+         * @description The error `RecordInTheFuture` (HTTP 400).
+         */
+        Error_RecordInTheFuture: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "RecordInTheFuture";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_RecordTooOld
+         * @description The error `RecordTooOld` (HTTP 400).
+         */
+        Error_RecordTooOld: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "RecordTooOld";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_RemovedFromAccount
+         * @description The error `RemovedFromAccount` (HTTP 403).
+         */
+        Error_RemovedFromAccount: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "RemovedFromAccount";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_SessionEnded
+         * @description The error `SessionEnded` (HTTP 401).
+         */
+        Error_SessionEnded: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SessionEnded";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_TooManyFailedAttemptsException
+         * @description The error `TooManyFailedAttemptsException` (HTTP 400).
+         */
+        Error_TooManyFailedAttemptsException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TooManyFailedAttemptsException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_TooManyRequestsException
+         * @description The error `TooManyRequestsException` (HTTP 400).
+         */
+        Error_TooManyRequestsException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TooManyRequestsException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_UnableToAuthenticate
+         * @description The error `UnableToAuthenticate` (HTTP 400).
+         */
+        Error_UnableToAuthenticate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "UnableToAuthenticate";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_UnknownAlertRecipient
+         * @description The error `UnknownAlertRecipient` (HTTP 400).
+         */
+        Error_UnknownAlertRecipient: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "UnknownAlertRecipient";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_UserNotConfirmedException
+         * @description The error `UserNotConfirmedException` (HTTP 400).
+         */
+        Error_UserNotConfirmedException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "UserNotConfirmedException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_UserNotFoundException
+         * @description The error `UserNotFoundException` (HTTP 400).
+         */
+        Error_UserNotFoundException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "UserNotFoundException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_UserRemoved
+         * @description The error `UserRemoved` (HTTP 401).
+         */
+        Error_UserRemoved: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "UserRemoved";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_ValidationCodeExpired
+         * @description The error `ValidationCodeExpired` (HTTP 400).
+         */
+        Error_ValidationCodeExpired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ValidationCodeExpired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_ValidationError
+         * @description The error `ValidationError` (HTTP 422).
+         */
+        Error_ValidationError: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "ValidationError";
+            /** Fields */
+            fields: components["schemas"]["FieldError"][];
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_VendorUnavailable
+         * @description The error `VendorUnavailable` (HTTP 503).
+         */
+        Error_VendorUnavailable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "VendorUnavailable";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_VerificationCodeExpired
+         * @description The error `VerificationCodeExpired` (HTTP 400).
+         */
+        Error_VerificationCodeExpired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "VerificationCodeExpired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_VerificationCodeMismatch
+         * @description The error `VerificationCodeMismatch` (HTTP 400).
+         */
+        Error_VerificationCodeMismatch: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "VerificationCodeMismatch";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_VerifiedDomainRequired
+         * @description The error `VerifiedDomainRequired` (HTTP 400).
+         */
+        Error_VerifiedDomainRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "VerifiedDomainRequired";
+            /** Message */
+            message: string;
+        };
+        /**
          * FederatedIdentity
          * @description Who signed in with the identity provider (claims of its ID token, SPEC 7).
          *
@@ -1248,6 +2108,16 @@ export interface components {
         FieldChange: {
             from: components["schemas"]["JsonValue"];
             to: components["schemas"]["JsonValue"];
+        };
+        /**
+         * FieldError
+         * @description One invalid field of a request.
+         */
+        FieldError: {
+            /** Field */
+            field: string;
+            /** Message */
+            message: string;
         };
         /**
          * ForgotPasswordRequest
@@ -1891,7 +2761,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    "usage-ingest_usage": {
+    ingestUsage: {
         parameters: {
             query?: never;
             header?: never;
@@ -1919,11 +2789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RecordInTheFuture" | "RecordTooOld";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RecordInTheFuture"] | components["schemas"]["Error_RecordTooOld"];
                 };
             };
             /** @description ApiKeyRequired | InvalidApiKey */
@@ -1932,11 +2798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ApiKeyRequired" | "InvalidApiKey";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ApiKeyRequired"] | components["schemas"]["Error_InvalidApiKey"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -1945,11 +2807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -1958,15 +2816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -1977,11 +2827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable */
@@ -1990,16 +2836,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"];
                 };
             };
         };
     };
-    "account-get_account": {
+    getAccount: {
         parameters: {
             query?: never;
             header?: {
@@ -2037,11 +2879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -2050,11 +2888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2063,16 +2897,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "account-update_account": {
+    updateAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -2100,11 +2930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -2113,11 +2939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2126,11 +2948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2139,15 +2957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2156,16 +2966,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "api keys-list_keys": {
+    listKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -2189,11 +2995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -2202,11 +3004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2215,16 +3013,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "api keys-roll_key": {
+    rollKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2252,11 +3046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -2265,11 +3055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2278,11 +3064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2291,15 +3073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -2310,11 +3084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2323,16 +3093,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "api keys-expire_key": {
+    expireKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2358,11 +3124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -2371,11 +3133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -2384,11 +3142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description LastApiKey */
@@ -2397,11 +3151,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "LastApiKey";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_LastApiKey"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2410,11 +3160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2423,15 +3169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2440,16 +3178,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "api keys-reveal_key": {
+    revealKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2479,11 +3213,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -2492,11 +3222,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description NotFound */
@@ -2505,11 +3231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2518,11 +3240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2531,15 +3249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -2550,11 +3260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2563,16 +3269,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "activity-list_audit_events": {
+    listAuditEvents: {
         parameters: {
             query?: {
                 /** @description Only the events of this user (their id stays in the log after they are deleted; GET /web/audit-events/actors lists the actors of the log). */
@@ -2609,11 +3311,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "InvalidCursor";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_InvalidCursor"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -2622,11 +3320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -2635,11 +3329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2648,11 +3338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2661,15 +3347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2678,16 +3356,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "activity-list_audit_actors": {
+    listAuditActors: {
         parameters: {
             query?: never;
             header?: never;
@@ -2711,11 +3385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -2724,11 +3394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2737,16 +3403,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "activity-export_audit_events": {
+    exportAuditEvents: {
         parameters: {
             query?: {
                 /** @description Only the events of this user (their id stays in the log after they are deleted; GET /web/audit-events/actors lists the actors of the log). */
@@ -2779,11 +3441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -2792,11 +3450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2805,11 +3459,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2818,15 +3468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2835,16 +3477,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "config-get_config": {
+    getConfig: {
         parameters: {
             query?: never;
             header?: never;
@@ -2862,9 +3500,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebConfigResponse"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
         };
     };
-    "billing-list_invoices": {
+    listInvoices: {
         parameters: {
             query?: {
                 startingAfter?: string | null;
@@ -2890,11 +3537,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentProviderRefused";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -2903,11 +3546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -2916,11 +3555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2929,11 +3564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2942,15 +3573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -2961,11 +3584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -2974,16 +3593,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-register": {
+    register: {
         parameters: {
             query?: never;
             header?: never;
@@ -3011,11 +3626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidEmailProvider" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidEmailProvider"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description EmailInUse */
@@ -3024,11 +3635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "EmailInUse";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_EmailInUse"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3037,11 +3644,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3050,15 +3653,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3069,11 +3664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -3082,16 +3673,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-get_session": {
+    getSession: {
         parameters: {
             query?: never;
             header?: {
@@ -3129,11 +3716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -3142,11 +3725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -3155,16 +3734,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "session-authorize": {
+    authorize: {
         parameters: {
             query?: never;
             header?: never;
@@ -3192,11 +3767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3205,15 +3776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -3222,16 +3785,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-complete_new_password": {
+    completeNewPassword: {
         parameters: {
             query?: never;
             header?: never;
@@ -3259,11 +3818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationExpired" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */
@@ -3272,11 +3827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3285,11 +3836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3298,15 +3845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3317,11 +3856,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -3330,16 +3865,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-confirm_forgot_password": {
+    confirmForgotPassword: {
         parameters: {
             query?: never;
             header?: never;
@@ -3367,11 +3898,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationExpired" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */
@@ -3380,11 +3907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3393,11 +3916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3406,15 +3925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3425,11 +3936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -3438,16 +3945,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-send_email_verification": {
+    sendEmailVerification: {
         parameters: {
             query?: never;
             header?: never;
@@ -3471,11 +3974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -3484,11 +3983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -3497,11 +3992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description EmailAlreadyVerified */
@@ -3510,11 +4001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "EmailAlreadyVerified";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_EmailAlreadyVerified"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3523,11 +4010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3536,15 +4019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3555,11 +4030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -3568,16 +4039,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-confirm_email_verification": {
+    confirmEmailVerification: {
         parameters: {
             query?: never;
             header?: never;
@@ -3603,11 +4070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException" | "VerificationCodeExpired" | "VerificationCodeMismatch";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"] | components["schemas"]["Error_VerificationCodeExpired"] | components["schemas"]["Error_VerificationCodeMismatch"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -3616,11 +4079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -3629,11 +4088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description EmailAlreadyVerified */
@@ -3642,11 +4097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "EmailAlreadyVerified";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_EmailAlreadyVerified"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3655,11 +4106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3668,15 +4115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3687,11 +4126,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -3700,16 +4135,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-forgot_password": {
+    forgotPassword: {
         parameters: {
             query?: never;
             header?: never;
@@ -3737,11 +4168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationExpired" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "PasswordResetUnavailable" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_PasswordResetUnavailable"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */
@@ -3750,11 +4177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3763,11 +4186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3776,15 +4195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3795,11 +4206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -3808,16 +4215,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-refresh": {
+    refresh: {
         parameters: {
             query?: never;
             header?: never;
@@ -3843,11 +4246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3856,11 +4255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3869,15 +4264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3888,11 +4275,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -3901,16 +4284,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-sign_in": {
+    signIn: {
         parameters: {
             query?: never;
             header?: never;
@@ -3938,11 +4317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationExpired" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */
@@ -3951,11 +4326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3964,11 +4335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3977,15 +4344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3996,11 +4355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -4009,16 +4364,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-sign_out": {
+    signOut: {
         parameters: {
             query?: never;
             header?: never;
@@ -4042,11 +4393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4055,15 +4402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -4072,16 +4411,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-exchange_code": {
+    exchangeCode: {
         parameters: {
             query?: never;
             header?: never;
@@ -4111,11 +4446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "UnableToAuthenticate" | "ValidationCodeExpired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_UnableToAuthenticate"] | components["schemas"]["Error_ValidationCodeExpired"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4124,11 +4455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4137,15 +4464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -4156,11 +4475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable */
@@ -4169,16 +4484,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"];
                 };
             };
         };
     };
-    "sso-set_sso": {
+    setSso: {
         parameters: {
             query?: never;
             header?: never;
@@ -4206,11 +4517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "GoogleSsoAuthTypeRequired" | "PersonalGmailAccount" | "VerifiedDomainRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_GoogleSsoAuthTypeRequired"] | components["schemas"]["Error_PersonalGmailAccount"] | components["schemas"]["Error_VerifiedDomainRequired"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -4219,11 +4526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -4232,11 +4535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4245,11 +4544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4258,15 +4553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -4275,16 +4562,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "session-get_sso_accounts": {
+    getSsoAccounts: {
         parameters: {
             query: {
                 cognitoId: string;
@@ -4311,11 +4594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "BadRequest" | "EmailNotVerified";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_BadRequest"] | components["schemas"]["Error_EmailNotVerified"];
                 };
             };
             /** @description NotAuthenticated */
@@ -4324,11 +4603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotAuthenticated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotAuthenticated"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4337,11 +4612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4350,15 +4621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -4369,11 +4632,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -4382,16 +4641,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-create_sso_account": {
+    createSsoAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -4417,11 +4672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "BadRequest" | "EmailNotVerified";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_BadRequest"] | components["schemas"]["Error_EmailNotVerified"];
                 };
             };
             /** @description NotAuthenticated */
@@ -4430,11 +4681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotAuthenticated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotAuthenticated"];
                 };
             };
             /** @description Conflict | EmailInUse */
@@ -4443,11 +4690,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "Conflict" | "EmailInUse";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_Conflict"] | components["schemas"]["Error_EmailInUse"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4456,11 +4699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4469,15 +4708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -4486,16 +4717,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-join_sso_account": {
+    joinSsoAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -4521,11 +4748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "BadRequest" | "EmailNotVerified";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_BadRequest"] | components["schemas"]["Error_EmailNotVerified"];
                 };
             };
             /** @description NotAuthenticated */
@@ -4534,11 +4757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotAuthenticated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotAuthenticated"];
                 };
             };
             /** @description RemovedFromAccount */
@@ -4547,11 +4766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RemovedFromAccount";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RemovedFromAccount"];
                 };
             };
             /** @description NotFound */
@@ -4560,11 +4775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description Conflict | EmailInUse */
@@ -4573,11 +4784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "Conflict" | "EmailInUse";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_Conflict"] | components["schemas"]["Error_EmailInUse"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4586,11 +4793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4599,15 +4802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -4616,16 +4811,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "sso-list_domains": {
+    listDomains: {
         parameters: {
             query?: never;
             header?: never;
@@ -4649,11 +4840,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -4662,11 +4849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -4675,16 +4858,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "sso-add_domain": {
+    addDomain: {
         parameters: {
             query?: never;
             header?: never;
@@ -4712,11 +4891,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "InvalidDomain" | "PublicEmailDomain";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_InvalidDomain"] | components["schemas"]["Error_PublicEmailDomain"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -4725,11 +4900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -4738,11 +4909,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description DomainAlreadyAdded */
@@ -4751,11 +4918,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DomainAlreadyAdded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DomainAlreadyAdded"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4764,11 +4927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4777,15 +4936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -4794,16 +4945,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "sso-remove_domain": {
+    removeDomain: {
         parameters: {
             query?: never;
             header?: never;
@@ -4827,11 +4974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -4840,11 +4983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -4853,11 +4992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4866,11 +5001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4879,15 +5010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -4896,16 +5019,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "sso-verify_domain": {
+    verifyDomain: {
         parameters: {
             query?: never;
             header?: never;
@@ -4931,11 +5050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -4944,11 +5059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -4957,11 +5068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4970,11 +5077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4983,15 +5086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -5002,11 +5097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | DnsUnavailable | IdentityProviderUnavailable */
@@ -5015,16 +5106,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "DnsUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_DnsUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "billing-update_subscription": {
+    updateSubscription: {
         parameters: {
             query?: never;
             header?: never;
@@ -5052,11 +5139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentProviderRefused";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5065,11 +5148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -5078,11 +5157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CardDeclined";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CardDeclined"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5091,11 +5166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PaymentMethodRequired | PreviewExpired */
@@ -5104,11 +5175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentMethodRequired" | "PreviewExpired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentMethodRequired"] | components["schemas"]["Error_PreviewExpired"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -5117,11 +5184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -5130,15 +5193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -5147,16 +5202,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "billing-pay_past_due": {
+    payPastDue: {
         parameters: {
             query?: never;
             header?: never;
@@ -5180,11 +5231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentProviderRefused";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5193,11 +5240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -5206,11 +5249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CardDeclined";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CardDeclined"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5219,11 +5258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -5232,11 +5267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PaymentMethodRequired */
@@ -5245,11 +5276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentMethodRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentMethodRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -5258,16 +5285,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "billing-update_payment_method": {
+    updatePaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -5295,11 +5318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentProviderRefused";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5308,11 +5327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -5321,11 +5336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CardDeclined";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CardDeclined"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5334,11 +5345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -5347,11 +5354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -5360,15 +5363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -5379,11 +5374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -5392,16 +5383,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "billing-remove_payment_method": {
+    removePaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -5423,11 +5410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentProviderRefused";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5436,11 +5419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5449,11 +5428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -5462,11 +5437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PaidPlanNeedsPaymentMethod */
@@ -5475,11 +5446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaidPlanNeedsPaymentMethod";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaidPlanNeedsPaymentMethod"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -5488,16 +5455,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "billing-preview_subscription": {
+    previewSubscription: {
         parameters: {
             query: {
                 /** @description Units asked for (0-20). */
@@ -5524,11 +5487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentProviderRefused";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5537,11 +5496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5550,11 +5505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PaymentMethodRequired */
@@ -5563,11 +5514,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentMethodRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentMethodRequired"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -5576,11 +5523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -5589,15 +5532,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -5606,16 +5541,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "usage-get_usage_alerts": {
+    getUsageAlerts: {
         parameters: {
             query?: never;
             header?: never;
@@ -5639,11 +5570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -5652,11 +5579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -5665,16 +5588,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "usage-put_usage_alerts": {
+    putUsageAlerts: {
         parameters: {
             query?: never;
             header?: never;
@@ -5702,11 +5621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "UnknownAlertRecipient";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_UnknownAlertRecipient"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5715,11 +5630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5728,11 +5639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -5741,11 +5648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -5754,15 +5657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -5771,16 +5666,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "usage-export_usage": {
+    exportUsage: {
         parameters: {
             query: {
                 /** @description startMs of one of the 12 cycles GET /web/account shows. */
@@ -5807,11 +5698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -5820,11 +5707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description NotFound */
@@ -5833,11 +5716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -5846,11 +5725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -5859,15 +5734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -5876,16 +5743,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "users-invite_user": {
+    inviteUser: {
         parameters: {
             query?: never;
             header?: never;
@@ -5913,11 +5776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InviteRefusedWithSso" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InviteRefusedWithSso"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5926,11 +5785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -5939,11 +5794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description EmailInUse */
@@ -5952,11 +5803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "EmailInUse";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_EmailInUse"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -5965,11 +5812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -5978,15 +5821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -5997,11 +5832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -6010,16 +5841,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "users-update_user": {
+    updateUser: {
         parameters: {
             query?: never;
             header?: never;
@@ -6049,11 +5876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "LastOwnerRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_LastOwnerRequired"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -6062,11 +5885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6075,11 +5894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -6088,11 +5903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6101,11 +5912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -6114,15 +5921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -6131,16 +5930,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "users-delete_user": {
+    deleteUser: {
         parameters: {
             query?: never;
             header?: never;
@@ -6164,11 +5959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CannotDeleteSelf" | "LastOwnerRequired" | "LastUserRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CannotDeleteSelf"] | components["schemas"]["Error_LastOwnerRequired"] | components["schemas"]["Error_LastUserRequired"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -6177,11 +5968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6190,11 +5977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -6203,11 +5986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6216,11 +5995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -6229,15 +6004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -6246,16 +6013,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "users-resend_invitation": {
+    resendInvitation: {
         parameters: {
             query?: never;
             header?: never;
@@ -6281,11 +6044,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationNotPending" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationNotPending"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -6294,11 +6053,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -6307,11 +6062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -6320,11 +6071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6333,11 +6080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -6346,15 +6089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -6365,11 +6100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -6378,16 +6109,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "users-revoke_invitation": {
+    revokeInvitation: {
         parameters: {
             query?: never;
             header?: never;
@@ -6411,11 +6138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CannotDeleteSelf" | "InvitationNotPending" | "LastOwnerRequired" | "LastUserRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CannotDeleteSelf"] | components["schemas"]["Error_InvitationNotPending"] | components["schemas"]["Error_LastOwnerRequired"] | components["schemas"]["Error_LastUserRequired"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -6424,11 +6147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6437,11 +6156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -6450,11 +6165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6463,11 +6174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -6476,15 +6183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -6493,11 +6192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
