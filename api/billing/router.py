@@ -68,7 +68,7 @@ router = APIRouter(prefix="/web", tags=["billing"])
                     "examples": {
                         "upgrade": {
                             "summary": "Upgrade to 5 units at the previewed price",
-                            "value": {"units": 5, "prorationDate": 1763720100},
+                            "value": {"units": 5, "prorationDate": 1795256100},
                         },
                         "downgrade": {
                             "summary": "Down to the free plan when the period ends",

@@ -74,7 +74,7 @@ web_router = APIRouter(prefix="/web", tags=["usage"])
                                         "platform": "nativeMobile",
                                         "runs": 1,
                                         "credits": 2,
-                                        "time": 1763720100000,
+                                        "time": 1795256160000,
                                     },
                                 ]
                             },
