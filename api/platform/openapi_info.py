@@ -1,9 +1,9 @@
 """What the contract says about itself: ``info``, ``servers``, ``tags`` and the operationIds.
 
 ``create_app`` passes :func:`document_settings` to FastAPI, so the served document and the
-committed ``openapi.json`` (``python -m api.ops.openapi``) carry the same. Third-party tools read
-these: Redocly and Spectral (``make contract-lint``) want every tag described, servers, a
-license and a contact; client generators name their functions after the operationIds.
+committed ``openapi.json`` (``python -m api.ops.openapi``) carry the same. Third-party tools
+read these: Redocly and Spectral (``make contract-lint``) want every tag described, servers,
+a license and a contact; client generators name their functions after the operationIds.
 """
 
 from __future__ import annotations
