@@ -12,13 +12,14 @@ domain answers with (the generic HTTP ones, the identity provider's refusals, th
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import functools
+from typing import Annotated, Any, ClassVar, Literal, Union, cast
 
 import structlog
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, create_model
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.platform.http_methods import allowed_methods
@@ -196,22 +197,27 @@ class RequestValidationFailed(AppError):
         return ("ValidationError",)
 
 
-def error_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
+def error_responses(
+    *errors: type[AppError], database: bool = True
+) -> dict[int | str, dict[str, Any]]:
     """Build a route's ``responses=`` mapping for the given error classes, plus
-    ``DatabaseUnavailable``, which any route that touches the database may answer, and
-    ``PayloadTooLarge`` where the route reads input, and each error's ``declared_with``.
+    ``DatabaseUnavailable``, which any route that touches the database may answer (unless
+    ``database=False``), and ``PayloadTooLarge`` where the route reads input, and each error's
+    ``declared_with``.
 
-    Each status's schema is the envelope with ``code`` narrowed to an enum of the codes the
-    route can answer with it, so clients (and the generated TypeScript types) switch on typed
-    codes, and the fuzzer fails on any code the contract does not list.
+    Each code is one named schema, ``Error_<code>`` (``code`` a constant), shared by every
+    route that answers it; a status with several codes is their ``oneOf``, told apart by
+    ``code``. So clients (and the generated TypeScript types) switch on typed codes, client
+    generators see each error once, and the fuzzer fails on any code the contract does not
+    list.
 
     Returns:
-        ``{status_code: {"description": "CodeA | CodeB", "content": {...}}}``.
+        ``{status_code: {"description": "CodeA | CodeB", "model": ..., ...}}``.
     """
     every: tuple[type[AppError], ...] = (
         *errors,
         *(implied for err in errors for implied in err.declared_with),
-        DatabaseUnavailable,
+        *((DatabaseUnavailable,) if database else ()),
     )
     if RequestValidationFailed in errors:  # the route reads input, so its body is limited
         every = (*every, PayloadTooLarge)
@@ -221,7 +227,7 @@ def error_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
     return {
         status: {
             "description": " | ".join(sorted(codes)),
-            "content": {"application/json": {"schema": _envelope_schema(status, codes)}},
+            "model": _status_body(status, tuple(sorted(codes))),
             **({"headers": _RETRY_AFTER} if status == RateLimited.status_code else {}),
         }
         for status, codes in sorted(by_status.items())
@@ -238,31 +244,30 @@ _RETRY_AFTER = {
 }
 
 
-def _envelope_schema(status: int, codes: set[str]) -> dict[str, Any]:
-    """The JSON Schema of ``ErrorBody`` (``ValidationErrorBody`` for 422) with ``code`` an
-    enum of ``codes``, inline (openapi-typescript reads no siblings of a ``$ref``)."""
-    properties: dict[str, Any] = {
-        "code": {"type": "string", "enum": sorted(codes)},
-        "message": {"type": "string"},
-    }
-    required = ["code", "message"]
-    if status == 422:
-        field = {"type": "string"}
-        properties["fields"] = {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["field", "message"],
-                "properties": {"field": field, "message": field},
-            },
-        }
-        required.append("fields")
-    return {
-        "title": "ValidationErrorBody" if status == 422 else "ErrorBody",
-        "type": "object",
-        "required": required,
-        "properties": properties,
-    }
+@functools.cache
+def _error_schema(status: int, code: str) -> type[BaseModel]:
+    """The body of error ``code``: ``ErrorBody`` (``ValidationErrorBody`` for 422) with
+    ``code`` the constant ``code``, as the component ``Error_<code>``. Cached: one class per
+    code, so FastAPI names the component once however many routes answer it."""
+    base: type[ErrorBody] = ValidationErrorBody if status == 422 else ErrorBody
+    # The code as a one-value Literal: JSON Schema's ``const``, which generators type as a
+    # literal rather than an enum class of their own per route.
+    constant: Any = cast(Any, Literal)[code]
+    return create_model(
+        f"Error_{code}",
+        __base__=base,
+        __doc__=f"The error `{code}` (HTTP {status}).",
+        code=(constant, ...),
+    )
+
+
+def _status_body(status: int, codes: tuple[str, ...]) -> Any:
+    """The schema of a status's body: the one code's, or the ``oneOf`` of the codes' schemas
+    with ``code`` as the discriminator."""
+    schemas = tuple(_error_schema(status, code) for code in codes)
+    if len(schemas) == 1:
+        return schemas[0]
+    return Annotated[Union[schemas], Field(discriminator="code")]  # noqa: UP007
 
 
 def _envelope(

@@ -20,7 +20,6 @@ from typing import Any
 import structlog
 from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.routing import APIRoute
 from starlette.types import ASGIApp
 
 from api.account.router import router as account_router
@@ -44,6 +43,7 @@ from api.platform.db_faults import DatabaseFaultsMiddleware
 from api.platform.health import router as health_router
 from api.platform.http_methods import HeadAsGetMiddleware
 from api.platform.logging import RequestContextMiddleware, configure_logging
+from api.platform.openapi_info import document_settings
 from api.platform.security_headers import SecurityHeaders, SecurityHeadersMiddleware
 from api.platform.spa import mount_spa
 from api.platform.vendor_budget import VendorBudgetMiddleware
@@ -62,10 +62,6 @@ from api.webconfig import router as webconfig_router
 # tens of kilobytes).
 WEB_MAX_BODY_BYTES = 64 * 1024
 BODY_LIMITS_BY_PREFIX = (("/metering/", 1024 * 1024), ("/webhooks/stripe", 512 * 1024))
-
-
-def _operation_id(route: APIRoute) -> str:
-    return f"{route.tags[0]}-{route.name}" if route.tags else route.name
 
 
 class _ConsoleApp(FastAPI):
@@ -274,7 +270,7 @@ def create_app(
         version="1",
         summary="Account console of the AI browser-test service (SPEC 7).",
         lifespan=lifespan,
-        generate_unique_id_function=_operation_id,
+        **document_settings(),
         docs_url="/docs" if settings.environment == "development" else None,
         redoc_url=None,
     )

@@ -8,6 +8,7 @@ challenge of each attempt.)
 from fastapi import APIRouter
 
 from api.deps import SettingsDep
+from api.errors import PayloadTooLarge, error_responses
 from api.schemas import ApiModel
 
 router = APIRouter(prefix="/web", tags=["config"])
@@ -26,7 +27,13 @@ class WebConfigResponse(ApiModel):
     stripe: StripeConfig
 
 
-@router.get("/config", response_model=WebConfigResponse)
+@router.get(
+    "/config",
+    response_model=WebConfigResponse,
+    # Reads nothing but settings; a body over the limit is refused before it (api/body_limits).
+    responses=error_responses(PayloadTooLarge, database=False),
+    openapi_extra={"security": []},
+)
 async def get_config(settings: SettingsDep) -> WebConfigResponse:
     """Public, unauthenticated client configuration."""
     return WebConfigResponse(

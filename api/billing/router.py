@@ -61,6 +61,24 @@ router = APIRouter(prefix="/web", tags=["billing"])
         RequestValidationFailed,
         VendorUnavailable,
     ),
+    openapi_extra={
+        "requestBody": {
+            "content": {
+                "application/json": {
+                    "examples": {
+                        "upgrade": {
+                            "summary": "Upgrade to 5 units at the previewed price",
+                            "value": {"units": 5, "prorationDate": 1795256100},
+                        },
+                        "downgrade": {
+                            "summary": "Down to the free plan when the period ends",
+                            "value": {"units": 0},
+                        },
+                    }
+                }
+            }
+        }
+    },
 )
 async def update_subscription(
     body: SubscriptionUpdate,

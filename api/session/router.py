@@ -198,6 +198,24 @@ async def confirm_email_verification(
     status_code=200,
     response_model=SignInResponse,
     responses=error_responses(*_PASSWORD_ERRORS),
+    openapi_extra={
+        "security": [],
+        "requestBody": {
+            "content": {
+                "application/json": {
+                    "examples": {
+                        "password": {
+                            "summary": "Email and password",
+                            "value": {
+                                "email": "ada@acme-robotics.dev",
+                                "password": "c0rrect-h0rse",
+                            },
+                        }
+                    }
+                }
+            }
+        },
+    },
 )
 async def sign_in(
     body: SignInRequest,
@@ -216,6 +234,7 @@ async def sign_in(
     status_code=200,
     response_model=SignInResponse,
     responses=error_responses(*_PASSWORD_ERRORS),
+    openapi_extra={"security": []},
 )
 async def complete_new_password(
     body: CompleteNewPasswordRequest,
@@ -235,6 +254,7 @@ async def complete_new_password(
     status_code=200,
     response_model=ForgotPasswordResponse,
     responses=error_responses(*_PASSWORD_ERRORS, PasswordResetUnavailable),
+    openapi_extra={"security": []},
 )
 async def forgot_password(
     body: ForgotPasswordRequest,
@@ -253,6 +273,7 @@ async def forgot_password(
     status_code=200,
     response_model=SignInResponse,
     responses=error_responses(*_PASSWORD_ERRORS),
+    openapi_extra={"security": []},
 )
 async def confirm_forgot_password(
     body: ConfirmForgotPasswordRequest,
@@ -273,6 +294,7 @@ async def confirm_forgot_password(
     status_code=200,
     response_model=AuthorizeResponse,
     responses=error_responses(RequestValidationFailed, VendorUnavailable),
+    openapi_extra={"security": []},
 )
 async def authorize(
     body: AuthorizeRequest, cognito: Cognito, cookies: Cookies
@@ -295,6 +317,7 @@ async def authorize(
     responses=error_responses(
         ValidationCodeExpired, UnableToAuthenticate, RateLimited, RequestValidationFailed
     ),
+    openapi_extra={"security": []},
 )
 async def exchange_code(
     body: CodeExchangeRequest,
@@ -333,6 +356,7 @@ async def exchange_code(
         RequestValidationFailed,
         VendorUnavailable,
     ),
+    openapi_extra={"security": []},
 )
 async def refresh(
     cognito: Cognito,
@@ -358,6 +382,8 @@ async def refresh(
     status_code=204,
     response_class=Response,
     responses=error_responses(RequestValidationFailed, VendorUnavailable),
+    # The access token is optional: with it, the user's tokens issued until now stop working.
+    openapi_extra={"security": [{}, {"HTTPBearer": []}]},
 )
 async def sign_out(
     db: DbSession,
@@ -393,6 +419,7 @@ async def sign_out(
         RequestValidationFailed,
         VendorUnavailable,
     ),
+    openapi_extra={"security": []},
 )
 async def register(
     body: RegistrationRequest,

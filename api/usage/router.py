@@ -53,6 +53,37 @@ web_router = APIRouter(prefix="/web", tags=["usage"])
         RecordTooOld,
         RequestValidationFailed,
     ),
+    openapi_extra={
+        "requestBody": {
+            "content": {
+                "application/json": {
+                    "examples": {
+                        "batch": {
+                            "summary": "Two metered ai() calls",
+                            "value": {
+                                "records": [
+                                    {
+                                        "idempotencyKey": "3f0c6b1e-8f7a-4c1e-9a53-2d2b4f6c9e01",
+                                        "platform": "web",
+                                        "runs": 1,
+                                        "credits": 4,
+                                        "time": "2026-11-21T10:15:00Z",
+                                    },
+                                    {
+                                        "idempotencyKey": "9b7d2a44-1c3e-4f8a-b6d0-5e4f3a2b1c0d",
+                                        "platform": "nativeMobile",
+                                        "runs": 1,
+                                        "credits": 2,
+                                        "time": 1795256160000,
+                                    },
+                                ]
+                            },
+                        }
+                    }
+                }
+            }
+        }
+    },
 )
 async def ingest_usage(
     body: UsageBatchCreate,

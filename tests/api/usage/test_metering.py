@@ -294,7 +294,9 @@ class TestAge:
         assert refused.json()["code"] == "RecordTooOld"
 
     def test_the_refusal_is_in_the_contract(self, app: FastAPI) -> None:
-        codes = app.openapi()["paths"][URL]["post"]["responses"]["400"]["content"][
+        schema = app.openapi()["paths"][URL]["post"]["responses"]["400"]["content"][
             "application/json"
-        ]["schema"]["properties"]["code"]["enum"]
-        assert "RecordTooOld" in codes
+        ]["schema"]
+        assert schema["discriminator"]["mapping"]["RecordTooOld"] == (
+            "#/components/schemas/Error_RecordTooOld"
+        )

@@ -20,7 +20,7 @@ export interface paths {
          *     account's users once per cycle (README "Usage alerts and export"). The batch's records count
          *     against the account's records per minute first (duplicates too: they cost the same work).
          */
-        post: operations["usage-ingest_usage"];
+        post: operations["ingestUsage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -39,13 +39,13 @@ export interface paths {
          * @description The caller's account: name, API key, usage per billing cycle, plan, card, users, SSO.
          *     An If-None-Match naming the current body's ETag is answered 304 with no body.
          */
-        get: operations["account-get_account"];
+        get: operations["getAccount"];
         /**
          * Update Account
          * @description Rename the caller's account (Owners and Admins); returns the updated account (SPEC 7:
          *     PUT /web/account).
          */
-        put: operations["account-update_account"];
+        put: operations["updateAccount"];
         post?: never;
         delete?: never;
         options?: never;
@@ -64,7 +64,7 @@ export interface paths {
          * List Keys
          * @description The account's working API keys, newest (current) first, masked.
          */
-        get: operations["api keys-list_keys"];
+        get: operations["listKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -87,7 +87,7 @@ export interface paths {
          * @description Make a new key (Owners and Admins); the current one keeps working for the chosen
          *     overlap.
          */
-        post: operations["api keys-roll_key"];
+        post: operations["rollKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -107,7 +107,7 @@ export interface paths {
          * Expire Key
          * @description Stop a key working now (not the only one; Owners and Admins).
          */
-        post: operations["api keys-expire_key"];
+        post: operations["expireKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -128,7 +128,7 @@ export interface paths {
          * @description The key itself, to show or to copy (any role: Members copy the key); recorded in the
          *     audit log either way.
          */
-        post: operations["api keys-reveal_key"];
+        post: operations["revealKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -147,7 +147,7 @@ export interface paths {
          * @description A page of the account's audit log, newest first, with the filters (Owners and
          *     Admins).
          */
-        get: operations["activity-list_audit_events"];
+        get: operations["listAuditEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -168,7 +168,7 @@ export interface paths {
          * @description Everyone who appears in the account's audit log as an actor, deleted users included
          *     (Owners and Admins).
          */
-        get: operations["activity-list_audit_actors"];
+        get: operations["listAuditActors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -189,7 +189,7 @@ export interface paths {
          * @description The account's audit log with the same filters as a CSV download, streamed (Owners and
          *     Admins).
          */
-        get: operations["activity-export_audit_events"];
+        get: operations["exportAuditEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -209,7 +209,7 @@ export interface paths {
          * Get Config
          * @description Public, unauthenticated client configuration.
          */
-        get: operations["config-get_config"];
+        get: operations["getConfig"];
         put?: never;
         post?: never;
         delete?: never;
@@ -229,7 +229,7 @@ export interface paths {
          * List Invoices
          * @description The account's invoices, 12 at a time, newest first (README "Billing").
          */
-        get: operations["billing-list_invoices"];
+        get: operations["listInvoices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -252,7 +252,7 @@ export interface paths {
          * @description Register with the form (SPEC 3): a new account and its first user, signed in; Cognito
          *     emails the code that verifies the address.
          */
-        post: operations["session-register"];
+        post: operations["register"];
         delete?: never;
         options?: never;
         head?: never;
@@ -271,7 +271,7 @@ export interface paths {
          * @description The signed-in user and their account's name. Reads only our database. An
          *     If-None-Match naming the current body's ETag is answered 304 with no body.
          */
-        get: operations["session-get_session"];
+        get: operations["getSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -294,7 +294,7 @@ export interface paths {
          * @description Start a Google or GitHub sign-in: the hosted UI's authorize URL with a fresh ``state``
          *     and PKCE challenge; sets the httpOnly ``oauth_flow`` cookie that the code exchange needs.
          */
-        post: operations["session-authorize"];
+        post: operations["authorize"];
         delete?: never;
         options?: never;
         head?: never;
@@ -314,7 +314,7 @@ export interface paths {
          * Complete New Password
          * @description Answer the NEW_PASSWORD_REQUIRED challenge of a sign-in with a new password.
          */
-        post: operations["session-complete_new_password"];
+        post: operations["completeNewPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -335,7 +335,7 @@ export interface paths {
          * @description Set a new password with the emailed code, end the sessions the old one opened, and
          *     sign in with the new one.
          */
-        post: operations["session-confirm_forgot_password"];
+        post: operations["confirmForgotPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -356,7 +356,7 @@ export interface paths {
          * @description Have Cognito email the signed-in user a code that verifies their address (Resend:
          *     each code replaces the last).
          */
-        post: operations["session-send_email_verification"];
+        post: operations["sendEmailVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -377,7 +377,7 @@ export interface paths {
          * @description Enter the emailed code: once Cognito accepts it, the address is verified and the
          *     actions that wait for it (inviting users, domains, single sign-on) open.
          */
-        post: operations["session-confirm_email_verification"];
+        post: operations["confirmEmailVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -397,7 +397,7 @@ export interface paths {
          * Forgot Password
          * @description Email a password-reset code (SPEC 4 forgot-password).
          */
-        post: operations["session-forgot_password"];
+        post: operations["forgotPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -419,7 +419,7 @@ export interface paths {
          *     the session routes only): how a reloaded page gets its session back, if the account's
          *     sign-in policy still lets the user act.
          */
-        post: operations["session-refresh"];
+        post: operations["refresh"];
         delete?: never;
         options?: never;
         head?: never;
@@ -439,7 +439,7 @@ export interface paths {
          * Sign In
          * @description Sign in with email and password: tokens, or a challenge to answer (SPEC 4).
          */
-        post: operations["session-sign_in"];
+        post: operations["signIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -461,7 +461,7 @@ export interface paths {
          *     cleared, and the user's access tokens issued until now stop working (other devices get
          *     new ones at their next refresh); the SPA then drops its tokens.
          */
-        post: operations["session-sign_out"];
+        post: operations["signOut"];
         delete?: never;
         options?: never;
         head?: never;
@@ -483,7 +483,7 @@ export interface paths {
          *     the browser that started the sign-in (``oauth_flow`` cookie: state and PKCE verifier).
          *     Sets the refresh token cookie.
          */
-        post: operations["session-exchange_code"];
+        post: operations["exchangeCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -504,7 +504,7 @@ export interface paths {
          * @description Require (or stop requiring) Google sign-in for the account; requiring it needs a
          *     verified domain.
          */
-        post: operations["sso-set_sso"];
+        post: operations["setSso"];
         delete?: never;
         options?: never;
         head?: never;
@@ -522,7 +522,7 @@ export interface paths {
          * Get Sso Accounts
          * @description Accounts the signed-in Google identity may join, and its email domain (SPEC 7).
          */
-        get: operations["session-get_sso_accounts"];
+        get: operations["getSsoAccounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -544,7 +544,7 @@ export interface paths {
          * Create Sso Account
          * @description Create a new account for the third-party identity (SPEC 4 needsAccount).
          */
-        post: operations["session-create_sso_account"];
+        post: operations["createSsoAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -565,7 +565,7 @@ export interface paths {
          * @description Join an account that has Google SSO on for the identity's email domain (SPEC 7), as a
          *     Member (README "Roles and invitations").
          */
-        post: operations["session-join_sso_account"];
+        post: operations["joinSsoAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -583,13 +583,13 @@ export interface paths {
          * List Domains
          * @description The account's domains with their state, last check and TXT record.
          */
-        get: operations["sso-list_domains"];
+        get: operations["listDomains"];
         put?: never;
         /**
          * Add Domain
          * @description Add a domain (Pending) and get the TXT record that proves it.
          */
-        post: operations["sso-add_domain"];
+        post: operations["addDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -610,7 +610,7 @@ export interface paths {
          * Remove Domain
          * @description Remove a domain; Google identities of it no longer join the account.
          */
-        delete: operations["sso-remove_domain"];
+        delete: operations["removeDomain"];
         options?: never;
         head?: never;
         patch?: never;
@@ -630,7 +630,7 @@ export interface paths {
          * @description Look the domain's TXT record up now; the domain comes back Verified, or Failed or
          *     Lost with the reason. 429 also when this server runs too many lookups at once.
          */
-        post: operations["sso-verify_domain"];
+        post: operations["verifyDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -652,7 +652,7 @@ export interface paths {
          *     and the prorated difference is charged now; fewer take effect when the paid period ends;
          *     the current units undo a scheduled change (README "Billing").
          */
-        post: operations["billing-update_subscription"];
+        post: operations["updateSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -672,7 +672,7 @@ export interface paths {
          * Pay Past Due
          * @description Pay the invoice that is past due with the card on file (README "Billing").
          */
-        post: operations["billing-pay_past_due"];
+        post: operations["payPastDue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -692,12 +692,12 @@ export interface paths {
          * Update Payment Method
          * @description Make the card of a Stripe.js token the account's card, replacing any previous one.
          */
-        post: operations["billing-update_payment_method"];
+        post: operations["updatePaymentMethod"];
         /**
          * Remove Payment Method
          * @description Remove the account's card (Owners).
          */
-        delete: operations["billing-remove_payment_method"];
+        delete: operations["removePaymentMethod"];
         options?: never;
         head?: never;
         patch?: never;
@@ -715,7 +715,7 @@ export interface paths {
          * @description What setting the plan to ``units`` would charge now and later (README "Billing"); changes
          *     nothing. Needs a card on file, as the change does.
          */
-        get: operations["billing-preview_subscription"];
+        get: operations["previewSubscription"];
         put?: never;
         post?: never;
         delete?: never;
@@ -736,13 +736,13 @@ export interface paths {
          * @description Who gets the usage alerts and at which percentages of the allowance (README "Usage alerts
          *     and export").
          */
-        get: operations["usage-get_usage_alerts"];
+        get: operations["getUsageAlerts"];
         /**
          * Put Usage Alerts
          * @description Set the percentages that send an alert and the users who get them (Owners and
          *     Admins).
          */
-        put: operations["usage-put_usage_alerts"];
+        put: operations["putUsageAlerts"];
         post?: never;
         delete?: never;
         options?: never;
@@ -762,7 +762,7 @@ export interface paths {
          * @description One billing cycle's usage per day and platform as a CSV download (README "Usage alerts and
          *     export").
          */
-        get: operations["usage-export_usage"];
+        get: operations["exportUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -785,7 +785,7 @@ export interface paths {
          * @description Invite a user with a role (Owners and Admins; only Owners invite Owners); Cognito
          *     emails them a temporary password to sign in with. They are Pending until they do.
          */
-        post: operations["users-invite_user"];
+        post: operations["inviteUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -805,14 +805,14 @@ export interface paths {
          * @description Change a user's first and last name, and their role when ``role`` is given (the email
          *     is not editable). Only Owners change Owners or make Owners.
          */
-        put: operations["users-update_user"];
+        put: operations["updateUser"];
         post?: never;
         /**
          * Delete User
          * @description Remove a user from the account and from Cognito; the removal sticks (they cannot
          *     auto-join again until invited).
          */
-        delete: operations["users-delete_user"];
+        delete: operations["deleteUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -832,13 +832,13 @@ export interface paths {
          * @description Send a Pending or Expired invitation again with a new temporary password (the old one
          *     stops working); it is Pending again for the invitation validity.
          */
-        post: operations["users-resend_invitation"];
+        post: operations["resendInvitation"];
         /**
          * Revoke Invitation
          * @description Withdraw a Pending or Expired invitation: the user is removed from Cognito and the
          *     account.
          */
-        delete: operations["users-revoke_invitation"];
+        delete: operations["revokeInvitation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1228,6 +1228,866 @@ export interface components {
             codeDelivery: components["schemas"]["CodeDelivery"] | null;
         };
         /**
+         * Error_AccessDeactivated
+         * @description The error `AccessDeactivated` (HTTP 401).
+         */
+        Error_AccessDeactivated: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "AccessDeactivated";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_AccountRequired
+         * @description The error `AccountRequired` (HTTP 403).
+         */
+        Error_AccountRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "AccountRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_ApiKeyRequired
+         * @description The error `ApiKeyRequired` (HTTP 401).
+         */
+        Error_ApiKeyRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ApiKeyRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_BadRequest
+         * @description The error `BadRequest` (HTTP 400).
+         */
+        Error_BadRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "BadRequest";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_CannotDeleteSelf
+         * @description The error `CannotDeleteSelf` (HTTP 400).
+         */
+        Error_CannotDeleteSelf: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "CannotDeleteSelf";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_CardDeclined
+         * @description The error `CardDeclined` (HTTP 402).
+         */
+        Error_CardDeclined: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "CardDeclined";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_CodeMismatchException
+         * @description The error `CodeMismatchException` (HTTP 400).
+         */
+        Error_CodeMismatchException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "CodeMismatchException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_Conflict
+         * @description The error `Conflict` (HTTP 409).
+         */
+        Error_Conflict: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "Conflict";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_DatabaseUnavailable
+         * @description The error `DatabaseUnavailable` (HTTP 503).
+         */
+        Error_DatabaseUnavailable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "DatabaseUnavailable";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_DnsUnavailable
+         * @description The error `DnsUnavailable` (HTTP 503).
+         */
+        Error_DnsUnavailable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "DnsUnavailable";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_DomainAlreadyAdded
+         * @description The error `DomainAlreadyAdded` (HTTP 409).
+         */
+        Error_DomainAlreadyAdded: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "DomainAlreadyAdded";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_EmailAlreadyVerified
+         * @description The error `EmailAlreadyVerified` (HTTP 409).
+         */
+        Error_EmailAlreadyVerified: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "EmailAlreadyVerified";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_EmailInUse
+         * @description The error `EmailInUse` (HTTP 409).
+         */
+        Error_EmailInUse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "EmailInUse";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_EmailNotVerified
+         * @description The error `EmailNotVerified` (HTTP 400).
+         */
+        Error_EmailNotVerified: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "EmailNotVerified";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_EmailVerificationRequired
+         * @description The error `EmailVerificationRequired` (HTTP 403).
+         */
+        Error_EmailVerificationRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "EmailVerificationRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_ExpiredCodeException
+         * @description The error `ExpiredCodeException` (HTTP 400).
+         */
+        Error_ExpiredCodeException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ExpiredCodeException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_Forbidden
+         * @description The error `Forbidden` (HTTP 403).
+         */
+        Error_Forbidden: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "Forbidden";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_GoogleSignInRequired
+         * @description The error `GoogleSignInRequired` (HTTP 401).
+         */
+        Error_GoogleSignInRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "GoogleSignInRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_GoogleSsoAuthTypeRequired
+         * @description The error `GoogleSsoAuthTypeRequired` (HTTP 400).
+         */
+        Error_GoogleSsoAuthTypeRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "GoogleSsoAuthTypeRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_IdentityProviderUnavailable
+         * @description The error `IdentityProviderUnavailable` (HTTP 503).
+         */
+        Error_IdentityProviderUnavailable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "IdentityProviderUnavailable";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvalidApiKey
+         * @description The error `InvalidApiKey` (HTTP 401).
+         */
+        Error_InvalidApiKey: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvalidApiKey";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvalidCursor
+         * @description The error `InvalidCursor` (HTTP 400).
+         */
+        Error_InvalidCursor: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "InvalidCursor";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvalidDomain
+         * @description The error `InvalidDomain` (HTTP 400).
+         */
+        Error_InvalidDomain: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvalidDomain";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvalidEmailProvider
+         * @description The error `InvalidEmailProvider` (HTTP 400).
+         */
+        Error_InvalidEmailProvider: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvalidEmailProvider";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvalidParameterException
+         * @description The error `InvalidParameterException` (HTTP 400).
+         */
+        Error_InvalidParameterException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvalidParameterException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvalidPasswordException
+         * @description The error `InvalidPasswordException` (HTTP 400).
+         */
+        Error_InvalidPasswordException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvalidPasswordException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvitationExpired
+         * @description The error `InvitationExpired` (HTTP 400).
+         */
+        Error_InvitationExpired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvitationExpired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvitationLapsed
+         * @description The error `InvitationLapsed` (HTTP 401).
+         */
+        Error_InvitationLapsed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvitationLapsed";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvitationNotPending
+         * @description The error `InvitationNotPending` (HTTP 400).
+         */
+        Error_InvitationNotPending: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvitationNotPending";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InviteRefusedWithSso
+         * @description The error `InviteRefusedWithSso` (HTTP 400).
+         */
+        Error_InviteRefusedWithSso: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InviteRefusedWithSso";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_LastApiKey
+         * @description The error `LastApiKey` (HTTP 409).
+         */
+        Error_LastApiKey: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "LastApiKey";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_LastOwnerRequired
+         * @description The error `LastOwnerRequired` (HTTP 400).
+         */
+        Error_LastOwnerRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "LastOwnerRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_LastUserRequired
+         * @description The error `LastUserRequired` (HTTP 400).
+         */
+        Error_LastUserRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "LastUserRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_LimitExceededException
+         * @description The error `LimitExceededException` (HTTP 400).
+         */
+        Error_LimitExceededException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "LimitExceededException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_MustSignInWithGoogle
+         * @description The error `MustSignInWithGoogle` (HTTP 400).
+         */
+        Error_MustSignInWithGoogle: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "MustSignInWithGoogle";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_NotAuthenticated
+         * @description The error `NotAuthenticated` (HTTP 401).
+         */
+        Error_NotAuthenticated: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "NotAuthenticated";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_NotAuthorizedException
+         * @description The error `NotAuthorizedException` (HTTP 400).
+         */
+        Error_NotAuthorizedException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "NotAuthorizedException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_NotFound
+         * @description The error `NotFound` (HTTP 404).
+         */
+        Error_NotFound: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "NotFound";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PaidPlanNeedsPaymentMethod
+         * @description The error `PaidPlanNeedsPaymentMethod` (HTTP 409).
+         */
+        Error_PaidPlanNeedsPaymentMethod: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "PaidPlanNeedsPaymentMethod";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PasswordResetRequiredException
+         * @description The error `PasswordResetRequiredException` (HTTP 400).
+         */
+        Error_PasswordResetRequiredException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PasswordResetRequiredException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PasswordResetUnavailable
+         * @description The error `PasswordResetUnavailable` (HTTP 400).
+         */
+        Error_PasswordResetUnavailable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PasswordResetUnavailable";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PayloadTooLarge
+         * @description The error `PayloadTooLarge` (HTTP 413).
+         */
+        Error_PayloadTooLarge: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "PayloadTooLarge";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PaymentMethodRequired
+         * @description The error `PaymentMethodRequired` (HTTP 409).
+         */
+        Error_PaymentMethodRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PaymentMethodRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PaymentProviderRefused
+         * @description The error `PaymentProviderRefused` (HTTP 400).
+         */
+        Error_PaymentProviderRefused: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "PaymentProviderRefused";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PersonalGmailAccount
+         * @description The error `PersonalGmailAccount` (HTTP 400).
+         */
+        Error_PersonalGmailAccount: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PersonalGmailAccount";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PreviewExpired
+         * @description The error `PreviewExpired` (HTTP 409).
+         */
+        Error_PreviewExpired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PreviewExpired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_ProviderRefused
+         * @description The error `ProviderRefused` (HTTP 400).
+         */
+        Error_ProviderRefused: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ProviderRefused";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PublicEmailDomain
+         * @description The error `PublicEmailDomain` (HTTP 400).
+         */
+        Error_PublicEmailDomain: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PublicEmailDomain";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_RateLimited
+         * @description The error `RateLimited` (HTTP 429).
+         */
+        Error_RateLimited: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "RateLimited";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_RecordInTheFuture
+         * @description The error `RecordInTheFuture` (HTTP 400).
+         */
+        Error_RecordInTheFuture: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "RecordInTheFuture";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_RecordTooOld
+         * @description The error `RecordTooOld` (HTTP 400).
+         */
+        Error_RecordTooOld: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "RecordTooOld";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_RemovedFromAccount
+         * @description The error `RemovedFromAccount` (HTTP 403).
+         */
+        Error_RemovedFromAccount: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "RemovedFromAccount";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_SessionEnded
+         * @description The error `SessionEnded` (HTTP 401).
+         */
+        Error_SessionEnded: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SessionEnded";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_TooManyFailedAttemptsException
+         * @description The error `TooManyFailedAttemptsException` (HTTP 400).
+         */
+        Error_TooManyFailedAttemptsException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TooManyFailedAttemptsException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_TooManyRequestsException
+         * @description The error `TooManyRequestsException` (HTTP 400).
+         */
+        Error_TooManyRequestsException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TooManyRequestsException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_UnableToAuthenticate
+         * @description The error `UnableToAuthenticate` (HTTP 400).
+         */
+        Error_UnableToAuthenticate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "UnableToAuthenticate";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_UnknownAlertRecipient
+         * @description The error `UnknownAlertRecipient` (HTTP 400).
+         */
+        Error_UnknownAlertRecipient: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "UnknownAlertRecipient";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_UserNotConfirmedException
+         * @description The error `UserNotConfirmedException` (HTTP 400).
+         */
+        Error_UserNotConfirmedException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "UserNotConfirmedException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_UserNotFoundException
+         * @description The error `UserNotFoundException` (HTTP 400).
+         */
+        Error_UserNotFoundException: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "UserNotFoundException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_UserRemoved
+         * @description The error `UserRemoved` (HTTP 401).
+         */
+        Error_UserRemoved: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "UserRemoved";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_ValidationCodeExpired
+         * @description The error `ValidationCodeExpired` (HTTP 400).
+         */
+        Error_ValidationCodeExpired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ValidationCodeExpired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_ValidationError
+         * @description The error `ValidationError` (HTTP 422).
+         */
+        Error_ValidationError: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "ValidationError";
+            /** Fields */
+            fields: components["schemas"]["FieldError"][];
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_VendorUnavailable
+         * @description The error `VendorUnavailable` (HTTP 503).
+         */
+        Error_VendorUnavailable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "VendorUnavailable";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_VerificationCodeExpired
+         * @description The error `VerificationCodeExpired` (HTTP 400).
+         */
+        Error_VerificationCodeExpired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "VerificationCodeExpired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_VerificationCodeMismatch
+         * @description The error `VerificationCodeMismatch` (HTTP 400).
+         */
+        Error_VerificationCodeMismatch: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "VerificationCodeMismatch";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_VerifiedDomainRequired
+         * @description The error `VerifiedDomainRequired` (HTTP 400).
+         */
+        Error_VerifiedDomainRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "VerifiedDomainRequired";
+            /** Message */
+            message: string;
+        };
+        /**
          * FederatedIdentity
          * @description Who signed in with the identity provider (claims of its ID token, SPEC 7).
          *
@@ -1250,6 +2110,16 @@ export interface components {
         FieldChange: {
             from: components["schemas"]["JsonValue"];
             to: components["schemas"]["JsonValue"];
+        };
+        /**
+         * FieldError
+         * @description One invalid field of a request.
+         */
+        FieldError: {
+            /** Field */
+            field: string;
+            /** Message */
+            message: string;
         };
         /**
          * ForgotPasswordRequest
@@ -1894,7 +2764,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    "usage-ingest_usage": {
+    ingestUsage: {
         parameters: {
             query?: never;
             header?: never;
@@ -1922,11 +2792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RecordInTheFuture" | "RecordTooOld";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RecordInTheFuture"] | components["schemas"]["Error_RecordTooOld"];
                 };
             };
             /** @description ApiKeyRequired | InvalidApiKey */
@@ -1935,11 +2801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ApiKeyRequired" | "InvalidApiKey";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ApiKeyRequired"] | components["schemas"]["Error_InvalidApiKey"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -1948,11 +2810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -1961,15 +2819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -1980,11 +2830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable */
@@ -1993,16 +2839,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"];
                 };
             };
         };
     };
-    "account-get_account": {
+    getAccount: {
         parameters: {
             query?: never;
             header?: {
@@ -2040,11 +2882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -2053,11 +2891,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2066,16 +2900,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "account-update_account": {
+    updateAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -2103,11 +2933,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -2116,11 +2942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2129,11 +2951,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2142,15 +2960,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2159,16 +2969,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "api keys-list_keys": {
+    listKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -2192,11 +2998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -2205,11 +3007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2218,16 +3016,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "api keys-roll_key": {
+    rollKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2255,11 +3049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -2268,11 +3058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2281,11 +3067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2294,15 +3076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -2313,11 +3087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2326,16 +3096,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "api keys-expire_key": {
+    expireKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2361,11 +3127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -2374,11 +3136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -2387,11 +3145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description LastApiKey */
@@ -2400,11 +3154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "LastApiKey";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_LastApiKey"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2413,11 +3163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2426,15 +3172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2443,16 +3181,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "api keys-reveal_key": {
+    revealKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2482,11 +3216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -2495,11 +3225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description NotFound */
@@ -2508,11 +3234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2521,11 +3243,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2534,15 +3252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -2553,11 +3263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2566,16 +3272,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "activity-list_audit_events": {
+    listAuditEvents: {
         parameters: {
             query?: {
                 /** @description Only the events of this user (their id stays in the log after they are deleted; GET /web/audit-events/actors lists the actors of the log). */
@@ -2612,11 +3314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "InvalidCursor";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_InvalidCursor"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -2625,11 +3323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -2638,11 +3332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2651,11 +3341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2664,15 +3350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2681,16 +3359,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "activity-list_audit_actors": {
+    listAuditActors: {
         parameters: {
             query?: never;
             header?: never;
@@ -2714,11 +3388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -2727,11 +3397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2740,16 +3406,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "activity-export_audit_events": {
+    exportAuditEvents: {
         parameters: {
             query?: {
                 /** @description Only the events of this user (their id stays in the log after they are deleted; GET /web/audit-events/actors lists the actors of the log). */
@@ -2782,11 +3444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -2795,11 +3453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2808,11 +3462,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2821,15 +3471,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -2838,16 +3480,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "config-get_config": {
+    getConfig: {
         parameters: {
             query?: never;
             header?: never;
@@ -2865,9 +3503,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebConfigResponse"];
                 };
             };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
         };
     };
-    "billing-list_invoices": {
+    listInvoices: {
         parameters: {
             query?: {
                 startingAfter?: string | null;
@@ -2893,11 +3540,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentProviderRefused";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -2906,11 +3549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -2919,11 +3558,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -2932,11 +3567,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -2945,15 +3576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -2964,11 +3587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -2977,16 +3596,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-register": {
+    register: {
         parameters: {
             query?: never;
             header?: never;
@@ -3014,11 +3629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidEmailProvider" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidEmailProvider"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description EmailInUse */
@@ -3027,11 +3638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "EmailInUse";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_EmailInUse"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3040,11 +3647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3053,15 +3656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3072,11 +3667,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -3085,16 +3676,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-get_session": {
+    getSession: {
         parameters: {
             query?: never;
             header?: {
@@ -3132,11 +3719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -3145,11 +3728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -3158,16 +3737,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "session-authorize": {
+    authorize: {
         parameters: {
             query?: never;
             header?: never;
@@ -3195,11 +3770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3208,15 +3779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -3225,16 +3788,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-complete_new_password": {
+    completeNewPassword: {
         parameters: {
             query?: never;
             header?: never;
@@ -3262,11 +3821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationExpired" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */
@@ -3275,11 +3830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3288,11 +3839,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3301,15 +3848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3320,11 +3859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -3333,16 +3868,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-confirm_forgot_password": {
+    confirmForgotPassword: {
         parameters: {
             query?: never;
             header?: never;
@@ -3370,11 +3901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationExpired" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */
@@ -3383,11 +3910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3396,11 +3919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3409,15 +3928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3428,11 +3939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -3441,16 +3948,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-send_email_verification": {
+    sendEmailVerification: {
         parameters: {
             query?: never;
             header?: never;
@@ -3474,11 +3977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -3487,11 +3986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -3500,11 +3995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description EmailAlreadyVerified */
@@ -3513,11 +4004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "EmailAlreadyVerified";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_EmailAlreadyVerified"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3526,11 +4013,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3539,15 +4022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3558,11 +4033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -3571,16 +4042,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-confirm_email_verification": {
+    confirmEmailVerification: {
         parameters: {
             query?: never;
             header?: never;
@@ -3606,11 +4073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException" | "VerificationCodeExpired" | "VerificationCodeMismatch";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"] | components["schemas"]["Error_VerificationCodeExpired"] | components["schemas"]["Error_VerificationCodeMismatch"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -3619,11 +4082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -3632,11 +4091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description EmailAlreadyVerified */
@@ -3645,11 +4100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "EmailAlreadyVerified";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_EmailAlreadyVerified"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3658,11 +4109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3671,15 +4118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3690,11 +4129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -3703,16 +4138,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-forgot_password": {
+    forgotPassword: {
         parameters: {
             query?: never;
             header?: never;
@@ -3740,11 +4171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationExpired" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "PasswordResetUnavailable" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_PasswordResetUnavailable"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */
@@ -3753,11 +4180,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3766,11 +4189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3779,15 +4198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3798,11 +4209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -3811,16 +4218,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-refresh": {
+    refresh: {
         parameters: {
             query?: never;
             header?: never;
@@ -3846,11 +4249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3859,11 +4258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3872,15 +4267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3891,11 +4278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -3904,16 +4287,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-sign_in": {
+    signIn: {
         parameters: {
             query?: never;
             header?: never;
@@ -3941,11 +4320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationExpired" | "LimitExceededException" | "MustSignInWithGoogle" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */
@@ -3954,11 +4329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3967,11 +4338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -3980,15 +4347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -3999,11 +4358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -4012,16 +4367,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-sign_out": {
+    signOut: {
         parameters: {
             query?: never;
             header?: never;
@@ -4045,11 +4396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4058,15 +4405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | VendorUnavailable */
@@ -4075,16 +4414,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-exchange_code": {
+    exchangeCode: {
         parameters: {
             query?: never;
             header?: never;
@@ -4114,11 +4449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "UnableToAuthenticate" | "ValidationCodeExpired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_UnableToAuthenticate"] | components["schemas"]["Error_ValidationCodeExpired"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4127,11 +4458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4140,15 +4467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -4159,11 +4478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable */
@@ -4172,16 +4487,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"];
                 };
             };
         };
     };
-    "sso-set_sso": {
+    setSso: {
         parameters: {
             query?: never;
             header?: never;
@@ -4209,11 +4520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "GoogleSsoAuthTypeRequired" | "PersonalGmailAccount" | "VerifiedDomainRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_GoogleSsoAuthTypeRequired"] | components["schemas"]["Error_PersonalGmailAccount"] | components["schemas"]["Error_VerifiedDomainRequired"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -4222,11 +4529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -4235,11 +4538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4248,11 +4547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4261,15 +4556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -4278,16 +4565,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "session-get_sso_accounts": {
+    getSsoAccounts: {
         parameters: {
             query: {
                 cognitoId: string;
@@ -4314,11 +4597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "BadRequest" | "EmailNotVerified";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_BadRequest"] | components["schemas"]["Error_EmailNotVerified"];
                 };
             };
             /** @description NotAuthenticated */
@@ -4327,11 +4606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotAuthenticated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotAuthenticated"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4340,11 +4615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4353,15 +4624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -4372,11 +4635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -4385,16 +4644,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-create_sso_account": {
+    createSsoAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -4420,11 +4675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "BadRequest" | "EmailNotVerified";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_BadRequest"] | components["schemas"]["Error_EmailNotVerified"];
                 };
             };
             /** @description NotAuthenticated */
@@ -4433,11 +4684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotAuthenticated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotAuthenticated"];
                 };
             };
             /** @description Conflict | EmailInUse */
@@ -4446,11 +4693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "Conflict" | "EmailInUse";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_Conflict"] | components["schemas"]["Error_EmailInUse"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4459,11 +4702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4472,15 +4711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -4489,16 +4720,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "session-join_sso_account": {
+    joinSsoAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -4524,11 +4751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "BadRequest" | "EmailNotVerified";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_BadRequest"] | components["schemas"]["Error_EmailNotVerified"];
                 };
             };
             /** @description NotAuthenticated */
@@ -4537,11 +4760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotAuthenticated";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotAuthenticated"];
                 };
             };
             /** @description RemovedFromAccount */
@@ -4550,11 +4769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RemovedFromAccount";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RemovedFromAccount"];
                 };
             };
             /** @description NotFound */
@@ -4563,11 +4778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description Conflict | EmailInUse */
@@ -4576,11 +4787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "Conflict" | "EmailInUse";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_Conflict"] | components["schemas"]["Error_EmailInUse"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4589,11 +4796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4602,15 +4805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -4619,16 +4814,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "sso-list_domains": {
+    listDomains: {
         parameters: {
             query?: never;
             header?: never;
@@ -4652,11 +4843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -4665,11 +4852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -4678,16 +4861,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "sso-add_domain": {
+    addDomain: {
         parameters: {
             query?: never;
             header?: never;
@@ -4715,11 +4894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "InvalidDomain" | "PublicEmailDomain";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_InvalidDomain"] | components["schemas"]["Error_PublicEmailDomain"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -4728,11 +4903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -4741,11 +4912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description DomainAlreadyAdded */
@@ -4754,11 +4921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DomainAlreadyAdded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DomainAlreadyAdded"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4767,11 +4930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4780,15 +4939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -4797,16 +4948,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "sso-remove_domain": {
+    removeDomain: {
         parameters: {
             query?: never;
             header?: never;
@@ -4830,11 +4977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -4843,11 +4986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -4856,11 +4995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4869,11 +5004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4882,15 +5013,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -4899,16 +5022,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "sso-verify_domain": {
+    verifyDomain: {
         parameters: {
             query?: never;
             header?: never;
@@ -4934,11 +5053,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -4947,11 +5062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -4960,11 +5071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4973,11 +5080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -4986,15 +5089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -5005,11 +5100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | DnsUnavailable | IdentityProviderUnavailable */
@@ -5018,16 +5109,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "DnsUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_DnsUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "billing-update_subscription": {
+    updateSubscription: {
         parameters: {
             query?: never;
             header?: never;
@@ -5055,11 +5142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentProviderRefused";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5068,11 +5151,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -5081,11 +5160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CardDeclined";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CardDeclined"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5094,11 +5169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PaymentMethodRequired | PreviewExpired */
@@ -5107,11 +5178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentMethodRequired" | "PreviewExpired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentMethodRequired"] | components["schemas"]["Error_PreviewExpired"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -5120,11 +5187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -5133,15 +5196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -5150,16 +5205,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "billing-pay_past_due": {
+    payPastDue: {
         parameters: {
             query?: never;
             header?: never;
@@ -5183,11 +5234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentProviderRefused";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5196,11 +5243,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -5209,11 +5252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CardDeclined";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CardDeclined"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5222,11 +5261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -5235,11 +5270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PaymentMethodRequired */
@@ -5248,11 +5279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentMethodRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentMethodRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -5261,16 +5288,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "billing-update_payment_method": {
+    updatePaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -5298,11 +5321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentProviderRefused";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5311,11 +5330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -5324,11 +5339,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CardDeclined";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CardDeclined"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5337,11 +5348,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -5350,11 +5357,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -5363,15 +5366,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -5382,11 +5377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -5395,16 +5386,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "billing-remove_payment_method": {
+    removePaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -5426,11 +5413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentProviderRefused";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5439,11 +5422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5452,11 +5431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -5465,11 +5440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PaidPlanNeedsPaymentMethod */
@@ -5478,11 +5449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaidPlanNeedsPaymentMethod";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaidPlanNeedsPaymentMethod"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -5491,16 +5458,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "billing-preview_subscription": {
+    previewSubscription: {
         parameters: {
             query: {
                 /** @description Units asked for (0-20). */
@@ -5527,11 +5490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentProviderRefused";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5540,11 +5499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5553,11 +5508,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PaymentMethodRequired */
@@ -5566,11 +5517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PaymentMethodRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PaymentMethodRequired"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -5579,11 +5526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -5592,15 +5535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -5609,16 +5544,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "usage-get_usage_alerts": {
+    getUsageAlerts: {
         parameters: {
             query?: never;
             header?: never;
@@ -5642,11 +5573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -5655,11 +5582,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -5668,16 +5591,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "usage-put_usage_alerts": {
+    putUsageAlerts: {
         parameters: {
             query?: never;
             header?: never;
@@ -5705,11 +5624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "UnknownAlertRecipient";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_UnknownAlertRecipient"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5718,11 +5633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5731,11 +5642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -5744,11 +5651,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -5757,15 +5660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -5774,16 +5669,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "usage-export_usage": {
+    exportUsage: {
         parameters: {
             query: {
                 /** @description startMs of one of the 12 cycles GET /web/account shows. */
@@ -5810,11 +5701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -5823,11 +5710,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description NotFound */
@@ -5836,11 +5719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -5849,11 +5728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -5862,15 +5737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -5879,16 +5746,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "users-invite_user": {
+    inviteUser: {
         parameters: {
             query?: never;
             header?: never;
@@ -5916,11 +5779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InviteRefusedWithSso" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InviteRefusedWithSso"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -5929,11 +5788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -5942,11 +5797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description EmailInUse */
@@ -5955,11 +5806,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "EmailInUse";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_EmailInUse"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -5968,11 +5815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -5981,15 +5824,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -6000,11 +5835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -6013,16 +5844,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "users-update_user": {
+    updateUser: {
         parameters: {
             query?: never;
             header?: never;
@@ -6052,11 +5879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "LastOwnerRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_LastOwnerRequired"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -6065,11 +5888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6078,11 +5897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -6091,11 +5906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6104,11 +5915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -6117,15 +5924,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -6134,16 +5933,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
     };
-    "users-delete_user": {
+    deleteUser: {
         parameters: {
             query?: never;
             header?: never;
@@ -6167,11 +5962,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CannotDeleteSelf" | "LastOwnerRequired" | "LastUserRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CannotDeleteSelf"] | components["schemas"]["Error_LastOwnerRequired"] | components["schemas"]["Error_LastUserRequired"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -6180,11 +5971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6193,11 +5980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -6206,11 +5989,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6219,11 +5998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -6232,15 +6007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -6249,16 +6016,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "users-resend_invitation": {
+    resendInvitation: {
         parameters: {
             query?: never;
             header?: never;
@@ -6284,11 +6047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CodeMismatchException" | "ExpiredCodeException" | "InvalidParameterException" | "InvalidPasswordException" | "InvitationNotPending" | "LimitExceededException" | "NotAuthorizedException" | "PasswordResetRequiredException" | "ProviderRefused" | "TooManyFailedAttemptsException" | "TooManyRequestsException" | "UserNotConfirmedException" | "UserNotFoundException";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationNotPending"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -6297,11 +6056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -6310,11 +6065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "EmailVerificationRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -6323,11 +6074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6336,11 +6083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -6349,15 +6092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description RateLimited */
@@ -6368,11 +6103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "RateLimited";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -6381,16 +6112,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
     };
-    "users-revoke_invitation": {
+    revokeInvitation: {
         parameters: {
             query?: never;
             header?: never;
@@ -6414,11 +6141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "CannotDeleteSelf" | "InvitationNotPending" | "LastOwnerRequired" | "LastUserRequired";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_CannotDeleteSelf"] | components["schemas"]["Error_InvitationNotPending"] | components["schemas"]["Error_LastOwnerRequired"] | components["schemas"]["Error_LastUserRequired"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -6427,11 +6150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccessDeactivated" | "GoogleSignInRequired" | "InvitationLapsed" | "NotAuthenticated" | "SessionEnded" | "UserRemoved";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6440,11 +6159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "AccountRequired" | "Forbidden";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -6453,11 +6168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "NotFound";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6466,11 +6177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "PayloadTooLarge";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
                 };
             };
             /** @description ValidationError */
@@ -6479,15 +6186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "ValidationError";
-                        fields: {
-                            field: string;
-                            message: string;
-                        }[];
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -6496,11 +6195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        code: "DatabaseUnavailable" | "IdentityProviderUnavailable" | "VendorUnavailable";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };

@@ -30,7 +30,8 @@ type CodeOf<B> = B extends { code: infer C extends string } ? C : never;
 
 /**
  * The `code` of every error the API declares in the contract (`openapi.json`: each route's
- * error responses carry `{ code, message }` with `code` an enum), e.g. `"SessionEnded"`.
+ * error responses are the schemas `Error_<code>`, `{ code, message }` with `code` a constant,
+ * one or a union of them per status), e.g. `"SessionEnded"`.
  */
 export type ErrorCode = CodeOf<ErrorBodyOf<operations[keyof operations]["responses"]>>;
 
