@@ -157,7 +157,7 @@ def main() -> None:
         )
         _reconcile_billing()
         children.append(services.start_worker(data_dir / "logs"))
-        _say("job worker started (log: logs/worker.log)")
+        _say(f"job worker started (log: {data_dir / 'logs' / 'worker.log'})")
         asyncio.run(_serve(args.host, args.port))
     except KeyboardInterrupt:
         pass

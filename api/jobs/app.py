@@ -15,7 +15,7 @@ from sqlalchemy.engine import make_url
 
 from api.adapters.mail import Mailer
 from api.config import Settings
-from api.jobs import emails
+from api.jobs import emails, stalled
 
 # asyncpg's query parameters and their libpq names (the others are passed as they are).
 _LIBPQ_NAMES = {"ssl": "sslmode", "server_settings": ""}
@@ -74,4 +74,5 @@ def create_job_app(
     )
     app = procrastinate.App(connector=connector)
     emails.register(app, mailer or Mailer.from_settings(settings))
+    stalled.register(app)
     return app

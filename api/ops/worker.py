@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import signal
 import sys
 
 import structlog
@@ -24,6 +26,8 @@ from api.platform.logging import configure_logging
 
 log = structlog.get_logger(__name__)
 
+_STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
 
 async def run(settings: Settings, *, concurrency: int, shutdown_grace_s: float) -> int:
     """Run a worker until a signal stops it; returns the exit status."""
@@ -32,12 +36,29 @@ async def run(settings: Settings, *, concurrency: int, shutdown_grace_s: float) 
         if not await app.check_connection_async():
             log.error("worker_database_unreachable")
             return 1
-        log.info("worker_started", concurrency=concurrency)
-        await app.run_worker_async(
-            concurrency=concurrency,
-            shutdown_graceful_timeout=shutdown_grace_s,
-            install_signal_handlers=True,
+        worker = asyncio.create_task(
+            app.run_worker_async(
+                concurrency=concurrency,
+                shutdown_graceful_timeout=shutdown_grace_s,
+                install_signal_handlers=False,
+            )
         )
+        loop = asyncio.get_running_loop()
+
+        def stop() -> None:
+            # procrastinate stops gracefully when its task is cancelled; the handlers go, so
+            # a second signal has its default effect (the process ends at once).
+            log.info("worker_stopping", grace_s=shutdown_grace_s)
+            worker.cancel()
+            for signum in _STOP_SIGNALS:
+                loop.remove_signal_handler(signum)
+
+        # Installed before saying it runs: a signal from then on is a graceful stop.
+        for signum in _STOP_SIGNALS:
+            loop.add_signal_handler(signum, stop)
+        log.info("worker_started", concurrency=concurrency)
+        with contextlib.suppress(asyncio.CancelledError):
+            await worker
     log.info("worker_stopped")
     return 0
 

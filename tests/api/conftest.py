@@ -24,6 +24,7 @@ from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
 from api.deferred import EMAIL_QUEUE
 from api.jobs.app import create_job_app
+from api.jobs.stalled import MAINTENANCE_QUEUE
 from api.keys.service import open_current_key
 from api.models import Account, AuthType, Role, User
 from devstack.app import create_dev_app
@@ -45,7 +46,8 @@ async def app(stack: Stack) -> AsyncIterator[FastAPI]:
     async with application.router.lifespan_context(application), jobs.open_async():
         worker = asyncio.create_task(
             jobs.run_worker_async(
-                queues=[EMAIL_QUEUE],  # the console's; a test's own queue is left to that test
+                # The console's queues; a test's own queue is left to that test.
+                queues=[EMAIL_QUEUE, MAINTENANCE_QUEUE],
                 concurrency=4,
                 install_signal_handlers=False,
                 fetch_job_polling_interval=0.5,

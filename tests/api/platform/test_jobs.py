@@ -5,7 +5,11 @@ runs; the email job retries a failed send with a backoff, under one stable ``Mes
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
+import signal
+import subprocess
+import sys
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -13,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+import procrastinate
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import text
@@ -21,6 +26,7 @@ from api.adapters.mail import Mailer, MailUnavailable
 from api.deferred import Email, defer_emails
 from api.jobs.app import create_job_app, psycopg_conninfo
 from api.jobs.emails import retry_schedule_s
+from api.jobs.stalled import retry_stalled
 from api.usage.alerts import message_key
 from devstack.stack import Stack
 from tests.api.conftest import MakeUser, mails_to, unique_email
@@ -122,18 +128,28 @@ async def queue() -> AsyncIterator[str]:
     yield f"test-{uuid.uuid4().hex[:12]}"
 
 
+async def _defer_one(app: FastAPI, email: Email, queue: str) -> int:
+    """Defer ``email`` on ``queue`` in a committed transaction; returns the job id."""
+    async with app.state.resources.sessionmaker() as db, db.begin():
+        [job_id] = await defer_emails(db, [email], queue=queue)
+    return job_id
+
+
+async def _work_off(jobs: procrastinate.App, queue: str) -> None:
+    """Run a worker on ``queue`` until nothing there is due (wait=False)."""
+    await jobs.run_worker_async(queues=[queue], wait=False, install_signal_handlers=False)
+
+
 class TestRetries:
     async def test_a_failed_send_is_retried_later_under_the_same_message_id(
         self, app: FastAPI, stack: Stack, queue: str
     ) -> None:
         to = unique_email("retried")
-        async with app.state.resources.sessionmaker() as db, db.begin():
-            [job_id] = await defer_emails(db, [_email(to, "usage-alert.a.1.50.t")], queue=queue)
+        job_id = await _defer_one(app, _email(to, "usage-alert.a.1.50.t"), queue)
         mailer = FlakyMailer(failures=1)
         jobs = create_job_app(stack.settings, mailer=mailer)
         async with jobs.open_async():
-            # wait=False: the worker stops once nothing is due.
-            await jobs.run_worker_async(queues=[queue], wait=False, install_signal_handlers=False)
+            await _work_off(jobs, queue)
             [job] = await _jobs_of(app, to)
             # Not dropped: back in the queue for later (2 s after the first attempt).
             assert (job.status, job.attempts) == ("todo", 1)
@@ -148,15 +164,97 @@ class TestRetries:
                     text("UPDATE procrastinate_jobs SET scheduled_at = now() WHERE id = :id"),
                     {"id": job_id},
                 )
-            await jobs.run_worker_async(queues=[queue], wait=False, install_signal_handlers=False)
+            await _work_off(jobs, queue)
         [job] = await _jobs_of(app, to)
         assert (job.status, job.attempts) == ("succeeded", 2)
         assert mailer.attempts == [(to, "<usage-alert.a.1.50.t@console.test>")] * 2
+
+    async def test_a_job_a_dead_worker_left_running_is_sent_again_under_the_same_id(
+        self, app: FastAPI, stack: Stack, queue: str
+    ) -> None:
+        to = unique_email("orphaned")
+        async with app.state.resources.sessionmaker() as db, db.begin():
+            [job_id] = await defer_emails(db, [_email(to, "domain-lost.d.1.t")], queue=queue)
+            # A worker took it, then died (SIGKILL: no more heartbeats, no goodbye).
+            dead = await db.scalar(
+                text(
+                    "INSERT INTO procrastinate_workers (last_heartbeat) "
+                    "VALUES (now() - interval '10 minutes') RETURNING id"
+                )
+            )
+            await db.execute(
+                text(
+                    "UPDATE procrastinate_jobs SET status = 'doing', worker_id = :w WHERE id = :j"
+                ),
+                {"w": dead, "j": job_id},
+            )
+        mailer = FlakyMailer(failures=0)
+        jobs = create_job_app(stack.settings, mailer=mailer)
+        async with jobs.open_async():
+            await retry_stalled(jobs)
+            [job] = await _jobs_of(app, to)
+            assert job.status == "todo"
+            await _work_off(jobs, queue)
+        [job] = await _jobs_of(app, to)
+        assert job.status == "succeeded"
+        assert mailer.attempts == [(to, "<domain-lost.d.1.t@console.test>")]
+
+    async def test_a_live_workers_job_is_left_alone(
+        self, app: FastAPI, stack: Stack, queue: str
+    ) -> None:
+        to = unique_email("running")
+        async with app.state.resources.sessionmaker() as db, db.begin():
+            [job_id] = await defer_emails(db, [_email(to)], queue=queue)
+            alive = await db.scalar(
+                text("INSERT INTO procrastinate_workers DEFAULT VALUES RETURNING id")
+            )
+            await db.execute(
+                text(
+                    "UPDATE procrastinate_jobs SET status = 'doing', worker_id = :w WHERE id = :j"
+                ),
+                {"w": alive, "j": job_id},
+            )
+        jobs = create_job_app(stack.settings)
+        async with jobs.open_async():
+            await retry_stalled(jobs)
+        [job] = await _jobs_of(app, to)
+        assert job.status == "doing"
+        async with app.state.resources.sessionmaker() as db, db.begin():  # tidy up
+            await db.execute(
+                text("UPDATE procrastinate_jobs SET status = 'cancelled' WHERE id = :j"),
+                {"j": job_id},
+            )
 
     def test_the_backoff_keeps_trying_for_more_than_an_hour(self) -> None:
         waits = retry_schedule_s()
         assert waits == sorted(waits) and waits[0] <= 5
         assert sum(waits) >= 3600
+
+
+class TestWorkerCommand:
+    def test_sigterm_stops_the_worker_gracefully(self, stack: Stack) -> None:
+        env = {**os.environ, "DATABASE_URL": stack.settings.database_url, "LOG_FORMAT": "json"}
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "api.ops.worker", "--shutdown-grace-s", "5"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env=env,
+            text=True,
+        )
+        try:
+            assert worker.stdout is not None
+            for line in worker.stdout:  # until it runs
+                if "worker_started" in line:
+                    break
+            else:
+                pytest.fail(f"the worker exited with {worker.wait()}")
+            worker.send_signal(signal.SIGTERM)
+            assert worker.wait(15) == 0
+            assert "worker_stopped" in worker.stdout.read()
+        finally:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
 
 
 class TestMessageIds:
