@@ -21,7 +21,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from api.adapters.cognito import CognitoClient
 from api.adapters.dns_resolver import DnsResolver
-from api.adapters.mail import Mailer
 from api.adapters.stripe import StripeGateway
 from api.audit import Actor, AuditTrail, SignInLog
 from api.auth import principal
@@ -68,10 +67,6 @@ async def _dns_resolver(request: Request) -> DnsResolver:
     return resources_of(request.app).dns_resolver
 
 
-async def _mailer(request: Request) -> Mailer:
-    return resources_of(request.app).mailer
-
-
 async def _rate_limiter(request: Request) -> RateLimiter:
     return resources_of(request.app).rate_limiter
 
@@ -112,7 +107,6 @@ PasswordAttemptsDep = Annotated[PasswordAttempts, Depends(_password_attempts)]
 Cognito = Annotated[CognitoClient, Depends(_cognito)]
 Stripe = Annotated[StripeGateway, Depends(_stripe)]
 Resolver = Annotated[DnsResolver, Depends(_dns_resolver)]
-MailerDep = Annotated[Mailer, Depends(_mailer)]
 
 
 async def _key_ring(request: Request) -> KeyRing:

@@ -26,7 +26,6 @@ from api.account.router import router as account_router
 from api.activity.router import router as activity_router
 from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
 from api.adapters.dns_resolver import DnsResolver
-from api.adapters.mail import Mailer
 from api.adapters.stripe import StripeGateway
 from api.audit.retention import retain_forever
 from api.auth.app_client import check_app_client
@@ -125,7 +124,6 @@ def open_resources(
             webhook_secret=settings.stripe_webhook_secret.get_secret_value(),
         ),
         dns_resolver=DnsResolver.from_settings(settings),
-        mailer=Mailer.from_settings(settings),
         key_ring=key_ring(settings),
         rate_limiter=RateLimiter(read_engine),
         throttles=throttles(settings),
@@ -150,7 +148,6 @@ def _background_tasks(resources: Resources) -> list[asyncio.Task[None]]:
         recheck = recheck_forever(
             resources.sessionmaker,
             resources.dns_resolver,
-            resources.mailer,
             interval_s=settings.domain_recheck_interval_s,
             poll_s=settings.domain_recheck_poll_s,
         )

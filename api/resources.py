@@ -17,7 +17,6 @@ from starlette.applications import Starlette
 
 from api.adapters.cognito import CognitoClient
 from api.adapters.dns_resolver import DnsResolver
-from api.adapters.mail import Mailer
 from api.adapters.stripe import StripeGateway
 from api.auth.tokens import AccessTokenVerifier
 from api.config import Settings
@@ -46,7 +45,6 @@ class Resources:
     cognito: CognitoClient
     stripe: StripeGateway
     dns_resolver: DnsResolver
-    mailer: Mailer
     key_ring: KeyRing
     rate_limiter: RateLimiter
     throttles: Mapping[str, Throttle]
@@ -58,7 +56,6 @@ class Resources:
         """Close the vendor clients, then the pool."""
         await self.cognito.aclose()
         await self.stripe.aclose()
-        await self.mailer.aclose()
         await self.engine.dispose()
 
 

@@ -10,7 +10,9 @@
 4. the demo account, printed with its sign-in at start;
 5. ``python -m api.ops.reconcile --fix`` against localstripe, its lines printed (a failure
    is printed too, and the stack goes on);
-6. the API, serving the SPA, the hosted-UI stand-in, the dev mailbox and the DNS records
+6. one worker of the job engine (``python -m api.ops.worker``: the emails), its output in
+   ``--data-dir``/logs/worker.log;
+7. the API, serving the SPA, the hosted-UI stand-in, the dev mailbox and the DNS records
    endpoint (``/dev/dns/<name>``), on 127.0.0.1:PORT.
 
 Ctrl-C stops everything. ``--throwaway-db`` uses a fresh database dropped on exit (tests).
@@ -154,6 +156,8 @@ def main() -> None:
             f"{provisioned} user(s) created in the stand-in pool"
         )
         _reconcile_billing()
+        children.append(services.start_worker(data_dir / "logs"))
+        _say(f"job worker started (log: {data_dir / 'logs' / 'worker.log'})")
         asyncio.run(_serve(args.host, args.port))
     except KeyboardInterrupt:
         pass

@@ -310,6 +310,13 @@ def start_smtp_sink(mailbox: Path, port: int | None = None) -> ChildProcess:
     return child
 
 
+def start_worker(log_dir: Path) -> ChildProcess:
+    """One worker of the job engine (``python -m api.ops.worker``) with this process's
+    environment (the API's settings, set before), its output in ``log_dir/worker.log``; stopped
+    with SIGTERM, which lets a running job finish (README "Background work")."""
+    return ChildProcess("worker", [sys.executable, "-m", "api.ops.worker"], 0, log_dir, {})
+
+
 def wait_tcp(
     port: int, timeout_s: float = 30.0, process: subprocess.Popen[bytes] | None = None
 ) -> None:

@@ -5,7 +5,8 @@ relay (api/adapters/mail.py), so ``make dev`` and ``make test`` run the producti
 
 ``python -m devstack.smtp_sink --port 8425 --mailbox .devdata/mailbox.jsonl``
 
-Each line: ``{"to", "subject", "body", "sentAt"}`` (one line per recipient; ISO 8601 UTC).
+Each line: ``{"to", "subject", "messageId", "body", "sentAt"}`` (one line per recipient; ISO
+8601 UTC).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class MailboxHandler:
                 line: dict[str, Any] = {
                     "to": to,
                     "subject": str(message["Subject"] or ""),
+                    "messageId": str(message["Message-ID"] or ""),
                     "body": body,
                     "sentAt": sent_at,
                 }

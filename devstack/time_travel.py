@@ -81,5 +81,5 @@ async def recheck_domains(request: Request) -> dict[str, int]:
     """Run the daily re-check of every verified domain now (api/sso/recheck.py); lost-domain
     emails land in the mailbox."""
     state = request.app.state.resources
-    report = await recheck_due(state.sessionmaker, state.dns_resolver, state.mailer, interval_s=0)
+    report = await recheck_due(state.sessionmaker, state.dns_resolver, interval_s=0)
     return {"kept": report.kept, "lost": report.lost, "unreachable": report.unreachable}

@@ -22,9 +22,13 @@ def _url() -> str:
 
 
 def _include_name(name: str | None, type_: str, _parents: object) -> bool:
-    """Leave the audit log's month partitions (and their indexes) out of autogenerate: the
-    database makes them (``audit_event_ensure_partitions``), the models name only the parent."""
-    return not (name or "").startswith("audit_event_") or name == "audit_event"
+    """Leave out of autogenerate the audit log's month partitions (and their indexes: the
+    database makes them, ``audit_event_ensure_partitions``, the models name only the parent)
+    and the job engine's tables (procrastinate's own schema, applied as it ships it)."""
+    name = name or ""
+    if name.startswith("procrastinate_"):
+        return False
+    return not name.startswith("audit_event_") or name == "audit_event"
 
 
 def _run(connection: Connection) -> None:

@@ -1,6 +1,6 @@
-"""Email the console sends itself, over SMTP with ``aiosmtplib`` (usage alerts;
-the lost-domain notice of a verified domain). Cognito still sends its own messages (codes, temporary
-passwords).
+"""Email the console sends itself, over SMTP with ``aiosmtplib`` (usage alerts; the lost-domain
+notice of a verified domain), from the worker's email task (api/jobs/emails.py). Cognito still
+sends its own messages (codes, temporary passwords).
 
 Any SMTP relay works (Amazon SES's SMTP interface, Postmark, Mailgun, a company relay):
 ``SMTP_HOST``, ``SMTP_PORT``, ``SMTP_SECURITY`` (``starttls``, ``tls`` or ``none``),
@@ -15,18 +15,16 @@ Raises :class:`MailRefused` (the server refused: its code and message) or
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from email.message import EmailMessage
+from email.utils import parseaddr
 from typing import Literal
 
 import aiosmtplib
-import structlog
 
 from api.config import Settings
 from api.platform.vendor_budget import within_budget
 
 SmtpSecurity = Literal["starttls", "tls", "none"]
-log = structlog.get_logger(__name__)
 
 
 class MailRefused(Exception):
@@ -89,8 +87,17 @@ class Mailer:
     async def aclose(self) -> None:
         """Nothing to close: each message uses its own connection."""
 
-    async def send(self, to: str, subject: str, text: str) -> None:
-        """Send one plain-text email to one recipient.
+    def message_id(self, key: str) -> str:
+        """The ``Message-ID`` of the message named ``key`` (letters, digits, ``.``, ``-``):
+        ``<key@domain of the From address>`` (RFC 5322 3.6.4), e.g.
+        ``<usage-alert.….50.3f2a…@example.com>``; ``localhost`` when the address has none."""
+        domain = parseaddr(self.sender)[1].rpartition("@")[2] or "localhost"
+        return f"<{key}@{domain}>"
+
+    async def send(self, to: str, subject: str, text: str, *, message_id: str = "") -> None:
+        """Send one plain-text email to one recipient; ``message_id`` (see
+        :meth:`message_id`) is its ``Message-ID`` header (none when empty: the relay may add
+        one).
 
         Raises:
             MailRefused: a permanent refusal (5xx) of the sender, recipient or message.
@@ -102,6 +109,8 @@ class Mailer:
         message["From"] = self.sender
         message["To"] = to
         message["Subject"] = subject
+        if message_id:
+            message["Message-ID"] = message_id
         message.set_content(text)
         try:
             async with within_budget():
@@ -121,19 +130,3 @@ class Mailer:
             raise MailUnavailable(f"SMTP {exc.code}: {exc.message}") from exc
         except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
             raise MailUnavailable(f"SMTP: {exc!r}") from exc
-
-    async def send_each(
-        self, recipients: Iterable[str], subject: str, text: str, **log_context: object
-    ) -> int:
-        """Send the same email to each recipient, one message each; returns how many were
-        sent. Never raises: a refusal or an unreachable relay is logged per recipient (event
-        ``mail_failed`` with ``log_context``), and the others still get theirs."""
-        sent = 0
-        for to in recipients:
-            try:
-                await self.send(to, subject, text)
-            except (MailRefused, MailUnavailable):
-                log.exception("mail_failed", subject=subject, to=to, **log_context)
-            else:
-                sent += 1
-        return sent

@@ -2,23 +2,32 @@
 domains").
 
 Sent over SMTP (api/adapters/mail.py, the console's own sender; Cognito only sends its own
-messages), one message per user, after the change is committed. A failure to send is logged
-and does not undo the change: auto-join stopped either way.
+messages), one message per user, by the worker: the emails are deferred to the job engine in
+the transaction that makes the domain Lost (api/deferred.py), so they leave once that commits
+and are retried with a backoff while the relay fails (README "Background work"). Auto-join
+stopped either way.
 """
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
+from datetime import datetime
 
-from api.adapters.mail import Mailer
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.deferred import Email, defer_emails, recipient_tag
 from api.models import DomainFailure
 from api.sso.verification import failure_message, record_value
 
 
 @dataclass(frozen=True, slots=True)
 class DomainLostNotice:
-    """Who to tell that ``domain`` of ``account_name`` lost verification, and why."""
+    """Who to tell that ``domain`` (the row ``domain_id``) of ``account_name`` lost verification
+    at ``lost_at``, and why."""
 
+    domain_id: uuid.UUID
+    lost_at: datetime
     account_name: str
     domain: str
     token: str
@@ -45,10 +54,22 @@ class DomainLostNotice:
             f"Every user of {self.account_name} receives this message.\n"
         )
 
+    def message_key(self, to: str) -> str:
+        """The ``Message-ID`` key of the notice to ``to``: ``domain-lost.<domain row>.<lost at,
+        epoch ms>.<recipient tag>`` (one notice per loss and recipient)."""
+        lost = int(self.lost_at.timestamp() * 1000)
+        return f"domain-lost.{self.domain_id}.{lost}.{recipient_tag(to)}"
 
-async def send_domain_lost(mailer: Mailer, notice: DomainLostNotice) -> int:
-    """Email ``notice`` to each recipient; returns how many were sent. Never raises: a
-    refusal or an unreachable relay is logged per recipient."""
-    return await mailer.send_each(
-        notice.recipients, notice.subject, notice.text, domain=notice.domain
+
+async def defer_domain_lost(db: AsyncSession, notice: DomainLostNotice) -> None:
+    """Defer ``notice`` to each recipient in ``db``'s transaction (one job per recipient): it is
+    sent only if the change commits."""
+    await defer_emails(
+        db,
+        [
+            Email(
+                to=to, subject=notice.subject, text=notice.text, message_key=notice.message_key(to)
+            )
+            for to in notice.recipients
+        ],
     )

@@ -3,7 +3,8 @@
 Every verified domain's TXT record is looked up again once ``DOMAIN_RECHECK_INTERVAL_S``
 (a day) has passed since its last check. A record that is gone (or a domain that no longer
 exists) makes the domain Lost: auto-join of Google identities for it stops at once, and every
-user of the account gets an email (api/sso/notices.py). A lookup that fails (timeout,
+user of the account gets an email (api/sso/notices.py), deferred to the job engine in the
+transaction that records the loss. A lookup that fails (timeout,
 SERVFAIL) changes nothing; the domain is tried again at the next pass.
 
 Two ways to run it, safe together and with any number of API replicas: each due row is
@@ -28,11 +29,10 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from api.adapters.dns_resolver import DnsLookupFailed, DnsResolver
-from api.adapters.mail import Mailer
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
 from api.sso import repository
-from api.sso.notices import DomainLostNotice, send_domain_lost
+from api.sso.notices import DomainLostNotice, defer_domain_lost
 from api.sso.service import record_check, record_lost
 from api.sso.verification import failure_of
 
@@ -56,14 +56,13 @@ class RecheckReport:
 async def recheck_due(
     sessionmaker: async_sessionmaker[AsyncSession],
     resolver: DnsResolver,
-    mailer: Mailer,
     *,
     interval_s: float,
     now: datetime | None = None,
 ) -> RecheckReport:
     """Re-check every verified domain last checked more than ``interval_s`` seconds before
-    ``now`` (default: the current time), one transaction per domain; email the users of
-    accounts whose domain was lost once that is committed.
+    ``now`` (default: the current time), one transaction per domain; the emails to the users of
+    accounts whose domain was lost are deferred in that domain's transaction.
 
     Returns the pass's counts. Raises only what the database raises.
     """
@@ -71,7 +70,6 @@ async def recheck_due(
     taken: set[uuid.UUID] = set()
     report = RecheckReport()
     while True:
-        notice: DomainLostNotice | None = None
         async with sessionmaker() as db, db.begin():
             row = await repository.next_due(db, checked_before, taken)
             if row is None:
@@ -84,7 +82,8 @@ async def recheck_due(
                 report.unreachable += 1
                 continue
             failure = failure_of(lookup, row.token)
-            record_check(row=row, failure=failure, now=datetime.now(UTC), was_verified=True)
+            checked_at = datetime.now(UTC)
+            record_check(row=row, failure=failure, now=checked_at, was_verified=True)
             if failure is None:
                 report.kept += 1
             else:
@@ -92,21 +91,21 @@ async def recheck_due(
                 log.info("domain_lost", domain=row.domain, account_id=str(row.account_id))
                 await record_lost(db=db, row=row)
                 notice = DomainLostNotice(
+                    domain_id=row.id,
+                    lost_at=checked_at,
                     account_name=await repository.account_name(db, row.account_id),
                     domain=row.domain,
                     token=row.token,
                     failure=failure,
                     recipients=tuple(await repository.user_emails(db, row.account_id)),
                 )
-        if notice is not None:
-            await send_domain_lost(mailer, notice)
+                await defer_domain_lost(db, notice)
     return report
 
 
 async def recheck_forever(
     sessionmaker: async_sessionmaker[AsyncSession],
     resolver: DnsResolver,
-    mailer: Mailer,
     *,
     interval_s: float,
     poll_s: float,
@@ -116,7 +115,7 @@ async def recheck_forever(
     while True:
         await asyncio.sleep(poll_s)
         try:
-            report = await recheck_due(sessionmaker, resolver, mailer, interval_s=interval_s)
+            report = await recheck_due(sessionmaker, resolver, interval_s=interval_s)
         except Exception:
             log.exception("domain_recheck_failed")
             continue
@@ -130,7 +129,7 @@ async def recheck_forever(
 
 
 async def run_once(settings: Settings, *, every: bool = False) -> RecheckReport:
-    """One pass with the database, resolver and mailer of ``settings`` (the command's work):
+    """One pass with the database and resolver of ``settings`` (the command's work):
     the due domains, or with ``every`` all verified domains now.
 
     Raises:
@@ -139,14 +138,11 @@ async def run_once(settings: Settings, *, every: bool = False) -> RecheckReport:
     settings.check_database()
     engine = create_engine(settings.database_url, pool_size=2)
     resolver = DnsResolver.from_settings(settings)
-    mailer = Mailer.from_settings(settings)
     try:
         return await recheck_due(
             create_sessionmaker(engine),
             resolver,
-            mailer,
             interval_s=0 if every else settings.domain_recheck_interval_s,
         )
     finally:
-        await mailer.aclose()
         await engine.dispose()

@@ -18,7 +18,6 @@ from api.deps import (
     CurrentUser,
     DbSession,
     DomainVerifyThrottle,
-    MailerDep,
     OwnerOrAdmin,
     ReadEngine,
     Resolver,
@@ -122,7 +121,6 @@ async def verify_domain(
     db: DbSession,
     reads: ReadEngine,
     resolver: Resolver,
-    mailer: MailerDep,
     audit: Audit,
 ) -> SsoDomainResponse:
     """Look the domain's TXT record up now; the domain comes back Verified, or Failed or
@@ -132,7 +130,6 @@ async def verify_domain(
             db=db,
             reads=reads,
             resolver=resolver,
-            mailer=mailer,
             caller=caller,
             audit=audit,
             domain_id=domain_id,

@@ -15,7 +15,6 @@ reset a password with a password. Turning it off leaves the domains as they are.
 
 from __future__ import annotations
 
-import functools
 import secrets
 import uuid
 from datetime import UTC, datetime
@@ -25,11 +24,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from api.adapters.dns_resolver import DnsBusy, DnsLookupFailed, DnsResolver
-from api.adapters.mail import Mailer
 from api.audit import DOMAIN_CHECK, AuditAction, AuditTrail, Target
 from api.auth.principal import Caller
 from api.auth.sessions import end_sessions
-from api.db import after_commit
 from api.emails import email_domain, is_blocked_domain, is_gmail_domain
 from api.errors import NotFound, RateLimited
 from api.models import Account, AuthType, DomainFailure, DomainState, SsoDomain, User
@@ -43,7 +40,7 @@ from api.sso.errors import (
     PublicEmailDomain,
     VerifiedDomainRequired,
 )
-from api.sso.notices import DomainLostNotice, send_domain_lost
+from api.sso.notices import DomainLostNotice, defer_domain_lost
 from api.sso.schemas import DomainRecord, Sso
 from api.sso.schemas import SsoDomain as SsoDomainOut
 from api.sso.verification import (
@@ -198,7 +195,6 @@ async def verify_domain(
     db: AsyncSession,
     reads: AsyncEngine,
     resolver: DnsResolver,
-    mailer: Mailer,
     caller: Caller,
     audit: AuditTrail,
     domain_id: uuid.UUID,
@@ -247,7 +243,7 @@ async def verify_domain(
         if holder is not None and proves(lookup, holder.token):
             failure = DomainFailure.VERIFIED_BY_ANOTHER_ACCOUNT
         elif holder is not None:
-            await _take_over(db, mailer, holder, failure_of(lookup, holder.token), row, now)
+            await _take_over(db, holder, failure_of(lookup, holder.token), row, now)
     before = row.state
     record_check(row=row, failure=failure, now=now, was_verified=before is DomainState.VERIFIED)
     try:
@@ -296,14 +292,14 @@ def record_check(
 
 async def _take_over(
     db: AsyncSession,
-    mailer: Mailer,
     holder: SsoDomain,
     failure: DomainFailure | None,
     taker: SsoDomain,
     now: datetime,
 ) -> None:
     """The holder's record is gone: its domain is Lost (flushed first, so the taker's
-    Verified passes the one-verified-per-domain index) and its users are told after commit."""
+    Verified passes the one-verified-per-domain index) and its users' emails are deferred in
+    the same transaction."""
     holder.state = DomainState.LOST
     holder.failure = failure or DomainFailure.RECORD_NOT_FOUND
     holder.checked_at = now
@@ -317,14 +313,12 @@ async def _take_over(
         to_account_id=str(taker.account_id),
     )
     notice = DomainLostNotice(
+        domain_id=holder.id,
+        lost_at=now,
         account_name=await repository.account_name(db, holder.account_id),
         domain=holder.domain,
         token=holder.token,
         failure=holder.failure,
         recipients=tuple(await repository.user_emails(db, holder.account_id)),
     )
-    after_commit(db, functools.partial(_notify, mailer, notice))
-
-
-async def _notify(mailer: Mailer, notice: DomainLostNotice) -> None:
-    await send_domain_lost(mailer, notice)
+    await defer_domain_lost(db, notice)

@@ -4,24 +4,22 @@ account who receives them.
 
 The crossing is detected in the metering intake's transaction (``repository.record_crossings``:
 an insert that the ``usage_alert`` primary key makes happen once, even with concurrent batches
-on several replicas), and the email leaves only after that transaction committed, in the
-background, so the intake does not wait on SMTP. A failed send is logged; the alert stays
-recorded (it is not retried, so nobody gets it twice).
+on several replicas). The emails are deferred to the job engine in that same transaction
+(api/deferred.py, one job per recipient): a batch rolled back sends nothing, a committed one
+always sends, and the intake does not wait on SMTP. The worker retries a failed send with a
+backoff (README "Background work"); every attempt of one recipient's alert carries the same
+``Message-ID`` (:func:`message_key`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import uuid
-from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.adapters.mail import Mailer
-from api.db import after_commit
+from api.deferred import Email, defer_emails, recipient_tag
 from api.usage import repository
 from api.usage.cycles import reset_date
 from api.usage.repository import Crossing
@@ -64,53 +62,45 @@ class UsageAlertNotice:
         )
 
 
+def message_key(account_id: uuid.UUID, cycle_start: datetime, threshold: int, to: str) -> str:
+    """The ``Message-ID`` key of the alert of ``threshold`` percent in the cycle starting at
+    ``cycle_start`` to ``to``: ``usage-alert.<account>.<cycle start, epoch s>.<threshold>.
+    <recipient tag>`` (one alert per account, cycle, threshold and recipient)."""
+    cycle = int(cycle_start.timestamp())
+    return f"usage-alert.{account_id}.{cycle}.{threshold}.{recipient_tag(to)}"
+
+
 async def check(
     db: AsyncSession,
-    mailer: Mailer,
     account_id: uuid.UUID,
     cycle_start: datetime,
 ) -> list[Crossing]:
     """Record the thresholds the current cycle (starting at ``cycle_start``) has newly reached
-    and email them once the request's transaction commits. Returns the crossings."""
+    and defer their emails in the same transaction (one job per recipient). Returns the
+    crossings."""
     crossings = await repository.record_crossings(db, account_id, cycle_start)
     if not crossings:
         return []
     name, emails = await repository.alert_recipients(db, account_id)
-    notices = [
-        UsageAlertNotice(
+    resets_at = reset_date(cycle_start)
+    messages: list[Email] = []
+    for crossing in crossings:
+        notice = UsageAlertNotice(
             account_name=name,
-            threshold=c.threshold,
-            used=c.used,
-            allowance=c.allowance,
-            resets_at=reset_date(cycle_start),
+            threshold=crossing.threshold,
+            used=crossing.used,
+            allowance=crossing.allowance,
+            resets_at=resets_at,
             recipients=tuple(emails),
         )
-        for c in crossings
-    ]
-
-    async def send_later() -> None:
-        _in_background(send(mailer, notices))
-
-    after_commit(db, send_later)
-    return crossings
-
-
-async def send(mailer: Mailer, notices: Sequence[UsageAlertNotice]) -> int:
-    """Email each notice to its recipients; returns how many were sent. Never raises."""
-    sent = 0
-    for notice in notices:
-        sent += await mailer.send_each(
-            notice.recipients, notice.subject, notice.text, threshold=notice.threshold
+        messages.extend(
+            Email(
+                to=to,
+                subject=notice.subject,
+                text=notice.text,
+                message_key=message_key(account_id, cycle_start, crossing.threshold, to),
+            )
+            for to in notice.recipients
         )
-    return sent
-
-
-_background: set[asyncio.Task[Any]] = set()
-
-
-def _in_background(work: Coroutine[Any, Any, Any]) -> None:
-    """Run ``work`` without awaiting it, keeping a reference until it ends (asyncio keeps only
-    weak ones)."""
-    task = asyncio.create_task(work)
-    _background.add(task)
-    task.add_done_callback(_background.discard)
+    await defer_emails(db, messages)
+    return crossings

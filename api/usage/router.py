@@ -21,7 +21,6 @@ from api.deps import (
     Audit,
     CurrentUser,
     DbSession,
-    MailerDep,
     MeteringRecords,
     MeteringThrottle,
     OwnerOrAdmin,
@@ -89,7 +88,6 @@ async def ingest_usage(
     body: UsageBatchCreate,
     holder: ApiKeyAccount,
     db: DbSession,
-    mailer: MailerDep,
     records_quota: MeteringRecords,
 ) -> UsageBatchResponse:
     """Count a batch of usage records (idempotent per record key) for the key's account; a
@@ -97,7 +95,7 @@ async def ingest_usage(
     account's users once per cycle (README "Usage alerts and export"). The batch's records count
     against the account's records per minute first (duplicates too: they cost the same work)."""
     await records_quota.spend(len(body.records))
-    return await service.ingest(db=db, mailer=mailer, holder=holder, records=body.records)
+    return await service.ingest(db=db, holder=holder, records=body.records)
 
 
 @web_router.get(

@@ -9,7 +9,6 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.adapters.mail import Mailer
 from api.audit import AuditAction, AuditTrail, Target, changed
 from api.auth.principal import KeyHolder
 from api.errors import NotFound
@@ -42,7 +41,6 @@ from api.usage.schemas import (
 async def ingest(
     *,
     db: AsyncSession,
-    mailer: Mailer,
     holder: KeyHolder,
     records: Sequence[UsageRecordCreate],
 ) -> UsageBatchResponse:
@@ -52,8 +50,8 @@ async def ingest(
     already has counts zero times. Each record lands in the billing cycle containing its
     ``time`` (monthly from the account's anchor; times before the anchor in the first cycle).
     Only flushes: the request's transaction commits the records, the rollups (per cycle and
-    per day) and the usage alerts this batch set off (README "Usage alerts and export"; emailed
-    after the commit).
+    per day) and the usage alerts this batch set off (README "Usage alerts and export"; their
+    emails deferred to the job engine in the same transaction).
 
     Returns:
         how many records were counted now and how many were duplicates.
@@ -90,7 +88,7 @@ async def ingest(
     )
     current = current_cycle_start(holder.billing_cycle_anchor, now)
     if accepted and current in starts:
-        await alerts.check(db, mailer, holder.account_id, current)
+        await alerts.check(db, holder.account_id, current)
     return UsageBatchResponse(accepted=accepted, duplicates=len(records) - accepted)
 
 

@@ -1,9 +1,13 @@
-"""Fixtures of the API tests: the stand-in stack, the app with its lifespan, an HTTP client,
-and a factory of signed-in users in fresh accounts (so every test owns its data)."""
+"""Fixtures of the API tests: the stand-in stack, the app with its lifespan and a job worker
+beside it (in-process, as ``make dev`` runs one beside the API), an HTTP client, and a factory
+of signed-in users in fresh accounts (so every test owns its data)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
+import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -18,6 +22,9 @@ from sqlalchemy import update
 
 from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
+from api.deferred import EMAIL_QUEUE
+from api.jobs.app import create_job_app
+from api.jobs.stalled import MAINTENANCE_QUEUE
 from api.keys.service import open_current_key
 from api.models import Account, AuthType, Role, User
 from devstack.app import create_dev_app
@@ -35,8 +42,22 @@ def stack() -> Iterator[Stack]:
 @pytest.fixture(scope="session")
 async def app(stack: Stack) -> AsyncIterator[FastAPI]:
     application = create_dev_app(stack.settings)
-    async with application.router.lifespan_context(application):
+    jobs = create_job_app(stack.settings)
+    async with application.router.lifespan_context(application), jobs.open_async():
+        worker = asyncio.create_task(
+            jobs.run_worker_async(
+                # The console's queues; a test's own queue is left to that test.
+                queues=[EMAIL_QUEUE, MAINTENANCE_QUEUE],
+                concurrency=4,
+                install_signal_handlers=False,
+                fetch_job_polling_interval=0.5,
+                name="tests",
+            )
+        )
         yield application
+        worker.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await worker
 
 
 @pytest.fixture
@@ -126,6 +147,20 @@ async def current_api_key(app: FastAPI, account_id: uuid.UUID) -> str:
         return await open_current_key(
             db=db, ring=app.state.resources.key_ring, account_id=account_id
         )
+
+
+async def mails_to(
+    client: httpx.AsyncClient, email: str, expected: int = 1, wait_s: float = 10.0
+) -> list[dict[str, Any]]:
+    """The messages in ``email``'s dev mailbox (newest first), once there are ``expected`` of
+    them or ``wait_s`` seconds passed: the console's own emails leave from the job worker,
+    after the request that caused them answered."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        box: list[dict[str, Any]] = (await client.get("/dev/mailbox", params={"to": email})).json()
+        if len(box) >= expected or time.monotonic() > deadline:
+            return box
+        await asyncio.sleep(0.1)
 
 
 def unique_email(prefix: str = "user") -> str:

@@ -17,7 +17,14 @@ from sqlalchemy.exc import IntegrityError
 from api.models import DomainState, SsoDomain
 from devstack.app import create_dev_app
 from devstack.stack import Stack
-from tests.api.conftest import MakeUser, SignedIn, publish_txt, unique_domain, verified_domain
+from tests.api.conftest import (
+    MakeUser,
+    SignedIn,
+    mails_to,
+    publish_txt,
+    unique_domain,
+    verified_domain,
+)
 
 # Free, disposable and special-use (RFC 6761) email domains: api/emails.py's rule.
 PUBLIC = ("gmail.com", "Yahoo.com", "outlook.com", "mailinator.com", "acme.test")
@@ -312,7 +319,7 @@ class TestOneDomainOneAccount:
         assert first_account["account"]["sso"]["domains"] == []
         # Every user of the first account is told.
         for user in (f"ann@{domain}", f"bob@{domain}"):
-            mail = (await client.get("/dev/mailbox", params={"to": user})).json()
+            mail = await mails_to(client, user)
             assert mail[0]["subject"] == f"Google sign-in auto-join paused for {domain}"
             assert held["record"]["value"] in mail[0]["body"]
             assert "First Co" in mail[0]["body"]

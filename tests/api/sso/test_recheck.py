@@ -19,6 +19,7 @@ from tests.api.conftest import (
     MakeFederated,
     MakeUser,
     SignedIn,
+    mails_to,
     publish_txt,
     require_google_sso,
     sso_lookup,
@@ -47,9 +48,7 @@ async def _row(app: FastAPI, domain_id: str) -> SsoDomain:
 
 async def _recheck(app: FastAPI, resolver: DnsResolver | None = None) -> RecheckReport:
     state = app.state.resources
-    return await recheck_due(
-        state.sessionmaker, resolver or state.dns_resolver, state.mailer, interval_s=DAY_S
-    )
+    return await recheck_due(state.sessionmaker, resolver or state.dns_resolver, interval_s=DAY_S)
 
 
 async def _owner_with_verified_domain(
@@ -109,7 +108,7 @@ class TestRecheck:
         assert lookup.json() == {"accounts": [], "domain": domain}
         # Both users of the account got the notice.
         for user in (f"ops@{domain}", f"dev@{domain}"):
-            [mail] = (await client.get("/dev/mailbox", params={"to": user})).json()
+            [mail] = await mails_to(client, user)
             assert mail["subject"] == f"Google sign-in auto-join paused for {domain}"
             assert f"No autostep-verification TXT record was found at {domain}" in mail["body"]
             assert verified["record"]["value"] in mail["body"]

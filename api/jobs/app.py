@@ -1,0 +1,78 @@
+"""The procrastinate app of the worker (README "Background work").
+
+procrastinate (PostgreSQL only: jobs are rows, workers take them with ``SELECT ... FOR UPDATE
+SKIP LOCKED`` and wake up on ``LISTEN/NOTIFY``) connects with psycopg 3, so the worker opens a
+small pool of its own from ``DATABASE_URL`` (the asyncpg URL of the API, converted).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import procrastinate
+from psycopg.conninfo import make_conninfo
+from sqlalchemy.engine import make_url
+
+from api.adapters.mail import Mailer
+from api.config import Settings
+from api.jobs import emails, stalled
+
+# asyncpg's query parameters and their libpq names (the others are passed as they are).
+_LIBPQ_NAMES = {"ssl": "sslmode", "server_settings": ""}
+
+
+def psycopg_conninfo(database_url: str) -> str:
+    """The libpq connection string of a ``postgresql+asyncpg://`` URL, e.g.
+    ``postgresql+asyncpg://app:pw@db:5432/console?ssl=require`` -> ``user=app password=pw
+    host=db port=5432 dbname=console sslmode=require``; a ``host`` query parameter (a
+    Unix socket directory) stands for the host.
+
+    Raises:
+        ValueError: the URL cannot be parsed.
+    """
+    try:
+        url = make_url(database_url)
+    except Exception as exc:  # SQLAlchemy's ArgumentError: not a URL at all
+        raise ValueError("DATABASE_URL is not a database URL") from exc
+    params: dict[str, Any] = {}
+    for name, value in url.query.items():
+        libpq = _LIBPQ_NAMES.get(name, name)
+        if libpq:
+            params[libpq] = value if isinstance(value, str) else value[-1]
+    if url.host and "host" not in params:
+        params["host"] = url.host
+    if url.port:
+        params["port"] = url.port
+    if url.username:
+        params["user"] = url.username
+    if url.password:
+        params["password"] = url.password
+    if url.database:
+        params["dbname"] = url.database
+    return make_conninfo(**params)
+
+
+def create_job_app(
+    settings: Settings, *, mailer: Mailer | None = None, pool_size: int = 4
+) -> procrastinate.App:
+    """The app with every task of the console, on the database of ``settings``.
+
+    Args:
+        settings: ``DATABASE_URL`` and the ``SMTP_*`` settings of the email task.
+        mailer: sends the emails (default: the mailer of ``settings``).
+        pool_size: the most connections the worker holds (one per concurrent job, plus one
+            for ``LISTEN``).
+
+    Raises:
+        ValueError: ``DATABASE_URL`` is not set.
+    """
+    settings.check_database()
+    connector = procrastinate.PsycopgConnector(
+        conninfo=psycopg_conninfo(settings.database_url),
+        min_size=1,
+        max_size=pool_size,
+    )
+    app = procrastinate.App(connector=connector)
+    emails.register(app, mailer or Mailer.from_settings(settings))
+    stalled.register(app)
+    return app

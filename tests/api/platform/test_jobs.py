@@ -1,0 +1,285 @@
+"""Durable background work (README "Background work"): jobs are deferred in the transaction of
+the change that causes them, so a rolled-back change runs nothing and a committed one always
+runs; the email job retries a failed send with a backoff, under one stable ``Message-ID``."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+import procrastinate
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import text
+
+from api.adapters.mail import Mailer, MailUnavailable
+from api.deferred import Email, defer_emails
+from api.jobs.app import create_job_app, psycopg_conninfo
+from api.jobs.emails import retry_schedule_s
+from api.jobs.stalled import retry_stalled
+from api.usage.alerts import message_key
+from devstack.stack import Stack
+from tests.api.conftest import MakeUser, mails_to, unique_email
+from tests.api.usage.test_alerts import meter
+
+
+async def _jobs_of(app: FastAPI, to: str) -> list[Any]:
+    """The rows of the jobs sending to ``to``."""
+    async with app.state.resources.sessionmaker() as db:
+        rows = await db.execute(
+            text(
+                "SELECT id, status, attempts, args FROM procrastinate_jobs "
+                "WHERE args->>'to' = :to ORDER BY id"
+            ),
+            {"to": to},
+        )
+        return list(rows)
+
+
+async def _finished_jobs_of(app: FastAPI, to: str, wait_s: float = 5.0) -> list[Any]:
+    """The rows of the jobs sending to ``to`` once none is waiting or running."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        rows = await _jobs_of(app, to)
+        if all(r.status not in ("todo", "doing") for r in rows) or time.monotonic() > deadline:
+            return rows
+        await asyncio.sleep(0.05)
+
+
+def _email(to: str, key: str | None = None) -> Email:
+    return Email(
+        to=to,
+        subject="A test message",
+        text="Hello.\n",
+        message_key=key or f"test.{secrets.token_hex(8)}",
+    )
+
+
+class TestDeferredInTheTransaction:
+    async def test_a_rolled_back_change_sends_nothing_a_committed_one_sends(
+        self, app: FastAPI, client: httpx.AsyncClient
+    ) -> None:
+        dropped, kept = unique_email("dropped"), unique_email("kept")
+        async with app.state.resources.sessionmaker() as db:
+            [job_id] = await defer_emails(db, [_email(dropped)])
+            assert job_id > 0
+            await db.rollback()
+        async with app.state.resources.sessionmaker() as db, db.begin():
+            await defer_emails(db, [_email(kept)])
+
+        # The worker beside the app (tests/api/conftest.py) sends the committed one...
+        [mail] = await mails_to(client, kept)
+        assert mail["subject"] == "A test message"
+        # ...and never sees the other: there is no such job.
+        assert await _jobs_of(app, dropped) == []
+        assert await mails_to(client, dropped, wait_s=0.5) == []
+
+    async def test_a_committed_crossing_emails_each_recipient_once_with_a_stable_id(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        colleague = await make_user(account=me.account)
+        await meter(client, me, 50)  # 50 of the free plan's 100
+        mailer = Mailer.from_settings(app.state.settings)
+        for user in (me, colleague):
+            [mail] = await mails_to(client, user.user.email)
+            assert mail["subject"] == f"{me.account.name} has used 50% of its plan allowance"
+            [job] = await _finished_jobs_of(app, user.user.email)
+            assert (job.status, job.attempts) == ("succeeded", 1)
+            key = job.args["message_key"]
+            assert key.startswith(f"usage-alert.{me.account.id}.")
+            assert key.split(".")[-2] == "50"
+            assert mail["messageId"] == mailer.message_id(key)
+        # One message per recipient, each with its own id.
+        keys = {(await _jobs_of(app, u.user.email))[0].args["message_key"] for u in (me, colleague)}
+        assert len(keys) == 2
+        for user in (me, colleague):
+            assert len(await mails_to(client, user.user.email, expected=2, wait_s=0.5)) == 1
+
+
+class FlakyMailer(Mailer):
+    """Fails the first ``failures`` sends as an unreachable relay does; records every attempt's
+    recipient and Message-ID."""
+
+    def __init__(self, failures: int) -> None:
+        super().__init__(host="127.0.0.1", port=1, sender="Console <no-reply@console.test>")
+        self.failures = failures
+        self.attempts: list[tuple[str, str]] = []
+
+    async def send(self, to: str, subject: str, text: str, *, message_id: str = "") -> None:
+        self.attempts.append((to, message_id))
+        if len(self.attempts) <= self.failures:
+            raise MailUnavailable("SMTP: timed out")
+
+
+@pytest.fixture
+async def queue() -> AsyncIterator[str]:
+    """A queue of this test alone: the app's own worker does not take its jobs."""
+    yield f"test-{uuid.uuid4().hex[:12]}"
+
+
+async def _defer_one(app: FastAPI, email: Email, queue: str) -> int:
+    """Defer ``email`` on ``queue`` in a committed transaction; returns the job id."""
+    async with app.state.resources.sessionmaker() as db, db.begin():
+        [job_id] = await defer_emails(db, [email], queue=queue)
+    return job_id
+
+
+async def _work_off(jobs: procrastinate.App, queue: str) -> None:
+    """Run a worker on ``queue`` until nothing there is due (wait=False)."""
+    await jobs.run_worker_async(queues=[queue], wait=False, install_signal_handlers=False)
+
+
+class TestRetries:
+    async def test_a_failed_send_is_retried_later_under_the_same_message_id(
+        self, app: FastAPI, stack: Stack, queue: str
+    ) -> None:
+        to = unique_email("retried")
+        job_id = await _defer_one(app, _email(to, "usage-alert.a.1.50.t"), queue)
+        mailer = FlakyMailer(failures=1)
+        jobs = create_job_app(stack.settings, mailer=mailer)
+        async with jobs.open_async():
+            await _work_off(jobs, queue)
+            [job] = await _jobs_of(app, to)
+            # Not dropped: back in the queue for later (2 s after the first attempt).
+            assert (job.status, job.attempts) == ("todo", 1)
+            async with app.state.resources.sessionmaker() as db, db.begin():
+                due = await db.scalar(
+                    text("SELECT scheduled_at > now() FROM procrastinate_jobs WHERE id = :id"),
+                    {"id": job_id},
+                )
+                assert due is True
+                # As if the backoff had passed.
+                await db.execute(
+                    text("UPDATE procrastinate_jobs SET scheduled_at = now() WHERE id = :id"),
+                    {"id": job_id},
+                )
+            await _work_off(jobs, queue)
+        [job] = await _jobs_of(app, to)
+        assert (job.status, job.attempts) == ("succeeded", 2)
+        assert mailer.attempts == [(to, "<usage-alert.a.1.50.t@console.test>")] * 2
+
+    async def test_a_job_a_dead_worker_left_running_is_sent_again_under_the_same_id(
+        self, app: FastAPI, stack: Stack, queue: str
+    ) -> None:
+        to = unique_email("orphaned")
+        async with app.state.resources.sessionmaker() as db, db.begin():
+            [job_id] = await defer_emails(db, [_email(to, "domain-lost.d.1.t")], queue=queue)
+            # A worker took it, then died (SIGKILL: no more heartbeats, no goodbye).
+            dead = await db.scalar(
+                text(
+                    "INSERT INTO procrastinate_workers (last_heartbeat) "
+                    "VALUES (now() - interval '10 minutes') RETURNING id"
+                )
+            )
+            await db.execute(
+                text(
+                    "UPDATE procrastinate_jobs SET status = 'doing', worker_id = :w WHERE id = :j"
+                ),
+                {"w": dead, "j": job_id},
+            )
+        mailer = FlakyMailer(failures=0)
+        jobs = create_job_app(stack.settings, mailer=mailer)
+        async with jobs.open_async():
+            await retry_stalled(jobs)
+            [job] = await _jobs_of(app, to)
+            assert job.status == "todo"
+            await _work_off(jobs, queue)
+        [job] = await _jobs_of(app, to)
+        assert job.status == "succeeded"
+        assert mailer.attempts == [(to, "<domain-lost.d.1.t@console.test>")]
+
+    async def test_a_live_workers_job_is_left_alone(
+        self, app: FastAPI, stack: Stack, queue: str
+    ) -> None:
+        to = unique_email("running")
+        async with app.state.resources.sessionmaker() as db, db.begin():
+            [job_id] = await defer_emails(db, [_email(to)], queue=queue)
+            alive = await db.scalar(
+                text("INSERT INTO procrastinate_workers DEFAULT VALUES RETURNING id")
+            )
+            await db.execute(
+                text(
+                    "UPDATE procrastinate_jobs SET status = 'doing', worker_id = :w WHERE id = :j"
+                ),
+                {"w": alive, "j": job_id},
+            )
+        jobs = create_job_app(stack.settings)
+        async with jobs.open_async():
+            await retry_stalled(jobs)
+        [job] = await _jobs_of(app, to)
+        assert job.status == "doing"
+        async with app.state.resources.sessionmaker() as db, db.begin():  # tidy up
+            await db.execute(
+                text("UPDATE procrastinate_jobs SET status = 'cancelled' WHERE id = :j"),
+                {"j": job_id},
+            )
+
+    def test_the_backoff_keeps_trying_for_more_than_an_hour(self) -> None:
+        waits = retry_schedule_s()
+        assert waits == sorted(waits) and waits[0] <= 5
+        assert sum(waits) >= 3600
+
+
+class TestWorkerCommand:
+    def test_sigterm_stops_the_worker_gracefully(self, stack: Stack) -> None:
+        env = {**os.environ, "DATABASE_URL": stack.settings.database_url, "LOG_FORMAT": "json"}
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "api.ops.worker", "--shutdown-grace-s", "5"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env=env,
+            text=True,
+        )
+        try:
+            assert worker.stdout is not None
+            for line in worker.stdout:  # until it runs
+                if "worker_started" in line:
+                    break
+            else:
+                pytest.fail(f"the worker exited with {worker.wait()}")
+            worker.send_signal(signal.SIGTERM)
+            assert worker.wait(15) == 0
+            assert "worker_stopped" in worker.stdout.read()
+        finally:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+
+
+class TestMessageIds:
+    def test_derived_from_what_is_announced(self) -> None:
+        account = uuid.UUID(int=1)
+        cycle = datetime(2026, 11, 1, tzinfo=UTC)
+        key = message_key(account, cycle, 80, "Ada@Example.com")
+        assert key == message_key(account, cycle, 80, "ada@example.com")
+        assert key.startswith(f"usage-alert.{account}.{int(cycle.timestamp())}.80.")
+        assert key != message_key(account, cycle, 100, "ada@example.com")
+        assert key != message_key(account, cycle, 80, "grace@example.com")
+        mailer = Mailer(host="h", port=25, sender="Console <no-reply@console.example>")
+        assert mailer.message_id(key) == f"<{key}@console.example>"
+
+    def test_the_worker_connects_with_the_apis_database_url(self) -> None:
+        conninfo = psycopg_conninfo(
+            "postgresql+asyncpg://app:s3cret@db.internal:5433/console?ssl=require"
+        )
+        assert set(conninfo.split()) == {
+            "user=app",
+            "password=s3cret",
+            "host=db.internal",
+            "port=5433",
+            "dbname=console",
+            "sslmode=require",
+        }
+        socket = psycopg_conninfo("postgresql+asyncpg://postgres@/console?host=/tmp/pg")
+        assert set(socket.split()) == {"user=postgres", "host=/tmp/pg", "dbname=console"}
