@@ -18,9 +18,16 @@ KUBERNETES_VERSION = "1.34.0"
 OVERLAYS = sorted((ROOT / "deploy" / "k8s" / "overlays").iterdir())
 
 
-def _one(resources: list[dict[str, Any]], kind: str) -> dict[str, Any]:
-    (found,) = [r for r in resources if r["kind"] == kind]
+def _one(resources: list[dict[str, Any]], kind: str, name: str | None = None) -> dict[str, Any]:
+    (found,) = [
+        r
+        for r in resources
+        if r["kind"] == kind and (name is None or r["metadata"]["name"].endswith(name))
+    ]
     return found
+
+
+API, WORKER = "console-api", "console-worker"
 
 
 @pytest.fixture(params=OVERLAYS, ids=lambda p: p.name)
@@ -38,6 +45,7 @@ def test_every_resource_validates_strictly(rendered: list[dict[str, Any]]) -> No
     assert kinds == [
         "ConfigMap",
         "Deployment",
+        "Deployment",
         "HorizontalPodAutoscaler",
         "Job",
         "PodDisruptionBudget",
@@ -51,7 +59,10 @@ def test_every_setting_comes_from_the_config_map_or_the_secret(
     rendered: list[dict[str, Any]],
 ) -> None:
     config = _one(rendered, "ConfigMap")["data"]
-    container = _one(rendered, "Deployment")["spec"]["template"]["spec"]["containers"][0]
+    container = _one(rendered, "Deployment", API)["spec"]["template"]["spec"]["containers"][0]
+    worker = _one(rendered, "Deployment", WORKER)["spec"]["template"]["spec"]["containers"][0]
+    # The workers read the same settings as the API (they send its emails with its SMTP relay).
+    assert (worker["envFrom"], worker["env"]) == (container["envFrom"], container["env"])
     secret = {
         e["name"]
         for e in container["env"]
@@ -67,7 +78,7 @@ def test_every_setting_comes_from_the_config_map_or_the_secret(
 
 
 def test_replicas_probes_and_shutdown_timing(rendered: list[dict[str, Any]]) -> None:
-    deployment = _one(rendered, "Deployment")
+    deployment = _one(rendered, "Deployment", API)
     pod = deployment["spec"]["template"]["spec"]
     (container,) = pod["containers"]
     config = _one(rendered, "ConfigMap")["data"]
@@ -83,9 +94,20 @@ def test_replicas_probes_and_shutdown_timing(rendered: list[dict[str, Any]]) -> 
     assert needed < pod["terminationGracePeriodSeconds"] <= needed + 5
 
 
+def test_workers_run_and_stop_in_time(rendered: list[dict[str, Any]]) -> None:
+    deployment = _one(rendered, "Deployment", WORKER)
+    pod = deployment["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    assert deployment["spec"]["replicas"] >= 2
+    command = container["command"]
+    assert command[:3] == ["python", "-m", "api.ops.worker"]
+    grace = float(command[command.index("--shutdown-grace-s") + 1])
+    assert grace < pod["terminationGracePeriodSeconds"] <= grace + 15
+
+
 def test_pods_run_as_non_root_on_a_read_only_root(rendered: list[dict[str, Any]]) -> None:
-    for kind in ("Deployment", "Job"):
-        pod = _one(rendered, kind)["spec"]["template"]["spec"]
+    for kind, name in (("Deployment", API), ("Deployment", WORKER), ("Job", None)):
+        pod = _one(rendered, kind, name)["spec"]["template"]["spec"]
         assert pod["securityContext"]["runAsNonRoot"] is True
         for container in pod["containers"]:
             assert container["securityContext"]["readOnlyRootFilesystem"] is True
