@@ -236,7 +236,10 @@ async def drive(
                 return False
             if kind != "metering":
                 return True
-            answer = response.json()
+            try:
+                answer = response.json()
+            except ValueError:
+                return False
             # A batch nginx sent twice (its first replica died after committing), or that we
             # sent again after a cut, comes back as duplicates: fine; the database check
             # counts. A batch sent again on purpose was answered before: all duplicates.
