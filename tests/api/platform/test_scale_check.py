@@ -3,9 +3,13 @@ replicas"): a cut by the SIGKILL may be repeated once; anything else fails the c
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 
-from bench.scale import Attempt, Tally, judge, metering_verdict
+import httpx
+import pytest
+
+from bench.scale import CUT_ERRORS, Attempt, Tally, judge, metering_verdict
 
 KILL = (10.0, 10.01)  # the SIGKILL was sent between these monotonic seconds
 
@@ -95,3 +99,30 @@ def test_a_record_no_answer_confirmed_fails_metering() -> None:
     why = metering_verdict({"a": 3}, {"b"}, Counter({"a": 1, "b": 1}), 7)
     assert why is not None
     assert "1 records stored that no answer confirmed (1 of batches whose answer never came)" in why
+
+
+async def _answer_cut_after_header() -> BaseException:
+    """What httpx raises when the server dies after the status line and part of the body."""
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b'HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"sub')
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with httpx.AsyncClient() as client, server:
+            with pytest.raises(httpx.HTTPError) as caught:
+                await client.get(f"http://127.0.0.1:{port}/web/session")
+    finally:
+        server.close()
+    return caught.value
+
+
+def test_an_answer_cut_after_its_header_counts_as_a_cut() -> None:
+    # The error the check saw when a SIGKILLed replica's answer was passed on by nginx.
+    error = asyncio.run(_answer_cut_after_header())
+    assert isinstance(error, CUT_ERRORS)
+    assert "peer closed connection without sending complete message body" in str(error)
