@@ -77,6 +77,14 @@ class Settings(BaseSettings):
         description="SQLAlchemy URL, e.g. postgresql+asyncpg://user@127.0.0.1:5432/console.",
     )
     db_pool_size: int = Field(default=20, description="Connections per process (no overflow).")
+    db_side_pool_size: int = Field(
+        default=5,
+        description=(
+            "Connections per process, besides DB_POOL_SIZE, for the writes that commit on their "
+            "own while a request holds a connection of the main pool (rate-limit counters, "
+            "sign-in backoff, refused sign-ins in the audit log)."
+        ),
+    )
     log_format: str = Field(default="json", description="'json' or 'console'.")
     log_level: str = "INFO"
     web_dist: str = Field(

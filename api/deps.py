@@ -227,8 +227,8 @@ async def _audit_trail(db: DbSession, caller: CurrentUser, address: ClientAddres
 Audit = Annotated[AuditTrail, Depends(_audit_trail)]
 
 
-async def _sign_in_log(reads: ReadEngine, address: ClientAddress) -> SignInLog:
-    return SignInLog(reads, address)
+async def _sign_in_log(request: Request, address: ClientAddress) -> SignInLog:
+    return SignInLog(resources_of(request.app).side_engine, address)
 
 
 SignIns = Annotated[SignInLog, Depends(_sign_in_log)]

@@ -109,11 +109,18 @@ def open_resources(
     """
     engine = create_engine(settings.database_url, settings.db_pool_size)
     read_engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+    # A pool of its own: a request may hold a connection of the main pool (its transaction)
+    # while it counts an attempt; were the counters on that pool, as many such requests at
+    # once as it has connections would each wait for a second one until the pool timed out.
+    side_engine = create_engine(
+        settings.database_url, settings.db_side_pool_size
+    ).execution_options(isolation_level="AUTOCOMMIT")
     cognito = CognitoClient.from_settings(settings, event_hooks=cognito_event_hooks)
     return Resources(
         settings=settings,
         engine=engine,
         read_engine=read_engine,
+        side_engine=side_engine,
         sessionmaker=create_sessionmaker(engine),
         read_sessionmaker=create_read_sessionmaker(read_engine),
         cognito=cognito,
@@ -125,7 +132,7 @@ def open_resources(
         ),
         dns_resolver=DnsResolver.from_settings(settings),
         key_ring=key_ring(settings),
-        rate_limiter=RateLimiter(read_engine),
+        rate_limiter=RateLimiter(side_engine),
         throttles=throttles(settings),
         quotas=quotas(settings),
         token_verifier=AccessTokenVerifier(

@@ -31,8 +31,11 @@ class Resources:
 
     ``engine``/``sessionmaker``: the pool and the request transactions (api/db.py);
     ``read_engine``/``read_sessionmaker``: the same pool in autocommit, for safe requests and
-    the reads outside the request's transaction; ``rate_limiter``: the PostgreSQL limiter on
-    ``read_engine`` (each hit commits at once); ``throttles``: its limits by action;
+    the reads outside the request's transaction; ``side_engine``: a small pool of its own in
+    autocommit, for the single writes that commit on their own while the request may hold a
+    connection of the main pool (never waiting on that pool, so they cannot deadlock with it);
+    ``rate_limiter``: the PostgreSQL limiter on ``side_engine`` (each hit commits at once);
+    ``throttles``: its limits by action;
     ``quotas``: its amounts per window by name (the metering records per account);
     ``trusted_networks``: ``TRUSTED_PROXIES`` parsed once (api/platform/client_address.py).
     """
@@ -40,6 +43,7 @@ class Resources:
     settings: Settings
     engine: AsyncEngine
     read_engine: AsyncEngine
+    side_engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
     read_sessionmaker: async_sessionmaker[AsyncSession]
     cognito: CognitoClient
@@ -53,10 +57,11 @@ class Resources:
     trusted_networks: tuple[Network, ...]
 
     async def aclose(self) -> None:
-        """Close the vendor clients, then the pool."""
+        """Close the vendor clients, then the pools."""
         await self.cognito.aclose()
         await self.stripe.aclose()
         await self.engine.dispose()
+        await self.side_engine.dispose()
 
 
 def resources_of(app: Starlette) -> Resources:

@@ -158,7 +158,7 @@ class SignInLog:
     __slots__ = ("client_address", "engine")
 
     def __init__(self, engine: AsyncEngine, client_address: str) -> None:
-        self.engine = engine  # the autocommit engine
+        self.engine = engine  # the side pool in autocommit (api/resources.py)
         self.client_address = client_address
 
     async def _insert(

@@ -49,8 +49,9 @@ class RateLimiter:
     """Counts attempts per key in PostgreSQL.
 
     Args:
-        engine: an AUTOCOMMIT engine (the app's ``read_engine``, api/resources.py): each hit
-            commits at once.
+        engine: an AUTOCOMMIT engine with a pool of its own (the app's ``side_engine``,
+            api/resources.py): each hit commits at once, and never waits on the pool of the
+            request transactions.
     """
 
     def __init__(self, engine: AsyncEngine) -> None:

@@ -145,7 +145,7 @@ class TestSignInRateLimit:
 
 class TestRateLimiter:
     async def test_windows_are_fixed_and_old_rows_go(self, app: FastAPI) -> None:
-        limiter = RateLimiter(app.state.resources.read_engine)
+        limiter = RateLimiter(app.state.resources.side_engine)
         limit = Limit("test", 2, 60)
         key = unique_email()
         start = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
