@@ -56,12 +56,18 @@ class Resources:
     token_verifier: AccessTokenVerifier
     trusted_networks: tuple[Network, ...]
 
+    async def replace_pools(self) -> None:
+        """Close every pooled connection, so the next checkout opens a fresh one: after
+        PostgreSQL dropped the connections (a restart, a failover), those of both pools are
+        dead (api/platform/db_faults.py)."""
+        await self.engine.dispose()
+        await self.side_engine.dispose()
+
     async def aclose(self) -> None:
         """Close the vendor clients, then the pools."""
         await self.cognito.aclose()
         await self.stripe.aclose()
-        await self.engine.dispose()
-        await self.side_engine.dispose()
+        await self.replace_pools()
 
 
 def resources_of(app: Starlette) -> Resources:

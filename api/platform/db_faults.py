@@ -83,5 +83,5 @@ class DatabaseFaultsMiddleware:
                 if started or not is_database_unavailable(exc):
                     raise
                 log.warning("database_unavailable", attempt=attempt, error=repr(exc))
-                await scope["app"].state.resources.engine.dispose()
+                await scope["app"].state.resources.replace_pools()
         await error_response(DatabaseUnavailable, {"retry-after": "2"})(scope, receive, send)

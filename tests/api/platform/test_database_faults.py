@@ -21,7 +21,7 @@ async def _fresh_pool_afterwards(app: FastAPI) -> AsyncIterator[None]:
     # The app is shared with the other tests, some of which use its engine directly (not
     # through requests, which recover by themselves): leave them a pool of live connections.
     yield
-    await app.state.resources.engine.dispose()
+    await app.state.resources.replace_pools()
 
 
 async def _terminate_the_apis_connections(app: FastAPI) -> int:

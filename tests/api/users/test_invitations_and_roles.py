@@ -266,7 +266,18 @@ class TestLastOwner:
                 )
 
             results = await asyncio.gather(demote(a, b), demote(b, a))
-            assert sorted(r.status_code for r in results) == [200, 400]
+            done = [r for r in results if r.status_code == 200]
+            refused = [r for r in results if r.status_code != 200]
+            assert len(done) == 1 and len(refused) == 1, [r.text for r in results]
+            # The second request sees the first's demotion: under the Owner rows' lock it
+            # would remove the last Owner (400), or its caller was already demoted when its
+            # role was checked (403), or the role change had ended its token (401); never two
+            # demotions.
+            assert (refused[0].status_code, refused[0].json()["code"]) in {
+                (400, "LastOwnerRequired"),
+                (403, "Forbidden"),
+                (401, "SessionEnded"),
+            }, refused[0].text
             assert await _owners(app, a.account.id) == 1
 
     async def test_two_owners_deleting_each_other_at_once_leave_one(
