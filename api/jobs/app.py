@@ -72,7 +72,8 @@ def create_job_app(
             for ``LISTEN``).
         sessionmaker: the transactions of the tasks that change the console's own tables
             (the Stripe webhook events). By default a pool of ``pool_size`` asyncpg
-            connections, opened when first used; whoever passes one disposes of its engine.
+            connections, opened when first used and closed with the process; whoever passes
+            one disposes of its engine.
 
     Raises:
         ValueError: ``DATABASE_URL`` is not set.
