@@ -100,7 +100,7 @@ async def forget_invoice(db: AsyncSession, account_id: uuid.UUID, invoice_id: st
         await db.flush()
 
 
-def clear_past_due(account: Account) -> None:
+def _clear_past_due(account: Account) -> None:
     """Payments are in order: no failed payment, nothing past due."""
     account.payment_failed_at = None
     account.past_due_invoice_id = None
@@ -118,7 +118,7 @@ async def refresh_past_due(db: AsyncSession, account: Account) -> None:
     if shown is not None:
         row = await repository.invoice(db, account.id, shown)
         if row is not None and row.status in SETTLED:
-            clear_past_due(account)
+            _clear_past_due(account)
     newest = await repository.newest_failed_invoice(db, account.id, OWED)
     if newest is None or newest.payment_failed_at is None:
         return
