@@ -327,7 +327,7 @@ class Settings(BaseSettings):
         default=50, description="Email verification requests per client address per hour."
     )
     invoices_limit_per_account: int = Field(
-        default=120, description="Invoice list pages per account per hour (each asks Stripe)."
+        default=120, description="Invoice list pages per account per hour."
     )
     invoices_limit_per_address: int = Field(
         default=240, description="Invoice list pages per client address per hour."

@@ -8,7 +8,8 @@ that commit. procrastinate's ``App.defer_async`` would open a connection of its 
 outside the transaction; its SQLAlchemy connector is synchronous (psycopg2), and the console
 runs on asyncpg, hence this insert of a few lines.
 
-The worker (``python -m api.ops.worker``, api/jobs/) runs the tasks named here.
+The worker (``python -m api.ops.worker``, api/jobs/) runs the tasks named here: the emails, and
+the Stripe webhook events the webhook route records (api/billing/webhooks/).
 """
 
 from __future__ import annotations
@@ -27,6 +28,13 @@ EMAIL_TASK = "send_email"
 
 EMAIL_QUEUE = "emails"
 """The queue of the email jobs."""
+
+STRIPE_EVENT_TASK = "process_stripe_event"
+"""The task that applies one recorded Stripe webhook event (api/jobs/stripe_events.py), whose
+one argument is ``event_id``."""
+
+STRIPE_EVENT_QUEUE = "stripe-events"
+"""The queue of the Stripe webhook events."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ import stripe
 
 from api.adapters.cognito import CognitoClient
 from api.auth.app_client import ALLOWED_AUTH_FLOWS
+from api.billing.webhooks.service import HANDLED_TYPES
 
 REGION = "us-east-1"
 POOL_NAME = "console-dev"
@@ -195,13 +196,7 @@ async def ensure_stripe_plan(localstripe_url: str) -> None:
 
 
 WEBHOOK_ID = "console"
-WEBHOOK_EVENTS = [
-    "customer.subscription.created",
-    "customer.subscription.updated",
-    "customer.subscription.deleted",
-    "invoice.payment_succeeded",
-    "invoice.payment_failed",
-]
+WEBHOOK_EVENTS = sorted(HANDLED_TYPES)
 
 
 def register_stripe_webhook(localstripe_url: str, public_url: str) -> None:

@@ -15,6 +15,10 @@ Added or corrected (Stripe reference: https://docs.stripe.com/api):
   credits whole past invoices instead of unused time.
 - ``POST /v1/invoices/{id}/pay``, and ``POST /v1/subscriptions`` with
   ``payment_behavior=error_if_incomplete``: a declined charge is a 402 ``card_error``.
+- Events of a declined charge, as Stripe sends them (localstripe sends none): the failed
+  attempt (``invoice.payment_failed``), and, when the change it paid for is not made, the
+  invoice voided (``invoice.voided``).
+- ``expand=["latest_invoice"]`` on a subscription update with ``proration_behavior``.
 - ``POST /v1/invoices/create_preview``: the same proration arithmetic as above (localstripe's
   preview credits whole invoices), or the first invoice of a new subscription.
 - Subscription schedules (https://docs.stripe.com/api/subscription_schedules), the subset the
@@ -222,6 +226,21 @@ def _charge_invoice(customer: str, subscription: Any, amounts: list[dict[str, An
     return invoice
 
 
+def _decline(invoice: Any) -> web.Response:
+    """A charge of ``invoice`` was declined and the change it paid for is not made: the
+    attempt failed (``invoice.payment_failed``), then the invoice is voided
+    (``invoice.voided``), and the answer is Stripe's 402 ``card_error``."""
+    schedule_webhook(resources.Event("invoice.payment_failed", invoice))
+    invoice._voided = True
+    invoice.status_transitions["voided_at"] = int(time.time())
+    schedule_webhook(resources.Event("invoice.voided", invoice))
+    charge = invoice.charge
+    return _card_error(
+        getattr(charge, "failure_message", None) or "Your card was declined.",
+        getattr(charge, "failure_code", None) or "card_declined",
+    )
+
+
 def _set_quantity(subscription: Any, quantity: int) -> None:
     subscription.quantity = quantity
     subscription.items._list[0].quantity = quantity
@@ -239,6 +258,7 @@ async def update_subscription(
     sub = resources.Subscription._api_retrieve(ids["id"])
     proration_date = _int(data.pop("proration_date", int(time.time())), "proration_date")
     payment_behavior = data.pop("payment_behavior", "allow_incomplete")
+    expand = data.pop("expand", None)
     items = data.pop("items", None)
     if behavior != "always_invoice" or not items or len(items) != 1 or data:
         raise UserError(
@@ -248,7 +268,7 @@ async def update_subscription(
     if quantity <= 0:
         raise UserError(400, "Invalid quantity")
     if quantity == sub.quantity:
-        return _json(sub._export())
+        return _json(sub._export(expand=expand))
     old_quantity, old_status = sub.quantity, sub.status
     lines = proration_lines(sub, quantity, proration_date)
     _set_quantity(sub, quantity)
@@ -257,16 +277,10 @@ async def update_subscription(
         # Stripe: "the update is not applied and an error is returned".
         _set_quantity(sub, old_quantity)
         sub.status = old_status
-        invoice._voided = True
-        invoice.status_transitions["voided_at"] = int(time.time())
-        charge = invoice.charge
-        return _card_error(
-            getattr(charge, "failure_message", None) or "Your card was declined.",
-            getattr(charge, "failure_code", None) or "card_declined",
-        )
+        return _decline(invoice)
     sub.latest_invoice = invoice.id
     schedule_webhook(resources.Event("customer.subscription.updated", sub))
-    return _json(sub._export())
+    return _json(sub._export(expand=expand))
 
 
 async def create_subscription(
@@ -283,24 +297,20 @@ async def create_subscription(
     sub = resources.Subscription._api_retrieve(json.loads(response.body)["id"])
     if sub.status != "incomplete":
         return response
-    invoice = resources.Invoice._api_retrieve(sub.latest_invoice)
-    invoice._voided = True
     sub.status = "incomplete_expired"
-    charge = invoice.charge
-    return _card_error(
-        getattr(charge, "failure_message", None) or "Your card was declined.",
-        getattr(charge, "failure_code", None) or "card_declined",
-    )
+    return _decline(resources.Invoice._api_retrieve(sub.latest_invoice))
 
 
 async def pay_invoice(
     request: web.Request, ids: dict[str, str], handler: Handler
 ) -> web.StreamResponse:
     """``POST /v1/invoices/{id}/pay``: as localstripe, but a declined charge answers 402
-    ``card_error`` as Stripe does (localstripe returns the invoice still open)."""
+    ``card_error`` and sends ``invoice.payment_failed`` as Stripe does (localstripe returns the
+    invoice still open, and sends nothing)."""
     response = await handler(request)
     invoice = resources.Invoice._api_retrieve(ids["id"])
     if response.status == 200 and invoice.status != "paid":
+        schedule_webhook(resources.Event("invoice.payment_failed", invoice))
         charge = invoice.charge
         return _card_error(
             getattr(charge, "failure_message", None) or "Your card was declined.",

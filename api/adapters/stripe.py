@@ -108,8 +108,9 @@ class SubscriptionState:
     """A subscription (https://docs.stripe.com/api/subscriptions/object): its id, status
     (``active``, ``past_due``, ``canceled``...), quantity of the plan (units), the end of the
     paid period (epoch seconds; None when Stripe gives none), whether it ends then
-    (``cancel_at_period_end``), the schedule that changes it later (``sub_sched_...``), and its
-    single item's id (``si_...``)."""
+    (``cancel_at_period_end``), the schedule that changes it later (``sub_sched_...``), its
+    single item's id (``si_...``), the plans (or prices) its items bill, and its latest
+    invoice when the answer carried it (``expand=["latest_invoice"]``)."""
 
     id: str
     status: str
@@ -118,6 +119,8 @@ class SubscriptionState:
     cancel_at_period_end: bool = False
     schedule_id: str | None = None
     item_id: str | None = None
+    plan_ids: frozenset[str] = frozenset()
+    latest_invoice: InvoiceSummary | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +165,12 @@ class ScheduledPhase:
     start: int
 
 
-def _invoice(obj: Any) -> InvoiceSummary:
+def invoice_summary(obj: Any) -> InvoiceSummary:
+    """Read an invoice object (SDK object or webhook ``data.object`` dict).
+
+    Raises:
+        KeyError: it has no ``id`` (an upcoming invoice's preview has none).
+    """
     obj = _plain(obj)
     return InvoiceSummary(
         id=str(obj["id"]),
@@ -216,6 +224,7 @@ def subscription_state(obj: Any) -> SubscriptionState:
         items[0].get("current_period_end") if items else None
     )
     schedule = obj.get("schedule")
+    latest = obj.get("latest_invoice")
     return SubscriptionState(
         id=str(obj["id"]),
         status=str(obj["status"]),
@@ -224,7 +233,23 @@ def subscription_state(obj: Any) -> SubscriptionState:
         cancel_at_period_end=bool(obj.get("cancel_at_period_end")),
         schedule_id=str(getattr(schedule, "id", None) or schedule) if schedule else None,
         item_id=str(items[0]["id"]) if items else None,
+        plan_ids=frozenset(
+            plan for item in (items or [obj]) if (plan := _plan_id(item)) is not None
+        ),
+        latest_invoice=invoice_summary(latest) if isinstance(latest, dict) else None,
     )
+
+
+def _plan_id(item: dict[str, Any]) -> str | None:
+    """The id of what a subscription item bills: its ``price`` in today's API, its ``plan``
+    in the legacy one (localstripe), either an object or an id."""
+    for key in ("price", "plan"):
+        billed = item.get(key)
+        if isinstance(billed, dict):
+            billed = billed.get("id")
+        if billed:
+            return str(billed)
+    return None
 
 
 def _is_proration(line: dict[str, Any]) -> bool:
@@ -380,6 +405,7 @@ class StripeGateway:
     ) -> SubscriptionState:
         """Subscribe the customer to ``quantity`` units of the per-unit plan, charged to the
         default card (https://docs.stripe.com/api/subscriptions/create, legacy ``plan`` items).
+        The answer carries the first invoice (``latest_invoice``).
 
         Args:
             key: the idempotency key of this change.
@@ -397,6 +423,7 @@ class StripeGateway:
                     # A declined first payment is a CardError now, not an "incomplete"
                     # subscription left behind.
                     "payment_behavior": "error_if_incomplete",
+                    "expand": ["latest_invoice"],
                 },
                 options={"idempotency_key": key},
             )
@@ -416,7 +443,24 @@ class StripeGateway:
         if starting_after:
             params["starting_after"] = starting_after
         page = _plain(await self._call(self._client.v1.invoices.list_async(params=params)))
-        return [_invoice(i) for i in page.get("data", [])], bool(page.get("has_more"))
+        return [invoice_summary(i) for i in page.get("data", [])], bool(page.get("has_more"))
+
+    async def all_invoices(self, customer_id: str) -> list[InvoiceSummary]:
+        """Every invoice of the customer, newest first, in pages of 100
+        (https://docs.stripe.com/api/invoices/list).
+
+        Raises:
+            StripeError, StripeUnavailable.
+        """
+        found: list[InvoiceSummary] = []
+        more = True
+        while more:
+            page, more = await self.invoices(
+                customer_id, limit=100, starting_after=found[-1].id if found else None
+            )
+            found += page
+            more = more and bool(page)
+        return found
 
     async def live_subscriptions(self, customer_id: str) -> list[SubscriptionState]:
         """The customer's subscriptions that still bill (active, trialing, past due), newest
@@ -518,7 +562,8 @@ class StripeGateway:
         difference at once, charged to the default card
         (https://docs.stripe.com/api/subscriptions/update with ``proration_behavior=
         always_invoice``). With ``payment_behavior=error_if_incomplete`` a declined charge
-        leaves the subscription unchanged and raises :class:`CardError`.
+        leaves the subscription unchanged and raises :class:`CardError`. The answer carries the
+        invoice of the difference (``latest_invoice``).
 
         Args:
             proration_date: epoch seconds, the same as the preview the customer saw.
@@ -535,6 +580,7 @@ class StripeGateway:
                     "proration_behavior": "always_invoice",
                     "proration_date": proration_date,
                     "payment_behavior": "error_if_incomplete",
+                    "expand": ["latest_invoice"],
                 },
                 options={"idempotency_key": key},
             )
@@ -633,7 +679,7 @@ class StripeGateway:
         paid = await self._call(
             self._client.v1.invoices.pay_async(invoice_id, options={"idempotency_key": key})
         )
-        return _invoice(paid)
+        return invoice_summary(paid)
 
     async def cancel_subscription(self, *, subscription_id: str, key: str) -> None:
         """Cancel the subscription now (https://docs.stripe.com/api/subscriptions/cancel).
@@ -696,4 +742,6 @@ class StripeGateway:
         Raises:
             StripeError (404 for an unknown id), StripeUnavailable.
         """
-        return _invoice(await self._call(self._client.v1.invoices.retrieve_async(invoice_id)))
+        return invoice_summary(
+            await self._call(self._client.v1.invoices.retrieve_async(invoice_id))
+        )

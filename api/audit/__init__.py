@@ -60,8 +60,9 @@ class AuditAction(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Actor:
-    """Who acts: the user (None when a sign-in names nobody we know), as shown, and from
-    where (the client's IP address, api/platform/client_address.py)."""
+    """Who acts: the user, as shown, and from where (the client's IP address,
+    api/platform/client_address.py); or, with no user id and no address, the console or a
+    vendor acting by itself (:data:`DOMAIN_CHECK`, :data:`STRIPE`)."""
 
     user_id: uuid.UUID | None
     name: str
@@ -72,6 +73,10 @@ class Actor:
 DOMAIN_CHECK = Actor(user_id=None, name="Domain check", email="", client_address="")
 """The actor of what the console does by itself: a verified domain found without its record
 (the daily re-check, or another account proving the domain)."""
+
+STRIPE = Actor(user_id=None, name="Stripe", email="", client_address="")
+"""The actor of what Stripe does by itself, told by its webhooks: a plan change at the end of
+the paid period (a scheduled downgrade, a plan set to end), an unpaid plan ending."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,13 @@ What it compares (``what``), with what ``--fix`` does:
   schedule's next phase at its start when it differs from today's
   (https://docs.stripe.com/api/subscription_schedules/object); otherwise nothing. Set to it.
 - ``past due``: the invoice recorded as past due is ``paid`` or ``void`` in Stripe
-  (https://docs.stripe.com/api/invoices/object#invoice_object-status): cleared.
+  (https://docs.stripe.com/api/invoices/object#invoice_object-status): cleared (its copy in
+  the invoice mirror is made Stripe's, api/billing/invoices.py).
+- ``invoices``: the invoice mirror (what GET /web/invoices lists) lacks some of the customer's
+  invoices, shows them otherwise than Stripe (status, amounts, number, links), or has one
+  Stripe no longer has (a deleted draft): every invoice is copied from Stripe, and those
+  Stripe no longer has are dropped. This is also how the mirror is filled for accounts billed
+  before it existed (a migration cannot read Stripe): run ``--fix`` once after upgrading.
 - ``not checked``: Stripe refused or could not be reached for this account (its message);
   nothing was changed for it, and the run goes on with the next account.
 
@@ -50,14 +56,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from api.adapters.stripe import (
     Card,
+    InvoiceSummary,
     StripeError,
     StripeGateway,
     StripeUnavailable,
     SubscriptionState,
 )
 from api.billing import repository
+from api.billing.invoices import SETTLED, forget_invoice, mirror_invoice, refresh_past_due
 from api.billing.plan import PlanState, apply_plan, at_epoch
-from api.billing.service import clear_past_due, store_card, subscription_of
+from api.billing.service import store_card, subscription_of
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
 from api.models import MAX_UNITS, Account
@@ -69,11 +77,9 @@ What = Literal[
     "card",
     "scheduled change",
     "past due",
+    "invoices",
     "not checked",
 ]
-
-SETTLED_INVOICE = frozenset({"paid", "void"})
-"""Invoice statuses that owe nothing any more (https://docs.stripe.com/invoicing/overview)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +109,8 @@ class _StripeSide:
     kept: SubscriptionState | None
     scheduled: tuple[int | None, int | None]  # units, epoch seconds
     card: Card | None
-    invoice_status: str | None  # of the account's past-due invoice, if it has one
+    past_due_invoice: InvoiceSummary | None  # the account's past-due invoice, if it has one
+    invoices: list[InvoiceSummary]  # every invoice of the customer
 
 
 def _card_text(card: tuple[str | None, str | None, int | None, int | None]) -> str:
@@ -128,7 +135,7 @@ async def _read_stripe(
     stripe: StripeGateway, account: Account, customer_id: str, now: int
 ) -> _StripeSide:
     """Read the customer's live subscriptions, the kept one's scheduled change, the default
-    card and the past-due invoice's status.
+    card, the past-due invoice and every invoice.
 
     Raises:
         StripeError, StripeUnavailable.
@@ -145,10 +152,11 @@ async def _read_stripe(
         if phase is not None and phase.quantity != kept.quantity:
             scheduled = (max(0, min(MAX_UNITS, phase.quantity)), phase.start)
     card = await stripe.default_card(customer_id)
-    invoice_status = None
+    past_due = None
     if account.past_due_invoice_id is not None:
-        invoice_status = (await stripe.invoice(account.past_due_invoice_id)).status
-    return _StripeSide(live, kept, scheduled, card, invoice_status)
+        past_due = await stripe.invoice(account.past_due_invoice_id)
+    invoices = await stripe.all_invoices(customer_id)
+    return _StripeSide(live, kept, scheduled, card, past_due, invoices)
 
 
 async def _cancel_orphans(
@@ -255,23 +263,93 @@ async def _reconcile_account(
         if fix:
             store_card(account, card)
 
-    if side.invoice_status in SETTLED_INVOICE:
+    synced_at = datetime.fromtimestamp(read_at, UTC)
+    past_due = side.past_due_invoice
+    if past_due is not None and past_due.status in SETTLED:
         found.append(
             Difference(
                 account.id,
                 "past due",
-                f"{account.past_due_invoice_id} unpaid",
-                f"{account.past_due_invoice_id} {side.invoice_status}",
+                f"{past_due.id} unpaid",
+                f"{past_due.id} {past_due.status}",
                 "cleared" if fix else None,
             )
         )
-        if fix:
-            clear_past_due(account)
-            account.payment_synced_at = _later(account.payment_synced_at, read_at)
+        if fix:  # the copy says it is settled: refresh_past_due below clears it
+            await mirror_invoice(db, account.id, past_due, synced_at=synced_at, force=True)
 
+    found += await _reconcile_invoices(db, account, side.invoices, synced_at, fix=fix)
     if fix:
+        await refresh_past_due(db, account)
         await db.flush()
     return found
+
+
+def _as_mirrored(invoice: InvoiceSummary) -> tuple[object, ...]:
+    """What the mirror keeps of an invoice, as ``stripe_invoice`` holds it."""
+    return (
+        invoice.number,
+        datetime.fromtimestamp(invoice.created, UTC),
+        invoice.currency[:3],
+        invoice.amount_due,
+        invoice.amount_paid,
+        invoice.status,
+        invoice.hosted_invoice_url,
+        invoice.invoice_pdf,
+    )
+
+
+async def _reconcile_invoices(
+    db: AsyncSession,
+    account: Account,
+    invoices: list[InvoiceSummary],
+    synced_at: datetime,
+    *,
+    fix: bool,
+) -> list[Difference]:
+    """The ``invoices`` difference, if the mirror is not what Stripe has; with ``fix`` every
+    invoice is copied from Stripe (the one shown as past due keeping its failure) and those
+    Stripe no longer has are dropped."""
+    ours = {
+        row.id: (
+            row.number,
+            row.created_at,
+            row.currency,
+            row.amount_due,
+            row.amount_paid,
+            row.status,
+            row.hosted_invoice_url,
+            row.invoice_pdf,
+        )
+        for row in await repository.account_invoices(db, account.id)
+    }
+    in_step = sum(1 for i in invoices if ours.get(i.id) == _as_mirrored(i))
+    gone = ours.keys() - {i.id for i in invoices}
+    if in_step == len(invoices) and not gone:
+        return []
+    text = f"{in_step} of {len(invoices)} as in Stripe"
+    if gone:
+        text += f", {len(gone)} Stripe does not have"
+    if fix:
+        for invoice in invoices:
+            failed_at = (
+                account.payment_failed_at if invoice.id == account.past_due_invoice_id else None
+            )
+            await mirror_invoice(
+                db,
+                account.id,
+                invoice,
+                synced_at=synced_at,
+                payment_failed_at=failed_at,
+                force=True,
+            )
+        for invoice_id in gone:
+            await forget_invoice(db, account.id, invoice_id)
+    return [
+        Difference(
+            account.id, "invoices", text, f"{len(invoices)} invoices", "mirrored" if fix else None
+        )
+    ]
 
 
 def _plan_of_stripe(side: _StripeSide) -> PlanState:

@@ -167,24 +167,26 @@ async def pay_past_due(
         AccountRequired,
         SignInPolicyRefusal,
         RateLimited,
-        PaymentProviderRefused,
+        NotFound,
         RequestValidationFailed,
-        VendorUnavailable,
     ),
 )
 async def list_invoices(
     caller: CurrentUser,
     db: DbSession,
-    stripe: Stripe,
     starting_after: Annotated[
         str | None,
-        Query(alias="startingAfter", min_length=1, max_length=255),
+        Query(
+            alias="startingAfter",
+            min_length=1,
+            max_length=255,
+            description="The id of the last invoice of the previous page.",
+        ),
     ] = None,
 ) -> InvoicesResponse:
-    """The account's invoices, 12 at a time, newest first (README "Billing")."""
-    return await service.invoices(
-        db=db, stripe=stripe, caller=caller, starting_after=starting_after
-    )
+    """The account's invoices, 12 at a time, newest first, as Stripe last told us (README
+    "Billing"); an open invoice whose payment failed is ``past_due``."""
+    return await service.list_invoices(db=db, caller=caller, starting_after=starting_after)
 
 
 @router.post(

@@ -123,7 +123,8 @@ class PaymentMethodResponse(ApiModel):
 
 
 class WebhookAck(ApiModel):
-    """Reply to Stripe: the event was accepted (processed now, or already before)."""
+    """Reply to Stripe: the event was accepted (recorded now, or already before); a worker
+    applies it."""
 
     received: bool = True
 
@@ -133,8 +134,9 @@ INVOICES_PAGE = 12
 
 class Invoice(ApiModel):
     """An invoice of the account (README "Billing"): when, how much (``amount_due`` in the
-    smallest unit of ``currency``, cents for USD), its status (``paid``, ``open``, ``draft``,
-    ``uncollectible`` or ``void``), and Stripe's hosted page and PDF when it gives them."""
+    smallest unit of ``currency``, cents for USD), its status (Stripe's ``paid``, ``open``,
+    ``draft``, ``uncollectible`` or ``void``, or ``past_due``: open, and a payment of it
+    failed), and Stripe's hosted page and PDF when it gives them."""
 
     id: str
     number: str | None

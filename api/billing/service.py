@@ -29,7 +29,7 @@ from api.adapters.stripe import (
 )
 from api.audit import AuditAction, AuditTrail, Target
 from api.auth.principal import Caller
-from api.billing import repository
+from api.billing import invoices, repository
 from api.billing.errors import (
     CardDeclined,
     PaidPlanNeedsPaymentMethod,
@@ -155,7 +155,8 @@ def _card_label(account: Account) -> str | None:
     return f"{account.card_brand or 'Card'} ending in {account.card_last4}"
 
 
-def _account_target(account: Account) -> Target:
+def account_target(account: Account) -> Target:
+    """The account as the audit log names the target of a billing change."""
     return Target("account", account.id, account.name)
 
 
@@ -183,7 +184,7 @@ async def update_payment_method(
     store_card(account, card)
     await audit.record(
         AuditAction.PAYMENT_METHOD_ADDED,
-        _account_target(account),
+        account_target(account),
         {"card": (before, _card_label(account))},
     )
     await db.flush()
@@ -217,7 +218,7 @@ async def remove_payment_method(
         await _stripe(stripe.delete_card(customer_id, card.id))
     await audit.record(
         AuditAction.PAYMENT_METHOD_REMOVED,
-        _account_target(account),
+        account_target(account),
         {"card": (_card_label(account), None)},
     )
     store_card(account, None)
@@ -333,9 +334,11 @@ async def update_subscription(
     prorate_at = _proration_date(proration_date, int(time.time()))
     key = f"subscription:{account.id}:{account.subscription_change_seq}:{units}"
     ours = plan_of(account)
+    charged = None  # the invoice Stripe charged for the change, when it made one
     if kind == "start":
         state = await _start_subscription(stripe, customer_id, plan_id, units, key)
         plan = PlanState(subscription_id=state.id, units=state.quantity)
+        charged = state.latest_invoice
     else:
         assert account.stripe_subscription_id is not None
         subscription = await _stripe(stripe.subscription(account.stripe_subscription_id))
@@ -382,8 +385,12 @@ async def update_subscription(
                     await restore()
                     raise
                 plan = replace(plan, units=upgraded.quantity)
+                charged = upgraded.latest_invoice
     # Events Stripe sends for this change are no newer than it (webhooks/service.py).
-    apply_plan(account, plan, synced_at=datetime.now(UTC))
+    now = datetime.now(UTC)
+    apply_plan(account, plan, synced_at=now)
+    if charged is not None:  # listed in Invoices at once, before Stripe's webhook
+        await invoices.mirror_invoice(db, account.id, charged, synced_at=now)
     account.subscription_change_seq += 1
     await _record_plan_change(audit, account, kind, before)
     await db.flush()
@@ -403,7 +410,7 @@ async def _record_plan_change(
     """The audit event of a plan change: units changed now (start, upgrade), a change
     scheduled for the period's end (downgrade, cancel), or a scheduled change undone."""
     units, scheduled = before
-    target = _account_target(account)
+    target = account_target(account)
     if kind in ("start", "upgrade"):
         await audit.record(
             AuditAction.PLAN_CHANGED, target, {"units": (units, account.subscription_units)}
@@ -504,7 +511,8 @@ async def pay_past_due(
     *, db: AsyncSession, stripe: StripeGateway, caller: Caller, audit: AuditTrail
 ) -> Subscription:
     """``POST /web/subscription/pay``: charge the invoice that is past due to the card on file
-    now (README "Billing", "Past due"; after a new card on /payment, that card).
+    now (README "Billing", "Past due"; after a new card on /payment, that card). Once it is
+    paid, another failed invoice still unpaid, if any, is past due in its place.
 
     Raises:
         NotFound: nothing is past due.
@@ -518,7 +526,7 @@ async def pay_past_due(
     _card_on_file(account)
     # A fresh key per attempt: a retry after a decline (say, with a new card) must try again,
     # and Stripe never charges a paid invoice twice.
-    await _stripe(
+    paid = await _stripe(
         stripe.pay_invoice(
             invoice_id=account.past_due_invoice_id,
             key=idempotency_key("pay", account.past_due_invoice_id),
@@ -529,55 +537,47 @@ async def pay_past_due(
         Target("invoice", account.past_due_invoice_id, account.past_due_invoice_id),
         {"amountDue": (account.past_due_amount, 0)},
     )
-    clear_past_due(account)
-    account.payment_synced_at = datetime.now(UTC)
+    await invoices.mirror_invoice(db, account.id, paid, synced_at=datetime.now(UTC))
+    await invoices.refresh_past_due(db, account)
     await db.flush()
     return subscription_of(account)
 
 
-def clear_past_due(account: Account) -> None:
-    """Payments are in order: no failed payment, nothing past due."""
-    account.payment_failed_at = None
-    account.past_due_invoice_id = None
-    account.past_due_amount = None
-    account.past_due_currency = None
-
-
-async def invoices(
-    *, db: AsyncSession, stripe: StripeGateway, caller: Caller, starting_after: str | None
+async def list_invoices(
+    *, db: AsyncSession, caller: Caller, starting_after: str | None
 ) -> InvoicesResponse:
     """The account's invoices, :data:`INVOICES_PAGE` at a time, newest first, for the
-    Invoices panel of /billing.
+    Invoices panel of /billing, from the invoice mirror (api/billing/invoices.py: no vendor
+    is asked). An account that never had a card has none.
 
-    Asks Stripe (the one read that does: invoices live there, and this view is opened on
-    purpose, not on every page). An account that never had a card has none.
+    Args:
+        starting_after: the id of the last invoice of the previous page.
 
     Raises:
-        PaymentProviderRefused: Stripe refused the request (e.g. an unknown ``starting_after``).
-        VendorUnavailable.
+        NotFound: ``starting_after`` is not an invoice of the account.
     """
-    account = await db.get_one(Account, caller.account_id)
-    if account.stripe_customer_id is None:
-        return InvoicesResponse(invoices=[], has_more=False)
-    page, has_more = await _stripe(
-        stripe.invoices(
-            account.stripe_customer_id, limit=INVOICES_PAGE, starting_after=starting_after
-        )
+    after = None
+    if starting_after is not None:
+        after = await repository.invoice(db, caller.account_id, starting_after)
+        if after is None:
+            raise NotFound("There is no such invoice.")
+    rows = await repository.invoice_page(
+        db, caller.account_id, after=after, limit=INVOICES_PAGE + 1
     )
     return InvoicesResponse(
         invoices=[
             Invoice(
-                id=i.id,
-                number=i.number,
-                created_at=datetime.fromtimestamp(i.created, UTC),
-                currency=i.currency,
-                amount_due=i.amount_due,
-                amount_paid=i.amount_paid,
-                status=i.status,
-                hosted_invoice_url=i.hosted_invoice_url,
-                invoice_pdf=i.invoice_pdf,
+                id=row.id,
+                number=row.number,
+                created_at=row.created_at,
+                currency=row.currency,
+                amount_due=row.amount_due,
+                amount_paid=row.amount_paid,
+                status=invoices.shown_status(row),
+                hosted_invoice_url=row.hosted_invoice_url,
+                invoice_pdf=row.invoice_pdf,
             )
-            for i in page
+            for row in rows[:INVOICES_PAGE]
         ],
-        has_more=has_more,
+        has_more=len(rows) > INVOICES_PAGE,
     )

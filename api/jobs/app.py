@@ -2,7 +2,8 @@
 
 procrastinate (PostgreSQL only: jobs are rows, workers take them with ``SELECT ... FOR UPDATE
 SKIP LOCKED`` and wake up on ``LISTEN/NOTIFY``) connects with psycopg 3, so the worker opens a
-small pool of its own from ``DATABASE_URL`` (the asyncpg URL of the API, converted).
+small pool of its own from ``DATABASE_URL`` (the asyncpg URL of the API, converted); the tasks
+that change the console's tables use the API's code, on an asyncpg pool of their own.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from typing import Any
 import procrastinate
 from psycopg.conninfo import make_conninfo
 from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from api.adapters.mail import Mailer
 from api.config import Settings
-from api.jobs import emails, stalled
+from api.db import create_engine, create_sessionmaker
+from api.jobs import emails, stalled, stripe_events
 
 # asyncpg's query parameters and their libpq names (the others are passed as they are).
 _LIBPQ_NAMES = {"ssl": "sslmode", "server_settings": ""}
@@ -53,15 +56,24 @@ def psycopg_conninfo(database_url: str) -> str:
 
 
 def create_job_app(
-    settings: Settings, *, mailer: Mailer | None = None, pool_size: int = 4
+    settings: Settings,
+    *,
+    mailer: Mailer | None = None,
+    pool_size: int = 4,
+    sessionmaker: async_sessionmaker[AsyncSession] | None = None,
 ) -> procrastinate.App:
     """The app with every task of the console, on the database of ``settings``.
 
     Args:
-        settings: ``DATABASE_URL`` and the ``SMTP_*`` settings of the email task.
+        settings: ``DATABASE_URL``, the ``SMTP_*`` settings of the email task and
+            ``STRIPE_PLAN_ID`` of the webhook task.
         mailer: sends the emails (default: the mailer of ``settings``).
-        pool_size: the most connections the worker holds (one per concurrent job, plus one
+        pool_size: the most connections the engine holds (one per concurrent job, plus one
             for ``LISTEN``).
+        sessionmaker: the transactions of the tasks that change the console's own tables
+            (the Stripe webhook events). By default a pool of ``pool_size`` asyncpg
+            connections, opened when first used and closed with the process; whoever passes
+            one disposes of its engine.
 
     Raises:
         ValueError: ``DATABASE_URL`` is not set.
@@ -75,4 +87,8 @@ def create_job_app(
     app = procrastinate.App(connector=connector)
     emails.register(app, mailer or Mailer.from_settings(settings))
     stalled.register(app)
+    sessionmaker = sessionmaker or create_sessionmaker(
+        create_engine(settings.database_url, pool_size)
+    )
+    stripe_events.register(app, sessionmaker, settings.stripe_plan_id)
     return app

@@ -11,6 +11,7 @@ from api.models.removed_identity import RemovedIdentity
 from api.models.sign_in_backoff import SignInBackoff
 from api.models.sso_domain import DomainFailure, DomainState, SsoDomain
 from api.models.stripe_event import StripeEvent
+from api.models.stripe_invoice import StripeInvoice
 from api.models.usage import Platform, Usage
 from api.models.usage_alert import UsageAlert
 from api.models.usage_daily import UsageDaily
@@ -34,6 +35,7 @@ __all__ = [
     "SignInBackoff",
     "SsoDomain",
     "StripeEvent",
+    "StripeInvoice",
     "Usage",
     "UsageAlert",
     "UsageDaily",

@@ -2,7 +2,7 @@
 
     python -m api.ops.worker [--concurrency 4] [--shutdown-grace-s 20]
 
-Runs the console's jobs (api/jobs/: the emails) from the database of ``DATABASE_URL`` with
+Runs the console's jobs (api/jobs/) from the database of ``DATABASE_URL`` with
 the ``SMTP_*`` settings, until SIGTERM or Ctrl-C. On the first signal it takes no new job and
 gives the running ones ``--shutdown-grace-s`` seconds to finish (a job cut past it goes back to
 its retry); a second signal stops at once. Any number of workers can run side by side: each
@@ -17,10 +17,13 @@ import asyncio
 import contextlib
 import signal
 import sys
+from collections.abc import AsyncIterator
 
 import structlog
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.config import Settings
+from api.db import create_engine, create_sessionmaker
 from api.jobs.app import create_job_app
 from api.platform.logging import configure_logging
 
@@ -31,8 +34,12 @@ _STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 async def run(settings: Settings, *, concurrency: int, shutdown_grace_s: float) -> int:
     """Run a worker until a signal stops it; returns the exit status."""
-    app = create_job_app(settings, pool_size=concurrency + 1)
-    async with app.open_async():
+    # The tasks that change the console's tables run the API's code on a pool of their own.
+    engine = create_engine(settings.database_url, concurrency)
+    app = create_job_app(
+        settings, pool_size=concurrency + 1, sessionmaker=create_sessionmaker(engine)
+    )
+    async with app.open_async(), _disposed(engine):
         if not await app.check_connection_async():
             log.error("worker_database_unreachable")
             return 1
@@ -61,6 +68,15 @@ async def run(settings: Settings, *, concurrency: int, shutdown_grace_s: float) 
             await worker
     log.info("worker_stopped")
     return 0
+
+
+@contextlib.asynccontextmanager
+async def _disposed(engine: AsyncEngine) -> AsyncIterator[None]:
+    """Close ``engine``'s connections when the block ends, however it ends."""
+    try:
+        yield
+    finally:
+        await engine.dispose()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -396,9 +396,9 @@ MINUTE_S = 60
 class Throttle:
     """An action limited per client address and, when there is one, per account (README "Sign-in and
     abuse limits": registration, invitations, payment-method changes, metering batches; sending or
-    entering an email verification code; and the reads and lookups that ask a vendor or reveal a
-    secret: invoices, API key reveal and roll, domain Verify, the code exchange, refresh, the
-    sso-accounts lookup). Every attempt counts, in fixed windows of ``window_s``.
+    entering an email verification code; the invoice history; and the reads and lookups that ask
+    a vendor or reveal a secret: API key reveal and roll, domain Verify, the code exchange,
+    refresh, the sso-accounts lookup). Every attempt counts, in fixed windows of ``window_s``.
     """
 
     name: str

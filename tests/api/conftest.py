@@ -22,7 +22,7 @@ from sqlalchemy import update
 
 from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
-from api.deferred import EMAIL_QUEUE
+from api.deferred import EMAIL_QUEUE, STRIPE_EVENT_QUEUE
 from api.jobs.app import create_job_app
 from api.jobs.stalled import MAINTENANCE_QUEUE
 from api.keys.service import open_current_key
@@ -42,22 +42,24 @@ def stack() -> Iterator[Stack]:
 @pytest.fixture(scope="session")
 async def app(stack: Stack) -> AsyncIterator[FastAPI]:
     application = create_dev_app(stack.settings)
-    jobs = create_job_app(stack.settings)
-    async with application.router.lifespan_context(application), jobs.open_async():
-        worker = asyncio.create_task(
-            jobs.run_worker_async(
-                # The console's queues; a test's own queue is left to that test.
-                queues=[EMAIL_QUEUE, MAINTENANCE_QUEUE],
-                concurrency=4,
-                install_signal_handlers=False,
-                fetch_job_polling_interval=0.5,
-                name="tests",
+    async with application.router.lifespan_context(application):
+        # The worker's tasks use the app's own pool (the worker command opens one of its own).
+        jobs = create_job_app(stack.settings, sessionmaker=application.state.resources.sessionmaker)
+        async with jobs.open_async():
+            worker = asyncio.create_task(
+                jobs.run_worker_async(
+                    # The console's queues; a test's own queue is left to that test.
+                    queues=[EMAIL_QUEUE, STRIPE_EVENT_QUEUE, MAINTENANCE_QUEUE],
+                    concurrency=4,
+                    install_signal_handlers=False,
+                    fetch_job_polling_interval=0.5,
+                    name="tests",
+                )
             )
-        )
-        yield application
-        worker.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await worker
+            yield application
+            worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker
 
 
 @pytest.fixture

@@ -1,7 +1,8 @@
 """Billing & Subscription and /payment in the browser against the dev stack (localstripe's
-Stripe.js card element and the shim of devstack/stripe_shim.py): add a card, a declined
-card, the charge preview, upgrades, a plan set to end with the period, a renewal that fails
-and is paid, removing the card.
+Stripe.js card element and the shim of devstack/stripe_shim.py, its webhooks applied by the
+dev stack's worker): add a card, a declined card, the charge preview, upgrades, a plan set to
+end with the period (by Stripe, in Activity), a renewal that fails (past due in Invoices and
+the sidebar) and is paid, removing the card.
 
 Each test leaves the demo account as it found it (no card, 0 units), since the dev stack is
 shared by every e2e test of a run."""
@@ -154,6 +155,15 @@ def test_card_plan_and_removal(page: Page) -> None:
     page.keyboard.press("ArrowRight")
     expect(page.get_by_role("button", name="Update", exact=True)).to_be_disabled()
 
+    # Stripe ended the plan, not a user: the Activity page says so.
+    page.goto("/activity?action=plan.units_changed")
+    newest = page.get_by_role("table", name="Activity").locator("tbody tr").first
+    expect(newest.locator("td").nth(1)).to_have_text("Stripe")
+    expect(newest.locator("td").nth(2)).to_contain_text("Changed the plan")
+    expect(newest.locator("td").nth(3)).to_contain_text("units: 5 → 0")
+    expect(newest.locator("td").nth(4)).to_have_text("—")
+    page.screenshot(path=str(ARTIFACTS / "activity_stripe_ended_the_plan.png"), full_page=True)
+
 
 def expect_allowance_after_webhook(page: Page, allowance: str) -> None:
     """Stripe's webhook reaches the API a moment after the change: reload until it shows."""
@@ -205,7 +215,12 @@ def test_a_failed_renewal_is_past_due_until_paid(page: Page) -> None:
         page.wait_for_timeout(250)
         page.reload()
     expect(past_due).to_be_visible()
-    expect(page.get_by_test_id("sidebar-past-due")).to_be_visible()
+    expect(page.get_by_test_id("sidebar-past-due")).to_have_text("$40.00 past due")
+    # The renewal that failed is past due in Invoices; the month before was paid.
+    invoices = page.get_by_role("region", name="Invoices")
+    renewal = invoices.get_by_role("row").filter(has_text="Past due")
+    expect(renewal).to_have_count(1)
+    expect(renewal.get_by_role("cell", name="$40.00")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "billing_past_due.png"), full_page=True)
     page.get_by_role("button", name="Pay now").click()
     expect(page.get_by_role("alert")).to_have_text("Your card was declined.")
@@ -220,6 +235,7 @@ def test_a_failed_renewal_is_past_due_until_paid(page: Page) -> None:
     page.get_by_role("button", name="Pay now").click()
     expect(past_due).to_be_hidden()
     expect(page.get_by_test_id("sidebar-past-due")).to_be_hidden()
+    expect(renewal).to_have_count(0)
 
     # The demo account as it was: the plan ends with the period, then the card goes.
     set_plan(page, 0)

@@ -1,2 +1,2 @@
 """Stripe's webhook: ``POST /webhooks/stripe`` (``router.py``, outside /web and not in the
-contract) and the events it applies (``service.py``)."""
+contract), which records each event, and the job that applies it (``service.py``)."""

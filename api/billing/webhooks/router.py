@@ -30,6 +30,6 @@ async def stripe_webhook(
     stripe: Stripe,
     stripe_signature: Annotated[str | None, Header()] = None,
 ) -> WebhookAck:
-    """Stripe's events, signature-verified and applied once each."""
-    await service.process_webhook(db=db, stripe=stripe, payload=payload, signature=stripe_signature)
+    """Stripe's events, signature-verified and recorded; a worker applies each once."""
+    await service.receive_webhook(db=db, stripe=stripe, payload=payload, signature=stripe_signature)
     return WebhookAck()

@@ -421,4 +421,5 @@ class TestInvoices:
         foreign = await client.get(
             "/web/invoices", params={"startingAfter": invoice["id"]}, headers=other.headers
         )
-        assert foreign.json() == {"invoices": [], "hasMore": False}
+        assert foreign.status_code == 404
+        assert foreign.json()["code"] == "NotFound"

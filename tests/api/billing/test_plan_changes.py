@@ -5,6 +5,8 @@ cancelling at the end of the paid period, and paying what is past due."""
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import time
 from typing import Any
 
@@ -22,7 +24,7 @@ from tests.api.billing.test_billing import (
     load_account,
     stripe_get,
 )
-from tests.api.billing.test_stripe_webhooks import deliver, event
+from tests.api.billing.test_stripe_webhooks import event, process, stripes_changes
 from tests.api.conftest import MakeUser, SignedIn
 
 # Attaches, then every charge is declined (https://docs.stripe.com/testing#declined-payments).
@@ -75,10 +77,19 @@ def pending_items(stack: Stack, customer: str) -> list[object]:
     return [item for item in data if item["invoice"] is None]
 
 
-async def relay(client: httpx.AsyncClient, event_type: str, obj: dict[str, object]) -> None:
-    """Deliver what Stripe would send about ``obj``, a second after our own last write."""
-    response = await deliver(client, event(event_type, obj, created=int(time.time()) + 1))
-    assert response.status_code == 202, response.text
+async def relay(
+    app: FastAPI, client: httpx.AsyncClient, event_type: str, obj: dict[str, object]
+) -> None:
+    """Deliver what Stripe would send about ``obj``, a second after our own last write, and
+    wait until the worker has applied it."""
+    await process(app, client, event(event_type, obj, created=int(time.time()) + 1))
+
+
+async def invoice_statuses(client: httpx.AsyncClient, me: SignedIn) -> dict[str, str]:
+    """GET /web/invoices as the Invoices panel reads it: each invoice's status by id."""
+    response = await client.get("/web/invoices", headers=me.headers)
+    assert response.status_code == 200, response.text
+    return {i["id"]: i["status"] for i in response.json()["invoices"]}
 
 
 class TestPreview:
@@ -250,10 +261,17 @@ class TestScheduledChanges:
         renewed = stripe_post(stack, f"test_helpers/subscriptions/{subscription_id}/renew")
         assert renewed.status_code == 200, renewed.text
         assert renewed.json()["quantity"] == 3
-        await relay(client, "customer.subscription.updated", renewed.json())
+        await relay(app, client, "customer.subscription.updated", renewed.json())
         plan = (await account_json(client, me))["subscription"]
         assert (plan["units"], plan["scheduledUnits"]) == (3, None)
         assert latest_invoice(stack, subscription_id)["amount_paid"] == 3 * UNIT
+        # Stripe made that change, and the account's log says so.
+        assert await stripes_changes(app, me) == [
+            (
+                "plan.units_changed",
+                {"units": {"from": 10, "to": 3}, "scheduledUnits": {"from": 3, "to": None}},
+            )
+        ]
 
     async def test_an_upgrade_drops_a_scheduled_end(
         self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
@@ -276,9 +294,25 @@ class TestScheduledChanges:
         await client.post("/web/subscription", json={"units": 0}, headers=me.headers)
         ended = stripe_post(stack, f"test_helpers/subscriptions/{subscription_id}/renew")
         assert ended.json()["status"] == "canceled"
-        await relay(client, "customer.subscription.deleted", ended.json())
+        await relay(app, client, "customer.subscription.deleted", ended.json())
         plan = (await account_json(client, me))["subscription"]
         assert (plan["units"], plan["scheduledUnits"]) == (0, None)
+        # In the Activity page and its CSV, by Stripe: no user did it.
+        events = (
+            await client.get(
+                "/web/audit-events", params={"action": "plan.units_changed"}, headers=me.headers
+            )
+        ).json()["events"]
+        by_stripe = [e for e in events if e["actor"]["id"] is None]
+        assert [(e["actor"], e["changes"]) for e in by_stripe] == [
+            (
+                {"id": None, "name": "Stripe", "email": ""},
+                {"units": {"from": 2, "to": 0}, "scheduledUnits": {"from": 0, "to": None}},
+            )
+        ]
+        export = await client.get("/web/audit-events/export", headers=me.headers)
+        [row] = [r for r in csv.DictReader(io.StringIO(export.text)) if r["actor_name"] == "Stripe"]
+        assert (row["actor_id"], row["action"]) == ("", "plan.units_changed")
 
 
 class TestPastDue:
@@ -293,11 +327,15 @@ class TestPastDue:
         assert renewed.json()["status"] == "past_due"
         unpaid = latest_invoice(stack, subscription_id)
         assert unpaid["status"] == "open"
-        await relay(client, "invoice.payment_failed", unpaid)
+        await relay(app, client, "invoice.payment_failed", unpaid)
         plan = (await account_json(client, me))["subscription"]
         assert plan["pastDue"] == {"amountDue": 3 * UNIT, "currency": "usd"}
         assert plan["paymentFailedAt"] is not None
         assert plan["units"] == 3  # Stripe retries before the plan ends
+        # Invoices says which one: the renewal is past due, the first month paid.
+        statuses = await invoice_statuses(client, me)
+        assert statuses[str(unpaid["id"])] == "past_due"
+        assert sorted(statuses.values()) == ["paid", "past_due"]
 
         # Another account has nothing past due, and cannot pay this one.
         nothing = await client.post("/web/subscription/pay", headers=other.headers)
@@ -316,6 +354,7 @@ class TestPastDue:
         assert paid.json()["subscription"]["paymentFailedAt"] is None
         assert latest_invoice(stack, subscription_id)["status"] == "paid"
         assert stripe_get(stack, f"subscriptions/{subscription_id}")["status"] == "active"
+        assert (await invoice_statuses(client, me))[str(unpaid["id"])] == "paid"
 
     async def test_unpaid_past_the_retries_falls_to_the_free_plan(
         self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
@@ -323,8 +362,13 @@ class TestPastDue:
         me = await make_user()
         subscription_id = await subscribed(app, client, stack, me, 3)
         subscription = stripe_get(stack, f"subscriptions/{subscription_id}")
-        await relay(client, "customer.subscription.updated", {**subscription, "status": "unpaid"})
+        await relay(
+            app, client, "customer.subscription.updated", {**subscription, "status": "unpaid"}
+        )
         assert (await account_json(client, me))["subscription"]["units"] == 0
+        assert await stripes_changes(app, me) == [
+            ("plan.units_changed", {"units": {"from": 3, "to": 0}})
+        ]
 
     @pytest.mark.parametrize("path", ["/web/subscription/pay", "/web/subscription/preview?units=1"])
     async def test_anonymous_is_401(self, client: httpx.AsyncClient, path: str) -> None:

@@ -14,10 +14,10 @@ from urllib.parse import urlparse
 import httpx
 import respx
 from fastapi import FastAPI
-from sqlalchemy import update
+from sqlalchemy import delete, update
 
 from api.billing.reconcile import Difference, reconcile, report
-from api.models import Account
+from api.models import Account, StripeInvoice
 from devstack import bootstrap
 from devstack.stack import Stack
 from tests.api.billing.test_billing import add_card, iso, load_account, stripe_get
@@ -149,7 +149,10 @@ class TestOrphanSubscriptions:
         repaired = await fixed_and_then_in_step(
             app,
             me,
-            [("orphan subscription", f"{ours} only", f"also {orphan} (active, 1 units)")],
+            [
+                ("orphan subscription", f"{ours} only", f"also {orphan} (active, 1 units)"),
+                ("invoices", "1 of 2 as in Stripe", "2 invoices"),  # the orphan's first month
+            ],
         )
         assert repaired[0].fixed == f"cancelled {orphan}"
         assert stripe_get(stack, f"subscriptions/{orphan}")["status"] == "canceled"
@@ -175,6 +178,7 @@ class TestOrphanSubscriptions:
                 ("orphan subscription", f"{newest} only", f"also {older} (active, 3 units)"),
                 ("subscription", "none", newest),
                 ("units", "0", "3"),
+                ("invoices", "0 of 2 as in Stripe", "2 invoices"),
             ],
         )
         assert stripe_get(stack, f"subscriptions/{older}")["status"] == "canceled"
@@ -318,3 +322,40 @@ class TestStripeErrors:
         assert found[0].stripe.startswith("unreachable: ")
         assert (await load_account(app, cut_off)).subscription_units == 5
         assert (await load_account(app, drifted)).subscription_units == 2
+
+
+class TestInvoices:
+    async def test_invoices_from_before_the_mirror_are_backfilled(
+        self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
+    ) -> None:
+        # An account billed before the console kept its invoices: Stripe has them, we do not.
+        me = await make_user()
+        subscription_id = await subscribed(app, client, stack, me, 1)
+        up = await client.post("/web/subscription", json={"units": 3}, headers=me.headers)
+        assert up.status_code == 200, up.text
+        async with app.state.resources.sessionmaker() as db, db.begin():
+            await db.execute(delete(StripeInvoice).where(StripeInvoice.account_id == me.account.id))
+        assert (await client.get("/web/invoices", headers=me.headers)).json()["invoices"] == []
+        await fixed_and_then_in_step(app, me, [("invoices", "0 of 2 as in Stripe", "2 invoices")])
+        listed = (await client.get("/web/invoices", headers=me.headers)).json()["invoices"]
+        in_stripe = stripe_get(stack, f"invoices?subscription={subscription_id}")["data"]
+        assert isinstance(in_stripe, list)
+        assert sorted((i["id"], i["status"], i["amountDue"]) for i in listed) == sorted(
+            (i["id"], i["status"], i["amount_due"]) for i in in_stripe
+        )
+
+    async def test_a_mirrored_invoice_follows_stripe(
+        self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        subscription_id = await subscribed(app, client, stack, me, 2)
+        invoice = str(latest_invoice(stack, subscription_id)["id"])
+        async with app.state.resources.sessionmaker() as db, db.begin():
+            await db.execute(
+                update(StripeInvoice)
+                .where(StripeInvoice.id == invoice)
+                .values(status="open", amount_paid=0)
+            )
+        await fixed_and_then_in_step(app, me, [("invoices", "0 of 1 as in Stripe", "1 invoices")])
+        [listed] = (await client.get("/web/invoices", headers=me.headers)).json()["invoices"]
+        assert (listed["id"], listed["status"], listed["amountPaid"]) == (invoice, "paid", 4000)

@@ -227,7 +227,8 @@ export interface paths {
         };
         /**
          * List Invoices
-         * @description The account's invoices, 12 at a time, newest first (README "Billing").
+         * @description The account's invoices, 12 at a time, newest first, as Stripe last told us (README
+         *     "Billing"); an open invoice whose payment failed is ``past_due``.
          */
         get: operations["listInvoices"];
         put?: never;
@@ -2140,8 +2141,9 @@ export interface components {
         /**
          * Invoice
          * @description An invoice of the account (README "Billing"): when, how much (``amount_due`` in the
-         *     smallest unit of ``currency``, cents for USD), its status (``paid``, ``open``, ``draft``,
-         *     ``uncollectible`` or ``void``), and Stripe's hosted page and PDF when it gives them.
+         *     smallest unit of ``currency``, cents for USD), its status (Stripe's ``paid``, ``open``,
+         *     ``draft``, ``uncollectible`` or ``void``, or ``past_due``: open, and a payment of it
+         *     failed), and Stripe's hosted page and PDF when it gives them.
          */
         Invoice: {
             /** Amountdue */
@@ -3517,6 +3519,7 @@ export interface operations {
     listInvoices: {
         parameters: {
             query?: {
+                /** @description The id of the last invoice of the previous page. */
                 startingAfter?: string | null;
             };
             header?: never;
@@ -3532,15 +3535,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvoicesResponse"];
-                };
-            };
-            /** @description PaymentProviderRefused */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
@@ -3559,6 +3553,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -3590,13 +3593,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
-            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };

@@ -10,6 +10,7 @@ import { type MouseEvent, Suspense } from "react";
 import { Link, NavLink, Outlet } from "react-router";
 
 import { errorMessage } from "@/api";
+import type { components } from "@/api/schema";
 import {
   ActivityIcon,
   BookIcon,
@@ -25,6 +26,7 @@ import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";
 import { config } from "@/config";
 import { useAccount } from "@/features/account";
+import { formatAmount } from "@/lib/money";
 import { canReadActivity } from "@/lib/permissions";
 import { EmailVerificationBanner, useSession } from "@/features/session";
 
@@ -80,7 +82,7 @@ export function Component() {
         {account.data?.account.subscription.paymentFailedAt ? (
           <Link to="/billing" className={styles.pastDue} data-testid="sidebar-past-due">
             <WarningIcon width={16} height={16} />
-            Payment past due
+            {pastDueText(account.data.account.subscription.pastDue)}
           </Link>
         ) : null}
 
@@ -143,6 +145,11 @@ const MAIN_ID = "main-content";
 function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
   event.preventDefault();
   document.getElementById(MAIN_ID)?.focus();
+}
+
+/** README "Billing", past due: the sidebar says how much, when Stripe said it. */
+function pastDueText(pastDue: components["schemas"]["Subscription"]["pastDue"]): string {
+  return pastDue ? `${formatAmount(pastDue.amountDue, pastDue.currency)} past due` : "Payment past due";
 }
 
 function ContentSpinner() {

@@ -1,7 +1,8 @@
 import type { components } from "@/api/schema";
 import page from "@/components/layout/page.module.css";
+import { formatAmount } from "@/lib/money";
 
-import { formatAmount, formatBillingDate } from "../lib/invoices";
+import { formatBillingDate } from "../lib/invoices";
 
 import styles from "./billing.module.css";
 

@@ -10,9 +10,10 @@ import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Panel } from "@/components/ui/Panel";
 import { Spinner } from "@/components/ui/Spinner";
+import { formatAmount } from "@/lib/money";
 
 import { useInvoices } from "../api/billing";
-import { formatAmount, formatBillingDate, invoiceStatusLabel } from "../lib/invoices";
+import { formatBillingDate, invoiceStatusLabel } from "../lib/invoices";
 
 import styles from "./InvoicesPanel.module.css";
 

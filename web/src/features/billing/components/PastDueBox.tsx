@@ -3,9 +3,9 @@ import type { components } from "@/api/schema";
 import { Button } from "@/components/ui/Button";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
+import { formatAmount } from "@/lib/money";
 
 import { usePayPastDue } from "../api/billing";
-import { formatAmount } from "../lib/invoices";
 
 import styles from "./billing.module.css";
 import { type Blocked, PaymentLink } from "./PaymentLink";
