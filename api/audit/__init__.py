@@ -56,6 +56,11 @@ class AuditAction(enum.StrEnum):
     API_KEY_ROLLED = "api_key.rolled"
     API_KEY_EXPIRED = "api_key.expired"
     USAGE_ALERTS_CHANGED = "usage_alerts.changed"
+    SCIM_TOKEN_CREATED = "scim_token.created"  # noqa: S105 - an action name, no secret
+    SCIM_TOKEN_REVOKED = "scim_token.revoked"  # noqa: S105 - an action name, no secret
+    USER_PROVISIONED = "user.provisioned"
+    USER_DEACTIVATED = "user.deactivated"
+    USER_REACTIVATED = "user.reactivated"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +78,16 @@ DOMAIN_CHECK = Actor(user_id=None, name="Domain check", email="", client_address
 """The actor of what the console does by itself: a verified domain found without its record
 (the daily re-check, or another account proving the domain)."""
 
+DIRECTORY_SYNC = Actor(user_id=None, name="Directory sync", email="", client_address="")
+"""The actor of what the account's identity provider changes over SCIM (README "Directory sync
+(SCIM)"); each request records it with its client address (``dataclasses.replace``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Target:
     """What an action was done to: a kind (``user``, ``account``, ``api_key``, ``sso_domain``,
-    ``subscription``, ``payment_method``, ``invoice``), its id, and how the console names it."""
+    ``subscription``, ``payment_method``, ``invoice``, ``scim_token``), its id, and how the
+    console names it."""
 
     type: str
     id: str | uuid.UUID | None
