@@ -16,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from scim2_models import Context, Error, SCIMException
+from starlette.exceptions import HTTPException
 
 from api.errors import RETRY_AFTER_HEADER, AppError, RateLimited
 
@@ -90,8 +91,9 @@ def _body(status: int, detail: str, scim_type: str | None) -> JSONResponse:
 def scim_error_response(exc: Exception) -> JSONResponse:
     """``exc`` as a SCIM error response: a :class:`ScimError` with its ``scimType``, another
     ``AppError`` with its status and message (``Retry-After`` kept on a 429), a
-    ``SCIMException`` as scim2-models describes it, a request that could not be read as
-    ``invalidValue`` (400, RFC 7644 3.12 gives 400 to every malformed request)."""
+    ``SCIMException`` as scim2-models describes it, a body that is not JSON as
+    ``invalidSyntax`` and one of the wrong shape as ``invalidValue`` (400: RFC 7644 3.12 gives
+    400 to every malformed request); anything else is raised again for the app's handlers."""
     if isinstance(exc, SCIMException):
         return _body(exc.status, exc.detail, exc.scim_type or None)
     if isinstance(exc, AppError):
@@ -99,6 +101,9 @@ def scim_error_response(exc: Exception) -> JSONResponse:
         if isinstance(exc, RateLimited):
             response.headers.update(exc.headers)
         return response
+    if isinstance(exc, HTTPException) and exc.status_code == 400:
+        # FastAPI could not read the body (bytes that are not UTF-8 JSON).
+        return _body(400, "The request body is not valid JSON", "invalidSyntax")
     if isinstance(exc, RequestValidationError):
         first: dict[str, Any] = next(iter(exc.errors()), {})
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")

@@ -434,7 +434,8 @@ async def delete_scim_group(group_id: str, directory: DirectoryDep) -> Response:
     service.refuse_group_change(None)
 
 
-@router.post("/.search", responses=scim_responses(404, 501), openapi_extra=_PUBLIC)
+# Not in the contract: it exists to answer RFC 7644's 501 to clients that try it.
+@router.post("/.search", include_in_schema=False)
 async def search_all() -> Response:
     """Searching every resource type at once (RFC 7644 3.4.3) is not offered (501)."""
     raise SearchNotImplemented()

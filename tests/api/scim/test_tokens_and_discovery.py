@@ -126,6 +126,10 @@ async def test_discovery(client: httpx.AsyncClient, make_directory: MakeDirector
     scim_error(await directory.request("GET", "/Schemas/urn:nope"), 404)
     scim_error(await directory.request("GET", "/NoSuchEndpoint"), 404)
     scim_error(await directory.request("POST", "/.search", {}), 501)
+    not_json = await directory.client.post(
+        "/scim/v2/Users", headers=directory.headers, content=b"\xff\xfe not json"
+    )
+    scim_error(not_json, 400, "invalidSyntax")
 
 
 async def test_each_token_counts_its_own_requests(

@@ -27,26 +27,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/scim/v2/.search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Search All
-         * @description Searching every resource type at once (RFC 7644 3.4.3) is not offered (501).
-         */
-        post: operations["searchAll"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/scim/v2/Groups": {
         parameters: {
             query?: never;
@@ -3187,53 +3167,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_DatabaseUnavailable"];
-                };
-            };
-        };
-    };
-    searchAll: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": unknown;
-                };
-            };
-            /** @description No such resource in the token's account */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": components["schemas"]["ScimErrorBody"];
-                };
-            };
-            /** @description Not offered */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": components["schemas"]["ScimErrorBody"];
-                };
-            };
-            /** @description Another SCIM error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
         };
