@@ -356,6 +356,13 @@ class Settings(BaseSettings):
         default=120,
         description="Joinable-account lookups per client address per hour (each asks Cognito).",
     )
+    scim_limit_per_token: int = Field(
+        default=1200,
+        description=(
+            'SCIM requests per token per minute (README "Directory sync (SCIM)"): an identity '
+            "provider's full sync of a large directory stays under it."
+        ),
+    )
     dns_lookups_per_replica: int = Field(
         default=20,
         ge=1,

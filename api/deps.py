@@ -13,6 +13,7 @@ objects, read through :func:`~api.resources.resources_of`) and ``api.platform.cl
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -22,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from api.adapters.cognito import CognitoClient
 from api.adapters.dns_resolver import DnsResolver
 from api.adapters.stripe import StripeGateway
-from api.audit import Actor, AuditTrail, SignInLog
+from api.audit import DIRECTORY_SYNC, Actor, AuditTrail, SignInLog
 from api.auth import principal
 from api.auth.errors import (
     AccountRequired,
@@ -30,15 +31,18 @@ from api.auth.errors import (
     EmailVerificationRequired,
     IdentityProviderUnavailable,
     InvalidApiKey,
+    InvalidScimToken,
     NotAuthenticated,
+    ScimTokenRequired,
 )
 from api.auth.principal import Caller, KeyHolder
 from api.auth.roles import OWNER_ONLY, OWNERS_AND_ADMINS, require
+from api.auth.scim_tokens import DirectoryClient, get_directory_client
 from api.auth.tokens import AccessClaims, AccessTokenVerifier, IdentityProviderDown, InvalidToken
 from api.config import Settings
 from api.db import get_db
 from api.platform.client_address import client_address
-from api.ratelimit.service import PasswordAttempts, Quota, RateLimiter, Throttle
+from api.ratelimit.service import MINUTE_S, Limit, PasswordAttempts, Quota, RateLimiter, Throttle
 from api.resources import resources_of
 from api.secretbox import KeyRing
 
@@ -259,6 +263,50 @@ async def get_key_holder(
 
 
 ApiKeyAccount = Annotated[KeyHolder, Depends(get_key_holder)]
+
+
+_scim_bearer = HTTPBearer(
+    auto_error=False, scheme_name="ScimToken", description="A SCIM token of the account"
+)
+
+
+async def get_directory_caller(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_scim_bearer)],
+    limiter: Limiter,
+) -> DirectoryClient:
+    """The account whose SCIM token the bearer header carries (one autocommit read), after
+    counting the request against the token's limit (README "Directory sync (SCIM)").
+
+    Raises:
+        ScimTokenRequired: no ``Authorization: Bearer`` header.
+        InvalidScimToken: the token is revoked or was never generated.
+        RateLimited: over ``SCIM_LIMIT_PER_TOKEN`` requests this minute (429).
+    """
+    if credentials is None or not credentials.credentials.strip():
+        raise ScimTokenRequired()
+    resources = resources_of(request.app)
+    async with resources.read_engine.connect() as connection:
+        client = await get_directory_client(connection, credentials.credentials.strip())
+    if client is None:
+        raise InvalidScimToken()
+    per_token = Limit("scim:token", resources.settings.scim_limit_per_token, MINUTE_S)
+    await limiter.hit(per_token, str(client.token_id))
+    return client
+
+
+DirectoryCaller = Annotated[DirectoryClient, Depends(get_directory_caller)]
+
+
+async def _directory_audit(
+    db: DbSession, client: DirectoryCaller, address: ClientAddress
+) -> AuditTrail:
+    """The SCIM request's audit log: 'Directory sync' acting from the client's address, in the
+    request's transaction."""
+    return AuditTrail(db, client.account_id, replace(DIRECTORY_SYNC, client_address=address))
+
+
+DirectoryAudit = Annotated[AuditTrail, Depends(_directory_audit)]
 
 
 # Abuse controls (README "Sign-in and abuse limits"; api/ratelimit/service.py ``Throttle``):

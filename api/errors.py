@@ -228,14 +228,14 @@ def error_responses(
         status: {
             "description": " | ".join(sorted(codes)),
             "model": _status_body(status, tuple(sorted(codes))),
-            **({"headers": _RETRY_AFTER} if status == RateLimited.status_code else {}),
+            **({"headers": RETRY_AFTER_HEADER} if status == RateLimited.status_code else {}),
         }
         for status, codes in sorted(by_status.items())
     }
 
 
 # Every 429 comes from a limit with a window (api/ratelimit), whose end it names.
-_RETRY_AFTER = {
+RETRY_AFTER_HEADER = {
     "Retry-After": {
         "description": "Seconds until the limit's window ends and the request may be sent again.",
         "required": True,

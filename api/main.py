@@ -48,6 +48,8 @@ from api.platform.spa import mount_spa
 from api.platform.vendor_budget import VendorBudgetMiddleware
 from api.ratelimit.service import RateLimiter, quotas, throttles
 from api.resources import Resources
+from api.scim.router import router as scim_router
+from api.scim.router import web_router as scim_web_router
 from api.session.router import router as session_router
 from api.sso.recheck import recheck_forever
 from api.sso.router import router as sso_router
@@ -221,6 +223,8 @@ ROUTERS = (
     usage_router,
     usage_web_router,
     activity_router,
+    scim_web_router,
+    scim_router,
     webconfig_router,
 )
 

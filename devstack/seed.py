@@ -133,6 +133,8 @@ async def _ensure_cognito_users(db: AsyncSession, cognito: CognitoClient) -> int
     created = 0
     users = await db.scalars(select(User).where(User.auth_type == AuthType.EMAIL))
     for user in users:
+        if user.identity_id is None:
+            continue
         try:
             await cognito.admin_get_user(user.identity_id)
             continue

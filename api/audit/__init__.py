@@ -56,13 +56,18 @@ class AuditAction(enum.StrEnum):
     API_KEY_ROLLED = "api_key.rolled"
     API_KEY_EXPIRED = "api_key.expired"
     USAGE_ALERTS_CHANGED = "usage_alerts.changed"
+    SCIM_TOKEN_CREATED = "scim_token.created"  # noqa: S105 - an action name, no secret
+    SCIM_TOKEN_REVOKED = "scim_token.revoked"  # noqa: S105 - an action name, no secret
+    USER_PROVISIONED = "user.provisioned"
+    USER_DEACTIVATED = "user.deactivated"
+    USER_REACTIVATED = "user.reactivated"
 
 
 @dataclass(frozen=True, slots=True)
 class Actor:
     """Who acts: the user, as shown, and from where (the client's IP address,
-    api/platform/client_address.py); or, with no user id and no address, the console or a
-    vendor acting by itself (:data:`DOMAIN_CHECK`, :data:`STRIPE`)."""
+    api/platform/client_address.py); or, with no user id, the console or a vendor acting by
+    itself (:data:`DOMAIN_CHECK`, :data:`STRIPE`, :data:`DIRECTORY_SYNC`)."""
 
     user_id: uuid.UUID | None
     name: str
@@ -78,11 +83,16 @@ STRIPE = Actor(user_id=None, name="Stripe", email="", client_address="")
 """The actor of what Stripe does by itself, told by its webhooks: a plan change at the end of
 the paid period (a scheduled downgrade, a plan set to end), an unpaid plan ending."""
 
+DIRECTORY_SYNC = Actor(user_id=None, name="Directory sync", email="", client_address="")
+"""The actor of what the account's identity provider changes over SCIM (README "Directory sync
+(SCIM)"); each request records it with its client address (``dataclasses.replace``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Target:
     """What an action was done to: a kind (``user``, ``account``, ``api_key``, ``sso_domain``,
-    ``subscription``, ``payment_method``, ``invoice``), its id, and how the console names it."""
+    ``subscription``, ``payment_method``, ``invoice``, ``scim_token``), its id, and how the
+    console names it."""
 
     type: str
     id: str | uuid.UUID | None

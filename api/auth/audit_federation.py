@@ -52,13 +52,15 @@ async def audit(
         select(User.id, User.identity_id, User.email, User.auth_type, Account.name)
         .join(Account, Account.id == User.account_id)
         .where(User.auth_type.in_([AuthType.GOOGLE_SSO, AuthType.GITHUB]))
+        # Provisioned by a directory and not signed in yet: no pool user to back them.
+        .where(User.identity_id.is_not(None))
         .order_by(Account.name, User.email)
     )
     findings = []
     for user_id, identity_id, email, recorded, account_name in rows:
         try:
             identity = prove_identity(
-                await cognito.admin_get_user(identity_id), stand_in_pool=stand_in_pool
+                await cognito.admin_get_user(str(identity_id)), stand_in_pool=stand_in_pool
             )
         except UserNotFoundError:
             asserted: AuthType | None = None

@@ -38,6 +38,23 @@ class ApiKeyRequired(AppError):
     )
 
 
+class ScimTokenRequired(AppError):
+    """401: a SCIM request without ``Authorization: Bearer <SCIM token>``."""
+
+    status_code = 401
+    default_message = (
+        "SCIM token required: send the token generated under User Management, Directory sync, "
+        "as Authorization: Bearer <token>"
+    )
+
+
+class InvalidScimToken(AppError):
+    """401: the bearer token is no working SCIM token (revoked, or never generated)."""
+
+    status_code = 401
+    default_message = "Invalid SCIM token: it was revoked or never generated"
+
+
 class InvalidApiKey(AppError):
     """401: the ``X-API-Key`` header matches no account."""
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import enum
 import uuid
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Boolean, DateTime, Enum, ForeignKey, Index, String, func
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.db import Base, TimestampMixin, new_id
@@ -42,8 +44,15 @@ class User(TimestampMixin, Base):
     """A user of one account.
 
     ``identity_id`` is the Cognito username (immutable and unique in the pool): the email for
-    password users, ``google_<id>`` / ``github_<id>`` for federated ones (SPEC 4). ``email`` is
-    unique case-insensitively across all accounts.
+    password users, ``google_<id>`` / ``github_<id>`` for federated ones (SPEC 4); None for a
+    user the account's directory provisioned who signs in through the account's single
+    sign-on and has not yet (the pool user is made at that first sign-in, which binds it).
+    ``email`` is unique case-insensitively across all accounts.
+
+    ``directory_attributes`` is what the account's directory (SCIM, README "Directory sync
+    (SCIM)") last set for the user that the console has no column of its own for
+    (``userName``, ``displayName``, ``emails`` as sent); None for users the directory does not
+    manage. ``external_id`` is the directory's own id of the person (SCIM ``externalId``).
 
     ``identity_sub`` is the Cognito ``sub`` of the pool user this row was last signed in as
     (set at every sign-in): access tokens are matched to users by it, so a pool user deleted
@@ -58,7 +67,7 @@ class User(TimestampMixin, Base):
     account_id: Mapped[uuid.UUID] = mapped_column(
         ForeignKey("account.id", ondelete="CASCADE"), index=True
     )
-    identity_id: Mapped[str] = mapped_column(String(255), unique=True)
+    identity_id: Mapped[str | None] = mapped_column(String(255), unique=True)
     first_name: Mapped[str] = mapped_column(String(100))
     last_name: Mapped[str] = mapped_column(String(100))
     email: Mapped[str] = mapped_column(String(320))
@@ -88,6 +97,16 @@ class User(TimestampMixin, Base):
     # it, an invitation was delivered there, or they entered the code Cognito emailed them
     # after registering (README "Security model").
     email_verified: Mapped[bool] = mapped_column(Boolean, default=True, server_default="true")
+    external_id: Mapped[str | None] = mapped_column(String(255))
+    directory_attributes: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
 
 
 Index("uq_user_email_lower", func.lower(User.email), unique=True)
+# SCIM userName is unique per account, case-insensitively (RFC 7643 4.1.1: caseExact false).
+Index(
+    "uq_user_directory_user_name",
+    User.account_id,
+    func.lower(User.directory_attributes["userName"].astext),
+    unique=True,
+)
+Index("ix_user_account_id_external_id", User.account_id, User.external_id)

@@ -14,18 +14,22 @@ from typing import Any
 from fastapi.routing import APIRoute
 
 DESCRIPTION = """\
-The calls of the account console's single-page app (`/web/*`) and the test service's
-metering intake (`/metering/usage`).
+The calls of the account console's single-page app (`/web/*`), the test service's
+metering intake (`/metering/usage`) and the SCIM 2.0 service identity providers provision an
+account's users with (`/scim/v2`, RFC 7644).
 
 **Authentication.** `/web/*` calls of a signed-in user send the Cognito access token as
 `Authorization: Bearer <token>` (from `POST /web/session/sign-in`, renewed by
 `POST /web/session/refresh` through the refresh-token cookie). The metering intake sends the
-account's API key in `X-API-Key`. Operations with `security: []` are public.
+account's API key in `X-API-Key`; the SCIM service, a SCIM token of the account as
+`Authorization: Bearer <token>`. Operations with `security: []` are public.
 
 **Errors.** Every error is a JSON body `{"code", "message"}` (422 adds `fields`, one entry
 per invalid field). `code` is stable: each operation lists, per status, the codes it can
 answer, each a schema `Error_<code>`. A 429 carries `Retry-After` (seconds); a 503 means a
-dependency was unreachable and nothing was changed, so the call may be sent again.
+dependency was unreachable and nothing was changed, so the call may be sent again. The SCIM
+service answers SCIM errors instead (`application/scim+json`, `ScimErrorBody`: `status`,
+`scimType`, `detail`).
 """
 
 CONTACT = {"name": "Console API maintainers"}
@@ -48,6 +52,7 @@ TAGS = [
     {"name": "api keys", "description": "The account's API keys for the test service."},
     {"name": "usage", "description": "Metered usage: the intake, alerts and CSV export."},
     {"name": "activity", "description": "The account's audit log."},
+    {"name": "scim", "description": "SCIM 2.0 provisioning of users and roles (RFC 7644)."},
     {"name": "config", "description": "Public settings the SPA needs at run time."},
 ]
 

@@ -187,6 +187,8 @@ class SecurityHeadersMiddleware:
         csp: Header | None = None  # None: by content type
         if path.startswith("/web/"):
             no_store = path != "/web/config" or scope["method"] not in ("GET", "HEAD")
+        elif path.startswith("/scim/"):
+            no_store = True  # the people of an account (README "Directory sync (SCIM)")
         elif headers.stand_in_csp is not None and path.startswith(STAND_IN_PREFIXES):
             no_store, csp = True, headers.stand_in_csp
         else:

@@ -136,3 +136,25 @@ async def is_password_user(db: AsyncSession, username: str) -> bool:
         select(User.id).where(User.identity_id == username, User.auth_type == AuthType.EMAIL)
     )
     return found is not None
+
+
+async def bind_provisioned_user(
+    db: AsyncSession, *, email: str, identity_id: str, auth_type: AuthType, domain: str
+) -> bool:
+    """Give the identity ``identity_id`` (its sign-in type ``auth_type``) to the user the
+    directory provisioned with ``email`` who has no sign-in yet, in the account that requires
+    Google SSO and verified ``domain``; returns whether there was one."""
+    joinable = _joinable(domain).with_only_columns(Account.id)
+    bound = await db.execute(
+        update(User)
+        .where(
+            func.lower(User.email) == email.lower(),
+            User.identity_id.is_(None),
+            User.directory_attributes.is_not(None),
+            User.signed_in_at.is_(None),
+            User.account_id.in_(joinable),
+        )
+        .values(identity_id=identity_id, auth_type=auth_type)
+        .returning(User.id)
+    )
+    return bound.first() is not None

@@ -326,17 +326,20 @@ async def exchange_code(
     cognito: Cognito,
     verifier: TokenVerifier,
     cookies: Cookies,
+    settings: SettingsDep,
     oauth_flow: Annotated[str | None, Cookie(alias=OAUTH_COOKIE)] = None,
 ) -> CodeExchangeResponse:
     """Exchange the hosted UI's authorization code for tokens (SPEC 7 "Token exchange"), in
     the browser that started the sign-in (``oauth_flow`` cookie: state and PKCE verifier).
-    Sets the refresh token cookie."""
+    Sets the refresh token cookie. A person the account's directory provisioned lands in the
+    account with no join step (README "Directory sync (SCIM)")."""
     return await service.exchange_code(
         db=db,
         sign_ins=sign_ins,
         cognito=cognito,
         verifier=verifier,
         cookies=cookies,
+        stand_in_pool=settings.dev_stand_ins,
         flow=parse_oauth_flow(oauth_flow),
         code=body.code,
         state=body.state,

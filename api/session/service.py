@@ -62,6 +62,7 @@ from api.session.schemas import (
     SignInResponse,
     Tokens,
 )
+from api.session.sso_accounts import land_provisioned_user
 
 
 def session_view(caller: Caller) -> bytes:
@@ -376,12 +377,16 @@ async def exchange_code(
     code: str,
     state: str,
     redirect_uri: str,
+    stand_in_pool: bool = False,
 ) -> CodeExchangeResponse:
     """Exchange the hosted UI's code for tokens (SPEC 7 "Token exchange").
 
     ``flow`` is the ``(state, code_verifier)`` this browser started the sign-in with (its
     ``oauth_flow`` cookie). The returned ``state`` must equal it, and the code is exchanged
-    with the verifier, so a code only works in the browser that asked for it.
+    with the verifier, so a code only works in the browser that asked for it. A person the
+    account's directory provisioned is bound to the identity first
+    (:func:`~api.session.sso_accounts.land_provisioned_user`; ``stand_in_pool``: the pool is
+    the development stand-in).
 
     Returns the tokens (the refresh token as its cookie) and the identity (Cognito username
     from the verified access token; email and names from the ID token's claims). Raises:
@@ -403,6 +408,7 @@ async def exchange_code(
     except (CognitoUnavailable, InvalidToken, IdentityProviderDown) as exc:
         raise UnableToAuthenticate() from exc
     id_claims = _id_claims(tokens.id_token)
+    await land_provisioned_user(db=db, cognito=cognito, stand_in_pool=stand_in_pool, claims=claims)
     await signed_in(db=db, sign_ins=sign_ins, claims=claims, method="identity provider")
     return CodeExchangeResponse(
         tokens=tokens_out(tokens, cookies),

@@ -30,6 +30,12 @@ class LastOwnerRequired(AppError):
     default_message = "An account needs at least one Owner. Make another user an Owner first."
 
 
+SIGNS_IN_WITH_SSO = (
+    "This user was provisioned by your directory and signs in with single sign-on: there is "
+    "no invitation to resend."
+)
+
+
 class InvitationNotPending(AppError):
     """400: Resend and Revoke apply to invitations not yet accepted (README "Roles and
     invitations")."""

@@ -1,7 +1,7 @@
 """User Management rules (SPEC 2 "User Management", 5 "Other", 6; README "Roles and
 invitations": roles, the invitation lifecycle; README "Audit log").
 
-Who may change whom is ``api/auth/roles.py``; the last Owner's guard is here (``_keep_an_owner``).
+Who may change whom is ``api/auth/roles.py``; the last Owner's guard is here (``keep_an_owner``).
 An invited user is Pending until their first sign-in (``api/session``), Expired once
 ``invitation_expires_at`` passes; Resend sends a new temporary password (the old one stops
 working) and starts a new validity period; Revoke removes the user, as Delete does, but only
@@ -47,6 +47,7 @@ from api.errors import EmailInUse, NotFound
 from api.models import Account, AuthType, Role, User
 from api.users import repository
 from api.users.errors import (
+    SIGNS_IN_WITH_SSO,
     CannotDeleteSelf,
     InvitationNotPending,
     InviteRefusedWithSso,
@@ -103,10 +104,11 @@ async def _user_in_account(db: AsyncSession, caller: Caller, user_id: uuid.UUID)
     return user
 
 
-async def _keep_an_owner(db: AsyncSession, caller: Caller, user: User) -> None:
-    """Raise LastOwnerRequired when ``user`` is the account's only Owner; holds the Owner
-    rows locked to the end of the transaction (``repository.lock_owners``)."""
-    if user.role is Role.OWNER and await repository.lock_owners(db, caller.account_id) == [user.id]:
+async def keep_an_owner(db: AsyncSession, user: User) -> None:
+    """Raise LastOwnerRequired when ``user`` is their account's only Owner; holds the Owner
+    rows locked to the end of the transaction (``repository.lock_owners``). Every change that
+    removes an Owner (a delete, a demotion, from the console or the directory) asks this."""
+    if user.role is Role.OWNER and await repository.lock_owners(db, user.account_id) == [user.id]:
         raise LastOwnerRequired()
 
 
@@ -149,36 +151,50 @@ async def invite(
         raise EmailInUse()
     await count_email(body.email)
     await lift_removal(db, caller.account_id, body.email)
-    now = datetime.now(UTC)
     user = User(
         account_id=caller.account_id,
-        identity_id=body.email,
         first_name=body.first_name,
         last_name=body.last_name,
         email=body.email,
-        auth_type=AuthType.EMAIL,
         role=role,
-        invited_at=now,
-        invitation_expires_at=now + validity,
     )
-    async with cognito_errors():
-        created = await cognito.admin_create_user(
-            body.email, _invitation_attributes(user), temporary_password=temporary_password()
-        )
-    user.identity_sub = created.sub
-    # If our write does not commit, the Cognito user goes again, so the email can be retried.
-    undo_on_rollback(db, functools.partial(_undo_cognito_user, cognito, body.email))
-    db.add(user)
-    try:
-        await db.flush()
-    except IntegrityError as exc:
-        raise EmailInUse() from exc  # lost a race with another invite of this email
+    await add_invited_user(db=db, cognito=cognito, user=user, validity=validity)
     await audit.record(
         AuditAction.USER_INVITED,
         _target(user),
         {"email": (None, user.email), "role": (None, user.role.value)},
     )
-    return account_user(user, now)
+    return account_user(user)
+
+
+async def add_invited_user(
+    *, db: AsyncSession, cognito: CognitoClient, user: User, validity: timedelta
+) -> None:
+    """Add ``user`` (account, names, email and role set) as an email-and-password user whose
+    invitation is Pending for ``validity``: Cognito creates the pool user and emails the
+    temporary password (SPEC's invite flow), then the row is flushed. If the request's
+    transaction does not commit, the pool user is deleted again, so the email can be retried.
+
+    Raises:
+        EmailInUse: another user took the email meanwhile (409).
+        ProviderRefused / VendorUnavailable: Cognito refused or is unreachable.
+    """
+    now = datetime.now(UTC)
+    user.identity_id = user.email
+    user.auth_type = AuthType.EMAIL
+    user.invited_at = now
+    user.invitation_expires_at = now + validity
+    async with cognito_errors():
+        created = await cognito.admin_create_user(
+            user.email, _invitation_attributes(user), temporary_password=temporary_password()
+        )
+    user.identity_sub = created.sub
+    undo_on_rollback(db, functools.partial(_undo_cognito_user, cognito, user.email))
+    db.add(user)
+    try:
+        await db.flush()
+    except IntegrityError as exc:
+        raise EmailInUse() from exc  # lost a race with another invite of this email
 
 
 async def _undo_cognito_user(cognito: CognitoClient, username: str) -> None:
@@ -206,15 +222,7 @@ async def update(
     )
     if body.role is not None and body.role is not user.role:
         require_may_grant(caller.role, body.role)
-        await _keep_an_owner(db, caller, user)
-        await audit.record(
-            AuditAction.USER_ROLE_CHANGED,
-            _target(user),
-            {"role": (user.role.value, body.role.value)},
-        )
-        user.role = body.role
-        # The user's open sessions end: the console they have open reloads who they are.
-        await end_sessions(db, User.id == user.id)
+        await change_role(db=db, audit=audit, user=user, role=body.role)
     if names:
         await audit.record(AuditAction.USER_EDITED, _target(user), names)
         user.first_name = body.first_name
@@ -223,17 +231,46 @@ async def update(
     return account_user(user)
 
 
+async def change_role(*, db: AsyncSession, audit: AuditTrail, user: User, role: Role) -> None:
+    """Give ``user`` the ``role`` (a different one), recorded in the audit log; their open
+    sessions end, so the console they have open reloads who they are. Who may grant it is
+    the caller's business (``api.auth.roles``).
+
+    Raises:
+        LastOwnerRequired: the account's only Owner would stop being one.
+    """
+    await keep_an_owner(db, user)
+    await audit.record(
+        AuditAction.USER_ROLE_CHANGED, _target(user), {"role": (user.role.value, role.value)}
+    )
+    user.role = role
+    await end_sessions(db, User.id == user.id)
+
+
 async def _remove(db: AsyncSession, cognito: CognitoClient, caller: Caller, user: User) -> None:
     if user.id == caller.user_id:
         raise CannotDeleteSelf()
+    await remove_user(db=db, cognito=cognito, user=user)
+
+
+async def remove_user(*, db: AsyncSession, cognito: CognitoClient, user: User) -> None:
+    """Delete ``user``'s row (flushed) and then their pool user, if they have one; if Cognito
+    fails the request fails and the transaction rolls the delete back.
+
+    Raises:
+        LastUserRequired / LastOwnerRequired: the account would lose its last user or Owner.
+        VendorUnavailable: Cognito is unreachable.
+    """
     remaining = await db.scalar(
-        select(func.count()).select_from(User).where(User.account_id == caller.account_id)
+        select(func.count()).select_from(User).where(User.account_id == user.account_id)
     )
     if (remaining or 0) <= 1:
         raise LastUserRequired()
-    await _keep_an_owner(db, caller, user)
+    await keep_an_owner(db, user)
     await db.delete(user)
     await db.flush()
+    if user.identity_id is None:
+        return  # provisioned for single sign-on and never signed in: no pool user yet
     # A user already gone from the pool: our delete still stands.
     async with cognito_errors():
         with contextlib.suppress(UserNotFoundError):
@@ -264,18 +301,18 @@ async def delete(
     user = await _user_in_account(db, caller, user_id)
     require_may_manage(caller.role, user.role)
     await audit.record(AuditAction.USER_DELETED, _target(user), {"role": (user.role.value, None)})
-    await _record_removal(cognito, db, user, stand_in_pool)
+    await record_user_removal(cognito, db, user, stand_in_pool)
     await _remove(db, cognito, caller, user)
 
 
-async def _record_removal(
+async def record_user_removal(
     cognito: CognitoClient, db: AsyncSession, user: User, stand_in_pool: bool
 ) -> None:
     """Remember the removal (README "Security model": removal sticks): a federated user by
     the provider's own id of the person too, as Cognito asserts it, since their next
     sign-in creates a new pool user."""
     provider = subject = None
-    if user.auth_type is not AuthType.EMAIL:
+    if user.auth_type is not AuthType.EMAIL and user.identity_id is not None:
         async with cognito_errors():
             with contextlib.suppress(UserNotFoundError):
                 proven = prove_identity(
@@ -313,6 +350,8 @@ async def resend_invitation(
     VendorUnavailable (nothing changes).
     """
     user = await _pending_invitation(db, caller, user_id)
+    if user.identity_id is None:
+        raise InvitationNotPending(SIGNS_IN_WITH_SSO)
     await count_email(user.email)
     now = datetime.now(UTC)
     before = user.invitation_expires_at

@@ -60,11 +60,23 @@ def _api_key(console_url: str, token: str) -> str:
         return reveal_api_key(client, token)
 
 
-def _fuzz(console_url: str, name: str, *options: str) -> str:
+def _scim_token(console_url: str, token: str) -> str:
+    """A SCIM token of the account, generated as its Owner does in User Management."""
+    response = httpx.post(
+        f"{console_url}/web/scim-tokens", headers={"Authorization": f"Bearer {token}"}, timeout=30
+    )
+    assert response.status_code == 201, response.text
+    return str(response.json()["secret"])
+
+
+def _fuzz(console_url: str, name: str, *options: str, scim: bool = False) -> str:
     """Run Schemathesis on the committed contract against the dev stack, signed in as a user of
-    a fresh account; returns its report (also kept in artifacts/schemathesis-<name>.txt)."""
+    a fresh account (``scim``: as the account's identity provider, with a SCIM token); returns
+    its report (also kept in artifacts/schemathesis-<name>.txt)."""
     token = _signed_in_token(console_url)
     api_key = _api_key(console_url, token)
+    if scim:
+        token = _scim_token(console_url, token)
     schemathesis = Path(sys.executable).with_name("schemathesis")
     result = subprocess.run(
         [
@@ -110,8 +122,19 @@ def _only_refused(report: str) -> set[str]:
     return set() if block is None else {line[4:] for line in block.group(1).splitlines()}
 
 
+# The SCIM service takes a SCIM token, not a user's: it has a run of its own.
+SCIM_PATHS = "^/scim/"
+
+
 def test_the_api_keeps_its_contract(console_url: str) -> None:
-    report = _fuzz(console_url, "main", "--exclude-operation-id", SIGN_OUT)
+    report = _fuzz(
+        console_url,
+        "main",
+        "--exclude-operation-id",
+        SIGN_OUT,
+        "--exclude-path-regex",
+        SCIM_PATHS,
+    )
     assert not _only_refused(report) & set(SIGNED_IN_READS), report[-4000:]
     generated = re.search(r"(\d+) generated", report)
     assert generated is not None, report[-2000:]
@@ -120,6 +143,11 @@ def test_the_api_keeps_its_contract(console_url: str) -> None:
 
 def test_sign_out_keeps_its_contract(console_url: str) -> None:
     _fuzz(console_url, "sign-out", "--include-operation-id", SIGN_OUT)
+
+
+def test_the_scim_service_keeps_its_contract(console_url: str) -> None:
+    report = _fuzz(console_url, "scim", "--include-path-regex", SCIM_PATHS, scim=True)
+    assert not _only_refused(report) & {"GET /scim/v2/Users", "GET /scim/v2/Groups"}, report[-4000:]
 
 
 def test_the_refusal_list_is_read_from_the_report() -> None:

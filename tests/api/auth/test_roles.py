@@ -187,6 +187,14 @@ ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
         ADMINS,
         lambda t: ("GET", "/web/audit-events/export", None),
     ),
+    ("GET", "/web/scim-tokens", ADMINS, lambda t: ("GET", "/web/scim-tokens", None)),
+    ("POST", "/web/scim-tokens", ADMINS, lambda t: ("POST", "/web/scim-tokens", None)),
+    (
+        "DELETE",
+        "/web/scim-tokens/{token_id}",
+        ADMINS,
+        lambda t: ("DELETE", f"/web/scim-tokens/{_random_id()}", None),
+    ),
 ]
 
 

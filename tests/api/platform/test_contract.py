@@ -15,10 +15,13 @@ def test_openapi_json_is_current() -> None:
 
 def test_contract_has_no_stand_in_or_internal_routes() -> None:
     paths = json.loads(contract())["paths"]
-    # The SPA's /web/* calls and the test service's metering intake; no stand-in, webhook or
-    # probe.
-    assert all(path.startswith("/web/") for path in paths if path != "/metering/usage")
+    # The SPA's /web/* calls, the test service's metering intake and the SCIM service of
+    # identity providers; no stand-in, webhook or probe.
+    assert all(
+        path.startswith(("/web/", "/scim/v2/")) for path in paths if path != "/metering/usage"
+    )
     assert "/metering/usage" in paths
+    assert "/scim/v2/Users" in paths
 
 
 def test_every_protected_route_documents_401() -> None:
@@ -48,6 +51,10 @@ def test_every_error_response_names_its_codes() -> None:
         for method, operation in operations.items():
             for status, response in operation["responses"].items():
                 if not status.startswith(("4", "5")):
+                    continue
+                if path.startswith("/scim/"):  # SCIM error responses (RFC 7644 3.12)
+                    scim = response["content"]["application/scim+json"]["schema"]
+                    assert scim == {"$ref": "#/components/schemas/ScimErrorBody"}, path
                     continue
                 schema = response["content"]["application/json"]["schema"]
                 codes = _error_codes(document, schema)
@@ -97,6 +104,8 @@ def test_every_operation_is_ready_for_third_party_tools() -> None:
     assert document["paths"]["/metering/usage"]["post"]["security"] == [{"APIKeyHeader": []}]
     assert document["paths"]["/web/session/sign-in"]["post"]["security"] == []
     assert document["paths"]["/web/account"]["get"]["security"] == [{"HTTPBearer": []}]
+    assert document["paths"]["/scim/v2/Users"]["get"]["security"] == [{"ScimToken": []}]
+    assert document["paths"]["/scim/v2/Schemas"]["get"]["security"] == []
     info = document["info"]
     assert info["description"] and info["contact"] and info["license"]
     assert document["servers"]

@@ -34,6 +34,11 @@ const WORDS: Readonly<Record<AuditAction, string>> = {
   "api_key.rolled": "Rolled the API key",
   "api_key.expired": "Expired an API key",
   "usage_alerts.changed": "Changed the usage alerts",
+  "scim_token.created": "Generated a SCIM token",
+  "scim_token.revoked": "Revoked a SCIM token",
+  "user.provisioned": "Provisioned a user",
+  "user.deactivated": "Deactivated a user",
+  "user.reactivated": "Reactivated a user",
 };
 
 /** "Invited a user" for `user.invited`. */
@@ -60,6 +65,16 @@ export const ACTION_GROUPS: readonly { label: string; actions: readonly AuditAct
       "user.deleted",
       "invitation.resent",
       "invitation.revoked",
+    ],
+  },
+  {
+    label: "Directory sync",
+    actions: [
+      "scim_token.created",
+      "scim_token.revoked",
+      "user.provisioned",
+      "user.deactivated",
+      "user.reactivated",
     ],
   },
   {

@@ -12,7 +12,7 @@ import { DisabledReason } from "@/components/ui/DisabledReason";
 import { usePermissions } from "@/api/use-permissions";
 
 import { useResendInvitation } from "../api/users";
-import { type AccountUser, invitationLabel } from "../lib/roles";
+import { type AccountUser, awaitsSsoSignIn, invitationLabel } from "../lib/roles";
 
 import styles from "./users.module.css";
 
@@ -91,7 +91,8 @@ export function UserRow({ user, isMe, onAction, onNotice }: Props) {
             ? null
             : action("Delete", () => onAction("delete", user))
           : [
-              action("Resend", resendInvitation, resend.isPending),
+              // Provisioned for single sign-on: no invitation email to send again.
+              awaitsSsoSignIn(user) ? null : action("Resend", resendInvitation, resend.isPending),
               action("Revoke", () => onAction("revoke", user)),
             ]}
       </td>

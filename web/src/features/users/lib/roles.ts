@@ -15,20 +15,31 @@ export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
 };
 
 /**
- * "Invited Nov 24" for a Pending or Expired invitation (in UTC, as the console's other dates;
- * with the year when it is not `now`'s), null for an Active user.
+ * Whether `user` waits for a first sign-in through the account's single sign-on (the
+ * directory provisioned them: README "Directory sync (SCIM)"): Pending with no invitation to
+ * expire, so nothing to resend.
+ */
+export function awaitsSsoSignIn(user: Pick<AccountUser, "status" | "invitationExpiresAt">): boolean {
+  return user.status === "Pending" && !user.invitationExpiresAt;
+}
+
+/**
+ * "Invited Nov 24" for a Pending or Expired invitation ("Provisioned Nov 24" for a user who
+ * waits for a single sign-on; in UTC, as the console's other dates; with the year when it is
+ * not `now`'s), null for an Active user.
  */
 export function invitationLabel(
-  user: Pick<AccountUser, "status" | "invitedAt">,
+  user: Pick<AccountUser, "status" | "invitedAt" | "invitationExpiresAt">,
   now: Date = new Date(),
 ): string | null {
   if (user.status === "Active" || !user.invitedAt) return null;
   const invited = new Date(user.invitedAt);
+  const verb = awaitsSsoSignIn(user) ? "Provisioned" : "Invited";
   const date = invited.toLocaleDateString("en-US", {
     timeZone: "UTC",
     month: "short",
     day: "numeric",
     ...(invited.getUTCFullYear() === now.getUTCFullYear() ? {} : { year: "numeric" }),
   });
-  return `Invited ${date}`;
+  return `${verb} ${date}`;
 }

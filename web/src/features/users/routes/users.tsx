@@ -2,8 +2,8 @@
  * /users: User Management (SPEC 2; README "Roles and invitations"): the users list with each
  * one's role, a Pending or Expired badge for invitations not yet accepted, and the actions the
  * signed-in user's role allows (Edit, Delete; Resend and Revoke for invitations); '+ Invite
- * User' (disabled with its tooltip while Google SSO is on, SPEC 5, or for Members); and the
- * Security section.
+ * User' (disabled with its tooltip while Google SSO is on, SPEC 5, or for Members); the
+ * Security section; and, for Owners and Admins, Directory sync (SCIM tokens).
  */
 import { useState } from "react";
 
@@ -17,6 +17,7 @@ import { usePermissions } from "@/api/use-permissions";
 
 import { useAccountUsers, useSessionUser, useSso } from "../api/users";
 import { DeleteUserModal } from "../components/DeleteUserModal";
+import { DirectorySync } from "../components/DirectorySync";
 import { RevokeInvitationModal } from "../components/RevokeInvitationModal";
 import { SecuritySection } from "../components/SecuritySection";
 import { UserFormModal } from "../components/UserFormModal";
@@ -97,6 +98,7 @@ export function Component() {
           </table>
         </Panel>
         <SecuritySection sso={sso} currentUser={currentUser} />
+        {whyNot("manageUsers") === null ? <DirectorySync /> : null}
       </div>
       {dialog?.kind === "invite" ? <UserFormModal onClose={close} /> : null}
       {dialog?.kind === "edit" ? <UserFormModal user={dialog.user} onClose={close} /> : null}

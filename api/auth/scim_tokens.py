@@ -1,0 +1,74 @@
+"""SCIM bearer tokens as credentials (README "Directory sync (SCIM)"): their form, and the
+account a token speaks for. Stored as their SHA-256 and compared in constant time, the way API
+keys are (``api.auth.api_keys``); unlike a key, a token is shown once and never again, so
+nothing else of it is kept but its last four characters.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy import bindparam, func, or_, select, text, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from api.auth.api_keys import hash_api_key, matches
+from api.models import ScimToken
+
+PREFIX = "scim_"
+
+
+def new_scim_token() -> str:
+    """A fresh token: ``scim_`` and 43 URL-safe characters (256 random bits)."""
+    return PREFIX + secrets.token_urlsafe(32)
+
+
+def hash_scim_token(token: str) -> bytes:
+    """The token's SHA-256 (32 bytes), what is stored and looked up."""
+    return hash_api_key(token)
+
+
+@dataclass(frozen=True, slots=True)
+class DirectoryClient:
+    """Who calls the SCIM service: the account's identity provider, by the token it holds."""
+
+    account_id: uuid.UUID
+    token_id: uuid.UUID
+
+
+_TOKEN_QUERY = select(ScimToken.account_id, ScimToken.id, ScimToken.token_hash).where(
+    ScimToken.token_hash == bindparam("token_hash")
+)
+# At most once a minute per token in the database, whichever replica asks.
+_TOUCH_TOKEN = (
+    update(ScimToken)
+    .where(
+        ScimToken.id == bindparam("token_id"),
+        or_(
+            ScimToken.last_used_at.is_(None),
+            ScimToken.last_used_at < func.now() - text("interval '1 minute'"),
+        ),
+    )
+    .values(last_used_at=func.now())
+)
+LAST_USED_EVERY_S = 60.0
+_last_touched: dict[uuid.UUID, float] = {}
+
+
+async def get_directory_client(connection: AsyncConnection, token: str) -> DirectoryClient | None:
+    """The account whose SCIM token is ``token`` (looked up by its SHA-256, compared in
+    constant time), or None. Records the token's use (``last_used_at``) at most once a minute
+    per token (this process skips the write within the minute; the statement's own condition
+    holds it across replicas)."""
+    digest = hash_scim_token(token)
+    row = (await connection.execute(_TOKEN_QUERY, {"token_hash": digest})).first()
+    if row is None or not matches(row[2], token):
+        return None
+    account_id, token_id, _ = row
+    now = time.monotonic()
+    if now - _last_touched.get(token_id, -LAST_USED_EVERY_S) >= LAST_USED_EVERY_S:
+        _last_touched[token_id] = now
+        await connection.execute(_TOUCH_TOKEN, {"token_id": token_id})
+    return DirectoryClient(account_id, token_id)

@@ -1,0 +1,145 @@
+"""SCIM error responses (RFC 7644 3.12): every refusal of ``/scim/v2`` is a
+``urn:ietf:params:scim:api:messages:2.0:Error`` with ``status``, ``detail`` and, where RFC 7644
+Table 9 names one, ``scimType``.
+
+The SCIM routes raise :class:`ScimError` (or scim2-models' ``SCIMException``, which the wire
+models raise themselves); the console's own errors (``AppError``: the SCIM token's refusals,
+a 429, a 503) are rendered the same way by :func:`scim_error_response`, so a SCIM client never
+sees the console's ``{"code", "message"}`` envelope.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from scim2_models import Context, Error, SCIMException
+from starlette.exceptions import HTTPException
+
+from api.errors import RETRY_AFTER_HEADER, AppError, RateLimited
+
+SCIM_MEDIA_TYPE = "application/scim+json"
+ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error"
+
+
+class ScimError(AppError):
+    """A SCIM refusal: ``status_code`` and ``scim_type`` (RFC 7644 Table 9), or none."""
+
+    scim_type: ClassVar[str | None] = None
+
+
+class Uniqueness(ScimError):
+    """409 ``uniqueness``: a userName or email another user holds."""
+
+    status_code = 409
+    scim_type = "uniqueness"
+    default_message = "One or more of the attribute values are already in use"
+
+
+class InvalidValue(ScimError):
+    """400 ``invalidValue``: a value the console cannot take."""
+
+    scim_type = "invalidValue"
+    default_message = "A required value was missing, or the value specified was not compatible"
+
+
+class InvalidFilter(ScimError):
+    """400 ``invalidFilter``: a filter the console does not evaluate."""
+
+    scim_type = "invalidFilter"
+    default_message = "The specified filter syntax was invalid or is not supported"
+
+
+class Mutability(ScimError):
+    """400 ``mutability``: a change the console does not allow (the last Owner, a fixed group,
+    the email of someone who already has a sign-in)."""
+
+    scim_type = "mutability"
+    default_message = "The attempted modification is not compatible with the attribute"
+
+
+class ResourceNotFound(ScimError):
+    """404: no such resource in the token's account (another account's is a 404 too)."""
+
+    status_code = 404
+    default_message = "Resource not found"
+
+
+class SearchNotImplemented(ScimError):
+    """501: ``POST /.search`` across resource types is not offered (RFC 7644 3.4.3)."""
+
+    status_code = 501
+    default_message = "Searching several resource types at once is not supported"
+
+
+class ScimErrorBody(BaseModel):
+    """The wire shape of a SCIM error (RFC 7644 3.12)."""
+
+    schemas: list[Literal["urn:ietf:params:scim:api:messages:2.0:Error"]]
+    status: str = Field(description="The HTTP status code, as a string.")
+    scim_type: str | None = Field(default=None, alias="scimType")
+    detail: str | None = None
+
+
+def _body(status: int, detail: str, scim_type: str | None) -> JSONResponse:
+    error = Error(status=status, scim_type=scim_type, detail=detail)
+    return ScimResponse(error.model_dump(scim_ctx=Context.DEFAULT), status_code=status)
+
+
+def scim_error_response(exc: Exception) -> JSONResponse:
+    """``exc`` as a SCIM error response: a :class:`ScimError` with its ``scimType``, another
+    ``AppError`` with its status and message (``Retry-After`` kept on a 429), a
+    ``SCIMException`` as scim2-models describes it, a body that is not JSON as
+    ``invalidSyntax`` and one of the wrong shape as ``invalidValue`` (400: RFC 7644 3.12 gives
+    400 to every malformed request); anything else is raised again for the app's handlers."""
+    if isinstance(exc, SCIMException):
+        return _body(exc.status, exc.detail, exc.scim_type or None)
+    if isinstance(exc, AppError):
+        response = _body(exc.status_code, exc.message, getattr(exc, "scim_type", None))
+        if isinstance(exc, RateLimited):
+            response.headers.update(exc.headers)
+        return response
+    if isinstance(exc, HTTPException) and exc.status_code == 400:
+        # FastAPI could not read the body (bytes that are not UTF-8 JSON).
+        return _body(400, "The request body is not valid JSON", "invalidSyntax")
+    if isinstance(exc, RequestValidationError):
+        first: dict[str, Any] = next(iter(exc.errors()), {})
+        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+        detail = f"{where}: {first.get('msg', 'invalid')}" if where else "The request is invalid"
+        return _body(400, detail, "invalidValue")
+    raise exc
+
+
+class ScimResponse(JSONResponse):
+    """A JSON response of the SCIM service: ``application/scim+json`` (RFC 7644 3.1)."""
+
+    media_type = SCIM_MEDIA_TYPE
+
+
+def scim_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """A SCIM route's ``responses=``: each status's body is a SCIM error; ``default`` covers
+    any other (a SCIM route never answers the console's 422 envelope)."""
+    declared: dict[int | str, dict[str, Any]] = {
+        status: {
+            "description": _DESCRIPTIONS[status],
+            "model": ScimErrorBody,
+            **({"headers": RETRY_AFTER_HEADER} if status == 429 else {}),
+        }
+        for status in sorted(statuses)
+    }
+    declared["default"] = {"description": "Another SCIM error", "model": ScimErrorBody}
+    return declared
+
+
+_DESCRIPTIONS = {
+    400: "invalidValue | invalidFilter | invalidSyntax | mutability | noTarget | invalidPath",
+    401: "No SCIM token, or one that was revoked",
+    404: "No such resource in the token's account",
+    409: "uniqueness",
+    413: "The request body is too large",
+    429: "Over the token's requests per minute",
+    501: "Not offered",
+    503: "The database or a provider is unreachable; nothing was changed",
+}

@@ -1,0 +1,512 @@
+"""SCIM provisioning rules (README "Directory sync (SCIM)"; RFC 7644 3): users created,
+read, listed, replaced, patched and deleted by the account's directory, and the three fixed
+groups whose membership is a user's role.
+
+What a directory user is in the console:
+- their email is the primary email the directory sends (else the first); it is fixed once
+  they have a sign-in of their own (a pool user: an invitation was sent, or they signed in),
+  since that is who they sign in as;
+- an account that requires single sign-on gets a Pending user with no pool user: their first
+  sign-in through the account's SSO binds them (``api.session``), with no join step; an
+  account that uses email and password invites them (SPEC's invite flow: a temporary password
+  by email), Pending until they sign in;
+- ``active`` false turns their access off at once (the sign-in policy of every request,
+  ``api.auth.principal``), true turns it back on; DELETE removes them as User Management's
+  Delete does;
+- a user the directory did not create is taken over by a create with their email;
+- every change is recorded in the audit log as 'Directory sync'.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, NoReturn
+
+from scim2_models import (
+    Context,
+    Group,
+    GroupMember,
+    ListResponse,
+    Meta,
+    PatchOp,
+    SCIMException,
+    ScimFilter,
+)
+from scim2_models import Email as CoreEmail
+from sqlalchemy import ColumnElement, true
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.adapters.cognito import CognitoClient
+from api.audit import AuditAction, AuditTrail, Target, changed
+from api.auth.sessions import end_sessions, lift_removal
+from api.emails import is_valid_email, normalize_email
+from api.models import Account, AuthType, Role, User
+from api.scim import repository
+from api.scim.errors import (
+    InvalidFilter,
+    InvalidValue,
+    Mutability,
+    ResourceNotFound,
+    Uniqueness,
+)
+from api.scim.filters import USER_NAME, user_condition
+from api.scim.resources import MAX_RESULTS, POLICY, Email, Name
+from api.scim.resources import User as ScimUser
+from api.users.errors import LastOwnerRequired, LastUserRequired
+from api.users.service import (
+    add_invited_user,
+    change_role,
+    keep_an_owner,
+    record_user_removal,
+    remove_user,
+)
+
+_NAME_MAX = 100  # user.first_name / last_name
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Directory:
+    """What a SCIM request works with: its transaction, Cognito, the audit log (actor
+    'Directory sync'), the token's account, the service's base URL (``meta.location``), how
+    long an invitation stays Pending, the invitation emails' cap per recipient and whether the
+    pool is the development stand-in."""
+
+    db: AsyncSession
+    cognito: CognitoClient
+    audit: AuditTrail
+    account_id: uuid.UUID
+    base_url: str
+    invitation_validity: timedelta
+    count_email: Callable[[str], Awaitable[None]]
+    stand_in_pool: bool = False
+
+
+def _target(user: User) -> Target:
+    return Target("user", user.id, f"{user.first_name} {user.last_name} <{user.email}>".strip())
+
+
+def _parse_id(resource_id: str) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(resource_id)
+    except ValueError:
+        return None
+
+
+def to_resource(user: User, base_url: str) -> ScimUser:
+    """``user`` as the SCIM service shows it: what the directory set (``userName``,
+    ``displayName``, ``emails``), or for a user it does not manage the console's email; the
+    names, ``active`` and ``externalId`` from the console's own columns."""
+    attributes = user.directory_attributes or {}
+    emails = attributes.get("emails")
+    return ScimUser(
+        id=str(user.id),
+        external_id=user.external_id,
+        user_name=attributes.get("userName", user.email),
+        name=(
+            Name(given_name=user.first_name or None, family_name=user.last_name or None)
+            if user.first_name or user.last_name
+            else None
+        ),
+        display_name=attributes.get("displayName"),
+        # Unassigned once the directory removed it (the user is then active).
+        active=(
+            user.deactivated_at is None
+            if user.directory_attributes is None or "active" in attributes
+            else None
+        ),
+        emails=(
+            [Email.model_validate(email) for email in emails]
+            if emails is not None
+            else [Email(value=user.email, type=CoreEmail.Type.work, primary=True)]
+        ),
+        meta=Meta(
+            resource_type="User",
+            created=user.created_at,
+            location=f"{base_url}/Users/{user.id}",
+        ),
+    )
+
+
+def _page(start_index: int | None, count: int | None) -> tuple[int, int]:
+    """(offset, limit) of RFC 7644 3.4.2.4's 1-based ``startIndex`` (below 1: 1) and ``count``
+    (negative: 0; above :data:`MAX_RESULTS` or absent: that)."""
+    start = max(start_index or 1, 1)
+    limit = MAX_RESULTS if count is None else min(max(count, 0), MAX_RESULTS)
+    return start - 1, limit
+
+
+async def list_users(
+    directory: Directory, *, filter_: str | None, start_index: int | None, count: int | None
+) -> ListResponse[ScimUser]:
+    """A page of the account's users meeting ``filter_`` (RFC 7644 3.4.2).
+
+    Raises: InvalidFilter.
+    """
+    condition: ColumnElement[bool] = user_condition(filter_) if filter_ else true()
+    offset, limit = _page(start_index, count)
+    total = await repository.count_users(directory.db, directory.account_id, condition)
+    users = (
+        await repository.list_users(
+            directory.db, directory.account_id, condition, offset=offset, limit=limit
+        )
+        if limit
+        else []
+    )
+    return ListResponse[ScimUser](
+        total_results=total,
+        start_index=offset + 1,
+        items_per_page=len(users),
+        resources=[to_resource(user, directory.base_url) for user in users],
+    )
+
+
+async def _user(directory: Directory, resource_id: str, *, for_update: bool = False) -> User:
+    user_id = _parse_id(resource_id)
+    user = (
+        await repository.user_in_account(
+            directory.db, directory.account_id, user_id, for_update=for_update
+        )
+        if user_id
+        else None
+    )
+    if user is None:
+        raise ResourceNotFound(f"No user {resource_id}")
+    return user
+
+
+async def get_user(directory: Directory, resource_id: str) -> ScimUser:
+    """The user ``resource_id`` of the token's account. Raises ResourceNotFound."""
+    return to_resource(await _user(directory, resource_id), directory.base_url)
+
+
+def _sign_in_email(resource: ScimUser) -> str:
+    """The address the person signs in with: the primary email, else the first.
+
+    Raises: InvalidValue (none, or not an email address)."""
+    emails = [email for email in resource.emails or [] if email.value]
+    chosen = next((email for email in emails if email.primary), emails[0] if emails else None)
+    if chosen is None or chosen.value is None:
+        raise InvalidValue("emails must hold the address the person signs in with")
+    email = normalize_email(chosen.value)
+    if not is_valid_email(email):
+        raise InvalidValue(f"{chosen.value!r} is not an email address")
+    return email
+
+
+def _names(resource: ScimUser) -> tuple[str, str]:
+    name = resource.name or Name()
+    first, last = (name.given_name or "").strip(), (name.family_name or "").strip()
+    if len(first) > _NAME_MAX or len(last) > _NAME_MAX:
+        raise InvalidValue(f"name.givenName and name.familyName hold up to {_NAME_MAX} characters")
+    return first, last
+
+
+# What the console keeps of a directory's user as sent; ``active`` only as whether the
+# directory set it (its value is ``deactivated_at``), so a removed ``active`` reads unassigned.
+_KEPT = ("userName", "displayName", "emails", "active")
+
+
+def _directory_attributes(resource: ScimUser) -> dict[str, Any]:
+    """What the console keeps of ``resource`` beyond its own columns, as JSON."""
+    dumped = resource.model_dump(
+        scim_ctx=Context.DEFAULT, include={"user_name", "display_name", "emails", "active"}
+    )
+    return {key: dumped[key] for key in _KEPT if key in dumped}
+
+
+async def _check_user_name(directory: Directory, user_name: str, user: User | None) -> None:
+    holder = await repository.user_with_user_name(
+        directory.db, directory.account_id, user_name, USER_NAME
+    )
+    if holder is not None and (user is None or holder.id != user.id):
+        raise Uniqueness(f"The userName {user_name!r} is already in use")
+
+
+async def _set_active(directory: Directory, user: User, active: bool) -> None:
+    """Turn the user's access off (ending their sessions at the next request, refresh
+    included: ``api.auth.principal``) or back on, recorded in the audit log."""
+    if active == (user.deactivated_at is None):
+        return
+    if active:
+        user.deactivated_at = None
+        await directory.audit.record(AuditAction.USER_REACTIVATED, _target(user))
+        return
+    try:
+        await keep_an_owner(directory.db, user)
+    except LastOwnerRequired as exc:
+        raise Mutability(exc.message) from exc
+    user.deactivated_at = datetime.now(UTC)
+    await end_sessions(directory.db, User.id == user.id)
+    await directory.audit.record(AuditAction.USER_DEACTIVATED, _target(user))
+
+
+async def _apply(directory: Directory, user: User, resource: ScimUser) -> None:
+    """Make ``user`` what ``resource`` says (names, email, ``externalId``, the directory's
+    attributes, ``active``), recording what changed.
+
+    Raises: InvalidValue, Uniqueness (userName or email held by another user), Mutability
+    (the email of a user with a sign-in of their own; deactivating the last Owner).
+    """
+    first, last = _names(resource)
+    email = _sign_in_email(resource)
+    user_name = resource.user_name or ""
+    if not user_name.strip():
+        raise InvalidValue("userName is required")
+    await _check_user_name(directory, user_name, user)
+    edits = changed(
+        first_name=(user.first_name, first),
+        last_name=(user.last_name, last),
+        email=(user.email, email),
+        external_id=(user.external_id, resource.external_id),
+    )
+    if "email" in edits:
+        if user.identity_id is not None:
+            raise Mutability(
+                "The email of a user who has a sign-in cannot change: remove the user and "
+                "provision them again"
+            )
+        holder = await repository.user_with_email(directory.db, email)
+        if holder is not None and holder.id != user.id:
+            raise Uniqueness("This email address is already in use")
+    if edits:
+        await directory.audit.record(AuditAction.USER_EDITED, _target(user), edits)
+    user.first_name, user.last_name, user.email = first, last, email
+    user.external_id = resource.external_id
+    user.directory_attributes = _directory_attributes(resource)
+    await _set_active(directory, user, resource.active is not False)
+    await directory.db.flush()
+
+
+async def create_user(directory: Directory, resource: ScimUser) -> ScimUser:
+    """Provision ``resource`` in the token's account, or take over the account's existing
+    user of its email (a user the directory did not create); returns the user as stored.
+
+    A new user is a Member (Groups set roles). With single sign-on required they wait for
+    their first sign-in through it; otherwise they are invited (temporary password emailed).
+
+    Raises:
+        InvalidValue: no usable email, names too long.
+        Uniqueness: the userName is taken in the account, the email belongs to a user the
+            directory already manages here, or to a user of another account (409).
+        RateLimited: the recipient had its invitation emails for today.
+        ProviderRefused / VendorUnavailable: Cognito refused or is unreachable.
+    """
+    db = directory.db
+    email = _sign_in_email(resource)
+    existing = await repository.user_with_email(db, email)
+    if existing is not None:
+        if existing.account_id != directory.account_id or existing.directory_attributes:
+            raise Uniqueness("This email address is already in use")
+        await directory.audit.record(
+            AuditAction.USER_PROVISIONED, _target(existing), {"managedBy": (None, "directory")}
+        )
+        await _apply(directory, existing, resource)
+        return to_resource(existing, directory.base_url)
+    first, last = _names(resource)
+    if resource.user_name:
+        await _check_user_name(directory, resource.user_name, None)
+    await lift_removal(db, directory.account_id, email)
+    account = await db.get_one(Account, directory.account_id)
+    user = User(
+        account_id=directory.account_id,
+        first_name=first,
+        last_name=last,
+        email=email,
+        role=Role.MEMBER,
+        external_id=resource.external_id,
+        directory_attributes=_directory_attributes(resource),
+    )
+    if account.require_google_sso:
+        user.auth_type = AuthType.GOOGLE_SSO
+        user.invited_at = datetime.now(UTC)
+        db.add(user)
+        await db.flush()
+    else:
+        await directory.count_email(email)
+        await add_invited_user(
+            db=db, cognito=directory.cognito, user=user, validity=directory.invitation_validity
+        )
+    await directory.audit.record(
+        AuditAction.USER_PROVISIONED,
+        _target(user),
+        {"email": (None, user.email), "role": (None, user.role.value)},
+    )
+    if resource.active is False:
+        await _set_active(directory, user, False)
+        await db.flush()
+    return to_resource(user, directory.base_url)
+
+
+async def replace_user(directory: Directory, resource_id: str, resource: ScimUser) -> ScimUser:
+    """PUT: ``resource`` becomes the user (RFC 7644 3.5.1). Raises: ResourceNotFound, and as
+    :func:`_apply`."""
+    user = await _user(directory, resource_id, for_update=True)
+    await _apply(directory, user, resource)
+    return to_resource(user, directory.base_url)
+
+
+async def patch_user(directory: Directory, resource_id: str, patch: PatchOp[ScimUser]) -> ScimUser:
+    """PATCH: the operations applied, in order and as a whole, to the user as the service
+    shows them (RFC 7644 3.5.2; scim2-models applies them, Okta's and Entra ID's forms
+    included), then the result made the user.
+
+    Raises: ResourceNotFound, SCIMException (an operation the resource refuses: noTarget,
+    mutability, invalidValue, invalidPath), and as :func:`_apply`.
+    """
+    user = await _user(directory, resource_id, for_update=True)
+    resource = to_resource(user, directory.base_url)
+    patch.patch(resource, scim_policy=POLICY)
+    await _apply(directory, user, resource)
+    return to_resource(user, directory.base_url)
+
+
+async def delete_user(directory: Directory, resource_id: str) -> None:
+    """DELETE: remove the user from the account, as User Management's Delete does (their pool
+    user goes, the removal is remembered, their sessions end with the row).
+
+    Raises: ResourceNotFound; Mutability (the account's last user or last Owner);
+    VendorUnavailable.
+    """
+    user = await _user(directory, resource_id, for_update=True)
+    await directory.audit.record(
+        AuditAction.USER_DELETED, _target(user), {"role": (user.role.value, None)}
+    )
+    await record_user_removal(directory.cognito, directory.db, user, directory.stand_in_pool)
+    try:
+        await remove_user(db=directory.db, cognito=directory.cognito, user=user)
+    except (LastOwnerRequired, LastUserRequired) as exc:
+        raise Mutability(exc.message) from exc
+
+
+# Groups: the three fixed groups, one per role (README "Roles and invitations").
+GROUPS: dict[str, tuple[str, Role]] = {
+    "owners": ("Owners", Role.OWNER),
+    "admins": ("Admins", Role.ADMIN),
+    "members": ("Members", Role.MEMBER),
+}
+FIXED_GROUPS = (
+    "The console has three fixed groups, Owners, Admins and Members, whose membership sets a "
+    "user's role"
+)
+
+
+async def _group(directory: Directory, group_id: str) -> Group:
+    if group_id not in GROUPS:
+        raise ResourceNotFound(f"No group {group_id}")
+    name, role = GROUPS[group_id]
+    users = await repository.users_with_role(directory.db, directory.account_id, role)
+    return Group(
+        id=group_id,
+        display_name=name,
+        members=[
+            GroupMember(
+                value=str(user.id),
+                display=f"{user.first_name} {user.last_name}".strip() or user.email,
+                type="User",
+            )
+            for user in users
+        ]
+        or None,
+        meta=Meta(resource_type="Group", location=f"{directory.base_url}/Groups/{group_id}"),
+    )
+
+
+async def list_groups(
+    directory: Directory, *, filter_: str | None, start_index: int | None, count: int | None
+) -> ListResponse[Group]:
+    """The fixed groups meeting ``filter_`` (evaluated by scim2-models: ``displayName eq
+    "Admins"``, ``members[value eq "<id>"]``...), paged like users.
+
+    Raises: InvalidFilter.
+    """
+    groups = [await _group(directory, group_id) for group_id in GROUPS]
+    if filter_:
+        try:
+            matcher = ScimFilter[Group](filter_)
+            groups = [group for group in groups if matcher.match(group)]
+        except (SCIMException, ValueError) as exc:
+            raise InvalidFilter(str(exc)) from exc
+    offset, limit = _page(start_index, count)
+    page = groups[offset : offset + limit]
+    return ListResponse[Group](
+        total_results=len(groups),
+        start_index=offset + 1,
+        items_per_page=len(page),
+        resources=page,
+    )
+
+
+async def get_group(directory: Directory, group_id: str) -> Group:
+    """The fixed group ``group_id`` (``owners``, ``admins``, ``members``) with its members.
+    Raises ResourceNotFound."""
+    return await _group(directory, group_id)
+
+
+async def _set_members(directory: Directory, group: Group, wanted: Sequence[str]) -> None:
+    """Make ``wanted`` (user ids) the members of ``group``: each listed user gets the group's
+    role, each member left out becomes a Member (Members itself cannot lose anyone: everyone
+    without another group is one). Demoting the last Owner is refused.
+
+    Raises: InvalidValue (an id that is no user of the account), Mutability (the last Owner).
+    """
+    assert group.id is not None
+    _, role = GROUPS[group.id]
+    current = {member.value for member in group.members or [] if member.value}
+    wanted_ids = {_parse_id(value) for value in wanted}
+    if None in wanted_ids:
+        raise InvalidValue("members must be ids of users of this account")
+    ids = [user_id for user_id in wanted_ids if user_id is not None]
+    users = await repository.users_in_account(directory.db, directory.account_id, ids)
+    if len(users) != len(ids):
+        raise InvalidValue("members must be ids of users of this account")
+    changes: list[tuple[User, Role]] = [(user, role) for user in users if user.role is not role]
+    if role is not Role.MEMBER:
+        left = [uuid.UUID(value) for value in current - {str(i) for i in ids}]
+        changes += [
+            (user, Role.MEMBER)
+            for user in await repository.users_in_account(directory.db, directory.account_id, left)
+        ]
+    try:
+        for user, new_role in changes:
+            await change_role(db=directory.db, audit=directory.audit, user=user, role=new_role)
+    except LastOwnerRequired as exc:
+        raise Mutability(exc.message) from exc
+    await directory.db.flush()
+
+
+async def patch_group(directory: Directory, group_id: str, patch: PatchOp[Group]) -> Group:
+    """PATCH a fixed group: its members (add, remove, replace, in Okta's and Entra ID's
+    forms); its name cannot change.
+
+    Raises: ResourceNotFound, SCIMException, InvalidValue, Mutability.
+    """
+    group = await _group(directory, group_id)
+    patched = group.model_copy(deep=True)
+    patch.patch(patched, scim_policy=POLICY)
+    if patched.display_name != group.display_name:
+        raise Mutability(FIXED_GROUPS)
+    await _set_members(directory, group, [m.value for m in patched.members or [] if m.value])
+    return await _group(directory, group_id)
+
+
+async def replace_group(directory: Directory, group_id: str, resource: Group) -> Group:
+    """PUT a fixed group: ``resource.members`` become its members. Raises as
+    :func:`patch_group`."""
+    group = await _group(directory, group_id)
+    if resource.display_name != group.display_name:
+        raise Mutability(FIXED_GROUPS)
+    await _set_members(directory, group, [m.value for m in resource.members or [] if m.value])
+    return await _group(directory, group_id)
+
+
+def refuse_group_change(display_name: str | None) -> NoReturn:
+    """POST and DELETE of a group: the groups are fixed.
+
+    Raises: Uniqueness (a group of that name exists), Mutability (any other).
+    """
+    if display_name and display_name.lower() in GROUPS:
+        raise Uniqueness(f"The group {display_name} exists: {FIXED_GROUPS}")
+    raise Mutability(FIXED_GROUPS)
