@@ -8,6 +8,7 @@ from api.models.api_key import ApiKey, ApiKeyUsage
 from api.models.audit_event import AuditEvent
 from api.models.rate_limit_counter import RateLimitCounter
 from api.models.removed_identity import RemovedIdentity
+from api.models.saml_connection import SamlConnection
 from api.models.sign_in_backoff import SignInBackoff
 from api.models.sso_domain import DomainFailure, DomainState, SsoDomain
 from api.models.stripe_event import StripeEvent
@@ -31,6 +32,7 @@ __all__ = [
     "RateLimitCounter",
     "RemovedIdentity",
     "Role",
+    "SamlConnection",
     "SignInBackoff",
     "SsoDomain",
     "StripeEvent",

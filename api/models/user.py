@@ -18,6 +18,7 @@ class AuthType(enum.StrEnum):
     EMAIL = "Email"
     GOOGLE_SSO = "Google SSO"
     GITHUB = "GitHub"
+    SAML_SSO = "SAML SSO"
 
 
 class Role(enum.StrEnum):
@@ -42,7 +43,8 @@ class User(TimestampMixin, Base):
     """A user of one account.
 
     ``identity_id`` is the Cognito username (immutable and unique in the pool): the email for
-    password users, ``google_<id>`` / ``github_<id>`` for federated ones (SPEC 4). ``email`` is
+    password users, ``google_<id>`` / ``github_<id>`` for federated ones (SPEC 4),
+    ``<provider name>_<NameID>`` for people of a SAML connection. ``email`` is
     unique case-insensitively across all accounts.
 
     ``identity_sub`` is the Cognito ``sub`` of the pool user this row was last signed in as

@@ -22,20 +22,22 @@ class SignInState:
     """What the password sign-in screens refuse before asking Cognito (README "Security
     model"; the same rules bind every request in ``api.auth.principal``)."""
 
-    requires_google: bool
+    required: AuthType | None
     deactivated: bool
     invitation_expired: bool
 
 
 async def sign_in_state(db: AsyncSession, email: str) -> SignInState | None:
     """The sign-in state of the user with this email (any case), or None when there is none:
-    their account requires Google sign-in (SPEC 6 requireGoogleSSO), their access is turned
-    off, or they are an invited user whose invitation expired before their first sign-in
-    (``api.users.service.user_status``)."""
+    how they must sign in (their account requires Google sign-in, SPEC 6 requireGoogleSSO, or
+    its SAML connection; a user of a SAML connection always signs in through it), whether
+    their access is turned off, and whether they are an invited user whose invitation expired
+    before their first sign-in (``api.users.service.user_status``)."""
     row = (
         await db.execute(
             select(
                 Account.require_google_sso,
+                Account.require_saml_sso | (User.auth_type == AuthType.SAML_SSO),
                 User.deactivated_at.is_not(None),
                 and_(
                     User.invited_at.is_not(None),
@@ -47,7 +49,11 @@ async def sign_in_state(db: AsyncSession, email: str) -> SignInState | None:
             .where(func.lower(User.email) == email.lower())
         )
     ).first()
-    return None if row is None else SignInState(bool(row[0]), bool(row[1]), bool(row[2]))
+    if row is None:
+        return None
+    google, saml, deactivated, expired = row
+    required = AuthType.GOOGLE_SSO if google else AuthType.SAML_SSO if saml else None
+    return SignInState(required, bool(deactivated), bool(expired))
 
 
 async def user_names(db: AsyncSession, identity_id: str) -> tuple[str, str] | None:
