@@ -300,7 +300,7 @@ def _post_policy() -> str:
     digest = base64.b64encode(hashlib.sha256(_AUTO_POST_SCRIPT.encode()).digest()).decode()
     return (
         f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; "
-        "form-action 'self' http://127.0.0.1:* http://localhost:* http://testserver; "
+        "form-action 'self' http://127.0.0.1:* http://localhost:*; "
         "base-uri 'none'; frame-ancestors 'none'"
     )
 

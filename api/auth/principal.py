@@ -93,12 +93,13 @@ WHERE u.identity_sub = $1
 
 # Why a verified token matches no user: the pool user was removed from an account ($1, its
 # sub), or a user of that username is bound to another pool user now ($2) — the token is of
-# an earlier pool user of the same username. Neither: an identity with no account yet.
+# an earlier pool user of the same username, or of the password user (username: the email)
+# whom a SAML sign-in linked to its identity since. Neither: an identity with no account yet.
 _NO_USER_SQL = """
 (SELECT a.name FROM removed_identity AS r JOIN account AS a ON a.id = r.account_id
  WHERE r.identity_sub = $1 ORDER BY r.removed_at DESC LIMIT 1)
 UNION ALL
-(SELECT NULL FROM "user" WHERE identity_id = $2)
+(SELECT NULL FROM "user" WHERE identity_id = $2 OR lower(email) = lower($2))
 LIMIT 1
 """
 
@@ -158,8 +159,8 @@ def enforce_policy(claims: AccessClaims, values: Sequence[Any]) -> None:
 async def explain_missing_user(connection: Any, claims: AccessClaims) -> AppError | None:
     """Why no user matches a verified token, on an asyncpg ``connection``: the refusal to
     raise (UserRemoved when its pool user was removed from an account; SessionEnded when the
-    user of its username is bound to another pool user now), or None for an identity with no
-    account yet (SPEC 4 needsAccount)."""
+    user of its username, or of that email, is bound to another pool user now), or None for
+    an identity with no account yet (SPEC 4 needsAccount)."""
     why = await connection.fetchrow(_NO_USER_SQL, claims.sub, claims.username)
     if why is None:
         return None
