@@ -15,7 +15,7 @@ from sqlalchemy.engine import make_url
 
 from api.adapters.mail import Mailer
 from api.config import Settings
-from api.jobs import emails, stalled
+from api.jobs import emails, saml, stalled
 
 # asyncpg's query parameters and their libpq names (the others are passed as they are).
 _LIBPQ_NAMES = {"ssl": "sslmode", "server_settings": ""}
@@ -75,4 +75,5 @@ def create_job_app(
     app = procrastinate.App(connector=connector)
     emails.register(app, mailer or Mailer.from_settings(settings))
     stalled.register(app)
+    saml.register(app, settings)
     return app

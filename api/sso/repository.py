@@ -193,13 +193,36 @@ async def manager_emails(db: AsyncSession, account_id: uuid.UUID) -> list[str]:
 async def next_connection_due(
     db: AsyncSession, checked_before: datetime, skip: set[uuid.UUID]
 ) -> SamlConnection | None:
-    """One connection whose metadata was last checked before ``checked_before``, not in
-    ``skip``, locked with FOR UPDATE SKIP LOCKED (workers share the pass, none does a
-    connection twice)."""
+    """One connection set up by metadata URL whose metadata was last fetched before
+    ``checked_before``, not in ``skip``, locked with FOR UPDATE SKIP LOCKED (workers share the
+    pass, none does a connection twice)."""
     query = (
         select(SamlConnection)
+        .where(SamlConnection.metadata_url.is_not(None))
         .where(SamlConnection.metadata_checked_at < checked_before)
         .order_by(SamlConnection.metadata_checked_at)
+        .limit(1)
+        .with_for_update(skip_locked=True)
+    )
+    if skip:
+        query = query.where(SamlConnection.id.not_in(skip))
+    return await db.scalar(query)
+
+
+async def next_expiring_unnoticed(
+    db: AsyncSession, expires_before: datetime, skip: set[uuid.UUID]
+) -> SamlConnection | None:
+    """One connection whose signing certificate expires before ``expires_before`` and whose
+    Owners and Admins were not emailed about that certificate yet, not in ``skip``, locked
+    with FOR UPDATE SKIP LOCKED."""
+    query = (
+        select(SamlConnection)
+        .where(SamlConnection.certificate_expires_at < expires_before)
+        .where(
+            SamlConnection.expiry_notice_for.is_(None)
+            | (SamlConnection.expiry_notice_for != SamlConnection.certificate_expires_at)
+        )
+        .order_by(SamlConnection.certificate_expires_at)
         .limit(1)
         .with_for_update(skip_locked=True)
     )
