@@ -142,3 +142,19 @@ async def is_password_user(db: AsyncSession, username: str) -> bool:
         select(User.id).where(User.identity_id == username, User.auth_type == AuthType.EMAIL)
     )
     return found is not None
+
+
+async def may_lack_pool_user(db: AsyncSession, email: str) -> bool:
+    """Whether ``email`` is one of our email-and-password users who signed in before but is
+    bound to no pool user now: the people of a removed SAML connection (README "SAML single
+    sign-on"; those who only ever used it have no pool user of their email), and users not
+    signed in since sessions were bound to pool users."""
+    found = await db.scalar(
+        select(User.id).where(
+            User.identity_id == email,
+            User.auth_type == AuthType.EMAIL,
+            User.identity_sub.is_(None),
+            User.signed_in_at.is_not(None),
+        )
+    )
+    return found is not None

@@ -272,24 +272,25 @@ async def _send_reset_code(
     entered (the reset code itself, :func:`confirm_forgot_password`, or the verification
     code). Without this, whoever registered an address first would keep its owner out.
 
-    A password user with no pool user of that name (someone who first signed in through a
-    SAML connection that was removed since: README "SAML single sign-on") gets one now, with
+    A password user with no pool user of that name (someone who only ever signed in through a
+    SAML connection that was removed since: README "SAML single sign-on") gets one first, with
     a random password and the address verified, so the code sets their first password.
     """
+    if await repository.may_lack_pool_user(db, email):
+        try:
+            await cognito.admin_get_user(email)
+        except UserNotFoundError:
+            await cognito.admin_create_user(
+                email, {"email": email, "email_verified": "true"}, suppress_message=True
+            )
+            unusable = "Reset-" + secrets.token_urlsafe(32) + "1!"
+            await cognito.admin_set_user_password(email, unusable, permanent=True)
     try:
         return await cognito.forgot_password(email)
     except NoVerifiedAddressError:
         if not await repository.is_password_user(db, email):
             raise
-        await cognito.admin_update_user_attributes(email, {"email_verified": "true"})
-    except UserNotFoundError:
-        if not await repository.is_password_user(db, email):
-            raise
-        await cognito.admin_create_user(
-            email, {"email": email, "email_verified": "true"}, suppress_message=True
-        )
-        unusable = "Reset-" + secrets.token_urlsafe(32) + "1!"
-        await cognito.admin_set_user_password(email, unusable, permanent=True)
+    await cognito.admin_update_user_attributes(email, {"email_verified": "true"})
     return await cognito.forgot_password(email)
 
 

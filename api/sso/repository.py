@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from api.models import Account, DomainState, Role, SamlConnection, SsoDomain, User
+from api.models import Account, AuthType, DomainState, Role, SamlConnection, SsoDomain, User
 
 
 async def domains_of(db: AsyncSession, account_id: uuid.UUID) -> list[SsoDomain]:
@@ -169,7 +169,7 @@ async def user_with_email(db: AsyncSession, email: str) -> User | None:
 
 
 async def users_signing_in_with(
-    db: AsyncSession, account_id: uuid.UUID, auth_type: object
+    db: AsyncSession, account_id: uuid.UUID, auth_type: AuthType
 ) -> list[User]:
     """The account's users of ``auth_type``, locked."""
     rows = await db.scalars(

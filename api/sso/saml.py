@@ -190,10 +190,10 @@ def _undo_app_client(
 ) -> None:
     """On a rollback, change the app client's list back in a transaction of its own (under
     the same lock: the request's transaction, and its lock, are gone by then)."""
-    sessionmaker_bind = db.bind
+    engine = db.bind
 
     async def undo() -> None:
-        async with AsyncSession(sessionmaker_bind) as own, own.begin():
+        async with AsyncSession(engine) as own, own.begin():
             await _quietly(
                 lambda: _change_app_client(own, cognito, add=add, drop=drop),
                 "app_client",
@@ -260,6 +260,15 @@ async def _metadata_from_url(fetcher: MetadataFetcher, url: str) -> IdpMetadata:
     return parse_metadata(document)
 
 
+def _audited(row: SamlConnection) -> dict[str, Any]:
+    """What the audit log records of a connection's changes."""
+    return {
+        "metadataUrl": row.metadata_url,
+        "idpEntityId": row.idp_entity_id,
+        "certificateExpiresAt": row.certificate_expires_at.isoformat(),
+    }
+
+
 def _target(account: Account) -> Target:
     return Target("saml_connection", account.id, account.name)
 
@@ -298,7 +307,7 @@ async def save_connection(
     now = datetime.now(UTC)
     row = await repository.connection_of(db, account.id, for_update=True)
     created = row is None
-    before: dict[str, Any] = {}
+    before = {} if row is None else _audited(row)
     if row is None:
         row = SamlConnection(
             account_id=account.id,
@@ -308,11 +317,6 @@ async def save_connection(
         )
         db.add(row)
     else:
-        before = {
-            "metadataUrl": row.metadata_url,
-            "idpEntityId": row.idp_entity_id,
-            "certificateExpiresAt": row.certificate_expires_at.isoformat(),
-        }
         previous = identity_provider_of(row)
         undo_on_rollback(
             db,
@@ -342,13 +346,10 @@ async def save_connection(
         else:
             await cognito.update_identity_provider(identity_provider_of(row))
         await sync_identifiers(db=db, cognito=cognito, row=row)
-    after = {
-        "metadataUrl": row.metadata_url,
-        "idpEntityId": row.idp_entity_id,
-        "certificateExpiresAt": row.certificate_expires_at.isoformat(),
-    }
-    changes: dict[str, tuple[Any, Any]] = {
-        key: (before.get(key), value) for key, value in after.items() if before.get(key) != value
+    changes = {
+        key: (before.get(key), value)
+        for key, value in _audited(row).items()
+        if before.get(key) != value
     }
     await audit.record(
         AuditAction.SAML_CONNECTED if created else AuditAction.SAML_UPDATED,
@@ -386,14 +387,12 @@ async def remove_connection(
     if account.require_saml_sso:
         account.require_saml_sso = False
         changes["requireSamlSSO"] = (True, False)
-    people = await repository.users_signing_in_with(db, account.id, AuthType.SAML_SSO)
-    for user in people:
+    # Unbound from their SAML identities, whose tokens then open no account; the next
+    # password sign-in binds them to their pool user again.
+    for user in await repository.users_signing_in_with(db, account.id, AuthType.SAML_SSO):
         user.auth_type = AuthType.EMAIL
         user.identity_id = user.email.lower()
         user.identity_sub = None
-    await db.flush()
-    if people:
-        await end_sessions(db, User.id.in_([user.id for user in people]))
     provider = identity_provider_of(row)
     await db.delete(row)
     await db.flush()

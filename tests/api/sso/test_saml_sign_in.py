@@ -270,6 +270,31 @@ class TestRequiringIt:
         assert newcomer.status_code == 200
 
 
+class TestRemovingIt:
+    async def test_its_people_set_a_password_with_forgot_password(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        owner, domain = await connected_account(client, make_user)
+        person = Person(f"sso-only@{domain}", "Sam", "Sso")
+        assert (await sign_in_with_sso(client, person)).status_code == 200
+        assert (await client.delete("/web/sso/saml", headers=owner.headers)).status_code == 204
+        # Someone who only ever used SSO has no pool user of their email: one is made for the
+        # reset, and its code reaches their mailbox only.
+        asked = await client.post("/web/session/forgot-password", json={"email": person.email})
+        assert asked.status_code == 200, asked.text
+        code = (await client.get("/dev/mailbox", params={"to": person.email})).json()[0]["code"]
+        reset = await client.post(
+            "/web/session/confirm-forgot-password",
+            json={"email": person.email, "code": code, "newPassword": "A-new-password-42!"},
+        )
+        assert reset.status_code == 200, reset.text
+        token = reset.json()["tokens"]["accessToken"]
+        session = await client.get("/web/session", headers={"Authorization": f"Bearer {token}"})
+        assert session.json()["session"]["account"]["name"] == owner.account.name
+        users = (await client.get("/web/account", headers=owner.headers)).json()["account"]
+        assert next(u for u in users["users"] if u["email"] == person.email)["authType"] == "Email"
+
+
 class TestResponseChecks:
     """The hosted-UI stand-in refuses responses as Cognito does (attacks first)."""
 
