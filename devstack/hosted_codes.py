@@ -20,6 +20,9 @@ CODE_TTL_S = 300
 
 @dataclass(slots=True)
 class IssuedCode:
+    """A one-use code: the token endpoint's answer for it, the redirect URI and PKCE challenge
+    it was issued for, and until when (``time.monotonic``)."""
+
     tokens: dict[str, Any]
     redirect_uri: str
     code_challenge: str
@@ -27,6 +30,7 @@ class IssuedCode:
 
 
 def codes(request: Request) -> dict[str, IssuedCode]:
+    """The app's codes not exchanged yet, by code."""
     if not hasattr(request.app.state, "oauth_codes"):
         request.app.state.oauth_codes = {}
     codes: dict[str, IssuedCode] = request.app.state.oauth_codes

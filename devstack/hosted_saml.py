@@ -28,7 +28,7 @@ import binascii
 import json
 import secrets
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
@@ -50,14 +50,15 @@ REQUEST_TTL_S = 600
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    """A sign-in waiting for its identity provider's response: where it goes back to."""
+    """A sign-in waiting for its identity provider's response: the provider, where the browser
+    goes back to, the AuthnRequest's id (InResponseTo) and until when (``time.monotonic``)."""
 
     provider_name: str
     redirect_uri: str
     state: str
     code_challenge: str
-    request_id: str = ""
-    expires_at: float = 0.0
+    request_id: str
+    expires_at: float
 
 
 def _pending(request: Request) -> dict[str, Pending]:
@@ -114,10 +115,18 @@ async def _saml_provider(
 
 
 async def start(
-    request: Request, pending: Pending, *, identity_provider: str, idp_identifier: str
+    request: Request,
+    *,
+    identity_provider: str,
+    idp_identifier: str,
+    redirect_uri: str,
+    state: str,
+    code_challenge: str,
 ) -> Response:
-    """The authorize request for a SAML identity provider: to its sign-in page with an
-    AuthnRequest, or an error page when the pool has no such provider for this client."""
+    """The authorize request for a SAML identity provider (by name, or by one of its
+    identifiers): to its sign-in page with an AuthnRequest, remembering where the browser goes
+    back to (``redirect_uri`` with ``state``; ``code_challenge`` for the token endpoint), or
+    an error page when the pool has no such provider for this client."""
     cognito: CognitoClient = request.app.state.resources.cognito
     provider = await _saml_provider(cognito, name=identity_provider, identifier=idp_identifier)
     if provider is None:
@@ -135,9 +144,11 @@ async def start(
         relay_state=relay_state,
         binding=BINDING_HTTP_REDIRECT,
     )
-    _pending(request)[relay_state] = replace(
-        pending,
+    _pending(request)[relay_state] = Pending(
         provider_name=name,
+        redirect_uri=redirect_uri,
+        state=state,
+        code_challenge=code_challenge,
         request_id=str(request_id),
         expires_at=time.monotonic() + REQUEST_TTL_S,
     )

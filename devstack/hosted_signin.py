@@ -30,7 +30,6 @@ from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.auth.identity import HOSTED_DOMAIN_ATTRIBUTE
 from devstack import hosted_saml
 from devstack.hosted_codes import codes, redirect_signed_in
-from devstack.hosted_saml import Pending
 
 router = APIRouter(include_in_schema=False)
 
@@ -155,14 +154,11 @@ async def authorize_page(
     if idp_identifier or identity_provider.lower() not in PROVIDERS:
         return await hosted_saml.start(
             request,
-            Pending(
-                provider_name="",
-                redirect_uri=redirect_uri,
-                state=state,
-                code_challenge=code_challenge,
-            ),
             identity_provider="" if idp_identifier else identity_provider,
             idp_identifier=idp_identifier,
+            redirect_uri=redirect_uri,
+            state=state,
+            code_challenge=code_challenge,
         )
     provider = PROVIDERS[_provider_key(identity_provider)]
     return HTMLResponse(

@@ -79,6 +79,11 @@ def policy_columns(user: str, account: str) -> str:
 # The auth type an account's requirement asks for (``Account.required_auth_type`` in SQL).
 _GOOGLE = f"'{AuthType.GOOGLE_SSO.value}'"
 _SAML = f"'{AuthType.SAML_SSO.value}'"
+# What the policy answers a user who signs in some other way than the account requires.
+_REQUIRED: dict[str, type[SignInPolicyRefusal]] = {
+    AuthType.GOOGLE_SSO.value: GoogleSignInRequired,
+    AuthType.SAML_SSO.value: SamlSignInRequired,
+}
 POLICY_COLUMN_COUNT = 5
 
 # Sent as it is with asyncpg (prepared once per connection), the token's sub as $1: what the
@@ -125,12 +130,6 @@ _TOUCH_KEY = (
     .values(last_used_at=func.now())
 )
 LAST_USED_EVERY_S = 60.0
-
-# What the policy answers a user who signs in some other way than the account requires.
-_REQUIRED: dict[str, type[SignInPolicyRefusal]] = {
-    AuthType.GOOGLE_SSO.value: GoogleSignInRequired,
-    AuthType.SAML_SSO.value: SamlSignInRequired,
-}
 _last_touched: dict[uuid.UUID, float] = {}
 
 
