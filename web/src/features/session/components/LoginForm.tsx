@@ -10,7 +10,7 @@ import { clearSignInNotice, peekSignInNotice } from "@/lib/sign-in-notice";
 
 import { useSignIn, useStartSso } from "../api/sign-in";
 import { isPasswordExpired } from "../lib/sign-in-errors";
-import { normalizeEmail, validateForgotPassword, validateLogin } from "../lib/validation";
+import { normalizeEmail, validateEmailOnly, validateLogin } from "../lib/validation";
 
 import styles from "./forms.module.css";
 
@@ -48,7 +48,7 @@ export function LoginForm({ initialEmail, next, onForgotPassword, onNewPasswordR
 
   function handleSso(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const problem = validateForgotPassword({ email: workEmail });
+    const problem = validateEmailOnly({ email: workEmail });
     if (problem) {
       setError(problem.message);
       return;
