@@ -26,6 +26,9 @@ COPY requirements.lock ./
 RUN pip install --no-cache-dir -r requirements.lock
 
 FROM python AS dev
+# Debian's xmlsec1: the SAML stand-ins sign and check responses with it (pysaml2).
+RUN apt-get update && apt-get install -y --no-install-recommends xmlsec1 \
+    && rm -rf /var/lib/apt/lists/*
 COPY requirements-dev.lock ./
 RUN pip install --no-cache-dir -r requirements.lock -r requirements-dev.lock
 COPY . .

@@ -7,9 +7,9 @@ VENV_STAMP := .venv/.installed
 WEB_STAMP := web/node_modules/.package-lock.json
 CONTRACT_TOOLS_STAMP := tools/contract/node_modules/.package-lock.json
 
-.PHONY: dev test lint audit test-api test-web test-e2e test-fuzz test-deploy scale-check contract contract-lint test-contract bench chromium nginx deps
+.PHONY: dev test lint audit test-api test-web test-e2e test-fuzz test-deploy scale-check contract contract-lint test-contract bench chromium nginx xmlsec1 deps
 
-deps: $(VENV_STAMP) $(WEB_STAMP) $(CONTRACT_TOOLS_STAMP)
+deps: $(VENV_STAMP) $(WEB_STAMP) $(CONTRACT_TOOLS_STAMP) xmlsec1
 
 $(VENV_STAMP): requirements.lock requirements-dev.lock
 	test -x $(PY) || python3 -m venv .venv
@@ -34,6 +34,12 @@ nginx:
 	@test -n "$$NGINX" || command -v nginx >/dev/null || test -x /usr/sbin/nginx || \
 		{ apt-get update -qq && apt-get install -y -qq nginx >/dev/null; }
 
+# Debian's xmlsec1: pysaml2 signs and checks the dev stack's SAML responses with it (the SAML
+# identity-provider stand-in and the hosted-UI stand-in's /saml2/idpresponse).
+xmlsec1:
+	@command -v xmlsec1 >/dev/null || \
+		{ apt-get update -qq && apt-get install -y -qq xmlsec1 >/dev/null; }
+
 dev: deps
 	$(PY) -m devstack
 
@@ -47,7 +53,7 @@ lint: $(VENV_STAMP)
 	@! grep -rnIE --exclude-dir=node_modules '\b[Ii]ssues? #?[0-9]+' api devstack tools web/src openapi.json \
 		|| { echo "lint: name the reason or the SPEC/README section, not an issue number"; exit 1; }
 
-test-api: $(VENV_STAMP)
+test-api: $(VENV_STAMP) xmlsec1
 	$(PY) -m pytest tests/api
 
 # deploy/k8s rendered per overlay and validated with kubernetes-validate (tests/deploy).

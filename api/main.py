@@ -62,7 +62,12 @@ from api.webconfig import router as webconfig_router
 # bytes; Stripe documents no maximum for an event (one is a few kilobytes, a large invoice
 # tens of kilobytes).
 WEB_MAX_BODY_BYTES = 64 * 1024
-BODY_LIMITS_BY_PREFIX = (("/metering/", 1024 * 1024), ("/webhooks/stripe", 512 * 1024))
+# A SAML connection's metadata document (up to 256 KB, api/sso/saml_metadata.py) in JSON.
+BODY_LIMITS_BY_PREFIX = (
+    ("/metering/", 1024 * 1024),
+    ("/webhooks/stripe", 512 * 1024),
+    ("/web/sso/saml", 384 * 1024),
+)
 
 
 class _ConsoleApp(FastAPI):

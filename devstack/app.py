@@ -1,7 +1,8 @@
 """The dev stack's app: the production app (``api.main.create_app``) plus the stand-ins that
 let it run with no network, one module each: the hosted sign-in page (devstack/hosted_signin.py),
-the mailbox (devstack/mailbox.py), the DNS records endpoint (devstack/dns_records.py) and the
-clock (devstack/time_travel.py).
+the mailbox (devstack/mailbox.py), the DNS records endpoint (devstack/dns_records.py), the
+clock (devstack/time_travel.py), a SAML identity provider (devstack/saml_idp.py) and the hosted
+UI's SAML side (devstack/hosted_saml.py).
 
 ``uvicorn --factory devstack.app:create_dev_app`` with ``ENVIRONMENT=development`` and
 ``DEV_STAND_INS=true`` (``python -m devstack`` sets both).
@@ -13,7 +14,7 @@ from fastapi import FastAPI
 
 from api.config import Settings
 from api.main import create_app
-from devstack import dns_records, hosted_signin, mailbox, time_travel
+from devstack import dns_records, hosted_saml, hosted_signin, mailbox, saml_idp, time_travel
 
 
 def create_dev_app(settings: Settings | None = None) -> FastAPI:
@@ -35,5 +36,7 @@ def create_dev_app(settings: Settings | None = None) -> FastAPI:
             dns_records.router,
             time_travel.router,
             hosted_signin.router,
+            hosted_saml.router,
+            saml_idp.router,
         ],
     )

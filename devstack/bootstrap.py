@@ -103,7 +103,12 @@ def _app_client(pool_id: str, public_url: str) -> dict[str, Any]:
         "WriteAttributes": APP_CLIENT_WRITE_ATTRIBUTES,
         "AllowedOAuthFlows": ["code"],
         "AllowedOAuthScopes": ["openid", "email", "profile"],
-        "CallbackURLs": [public_url.rstrip("/") + "/oauth/sso"],
+        # The sign-in's landing, and the SAML connection's test sign-in (README "SAML single
+        # sign-on"), which comes back to a page of its own.
+        "CallbackURLs": [
+            public_url.rstrip("/") + "/oauth/sso",
+            public_url.rstrip("/") + "/oauth/saml-test",
+        ],
         "SupportedIdentityProviders": ["Google", "Github"],
     }
 

@@ -5,7 +5,9 @@ stack").
 identity; ``POST`` creates (once) the federated user ``google_<id>`` / ``github_<id>`` in the
 moto user pool, signs it in with AdminInitiateAuth and redirects to ``redirect_uri`` with a
 one-use code; ``POST /oauth2/token`` exchanges that code for the real moto-signed tokens, which
-the API verifies exactly as production tokens.
+the API verifies exactly as production tokens. For a SAML identity provider of the pool the
+authorize request goes on to it instead, and its response comes back to
+``/saml2/idpresponse`` (devstack/hosted_saml.py).
 
 ``api.config.Settings.check`` refuses ``DEV_STAND_INS`` outside development, so production
 never mounts this module.
@@ -19,19 +21,18 @@ import html
 import json
 import secrets
 import time
-from dataclasses import dataclass
-from typing import Annotated, Any
-from urllib.parse import urlencode
+from typing import Annotated
 
-from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.auth.identity import HOSTED_DOMAIN_ATTRIBUTE
+from devstack import hosted_saml
+from devstack.hosted_codes import codes, redirect_signed_in
 
 router = APIRouter(include_in_schema=False)
 
-CODE_TTL_S = 300
 PROVIDERS = {"google": "Google", "github": "GitHub"}
 
 _PAGE = """<!doctype html>
@@ -65,21 +66,6 @@ color:#fff;font-size:15px;font-weight:600;cursor:pointer}}
  placeholder="empty: a personal Google account">
 <button type="submit">Continue</button>
 </form></body></html>"""
-
-
-@dataclass(slots=True)
-class _IssuedCode:
-    tokens: dict[str, Any]
-    redirect_uri: str
-    code_challenge: str
-    expires_at: float
-
-
-def _codes(request: Request) -> dict[str, _IssuedCode]:
-    if not hasattr(request.app.state, "oauth_codes"):
-        request.app.state.oauth_codes = {}
-    codes: dict[str, _IssuedCode] = request.app.state.oauth_codes
-    return codes
 
 
 # How the pool names each provider (SPEC 2: "Google", "Github") and its type: Google is a
@@ -145,12 +131,15 @@ async def authorize_page(
     redirect_uri: str,
     client_id: str,
     identity_provider: str = "Google",
+    idp_identifier: str = "",
     response_type: str = "code",
     state: str = "",
     code_challenge: str = "",
     code_challenge_method: str = "",
-) -> HTMLResponse:
-    """The sign-in page for a test Google or GitHub identity.
+) -> Response:
+    """The sign-in page for a test Google or GitHub identity; for a SAML identity provider
+    of the pool (by name, or by one of its identifiers), the redirect to it instead
+    (devstack/hosted_saml.py).
 
     Like the console's production pool expects, a request must carry ``state`` and a PKCE
     S256 ``code_challenge`` (RFC 7636); the challenge is checked at the token endpoint.
@@ -162,10 +151,16 @@ async def authorize_page(
             "<h1>invalid_request: state and an S256 code_challenge are required</h1>",
             status_code=400,
         )
-    try:
-        provider = PROVIDERS[_provider_key(identity_provider)]
-    except ValueError:
-        return HTMLResponse("<h1>unsupported identity provider</h1>", status_code=400)
+    if idp_identifier or identity_provider.lower() not in PROVIDERS:
+        return await hosted_saml.start(
+            request,
+            identity_provider="" if idp_identifier else identity_provider,
+            idp_identifier=idp_identifier,
+            redirect_uri=redirect_uri,
+            state=state,
+            code_challenge=code_challenge,
+        )
+    provider = PROVIDERS[_provider_key(identity_provider)]
     return HTMLResponse(
         _PAGE.format(
             provider=provider,
@@ -213,28 +208,9 @@ async def authorize_submit(
             await cognito.admin_update_user_attributes(
                 username, {HOSTED_DOMAIN_ATTRIBUTE: hosted_domain}
             )
-    password = "Dev-" + secrets.token_urlsafe(24) + "1!"
-    await cognito.admin_set_user_password(username, password, permanent=True)
-    result = await cognito.password_auth(username, password)
-    if result.tokens is None:
-        raise HTTPException(500, f"Unexpected challenge {result.challenge}")
-    tokens = result.tokens
-    code = secrets.token_urlsafe(24)
-    _codes(request)[code] = _IssuedCode(
-        tokens={
-            "access_token": tokens.access_token,
-            "id_token": tokens.id_token,
-            "refresh_token": tokens.refresh_token,
-            "expires_in": tokens.expires_in,
-            "token_type": "Bearer",
-        },
-        redirect_uri=redirect_uri,
-        code_challenge=code_challenge,
-        expires_at=time.monotonic() + CODE_TTL_S,
+    return await redirect_signed_in(
+        request, username, redirect_uri=redirect_uri, state=state, code_challenge=code_challenge
     )
-    query = {"code": code, "state": state}
-    separator = "&" if "?" in redirect_uri else "?"
-    return RedirectResponse(f"{redirect_uri}{separator}{urlencode(query)}", status_code=302)
 
 
 @router.post("/oauth2/token")
@@ -252,7 +228,7 @@ async def token(
         return JSONResponse({"error": "unsupported_grant_type"}, status_code=400)
     if client_id != request.app.state.settings.cognito_client_id:
         return JSONResponse({"error": "invalid_client"}, status_code=400)
-    issued = _codes(request).pop(code, None)
+    issued = codes(request).pop(code, None)
     if issued is None or issued.expires_at < time.monotonic():
         return JSONResponse({"error": "invalid_grant"}, status_code=400)
     if issued.redirect_uri != redirect_uri or not _pkce_matches(

@@ -20,10 +20,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.account.service import create_account
-from api.adapters.cognito import CognitoClient, UserNotFoundError
+from api.adapters.cognito import CognitoClient, ResourceNotFoundError, UserNotFoundError
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
-from api.models import Account, AuthType, Platform, Role, User
+from api.models import Account, AuthType, Platform, Role, SamlConnection, User
+from api.sso.saml import identity_provider_of
 from api.usage.cycles import recent_cycle_starts, reset_date
 from api.usage.repository import NewRecord, insert_records
 from devstack.hosted_signin import federated_username
@@ -155,6 +156,24 @@ async def _ensure_cognito_users(db: AsyncSession, cognito: CognitoClient) -> int
     return created
 
 
+async def _ensure_saml_providers(db: AsyncSession, cognito: CognitoClient) -> int:
+    """Create every SAML connection of the database in the pool if missing (moto keeps
+    nothing between runs), listed in the app client; returns how many."""
+    missing = []
+    for row in await db.scalars(select(SamlConnection)):
+        try:
+            await cognito.describe_identity_provider(row.provider_name)
+        except ResourceNotFoundError:
+            await cognito.create_identity_provider(identity_provider_of(row))
+            missing.append(row.provider_name)
+    if missing:
+        client = await cognito.describe_app_client()
+        listed = client.get("SupportedIdentityProviders") or []
+        client["SupportedIdentityProviders"] = [*listed, *missing]
+        await cognito.update_app_client(client)
+    return len(missing)
+
+
 async def seed(settings: Settings) -> tuple[bool, int]:
     """Seed the database and the pool. Returns (demo account created, pool users created)."""
     engine = create_engine(settings.database_url, 2)
@@ -164,6 +183,7 @@ async def seed(settings: Settings) -> tuple[bool, int]:
             created = await _seed_database(db, settings)
             await _seed_empty_account(db, settings)
             provisioned = await _ensure_cognito_users(db, cognito)
+            await _ensure_saml_providers(db, cognito)
     finally:
         await cognito.aclose()
         await engine.dispose()

@@ -451,22 +451,35 @@ class CognitoClient:
         return _auth_result(body)
 
     def authorize_url(
-        self, identity_provider: str, redirect_uri: str, state: str, code_challenge: str
+        self,
+        redirect_uri: str,
+        state: str,
+        code_challenge: str,
+        *,
+        identity_provider: str = "",
+        idp_identifier: str = "",
     ) -> str:
         """The hosted UI's authorize page for one sign-in (SPEC 2 /oauth/<provider>/login;
-        Cognito "Authorize endpoint"): response type code, the client id, the redirect,
-        the provider name, ``state`` and a PKCE S256 ``code_challenge`` (RFC 7636).
+        Cognito "Authorize endpoint"): response type code, the client id, the redirect, the
+        identity provider (by name, ``identity_provider``; or by one of its identifiers,
+        ``idp_identifier``: an email domain of a SAML connection), ``state`` and a PKCE S256
+        ``code_challenge`` (RFC 7636).
 
         Raises: CognitoUnavailable when no hosted UI is configured.
         """
         if not self.hosted_ui_url:
             raise CognitoUnavailable("No hosted UI is configured")
+        provider = (
+            {"idp_identifier": idp_identifier}
+            if idp_identifier
+            else {"identity_provider": identity_provider}
+        )
         query = urlencode(
             {
                 "response_type": "code",
                 "client_id": self.client_id,
                 "redirect_uri": redirect_uri,
-                "identity_provider": identity_provider,
+                **provider,
                 "state": state,
                 "code_challenge": code_challenge,
                 "code_challenge_method": "S256",
@@ -652,3 +665,126 @@ class CognitoClient:
         )
         client: dict[str, Any] = body["UserPoolClient"]
         return client
+
+    # --- identity providers and the app client (SAML connections) -------------------------
+
+    async def create_identity_provider(self, provider: IdentityProvider) -> None:
+        """CreateIdentityProvider of type SAML (SigV4): ``ProviderDetails.MetadataFile`` is the
+        identity provider's metadata document, ``IdpIdentifiers`` the email domains that lead
+        to it, ``AttributeMapping`` pool attribute -> SAML attribute name (Amazon Cognito API
+        reference, CreateIdentityProvider; "Adding SAML identity providers to a user pool").
+
+        Raises: CognitoError (DuplicateProviderException, InvalidParameterException for
+        metadata Cognito refuses or an identifier another provider has), CognitoUnavailable.
+        """
+        await self.call("CreateIdentityProvider", provider.request(self.user_pool_id), signed=True)
+
+    async def update_identity_provider(self, provider: IdentityProvider) -> None:
+        """UpdateIdentityProvider (SigV4) with the provider's metadata, identifiers and
+        attribute mapping (each replaces what Cognito had).
+
+        Raises: ResourceNotFoundError, CognitoError, CognitoUnavailable.
+        """
+        request = provider.request(self.user_pool_id)
+        del request["ProviderType"]
+        await self.call("UpdateIdentityProvider", request, signed=True)
+
+    async def delete_identity_provider(self, name: str) -> None:
+        """DeleteIdentityProvider (SigV4). Raises: ResourceNotFoundError, CognitoError,
+        CognitoUnavailable."""
+        await self.call(
+            "DeleteIdentityProvider",
+            {"UserPoolId": self.user_pool_id, "ProviderName": name},
+            signed=True,
+        )
+
+    async def describe_identity_provider(self, name: str) -> dict[str, Any]:
+        """DescribeIdentityProvider (SigV4): its ``IdentityProvider`` object (``ProviderDetails``,
+        ``IdpIdentifiers``, ``AttributeMapping``...). Raises: ResourceNotFoundError,
+        CognitoUnavailable."""
+        body = await self.call(
+            "DescribeIdentityProvider",
+            {"UserPoolId": self.user_pool_id, "ProviderName": name},
+            signed=True,
+        )
+        provider: dict[str, Any] = body["IdentityProvider"]
+        return provider
+
+    async def list_identity_providers(self) -> list[str]:
+        """ListIdentityProviders (SigV4): the names of every identity provider of the pool.
+        Raises: CognitoUnavailable."""
+        names: list[str] = []
+        payload: dict[str, Any] = {"UserPoolId": self.user_pool_id, "MaxResults": 60}
+        while True:
+            body = await self.call("ListIdentityProviders", payload, signed=True)
+            names.extend(p["ProviderName"] for p in body.get("Providers", []))
+            if not body.get("NextToken"):
+                return names
+            payload["NextToken"] = body["NextToken"]
+
+    async def update_app_client(self, client: dict[str, Any]) -> None:
+        """UpdateUserPoolClient (SigV4) with ``client``, a DescribeUserPoolClient
+        ``UserPoolClient`` object (changed by the caller). Cognito resets every setting the
+        request leaves out to its default, so each updatable setting the description holds is
+        sent back (Amazon Cognito API reference, UpdateUserPoolClient).
+
+        Raises: ResourceNotFoundError, CognitoError (InvalidParameterException: e.g. an
+        identity provider that does not exist), CognitoUnavailable.
+        """
+        request = {key: client[key] for key in _APP_CLIENT_SETTINGS if key in client}
+        request.update({"UserPoolId": self.user_pool_id, "ClientId": self.client_id})
+        await self.call("UpdateUserPoolClient", request, signed=True)
+
+
+# Every setting UpdateUserPoolClient takes besides the pool and client ids: what it does not
+# receive, it resets.
+_APP_CLIENT_SETTINGS = (
+    "ClientName",
+    "RefreshTokenValidity",
+    "AccessTokenValidity",
+    "IdTokenValidity",
+    "TokenValidityUnits",
+    "ReadAttributes",
+    "WriteAttributes",
+    "ExplicitAuthFlows",
+    "SupportedIdentityProviders",
+    "CallbackURLs",
+    "LogoutURLs",
+    "DefaultRedirectURI",
+    "AllowedOAuthFlows",
+    "AllowedOAuthScopes",
+    "AllowedOAuthFlowsUserPoolClient",
+    "AnalyticsConfiguration",
+    "PreventUserExistenceErrors",
+    "EnableTokenRevocation",
+    "EnablePropagateAdditionalUserContextData",
+    "AuthSessionValidity",
+    "RefreshTokenRotation",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class IdentityProvider:
+    """A SAML identity provider of the pool as the console configures it.
+
+    ``name``: ``ProviderName`` (up to 32 characters); ``metadata``: the identity provider's
+    SAML metadata document (sent as ``MetadataFile``); ``identifiers``: ``IdpIdentifiers``
+    (email domains; unique across the pool); ``attribute_mapping``: pool attribute -> the
+    SAML attribute name the identity provider sends.
+    """
+
+    name: str
+    metadata: str
+    identifiers: tuple[str, ...]
+    attribute_mapping: dict[str, str]
+
+    def request(self, user_pool_id: str) -> dict[str, Any]:
+        """The CreateIdentityProvider request body."""
+        return {
+            "UserPoolId": user_pool_id,
+            "ProviderName": self.name,
+            "ProviderType": "SAML",
+            "ProviderDetails": {"MetadataFile": self.metadata, "IDPSignout": "false"},
+            "AttributeMapping": self.attribute_mapping,
+            "IdpIdentifiers": list(self.identifiers),
+        }

@@ -108,6 +108,14 @@ class GoogleSignInRequired(SignInPolicyRefusal):
     default_message = "This user must sign in with Google"
 
 
+class SamlSignInRequired(SignInPolicyRefusal):
+    """401: the account requires SAML single sign-on and this token is not of an identity of
+    its SAML connection (README "SAML single sign-on")."""
+
+    status_code = 401
+    default_message = "This user must sign in with SSO"
+
+
 class SessionEnded(SignInPolicyRefusal):
     """401: the token was issued before the user's sessions were ended (sign-out, a password
     reset, a role change, an SSO requirement), or it belongs to an earlier pool user of the

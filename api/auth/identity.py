@@ -29,6 +29,9 @@ HOSTED_DOMAIN_ATTRIBUTE = "custom:hd"
 
 # providerName as configured in the pool (SPEC 2: "Google", "Github") -> how the user signs in.
 _FEDERATED: dict[str, AuthType] = {"google": AuthType.GOOGLE_SSO, "github": AuthType.GITHUB}
+# Every SAML identity provider of the pool is an account's SAML connection, whatever its name
+# (README "SAML single sign-on"): Cognito names the type in ``providerType``.
+SAML_PROVIDER_TYPE = "SAML"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +42,11 @@ class ProvenIdentity:
     trimmed; ``email_verified`` is the pool's ``email_verified`` attribute; ``hosted_domain``
     is the provider-asserted hosted domain (Google's ``hd``), lowercased, or None when the
     provider asserts none (personal accounts, GitHub, password users); ``provider_subject``
-    is the provider's own id of the person (``identities[0].userId``: Google's ``sub``) for a
-    federated identity, else None.
+    is the provider's own id of the person (``identities[0].userId``: Google's ``sub``, a SAML
+    NameID) for a federated identity, else None; ``provider_name`` the pool's name of its
+    identity provider (for a SAML identity, its account's connection), else None.
+    ``first_name`` and ``last_name`` are the pool's ``given_name`` and ``family_name`` (what
+    the identity provider sent, through the attribute mapping).
     """
 
     username: str
@@ -49,6 +55,9 @@ class ProvenIdentity:
     email_verified: bool
     hosted_domain: str | None = None
     provider_subject: str | None = None
+    provider_name: str | None = None
+    first_name: str = ""
+    last_name: str = ""
 
     @property
     def is_workspace_of_email_domain(self) -> bool:
@@ -60,20 +69,26 @@ class ProvenIdentity:
         return self.hosted_domain is not None and self.hosted_domain == email_domain(self.email)
 
 
-def _asserted_provider(identities: str) -> tuple[AuthType, str | None]:
-    """The provider Cognito asserts and the provider's id of the person (``userId``)."""
+def _asserted_provider(identities: str) -> tuple[AuthType, str | None, str | None]:
+    """The provider Cognito asserts, the provider's id of the person (``userId``) and the
+    pool's name of the provider (``providerName``)."""
     try:
         entries = json.loads(identities)
     except ValueError:
-        return AuthType.EMAIL, None
+        return AuthType.EMAIL, None, None
     if not isinstance(entries, list) or len(entries) != 1 or not isinstance(entries[0], dict):
-        return AuthType.EMAIL, None  # we create no linked users: anything else is not ours
+        return AuthType.EMAIL, None, None  # we create no linked users: anything else is not ours
     name = entries[0].get("providerName")
     if not isinstance(name, str):
-        return AuthType.EMAIL, None
-    provider = _FEDERATED.get(name.lower(), AuthType.EMAIL)
+        return AuthType.EMAIL, None, None
+    if entries[0].get("providerType") == SAML_PROVIDER_TYPE:
+        provider = AuthType.SAML_SSO
+    else:
+        provider = _FEDERATED.get(name.lower(), AuthType.EMAIL)
+    if provider is AuthType.EMAIL:
+        return provider, None, None
     subject = entries[0].get("userId")
-    return provider, str(subject) if subject and provider is not AuthType.EMAIL else None
+    return provider, str(subject) if subject else None, name
 
 
 def prove_identity(user: CognitoUser, *, stand_in_pool: bool = False) -> ProvenIdentity:
@@ -90,7 +105,7 @@ def prove_identity(user: CognitoUser, *, stand_in_pool: bool = False) -> ProvenI
         The identity; a native user is ``AuthType.EMAIL`` whatever its username, and has no
         hosted domain.
     """
-    provider, subject = _asserted_provider(user.attributes.get("identities", ""))
+    provider, subject, provider_name = _asserted_provider(user.attributes.get("identities", ""))
     hosted = user.attributes.get(HOSTED_DOMAIN_ATTRIBUTE, "").strip().lower()
     status_ok = user.status == EXTERNAL_PROVIDER or (stand_in_pool and user.status == "CONFIRMED")
     federated = status_ok and provider is not AuthType.EMAIL
@@ -101,4 +116,7 @@ def prove_identity(user: CognitoUser, *, stand_in_pool: bool = False) -> ProvenI
         email_verified=user.attributes.get("email_verified", "").lower() == "true",
         hosted_domain=(hosted or None) if federated else None,
         provider_subject=subject if federated else None,
+        provider_name=provider_name if federated else None,
+        first_name=user.attributes.get("given_name", "").strip(),
+        last_name=user.attributes.get("family_name", "").strip(),
     )

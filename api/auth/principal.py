@@ -25,7 +25,9 @@ from api.auth.errors import (
     AccessDeactivated,
     GoogleSignInRequired,
     InvitationLapsed,
+    SamlSignInRequired,
     SessionEnded,
+    SignInPolicyRefusal,
     UserRemoved,
 )
 from api.auth.tokens import AccessClaims
@@ -66,12 +68,22 @@ def policy_columns(user: str, account: str) -> str:
     where ``user`` and ``account`` alias the caller's ``"user"`` and ``account`` rows: the
     caller lookup here, and ``GET /web/account``'s one statement, which finds its caller by
     the token's ``sub`` too."""
-    return f"""{account}.require_google_sso, {user}.auth_type,
+    return f"""CASE WHEN {account}.require_google_sso THEN {_GOOGLE}
+            WHEN {account}.require_saml_sso THEN {_SAML} END,
+       {user}.auth_type,
        {user}.deactivated_at IS NOT NULL,
        {user}.signed_in_at IS NULL AND {user}.invitation_expires_at <= now(),
        extract(epoch FROM {user}.tokens_valid_after)::bigint"""
 
 
+# The auth type an account's requirement asks for (``Account.required_auth_type`` in SQL).
+_GOOGLE = f"'{AuthType.GOOGLE_SSO.value}'"
+_SAML = f"'{AuthType.SAML_SSO.value}'"
+# What the policy answers a user who signs in some other way than the account requires.
+_REQUIRED: dict[str, type[SignInPolicyRefusal]] = {
+    AuthType.GOOGLE_SSO.value: GoogleSignInRequired,
+    AuthType.SAML_SSO.value: SamlSignInRequired,
+}
 POLICY_COLUMN_COUNT = 5
 
 # Sent as it is with asyncpg (prepared once per connection), the token's sub as $1: what the
@@ -86,12 +98,13 @@ WHERE u.identity_sub = $1
 
 # Why a verified token matches no user: the pool user was removed from an account ($1, its
 # sub), or a user of that username is bound to another pool user now ($2) — the token is of
-# an earlier pool user of the same username. Neither: an identity with no account yet.
+# an earlier pool user of the same username, or of the password user (username: the email)
+# whom a SAML sign-in linked to its identity since. Neither: an identity with no account yet.
 _NO_USER_SQL = """
 (SELECT a.name FROM removed_identity AS r JOIN account AS a ON a.id = r.account_id
  WHERE r.identity_sub = $1 ORDER BY r.removed_at DESC LIMIT 1)
 UNION ALL
-(SELECT NULL FROM "user" WHERE identity_id = $2)
+(SELECT NULL FROM "user" WHERE identity_id = $2 OR lower(email) = lower($2))
 LIMIT 1
 """
 
@@ -122,16 +135,18 @@ _last_touched: dict[uuid.UUID, float] = {}
 
 def enforce_policy(claims: AccessClaims, values: Sequence[Any]) -> None:
     """The sign-in policy (README "Security model"), on the values of :func:`policy_columns`.
-    In order: the account requires Google and the user is not a Google identity; the user's
-    access is turned off; an invitee's invitation lapsed before their first sign-in; the
-    token was issued before the user's ``tokens_valid_after`` (whole seconds, as ``iat``).
+    In order: the account requires a way of signing in (Google or its SAML connection, SPEC 4
+    "SSO setting") and the user signs in another way; the user's access is turned off; an
+    invitee's invitation lapsed before their first sign-in; the token was issued before the
+    user's ``tokens_valid_after`` (whole seconds, as ``iat``).
 
     Raises:
-        GoogleSignInRequired, AccessDeactivated, InvitationLapsed, SessionEnded (all 401).
+        GoogleSignInRequired, SamlSignInRequired, AccessDeactivated, InvitationLapsed,
+        SessionEnded (all 401).
     """
-    requires_google, auth_type, deactivated, invitation_lapsed, valid_after = values
-    if requires_google and auth_type != AuthType.GOOGLE_SSO.value:
-        raise GoogleSignInRequired()
+    required, auth_type, deactivated, invitation_lapsed, valid_after = values
+    if required is not None and auth_type != required:
+        raise _REQUIRED[required]()
     if deactivated:
         raise AccessDeactivated()
     if invitation_lapsed:
@@ -143,8 +158,8 @@ def enforce_policy(claims: AccessClaims, values: Sequence[Any]) -> None:
 async def explain_missing_user(connection: Any, claims: AccessClaims) -> AppError | None:
     """Why no user matches a verified token, on an asyncpg ``connection``: the refusal to
     raise (UserRemoved when its pool user was removed from an account; SessionEnded when the
-    user of its username is bound to another pool user now), or None for an identity with no
-    account yet (SPEC 4 needsAccount)."""
+    user of its username, or of that email, is bound to another pool user now), or None for
+    an identity with no account yet (SPEC 4 needsAccount)."""
     why = await connection.fetchrow(_NO_USER_SQL, claims.sub, claims.username)
     if why is None:
         return None
@@ -183,8 +198,8 @@ async def get_caller(read_engine: AsyncEngine, claims: AccessClaims) -> Caller |
     autocommit engine); a second only when no user matches, to tell why.
 
     Raises:
-        GoogleSignInRequired, AccessDeactivated, InvitationLapsed, SessionEnded: the policy
-            refuses the token (:func:`enforce_policy`; all 401).
+        GoogleSignInRequired, SamlSignInRequired, AccessDeactivated, InvitationLapsed,
+            SessionEnded: the policy refuses the token (:func:`enforce_policy`; all 401).
         UserRemoved, SessionEnded: no user matches and :func:`explain_missing_user` says why.
     """
     row = await fetch_acting_row(read_engine, claims, _CALLER_SQL, claims.sub)

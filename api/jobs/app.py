@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from api.adapters.mail import Mailer
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
-from api.jobs import emails, stalled, stripe_events
+from api.jobs import emails, saml, stalled, stripe_events
 
 # asyncpg's query parameters and their libpq names (the others are passed as they are).
 _LIBPQ_NAMES = {"ssl": "sslmode", "server_settings": ""}
@@ -91,4 +91,5 @@ def create_job_app(
         create_engine(settings.database_url, pool_size)
     )
     stripe_events.register(app, sessionmaker, settings.stripe_plan_id)
+    saml.register(app, settings)
     return app

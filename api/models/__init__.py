@@ -8,6 +8,7 @@ from api.models.api_key import ApiKey, ApiKeyUsage
 from api.models.audit_event import AuditEvent
 from api.models.rate_limit_counter import RateLimitCounter
 from api.models.removed_identity import RemovedIdentity
+from api.models.saml_connection import SamlConnection
 from api.models.scim_token import ScimToken
 from api.models.sign_in_backoff import SignInBackoff
 from api.models.sso_domain import DomainFailure, DomainState, SsoDomain
@@ -33,6 +34,7 @@ __all__ = [
     "RateLimitCounter",
     "RemovedIdentity",
     "Role",
+    "SamlConnection",
     "ScimToken",
     "SignInBackoff",
     "SsoDomain",

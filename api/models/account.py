@@ -10,6 +10,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.db import Base, TimestampMixin, new_id
+from api.models.user import AuthType
 
 MAX_UNITS = 20  # SPEC 9: "Slider is 0 to 20 whole units"; the API and webhooks clamp to it
 
@@ -19,7 +20,8 @@ class Account(TimestampMixin, Base):
 
     ``require_google_sso``: its users sign in with Google only, and Google identities of its
     verified domains (``sso_domain``) may join it (SPEC 6 requireGoogleSSO, README "Verified
-    domains").
+    domains"). ``require_saml_sso``: its users sign in through its SAML connection only
+    (README "SAML single sign-on"). At most one of the two is set (:attr:`required_auth_type`).
 
     ``subscription_units`` is the Stripe subscription quantity (0 = free plan);
     ``unit_plan_requests`` / ``free_plan_requests`` are requests per billing cycle per unit and
@@ -38,6 +40,9 @@ class Account(TimestampMixin, Base):
             name="scheduled_units_range",
         ),
         CheckConstraint("length(trim(name)) > 0", name="name_not_blank"),
+        CheckConstraint(
+            "NOT (require_google_sso AND require_saml_sso)", name="one_sso_requirement"
+        ),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=new_id)
@@ -46,6 +51,7 @@ class Account(TimestampMixin, Base):
     unit_plan_requests: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     free_plan_requests: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     require_google_sso: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
+    require_saml_sso: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
     billing_cycle_anchor: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
@@ -79,3 +85,13 @@ class Account(TimestampMixin, Base):
     usage_alert_thresholds: Mapped[list[int]] = mapped_column(
         ARRAY(SmallInteger), default=lambda: [50, 80, 100], server_default="{50,80,100}"
     )
+
+    @property
+    def required_auth_type(self) -> AuthType | None:
+        """How the account's users must sign in (SPEC 4 "SSO setting": google or saml), or
+        None when any way works (none: email and password, Google or GitHub)."""
+        if self.require_google_sso:
+            return AuthType.GOOGLE_SSO
+        if self.require_saml_sso:
+            return AuthType.SAML_SSO
+        return None

@@ -20,6 +20,7 @@ class AuthType(enum.StrEnum):
     EMAIL = "Email"
     GOOGLE_SSO = "Google SSO"
     GITHUB = "GitHub"
+    SAML_SSO = "SAML SSO"
 
 
 class Role(enum.StrEnum):
@@ -44,10 +45,11 @@ class User(TimestampMixin, Base):
     """A user of one account.
 
     ``identity_id`` is the Cognito username (immutable and unique in the pool): the email for
-    password users, ``google_<id>`` / ``github_<id>`` for federated ones (SPEC 4); None for a
-    user the account's directory provisioned who signs in through the account's single
-    sign-on and has not yet (the pool user is made at that first sign-in, which binds it).
-    ``email`` is unique case-insensitively across all accounts.
+    password users, ``google_<id>`` / ``github_<id>`` for federated ones (SPEC 4),
+    ``<provider name>_<NameID>`` for people of a SAML connection; None for a user the
+    account's directory provisioned who signs in through the account's single sign-on and has
+    not yet (the pool user is made at that first sign-in, which binds it). ``email`` is
+    unique case-insensitively across all accounts.
 
     ``directory_attributes`` is what the account's directory (SCIM, README "Directory sync
     (SCIM)") last set for the user that the console has no column of its own for

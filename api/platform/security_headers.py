@@ -7,8 +7,10 @@ strict-origin-when-cross-origin``, ``X-Frame-Options: DENY`` and, when ``PUBLIC_
 
 - HTML documents (the SPA's ``index.html`` and its client-route fallbacks): :func:`spa_policy`,
   no inline script, scripts only from this origin and Stripe.js;
-- the development stand-ins (``/oauth2/*``, ``/dev/*``, mounted only with ``DEV_STAND_INS``):
-  :data:`STAND_IN_POLICY`, no script at all, the sign-in page's inline ``<style>`` allowed;
+- the development stand-ins (``/oauth2/*``, ``/saml2/*``, ``/dev/*``, mounted only with
+  ``DEV_STAND_INS``): :data:`STAND_IN_POLICY`, no script at all, the sign-in page's inline
+  ``<style>`` allowed (the SAML stand-in's auto-post page sets its own, allowing its one
+  script by hash);
 - everything else (JSON): :data:`API_POLICY`, ``default-src 'none'; frame-ancestors 'none'``.
 
 ``/web/*`` responses carry tokens or the API key, so they get ``Cache-Control: no-store``,
@@ -43,7 +45,7 @@ STAND_IN_POLICY = (
     "form-action 'self' http://127.0.0.1:* http://localhost:*; base-uri 'none'; "
     "frame-ancestors 'none'"
 )
-STAND_IN_PREFIXES = ("/oauth2/", "/dev/")
+STAND_IN_PREFIXES = ("/oauth2/", "/saml2/", "/dev/")
 HSTS = "max-age=63072000; includeSubDomains"
 REAL_STRIPE_JS_HOST = "js.stripe.com"
 

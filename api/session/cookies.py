@@ -32,6 +32,10 @@ _OLD_REFRESH_PATH = "/web/session/refresh"
 OAUTH_COOKIE = "oauth_flow"
 OAUTH_PATH = "/web/session/token"
 OAUTH_FLOW_TTL_S = 600
+# A test sign-in through the account's SAML connection (README "SAML single sign-on"): the same
+# state and verifier, for its own exchange, which never signs this browser in.
+SAML_TEST_COOKIE = "saml_test_flow"
+SAML_TEST_PATH = "/web/sso/saml/test"
 
 
 class SessionCookies:
@@ -79,21 +83,24 @@ class SessionCookies:
         for path in (REFRESH_PATH, _OLD_REFRESH_PATH):
             self._set(REFRESH_COOKIE, "", path=path, max_age=0, same_site="strict")
 
-    def start_oauth_flow(self, state: str, code_verifier: str) -> None:
+    def start_oauth_flow(
+        self, state: str, code_verifier: str, *, name: str = OAUTH_COOKIE, path: str = OAUTH_PATH
+    ) -> None:
         """Remember one hosted-UI sign-in's state and verifier (``<state>.<verifier>``, both
-        base64url). SameSite=Lax: the exchange runs in the page the identity provider's
-        redirect opened, and Lax keeps it working however a browser classifies that page."""
+        base64url) in the cookie ``name`` sent to ``path`` (the sign-in's, or a SAML test's).
+        SameSite=Lax: the exchange runs in the page the identity provider's redirect opened,
+        and Lax keeps it working however a browser classifies that page."""
         self._set(
-            OAUTH_COOKIE,
+            name,
             f"{state}.{code_verifier}",
-            path=OAUTH_PATH,
+            path=path,
             max_age=OAUTH_FLOW_TTL_S,
             same_site="lax",
         )
 
-    def end_oauth_flow(self) -> None:
+    def end_oauth_flow(self, *, name: str = OAUTH_COOKIE, path: str = OAUTH_PATH) -> None:
         """Drop the flow cookie: a state and verifier are good for one exchange."""
-        self._set(OAUTH_COOKIE, "", path=OAUTH_PATH, max_age=0, same_site="lax")
+        self._set(name, "", path=path, max_age=0, same_site="lax")
 
 
 def parse_oauth_flow(cookie: str | None) -> tuple[str, str] | None:

@@ -40,6 +40,28 @@ class MustSignInWithGoogle(AppError):
     default_message = MUST_USE_GOOGLE
 
 
+class MustSignInWithSso(AppError):
+    """400: the user signs in through their account's SAML connection ('Sign in with SSO'),
+    so passwords are refused (README "SAML single sign-on")."""
+
+    default_message = "This user must sign in with SSO"
+
+
+class SsoNotConfigured(AppError):
+    """400: 'Sign in with SSO' for an email whose domain has no SAML connection; the message
+    names the domain ('No single sign-on is set up for {domain}.')."""
+
+    default_message = "No single sign-on is set up for this domain."
+
+
+class SsoSignInRefused(AppError):
+    """400: a sign-in through an account's SAML connection that the console does not let in
+    (the email is not at one of the account's verified domains, or belongs to another
+    account); the message says why."""
+
+    default_message = "Your sign-in through single sign-on was refused."
+
+
 class InvitationExpired(AppError):
     """400: an invited user's invitation expired before their first sign-in (README "Roles and
     invitations")."""

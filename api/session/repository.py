@@ -22,20 +22,22 @@ class SignInState:
     """What the password sign-in screens refuse before asking Cognito (README "Security
     model"; the same rules bind every request in ``api.auth.principal``)."""
 
-    requires_google: bool
+    required: AuthType | None
     deactivated: bool
     invitation_expired: bool
 
 
 async def sign_in_state(db: AsyncSession, email: str) -> SignInState | None:
     """The sign-in state of the user with this email (any case), or None when there is none:
-    their account requires Google sign-in (SPEC 6 requireGoogleSSO), their access is turned
-    off, or they are an invited user whose invitation expired before their first sign-in
-    (``api.users.service.user_status``)."""
+    how they must sign in (their account requires Google sign-in, SPEC 6 requireGoogleSSO, or
+    its SAML connection; a user of a SAML connection always signs in through it), whether
+    their access is turned off, and whether they are an invited user whose invitation expired
+    before their first sign-in (``api.users.service.user_status``)."""
     row = (
         await db.execute(
             select(
                 Account.require_google_sso,
+                Account.require_saml_sso | (User.auth_type == AuthType.SAML_SSO),
                 User.deactivated_at.is_not(None),
                 and_(
                     User.invited_at.is_not(None),
@@ -47,7 +49,11 @@ async def sign_in_state(db: AsyncSession, email: str) -> SignInState | None:
             .where(func.lower(User.email) == email.lower())
         )
     ).first()
-    return None if row is None else SignInState(bool(row[0]), bool(row[1]), bool(row[2]))
+    if row is None:
+        return None
+    google, saml, deactivated, expired = row
+    required = AuthType.GOOGLE_SSO if google else AuthType.SAML_SSO if saml else None
+    return SignInState(required, bool(deactivated), bool(expired))
 
 
 async def user_names(db: AsyncSession, identity_id: str) -> tuple[str, str] | None:
@@ -158,3 +164,19 @@ async def bind_provisioned_user(
         .returning(User.id)
     )
     return bound.first() is not None
+
+
+async def may_lack_pool_user(db: AsyncSession, email: str) -> bool:
+    """Whether ``email`` is one of our email-and-password users who signed in before but is
+    bound to no pool user now: the people of a removed SAML connection (README "SAML single
+    sign-on"; those who only ever used it have no pool user of their email), and users not
+    signed in since sessions were bound to pool users."""
+    found = await db.scalar(
+        select(User.id).where(
+            User.identity_id == email,
+            User.auth_type == AuthType.EMAIL,
+            User.identity_sub.is_(None),
+            User.signed_in_at.is_not(None),
+        )
+    )
+    return found is not None

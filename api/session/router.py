@@ -9,11 +9,13 @@ from fastapi import APIRouter, Cookie, Depends, Query, Request, Response
 from api.auth.errors import (
     AccessDeactivated,
     AccountRequired,
+    Forbidden,
     NotAuthenticated,
     RemovedFromAccount,
     SignInPolicyRefusal,
 )
 from api.deps import (
+    Audit,
     Claims,
     ClientAddress,
     Cognito,
@@ -21,6 +23,7 @@ from api.deps import (
     DbSession,
     EmailVerificationThrottle,
     OptionalAccessToken,
+    OwnerOrAdmin,
     PasswordAttemptsDep,
     ReadEngine,
     RegistrationThrottle,
@@ -43,10 +46,11 @@ from api.errors import (
     error_responses,
 )
 from api.platform.etags import CONDITIONAL_GET_RESPONSES, IF_NONE_MATCH_PARAMETER, conditional_json
-from api.session import email_verification, registration, service, sso_accounts
+from api.session import email_verification, registration, saml_test, service, sso_accounts
 from api.session.cookies import (
     OAUTH_COOKIE,
     REFRESH_COOKIE,
+    SAML_TEST_COOKIE,
     SessionCookies,
     parse_oauth_flow,
 )
@@ -56,7 +60,10 @@ from api.session.errors import (
     InvalidEmailProvider,
     InvitationExpired,
     MustSignInWithGoogle,
+    MustSignInWithSso,
     PasswordResetUnavailable,
+    SsoNotConfigured,
+    SsoSignInRefused,
     UnableToAuthenticate,
     ValidationCodeExpired,
     VerificationCodeExpired,
@@ -78,10 +85,13 @@ from api.session.schemas import (
     SignInRequest,
     SignInResponse,
     SsoAccountsResponse,
+    SsoAuthorizeRequest,
     SsoCreateRequest,
     SsoJoinRequest,
     Tokens,
 )
+from api.sso.errors import SamlConnectionRequired, SamlTestFailed
+from api.sso.schemas import SamlTestResponse, SamlTestResult, SamlTestStart
 
 router = APIRouter(prefix="/web", tags=["session"])
 
@@ -117,6 +127,7 @@ _PASSWORD_ERRORS = (
     AccessDeactivated,
     InvitationExpired,
     MustSignInWithGoogle,
+    MustSignInWithSso,
     ProviderRefused,
     RateLimited,
     RequestValidationFailed,
@@ -315,7 +326,13 @@ async def authorize(
     response_model=CodeExchangeResponse,
     dependencies=[SessionTokenThrottle],
     responses=error_responses(
-        ValidationCodeExpired, UnableToAuthenticate, RateLimited, RequestValidationFailed
+        ValidationCodeExpired,
+        UnableToAuthenticate,
+        SsoSignInRefused,
+        RemovedFromAccount,
+        RateLimited,
+        RequestValidationFailed,
+        VendorUnavailable,
     ),
     openapi_extra={"security": []},
 )
@@ -327,23 +344,116 @@ async def exchange_code(
     verifier: TokenVerifier,
     cookies: Cookies,
     settings: SettingsDep,
+    address: ClientAddress,
     oauth_flow: Annotated[str | None, Cookie(alias=OAUTH_COOKIE)] = None,
 ) -> CodeExchangeResponse:
     """Exchange the hosted UI's authorization code for tokens (SPEC 7 "Token exchange"), in
     the browser that started the sign-in (``oauth_flow`` cookie: state and PKCE verifier).
-    Sets the refresh token cookie. A person the account's directory provisioned lands in the
-    account with no join step (README "Directory sync (SCIM)")."""
+    Sets the refresh token cookie. The first sign-in through a SAML connection creates the
+    person's user in its account (or links the user of that email there); a person the
+    account's directory provisioned lands in the account with no join step."""
     return await service.exchange_code(
         db=db,
         sign_ins=sign_ins,
         cognito=cognito,
         verifier=verifier,
         cookies=cookies,
-        stand_in_pool=settings.dev_stand_ins,
         flow=parse_oauth_flow(oauth_flow),
         code=body.code,
         state=body.state,
         redirect_uri=body.redirect_uri,
+        stand_in_pool=settings.dev_stand_ins,
+        client_address=address,
+    )
+
+
+@router.post(
+    "/session/authorize/sso",
+    status_code=200,
+    response_model=AuthorizeResponse,
+    dependencies=[SsoAccountsThrottle],
+    responses=error_responses(
+        SsoNotConfigured, RateLimited, RequestValidationFailed, VendorUnavailable
+    ),
+    openapi_extra={"security": []},
+)
+async def authorize_sso(
+    body: SsoAuthorizeRequest, db: DbSession, cognito: Cognito, cookies: Cookies
+) -> AuthorizeResponse:
+    """Start 'Sign in with SSO': the hosted UI's authorize URL for the SAML connection of the
+    work email's domain (``idp_identifier``), with ``state`` and PKCE as for Google; sets the
+    ``oauth_flow`` cookie. A domain with no connection: 400 'No single sign-on is set up for
+    {domain}.'"""
+    return await service.start_sso(
+        db=db, cognito=cognito, cookies=cookies, email=body.email, redirect_uri=body.redirect_uri
+    )
+
+
+_SAML_TEST_ERRORS = (
+    NotAuthenticated,
+    AccountRequired,
+    SignInPolicyRefusal,
+    Forbidden,
+    SamlConnectionRequired,
+    RequestValidationFailed,
+    VendorUnavailable,
+)
+
+
+@router.post(
+    "/sso/saml/test",
+    status_code=200,
+    response_model=AuthorizeResponse,
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(*_SAML_TEST_ERRORS),
+    tags=["sso"],
+)
+async def start_saml_test(
+    body: SamlTestStart, caller: CurrentUser, db: DbSession, cognito: Cognito, cookies: Cookies
+) -> AuthorizeResponse:
+    """Start a test sign-in through the account's SAML connection, to open in a new window:
+    the hosted UI's authorize URL for it; sets the ``saml_test_flow`` cookie its result
+    needs. The test never signs this browser in."""
+    return await saml_test.start_test(
+        db=db, caller=caller, cognito=cognito, cookies=cookies, redirect_uri=body.redirect_uri
+    )
+
+
+@router.post(
+    "/sso/saml/test/result",
+    status_code=200,
+    response_model=SamlTestResponse,
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(*_SAML_TEST_ERRORS, SamlTestFailed),
+    tags=["sso"],
+)
+async def finish_saml_test(
+    body: SamlTestResult,
+    caller: CurrentUser,
+    db: DbSession,
+    audit: Audit,
+    cognito: Cognito,
+    verifier: TokenVerifier,
+    cookies: Cookies,
+    settings: SettingsDep,
+    saml_test_flow: Annotated[str | None, Cookie(alias=SAML_TEST_COOKIE)] = None,
+) -> SamlTestResponse:
+    """The test window's code, exchanged in the browser that started the test: what the
+    identity provider sent (email, names) and what is wrong with it, if anything."""
+    return SamlTestResponse(
+        test=await saml_test.finish_test(
+            db=db,
+            caller=caller,
+            audit=audit,
+            cognito=cognito,
+            verifier=verifier,
+            cookies=cookies,
+            stand_in_pool=settings.dev_stand_ins,
+            flow=parse_oauth_flow(saml_test_flow),
+            code=body.code,
+            state=body.state,
+            redirect_uri=body.redirect_uri,
+        )
     )
 
 

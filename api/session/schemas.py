@@ -187,6 +187,15 @@ class AuthorizeRequest(ApiModel):
     redirect_uri: Annotated[str, Text(2048, min_length=1)]
 
 
+class SsoAuthorizeRequest(ApiModel):
+    """Start 'Sign in with SSO' (README "SAML single sign-on"): the work email, whose domain
+    leads to its account's SAML connection, and where the hosted UI sends the browser back
+    (``/oauth/sso``)."""
+
+    email: Annotated[Email, Required(EMAIL_REQUIRED), ValidEmail("Enter your work email address")]
+    redirect_uri: Annotated[str, Text(2048, min_length=1)]
+
+
 class AuthorizeResponse(ApiModel):
     """Where to send the browser: the hosted UI's authorize page with ``state`` and a PKCE
     challenge, bound to this browser by the ``oauth_flow`` cookie set with this response."""

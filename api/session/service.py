@@ -25,6 +25,7 @@ from api.adapters.cognito import (
     NotAuthorizedError,
     NoVerifiedAddressError,
     OAuthError,
+    UserNotFoundError,
 )
 from api.adapters.cognito import CodeDelivery as CognitoCodeDelivery
 from api.adapters.cognito import Tokens as CognitoTokens
@@ -36,19 +37,24 @@ from api.auth.errors import (
     NotAuthenticated,
     SignInPolicyRefusal,
 )
+from api.auth.identity import prove_identity
 from api.auth.principal import Caller
 from api.auth.sessions import end_sessions
 from api.auth.tokens import AccessClaims, AccessTokenVerifier, IdentityProviderDown, InvalidToken
 from api.cognito_errors import cognito_errors
+from api.emails import email_domain
 from api.errors import ProviderRefused, VendorUnavailable
-from api.models import User
+from api.models import AuthType, User
 from api.ratelimit.service import PasswordAttempts
 from api.session import repository
-from api.session.cookies import SessionCookies
+from api.session.cookies import OAUTH_COOKIE, OAUTH_PATH, SessionCookies
 from api.session.errors import (
     InvitationExpired,
     MustSignInWithGoogle,
+    MustSignInWithSso,
     PasswordResetUnavailable,
+    SsoNotConfigured,
+    SsoSignInRefused,
     UnableToAuthenticate,
     ValidationCodeExpired,
 )
@@ -63,6 +69,7 @@ from api.session.schemas import (
     Tokens,
 )
 from api.session.sso_accounts import land_provisioned_user
+from api.sso import saml
 
 
 def session_view(caller: Caller) -> bytes:
@@ -97,8 +104,10 @@ async def _refuse_by_policy(db: AsyncSession, email: str, *, invitation: bool = 
     state = await repository.sign_in_state(db, email)
     if state is None:
         return
-    if state.requires_google:
+    if state.required is AuthType.GOOGLE_SSO:
         raise MustSignInWithGoogle()
+    if state.required is AuthType.SAML_SSO:
+        raise MustSignInWithSso()
     if state.deactivated:
         raise AccessDeactivated()
     if invitation and state.invitation_expired:
@@ -111,21 +120,29 @@ async def _logged(sign_ins: SignInLog, username: str, method: str) -> AsyncItera
     use Google, an expired invitation) in their account's audit log, then let it raise."""
     try:
         yield
-    except (ProviderRefused, MustSignInWithGoogle, InvitationExpired, AccessDeactivated):
+    except (
+        ProviderRefused,
+        MustSignInWithGoogle,
+        MustSignInWithSso,
+        InvitationExpired,
+        AccessDeactivated,
+    ):
         await sign_ins.failed(username, method)
         raise
 
 
 async def signed_in(
     *, db: AsyncSession, sign_ins: SignInLog, claims: AccessClaims, method: str
-) -> None:
+) -> bool:
     """A sign-in succeeded with the token of ``claims``: the user of that username is bound
     to the token's pool user (``sub``), their first sign-in ends a Pending invitation, and
     each is recorded in the account's audit log, in the request's transaction. An identity
-    without a user yet (a federated one choosing an account) changes nothing."""
+    without a user yet (a federated one choosing an account) changes nothing. Returns
+    whether a user matched."""
     user = await repository.mark_signed_in(db, claims.username, claims.sub)
     if user is not None:
         await sign_ins.succeeded(db, user, method)
+    return user is not None
 
 
 async def verified_claims(*, verifier: AccessTokenVerifier, tokens: CognitoTokens) -> AccessClaims:
@@ -196,7 +213,8 @@ async def sign_in(
     Returns tokens, or the challenge with what answering it needs (its session and the
     username). Raises:
         RateLimited: too many attempts from this client address, or failures for this email.
-        MustSignInWithGoogle: the user's account requires Google sign-in.
+        MustSignInWithGoogle, MustSignInWithSso: the user must sign in with Google, or
+            through their account's SAML connection.
         AccessDeactivated: the user's access is turned off.
         InvitationExpired: an invited user whose invitation expired before they signed in.
         ProviderRefused: code ``UserNotConfirmedException`` with 'This user must sign in with
@@ -224,8 +242,8 @@ async def complete_new_password(
     our user record (SPEC 3 "Attributes on the new-password challenge").
 
     Returns tokens (or a further challenge, which the SPA reports by name, SPEC 8).
-    Raises: RateLimited, MustSignInWithGoogle, AccessDeactivated, InvitationExpired,
-    ProviderRefused (e.g. an expired challenge session), VendorUnavailable.
+    Raises: RateLimited, MustSignInWithGoogle, MustSignInWithSso, AccessDeactivated,
+    InvitationExpired, ProviderRefused (e.g. an expired challenge session), VendorUnavailable.
     """
     method = "new password"
     async with (
@@ -254,7 +272,20 @@ async def _send_reset_code(
     use it, and our own ``email_verified`` stays false until a code Cognito emailed there is
     entered (the reset code itself, :func:`confirm_forgot_password`, or the verification
     code). Without this, whoever registered an address first would keep its owner out.
+
+    A password user with no pool user of that name (someone who only ever signed in through a
+    SAML connection that was removed since: README "SAML single sign-on") gets one first, with
+    a random password and the address verified, so the code sets their first password.
     """
+    if await repository.may_lack_pool_user(db, email):
+        try:
+            await cognito.admin_get_user(email)
+        except UserNotFoundError:
+            await cognito.admin_create_user(
+                email, {"email": email, "email_verified": "true"}, suppress_message=True
+            )
+            unusable = "Reset-" + secrets.token_urlsafe(32) + "1!"
+            await cognito.admin_set_user_password(email, unusable, permanent=True)
     try:
         return await cognito.forgot_password(email)
     except NoVerifiedAddressError:
@@ -275,7 +306,7 @@ async def forgot_password(
 
     Returns where the code went; ``code_delivery`` is null when Cognito answered
     NotAuthorizedException, which SPEC 8 ignores silently. Raises:
-        RateLimited; MustSignInWithGoogle; AccessDeactivated;
+        RateLimited; MustSignInWithGoogle; MustSignInWithSso; AccessDeactivated;
         ProviderRefused: 'User does not exist' (UserNotFoundException) or the provider's text;
         PasswordResetUnavailable: the answer has no delivery details;
         VendorUnavailable.
@@ -310,8 +341,8 @@ async def confirm_forgot_password(
     before now, and every refresh token at Cognito), then sign in with the new one (SPEC 4:
     "After a successful reset the user is signed in automatically").
 
-    Raises: RateLimited, MustSignInWithGoogle, AccessDeactivated, ProviderRefused (wrong or
-    expired code, with the provider's message), VendorUnavailable.
+    Raises: RateLimited, MustSignInWithGoogle, MustSignInWithSso, AccessDeactivated,
+    ProviderRefused (wrong or expired code, with the provider's message), VendorUnavailable.
     """
     # A refusal is a wrong or expired code (or an unknown user): a failed attempt.
     method = "password reset"
@@ -348,22 +379,102 @@ def _s256(code_verifier: str) -> str:
 
 
 def start_oauth(
-    *, cognito: CognitoClient, cookies: SessionCookies, identity_provider: str, redirect_uri: str
+    *,
+    cognito: CognitoClient,
+    cookies: SessionCookies,
+    redirect_uri: str,
+    identity_provider: str = "",
+    idp_identifier: str = "",
+    flow_cookie: tuple[str, str] = (OAUTH_COOKIE, OAUTH_PATH),
 ) -> AuthorizeResponse:
     """Start a hosted-UI sign-in: a random ``state`` and PKCE verifier for this attempt, kept
     in the browser's ``oauth_flow`` cookie, and the authorize URL carrying the state and the
-    verifier's S256 challenge (SPEC 2 /oauth/<provider>/login; RFC 6749 10.12, RFC 7636).
+    verifier's S256 challenge (SPEC 2 /oauth/<provider>/login; RFC 6749 10.12, RFC 7636). The
+    identity provider is named (``identity_provider``) or found by Cognito from an identifier
+    (``idp_identifier``: the email domain of a SAML connection). ``flow_cookie``: the name
+    and path of the cookie (a SAML test sign-in has its own).
 
     Raises: VendorUnavailable when no hosted UI is configured.
     """
     state = secrets.token_urlsafe(32)
     code_verifier = secrets.token_urlsafe(64)  # 86 characters: RFC 7636 allows 43 to 128
     try:
-        url = cognito.authorize_url(identity_provider, redirect_uri, state, _s256(code_verifier))
+        url = cognito.authorize_url(
+            redirect_uri,
+            state,
+            _s256(code_verifier),
+            identity_provider=identity_provider,
+            idp_identifier=idp_identifier,
+        )
     except CognitoUnavailable as exc:
         raise VendorUnavailable() from exc
-    cookies.start_oauth_flow(state, code_verifier)
+    cookies.start_oauth_flow(state, code_verifier, name=flow_cookie[0], path=flow_cookie[1])
     return AuthorizeResponse(authorize_url=url)
+
+
+async def redeem_code(
+    *,
+    cognito: CognitoClient,
+    verifier: AccessTokenVerifier,
+    flow: tuple[str, str] | None,
+    code: str,
+    state: str,
+    redirect_uri: str,
+) -> tuple[CognitoTokens, AccessClaims]:
+    """The tokens of the hosted UI's code and the verified claims of its access token, if the
+    returned ``state`` is the one of ``flow``, the ``(state, code_verifier)`` this browser
+    started the sign-in with (a cookie), and the code is exchanged with its verifier: a code
+    only works in the browser that asked for it.
+
+    Raises:
+        ValidationCodeExpired: ``invalid_grant`` (used, expired or unknown code, or a
+            verifier that does not match the code's challenge).
+        UnableToAuthenticate: no flow in this browser, a state that is not this browser's,
+            or any other failure, including an unverifiable token.
+    """
+    if flow is None or not hmac.compare_digest(flow[0].encode(), state.encode()):
+        raise UnableToAuthenticate()
+    try:
+        tokens = await cognito.exchange_code(code, redirect_uri, flow[1])
+        claims = await verifier.verify(tokens.access_token)
+    except OAuthError as exc:
+        if exc.error == "invalid_grant":
+            raise ValidationCodeExpired() from exc
+        raise UnableToAuthenticate() from exc
+    except (CognitoUnavailable, InvalidToken, IdentityProviderDown) as exc:
+        raise UnableToAuthenticate() from exc
+    return tokens, claims
+
+
+async def _first_federated_sign_in(
+    *,
+    db: AsyncSession,
+    sign_ins: SignInLog,
+    cognito: CognitoClient,
+    claims: AccessClaims,
+    stand_in_pool: bool,
+    client_address: str,
+) -> None:
+    """An identity with no user yet goes straight into its account when the account expects
+    it: a SAML identity's user is created or linked in the connection's account (README
+    "SAML single sign-on"); a person the account's directory provisioned is bound to their
+    Google identity (README "Directory sync (SCIM)"). Any other identity chooses an account
+    (SPEC 4). What the identity is comes from Cognito (AdminGetUser, api/auth/identity.py).
+    """
+    async with cognito_errors(refused=lambda _: UnableToAuthenticate()):
+        identity = prove_identity(
+            await cognito.admin_get_user(claims.username), stand_in_pool=stand_in_pool
+        )
+    if identity.auth_type is AuthType.SAML_SSO:
+        try:
+            user = await saml.provision(
+                db=db, identity=identity, sub=claims.sub, client_address=client_address
+            )
+        except saml.SamlSignInRefused as exc:
+            raise SsoSignInRefused(exc.message) from exc
+        await sign_ins.succeeded(db, user, "SAML SSO")
+    elif await land_provisioned_user(db=db, identity=identity):
+        await signed_in(db=db, sign_ins=sign_ins, claims=claims, method="identity provider")
 
 
 async def exchange_code(
@@ -378,38 +489,38 @@ async def exchange_code(
     state: str,
     redirect_uri: str,
     stand_in_pool: bool = False,
+    client_address: str = "",
 ) -> CodeExchangeResponse:
-    """Exchange the hosted UI's code for tokens (SPEC 7 "Token exchange").
-
-    ``flow`` is the ``(state, code_verifier)`` this browser started the sign-in with (its
-    ``oauth_flow`` cookie). The returned ``state`` must equal it, and the code is exchanged
-    with the verifier, so a code only works in the browser that asked for it. A person the
-    account's directory provisioned is bound to the identity first
-    (:func:`~api.session.sso_accounts.land_provisioned_user`; ``stand_in_pool``: the pool is
-    the development stand-in).
+    """Exchange the hosted UI's code for tokens (SPEC 7 "Token exchange") in the browser that
+    started the sign-in (:func:`redeem_code`). The first sign-in of a SAML identity, or of a
+    person the account's directory provisioned, lands in the account
+    (:func:`_first_federated_sign_in`); ``stand_in_pool`` and ``client_address`` are for that
+    (api/auth/identity.py; the audit log).
 
     Returns the tokens (the refresh token as its cookie) and the identity (Cognito username
     from the verified access token; email and names from the ID token's claims). Raises:
-        ValidationCodeExpired: ``invalid_grant`` (used, expired or unknown code, or a
-            verifier that does not match the code's challenge).
-        UnableToAuthenticate: no flow in this browser, a state that is not this browser's,
-            or any other failure, including an unverifiable token.
+        ValidationCodeExpired, UnableToAuthenticate: see :func:`redeem_code`.
+        SsoSignInRefused, RemovedFromAccount: a SAML identity the console does not let in.
     """
     cookies.end_oauth_flow()
-    if flow is None or not hmac.compare_digest(flow[0].encode(), state.encode()):
-        raise UnableToAuthenticate()
-    try:
-        tokens = await cognito.exchange_code(code, redirect_uri, flow[1])
-        claims = await verifier.verify(tokens.access_token)
-    except OAuthError as exc:
-        if exc.error == "invalid_grant":
-            raise ValidationCodeExpired() from exc
-        raise UnableToAuthenticate() from exc
-    except (CognitoUnavailable, InvalidToken, IdentityProviderDown) as exc:
-        raise UnableToAuthenticate() from exc
+    tokens, claims = await redeem_code(
+        cognito=cognito,
+        verifier=verifier,
+        flow=flow,
+        code=code,
+        state=state,
+        redirect_uri=redirect_uri,
+    )
     id_claims = _id_claims(tokens.id_token)
-    await land_provisioned_user(db=db, cognito=cognito, stand_in_pool=stand_in_pool, claims=claims)
-    await signed_in(db=db, sign_ins=sign_ins, claims=claims, method="identity provider")
+    if not await signed_in(db=db, sign_ins=sign_ins, claims=claims, method="identity provider"):
+        await _first_federated_sign_in(
+            db=db,
+            sign_ins=sign_ins,
+            cognito=cognito,
+            claims=claims,
+            stand_in_pool=stand_in_pool,
+            client_address=client_address,
+        )
     return CodeExchangeResponse(
         tokens=tokens_out(tokens, cookies),
         identity=FederatedIdentity(
@@ -489,3 +600,27 @@ async def sign_out(
             await cognito.revoke_token(refresh_token)
         except NotAuthorizedError:
             return
+
+
+async def start_sso(
+    *,
+    db: AsyncSession,
+    cognito: CognitoClient,
+    cookies: SessionCookies,
+    email: str,
+    redirect_uri: str,
+) -> AuthorizeResponse:
+    """Start a sign-in through the SAML connection of the work email's domain ('Sign in with
+    SSO', README "SAML single sign-on"): the hosted UI's authorize URL with
+    ``idp_identifier=<domain>``, state and PKCE as for Google (:func:`start_oauth`).
+
+    Raises:
+        SsoNotConfigured: no verified domain's account has a SAML connection for the domain.
+        VendorUnavailable: no hosted UI is configured.
+    """
+    domain = email_domain(email)
+    if not domain or await saml.connection_for_domain(db, domain) is None:
+        raise SsoNotConfigured(f"No single sign-on is set up for {domain or email}.")
+    return start_oauth(
+        cognito=cognito, cookies=cookies, redirect_uri=redirect_uri, idp_identifier=domain
+    )

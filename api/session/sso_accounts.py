@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.account.service import create_account
-from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
+from api.adapters.cognito import CognitoClient
 from api.audit import Actor, AuditAction, AuditTrail, Target
 from api.auth.errors import RemovedFromAccount, removed_message
 from api.auth.identity import ProvenIdentity, prove_identity
@@ -243,28 +243,19 @@ async def create(
     )
 
 
-async def land_provisioned_user(
-    *, db: AsyncSession, cognito: CognitoClient, stand_in_pool: bool, claims: AccessClaims
-) -> bool:
+async def land_provisioned_user(*, db: AsyncSession, identity: ProvenIdentity) -> bool:
     """Bind a person the account's directory provisioned (SCIM, README "Directory sync
-    (SCIM)") to the federated identity signing in, so they land in the account with no join
-    step: their Pending user gets the identity's username and sign-in type, and the sign-in
-    that follows (``service.signed_in``) binds the pool user and makes them Active.
+    (SCIM)") to the federated ``identity`` signing in for the first time, so they land in the
+    account with no join step: their Pending user gets the identity's username and sign-in
+    type, and the sign-in that follows (``service.signed_in``) binds the pool user and makes
+    them Active.
 
     Only what auto-join would accept proves it is them: an identity Cognito asserts as a
     Google Workspace account of its email's domain, with a provider-verified email equal to
     the provisioned user's, in an account that requires that single sign-on and verified the
-    domain. Another way of signing in (SAML) adds its own acceptance here. Returns whether a
-    user was bound; a Cognito that cannot be asked binds nobody (the person then sees the
-    account choice, as any identity without a user).
+    domain (a SAML identity is linked by ``api.sso.saml.provision`` instead). Returns whether
+    a user was bound.
     """
-    if await repository.identity_has_user(db, claims.username):
-        return False
-    try:
-        pool_user = await cognito.admin_get_user(claims.username)
-    except (CognitoError, CognitoUnavailable):
-        return False
-    identity = prove_identity(pool_user, stand_in_pool=stand_in_pool)
     if not (_may_auto_join(identity) and identity.email_verified):
         return False
     return await repository.bind_provisioned_user(

@@ -9,10 +9,11 @@ from api.schemas import sql_literal
 
 def sso_sql(account: str) -> str:
     """SQL for the JSON ``Sso`` of the ``account`` row (an alias): whether Google sign-in is
-    required, and the names of its verified domains (the ones auto-join considers), sorted
-    (``repository.verified_domain_names``)."""
+    required, whether sign-in through the SAML connection is, and the names of its verified
+    domains (the ones auto-join considers), sorted (``repository.verified_domain_names``)."""
     return f"""json_build_object(
         'isGoogleSSO', {account}.require_google_sso,
+        'isSamlSSO', {account}.require_saml_sso,
         'domains', (
             SELECT coalesce(json_agg(d.domain ORDER BY d.domain), '[]')
             FROM sso_domain AS d

@@ -53,3 +53,40 @@ class DnsUnavailable(AppError):
 
     status_code = 503
     default_message = "We could not reach DNS; try again"
+
+
+# SAML single sign-on (README "SAML single sign-on").
+
+
+class InvalidSamlMetadata(AppError):
+    """400: the identity provider's metadata is not usable; the message names the problem
+    (api/sso/saml_metadata.py)."""
+
+    default_message = "The identity provider's metadata is not valid SAML 2.0 metadata."
+
+
+class SamlMetadataUnreachable(AppError):
+    """400: the metadata URL could not be fetched, or is not one the console fetches (not
+    https, not a public address); the message says which. Nothing was changed."""
+
+    default_message = "We could not fetch the metadata from that URL."
+
+
+class SamlSsoAuthTypeRequired(AppError):
+    """400: only a user who signed in through the SAML connection can require it (the mirror
+    of SPEC 5's 'You must have a Google SSO auth type to require Google SSO.')."""
+
+    default_message = "You must have a SAML SSO auth type to require SAML SSO."
+
+
+class SamlConnectionRequired(AppError):
+    """400: requiring SAML, or testing it, needs the account's SAML connection first."""
+
+    default_message = "Set up the SAML connection first."
+
+
+class SamlTestFailed(AppError):
+    """400: the test sign-in could not be completed (no test started in this browser, a
+    state that is not this browser's, or a code Cognito refused); the message says which."""
+
+    default_message = "The test sign-in could not be completed. Start it again."

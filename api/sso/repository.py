@@ -6,10 +6,10 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from api.models import Account, DomainState, SsoDomain, User
+from api.models import Account, AuthType, DomainState, Role, SamlConnection, SsoDomain, User
 
 
 async def domains_of(db: AsyncSession, account_id: uuid.UUID) -> list[SsoDomain]:
@@ -105,3 +105,127 @@ async def user_emails(db: AsyncSession, account_id: uuid.UUID) -> list[str]:
         select(User.email).where(User.account_id == account_id).order_by(User.email)
     )
     return list(rows)
+
+
+# SAML connections (README "SAML single sign-on").
+
+
+async def connection_of(
+    db: AsyncSession, account_id: uuid.UUID, *, for_update: bool = False
+) -> SamlConnection | None:
+    """The account's SAML connection, if it has one (locked with ``for_update``)."""
+    query = select(SamlConnection).where(SamlConnection.account_id == account_id)
+    if for_update:
+        query = query.with_for_update()
+    return await db.scalar(query)
+
+
+async def connection_named(db: AsyncSession, provider_name: str) -> SamlConnection | None:
+    """The connection Cognito knows as ``provider_name`` (whichever account it belongs to:
+    a SAML identity names its provider, which names its account)."""
+    return await db.scalar(
+        select(SamlConnection).where(SamlConnection.provider_name == provider_name)
+    )
+
+
+async def connection_for_domain(db: AsyncSession, domain: str) -> SamlConnection | None:
+    """The SAML connection that signs in the people of ``domain``: the one of the account that
+    holds the domain verified, if Cognito routes the domain to it (one of its identifiers)."""
+    found: SamlConnection | None = await db.scalar(
+        select(SamlConnection)
+        .join(SsoDomain, SsoDomain.account_id == SamlConnection.account_id)
+        .where(SsoDomain.domain == domain, SsoDomain.state == DomainState.VERIFIED)
+        .where(SamlConnection.idp_identifiers.contains([domain]))
+    )
+    return found
+
+
+async def connections_holding(
+    db: AsyncSession, identifiers: list[str], other_than: uuid.UUID
+) -> list[SamlConnection]:
+    """Other accounts' connections that Cognito still routes any of ``identifiers`` to
+    (domains they held verified when last sent), locked."""
+    rows = await db.scalars(
+        select(SamlConnection)
+        .where(SamlConnection.account_id != other_than)
+        .where(SamlConnection.idp_identifiers.overlap(identifiers))
+        .order_by(SamlConnection.id)
+        .with_for_update()
+    )
+    return list(rows)
+
+
+async def lock_app_client(db: AsyncSession, key: int) -> None:
+    """Hold the transaction-scoped advisory lock ``key`` until ``db``'s transaction ends: the
+    app client's lists are read, changed and written whole, one writer at a time."""
+    await db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+async def user_with_email(db: AsyncSession, email: str) -> User | None:
+    """The user with this email (any case, any account), locked."""
+    return await db.scalar(
+        select(User).where(func.lower(User.email) == email.lower()).with_for_update()
+    )
+
+
+async def users_signing_in_with(
+    db: AsyncSession, account_id: uuid.UUID, auth_type: AuthType
+) -> list[User]:
+    """The account's users of ``auth_type``, locked."""
+    rows = await db.scalars(
+        select(User)
+        .where(User.account_id == account_id, User.auth_type == auth_type)
+        .with_for_update()
+    )
+    return list(rows)
+
+
+async def manager_emails(db: AsyncSession, account_id: uuid.UUID) -> list[str]:
+    """The email addresses of the account's Owners and Admins, sorted."""
+    rows = await db.scalars(
+        select(User.email)
+        .where(User.account_id == account_id, User.role.in_([Role.OWNER, Role.ADMIN]))
+        .order_by(User.email)
+    )
+    return list(rows)
+
+
+async def next_connection_due(
+    db: AsyncSession, checked_before: datetime, skip: set[uuid.UUID]
+) -> SamlConnection | None:
+    """One connection set up by metadata URL whose metadata was last fetched before
+    ``checked_before``, not in ``skip``, locked with FOR UPDATE SKIP LOCKED (workers share the
+    pass, none does a connection twice)."""
+    query = (
+        select(SamlConnection)
+        .where(SamlConnection.metadata_url.is_not(None))
+        .where(SamlConnection.metadata_checked_at < checked_before)
+        .order_by(SamlConnection.metadata_checked_at)
+        .limit(1)
+        .with_for_update(skip_locked=True)
+    )
+    if skip:
+        query = query.where(SamlConnection.id.not_in(skip))
+    return await db.scalar(query)
+
+
+async def next_expiring_unnoticed(
+    db: AsyncSession, expires_before: datetime, skip: set[uuid.UUID]
+) -> SamlConnection | None:
+    """One connection whose signing certificate expires before ``expires_before`` and whose
+    Owners and Admins were not emailed about that certificate yet, not in ``skip``, locked
+    with FOR UPDATE SKIP LOCKED."""
+    query = (
+        select(SamlConnection)
+        .where(SamlConnection.certificate_expires_at < expires_before)
+        .where(
+            SamlConnection.expiry_notice_for.is_(None)
+            | (SamlConnection.expiry_notice_for != SamlConnection.certificate_expires_at)
+        )
+        .order_by(SamlConnection.certificate_expires_at)
+        .limit(1)
+        .with_for_update(skip_locked=True)
+    )
+    if skip:
+        query = query.where(SamlConnection.id.not_in(skip))
+    return await db.scalar(query)

@@ -1,11 +1,15 @@
-"""SSO routes: the setting (SPEC 7: POST /web/sso) and the account's domains (README
+"""SSO routes: the setting (SPEC 7: POST /web/sso), the account's domains (README
 "Verified domains": GET/POST /web/sso/domains, POST /web/sso/domains/{id}/verify,
-DELETE /web/sso/domains/{id})."""
+DELETE /web/sso/domains/{id}) and its SAML connection (README "SAML single sign-on":
+GET/PUT/DELETE /web/sso/saml, POST /web/sso/saml/requirement; its test sign-in is with the
+session routes)."""
 
 import uuid
+from typing import Annotated
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Depends, Response
 
+from api.adapters.metadata_url import MetadataFetcher
 from api.auth.errors import (
     AccountRequired,
     EmailVerificationRequired,
@@ -15,26 +19,46 @@ from api.auth.errors import (
 )
 from api.deps import (
     Audit,
+    Cognito,
     CurrentUser,
     DbSession,
     DomainVerifyThrottle,
     OwnerOrAdmin,
     ReadEngine,
     Resolver,
+    SettingsDep,
     VerifiedEmail,
 )
-from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
-from api.sso import service
+from api.errors import (
+    NotFound,
+    ProviderRefused,
+    RateLimited,
+    RequestValidationFailed,
+    VendorUnavailable,
+    error_responses,
+)
+from api.sso import saml, service
 from api.sso.errors import (
     DnsUnavailable,
     DomainAlreadyAdded,
     GoogleSsoAuthTypeRequired,
     InvalidDomain,
+    InvalidSamlMetadata,
     PersonalGmailAccount,
     PublicEmailDomain,
+    SamlConnectionRequired,
+    SamlMetadataUnreachable,
+    SamlSsoAuthTypeRequired,
     VerifiedDomainRequired,
 )
+from api.sso.saml_metadata import MAX_METADATA_BYTES
 from api.sso.schemas import (
+    SamlConnection,
+    SamlConnectionUpdate,
+    SamlMetadataByUrl,
+    SamlMetadataByXml,
+    SamlRequirementUpdate,
+    SamlSettingsResponse,
     SsoDomainCreate,
     SsoDomainResponse,
     SsoDomainsResponse,
@@ -150,3 +174,104 @@ async def remove_domain(
     """Remove a domain; Google identities of it no longer join the account."""
     await service.remove_domain(db=db, caller=caller, audit=audit, domain_id=domain_id)
     return Response(status_code=204)
+
+
+async def _metadata_fetcher(settings: SettingsDep) -> MetadataFetcher:
+    return MetadataFetcher.from_settings(settings, max_bytes=MAX_METADATA_BYTES)
+
+
+MetadataSource = Annotated[MetadataFetcher, Depends(_metadata_fetcher)]
+
+
+@router.get(
+    "/sso/saml",
+    response_model=SamlSettingsResponse,
+    responses=error_responses(*_AUTH),
+)
+async def get_saml(
+    caller: CurrentUser, db: DbSession, settings: SettingsDep
+) -> SamlSettingsResponse:
+    """What the identity provider needs (the service provider's entity ID, ACS URL, NameID
+    format and attribute names) and the account's SAML connection, null before set-up."""
+    return await saml.saml_settings(db=db, caller=caller, settings=settings)
+
+
+@router.put(
+    "/sso/saml",
+    response_model=SamlConnection,
+    dependencies=[OwnerOrAdmin, VerifiedEmail],
+    responses=error_responses(
+        *_AUTH,
+        Forbidden,
+        EmailVerificationRequired,
+        VerifiedDomainRequired,
+        SamlMetadataUnreachable,
+        InvalidSamlMetadata,
+        ProviderRefused,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def save_saml(
+    body: SamlConnectionUpdate,
+    caller: CurrentUser,
+    db: DbSession,
+    audit: Audit,
+    cognito: Cognito,
+    fetcher: MetadataSource,
+) -> SamlConnection:
+    """Set up or update the SAML connection from the identity provider's metadata, by URL
+    (fetched again every day) or as XML; each problem of the metadata is refused with a
+    message naming it. The connection's domains are the account's verified domains."""
+    return await saml.save_connection(
+        db=db,
+        caller=caller,
+        audit=audit,
+        cognito=cognito,
+        fetcher=fetcher,
+        metadata_url=body.metadata_url if isinstance(body, SamlMetadataByUrl) else None,
+        metadata_xml=body.metadata_xml if isinstance(body, SamlMetadataByXml) else None,
+    )
+
+
+@router.delete(
+    "/sso/saml",
+    status_code=204,
+    response_class=Response,
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(
+        *_AUTH, Forbidden, NotFound, ProviderRefused, RequestValidationFailed, VendorUnavailable
+    ),
+)
+async def remove_saml(
+    caller: CurrentUser, db: DbSession, audit: Audit, cognito: Cognito
+) -> Response:
+    """Remove the SAML connection; the account's users sign in with email and password again
+    (they set one with Forgot password)."""
+    await saml.remove_connection(db=db, caller=caller, audit=audit, cognito=cognito)
+    return Response(status_code=204)
+
+
+@router.post(
+    "/sso/saml/requirement",
+    response_model=SsoResponse,
+    dependencies=[OwnerOrAdmin, VerifiedEmail],
+    responses=error_responses(
+        *_AUTH,
+        Forbidden,
+        EmailVerificationRequired,
+        SamlConnectionRequired,
+        SamlSsoAuthTypeRequired,
+        RequestValidationFailed,
+    ),
+)
+async def set_saml_requirement(
+    body: SamlRequirementUpdate, caller: CurrentUser, db: DbSession, audit: Audit
+) -> SsoResponse:
+    """Require (or stop requiring) sign-in through the SAML connection: password, Google and
+    GitHub sign-in stop for the account's users. Only a user who signed in through the
+    connection can require it."""
+    account = await saml.set_saml_requirement(
+        db=db, caller=caller, audit=audit, required=body.require_saml_sso
+    )
+    return SsoResponse(sso=await service.sso_of(db=db, account=account))

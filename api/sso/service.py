@@ -101,6 +101,7 @@ async def sso_of(*, db: AsyncSession, account: Account) -> Sso:
     verified domains, the ones auto-join considers."""
     return Sso(
         is_google_sso=account.require_google_sso,
+        is_saml_sso=account.require_saml_sso,
         domains=await repository.verified_domain_names(db, account.id),
     )
 

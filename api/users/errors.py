@@ -6,7 +6,7 @@ INVITE_REFUSED_WITH_SSO = "Instruct other users to sign in with SSO to join the 
 
 
 class InviteRefusedWithSso(AppError):
-    """400: the account requires Google SSO, so users join by signing in with Google."""
+    """400: the account requires Google or SAML SSO, so users join by signing in with it."""
 
     default_message = INVITE_REFUSED_WITH_SSO
 

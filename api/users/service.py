@@ -138,14 +138,14 @@ async def invite(
     Raises:
         RateLimited: the recipient had its invitations for today (from any account).
         Forbidden: an Admin inviting an Owner.
-        InviteRefusedWithSso: the account requires Google SSO (SPEC 5 tooltip text).
+        InviteRefusedWithSso: the account requires Google or SAML SSO (SPEC 5 tooltip text).
         EmailInUse: the email belongs to a user of any account (409).
         ProviderRefused / VendorUnavailable: Cognito refused or is unreachable.
     """
     role = body.role or INVITED_ROLE
     require_may_grant(caller.role, role)
     account = await db.get_one(Account, caller.account_id)
-    if account.require_google_sso:
+    if account.required_auth_type is not None:
         raise InviteRefusedWithSso()
     if await repository.email_taken(db, body.email):
         raise EmailInUse()

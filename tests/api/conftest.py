@@ -184,11 +184,13 @@ def make_user(app: FastAPI, cognito: CognitoClient) -> MakeUser:
         role: Role = Role.OWNER,
     ) -> SignedIn:
         email = email or unique_email()
-        # Federated users' Cognito usernames are google_<id> / github_<id> (SPEC 4).
+        # Federated users' Cognito usernames are google_<id> / github_<id> (SPEC 4), and
+        # <provider name>_<NameID> for a SAML connection's.
         identity_id = {
             AuthType.EMAIL: email,
             AuthType.GOOGLE_SSO: f"google_{secrets.token_hex(8)}",
             AuthType.GITHUB: f"github_{secrets.token_hex(8)}",
+            AuthType.SAML_SSO: f"saml-{secrets.token_hex(8)}_{email}",
         }[auth_type]
         async with app.state.resources.sessionmaker() as db, db.begin():
             if account is None:

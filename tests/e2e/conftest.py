@@ -254,9 +254,9 @@ def google_account_in_api(console_url: str, email: str, account_name: str) -> st
     return str(token)
 
 
-def require_google_sso_in_api(console_url: str, headers: dict[str, str], domain: str) -> None:
-    """As the Google Owner of ``headers``: add ``domain``, publish its TXT record, verify it
-    and require Google SSO, through the API."""
+def verify_domain_in_api(console_url: str, headers: dict[str, str], domain: str) -> None:
+    """As the Owner or Admin of ``headers``: add ``domain``, publish its TXT record and verify
+    it, through the API."""
     added = httpx.post(f"{console_url}/web/sso/domains", headers=headers, json={"domain": domain})
     assert added.status_code == 201, added.text
     publish_txt(console_url, domain, added.json()["domain"]["record"]["value"])
@@ -264,6 +264,12 @@ def require_google_sso_in_api(console_url: str, headers: dict[str, str], domain:
         f"{console_url}/web/sso/domains/{added.json()['domain']['id']}/verify", headers=headers
     )
     assert verified.json()["domain"]["state"] == "Verified", verified.text
+
+
+def require_google_sso_in_api(console_url: str, headers: dict[str, str], domain: str) -> None:
+    """As the Google Owner of ``headers``: verify ``domain`` (:func:`verify_domain_in_api`) and
+    require Google SSO, through the API."""
+    verify_domain_in_api(console_url, headers, domain)
     required = httpx.post(
         f"{console_url}/web/sso", headers=headers, json={"requireGoogleSSO": True}
     )

@@ -50,7 +50,7 @@ class TestGetAccount:
             "pastDue": None,
         }
         assert account["billing"] is None
-        assert account["sso"] == {"isGoogleSSO": False, "domains": []}
+        assert account["sso"] == {"isGoogleSSO": False, "isSamlSSO": False, "domains": []}
         assert account["users"] == [
             {
                 "id": str(me.user.id),

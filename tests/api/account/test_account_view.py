@@ -127,7 +127,7 @@ class TestSameAsTheModel:
         fast, model = await _both(app, seeded, NOW)
         assert fast == model
         assert model["account"]["billing"] is None
-        assert model["account"]["sso"] == {"isGoogleSSO": False, "domains": []}
+        assert model["account"]["sso"] == {"isGoogleSSO": False, "isSamlSSO": False, "domains": []}
         assert [e["requests"] for e in model["account"]["usage"]] == [0]
 
     async def test_full_twelve_cycles_card_sso_three_users(self, app: FastAPI, seed: Seed) -> None:

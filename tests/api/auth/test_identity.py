@@ -35,7 +35,10 @@ def _user(username: str, status: str, **attributes: str) -> CognitoUser:
     [
         ("Google", "Google", AuthType.GOOGLE_SSO),
         ("Github", "OIDC", AuthType.GITHUB),
-        ("SomeSAML", "SAML", AuthType.EMAIL),
+        # Every SAML provider of the pool is an account's connection (README "SAML single
+        # sign-on"), whatever its name.
+        ("saml-0123", "SAML", AuthType.SAML_SSO),
+        ("SomeOIDC", "OIDC", AuthType.EMAIL),
     ],
 )
 def test_an_external_provider_user_is_what_its_identities_say(
@@ -52,6 +55,26 @@ def test_an_external_provider_user_is_what_its_identities_say(
     assert identity.auth_type is expected
     assert identity.email == "kat@acme.dev"
     assert identity.email_verified is True
+
+
+def test_a_saml_identity_names_its_connection() -> None:
+    user = _user(
+        "saml-0123_kat@acme.dev",
+        "EXTERNAL_PROVIDER",
+        email="kat@acme.dev",
+        given_name=" Kat ",
+        family_name="Johnson",
+        identities=_identities("saml-0123", "SAML"),
+    )
+    identity = prove_identity(user)
+    assert identity.auth_type is AuthType.SAML_SSO
+    assert identity.provider_name == "saml-0123"
+    assert identity.provider_subject == "1234"
+    assert (identity.first_name, identity.last_name) == ("Kat", "Johnson")
+    # A native user carrying the same attribute is not one (moto lets users write it).
+    assert prove_identity(_user(user.username, "CONFIRMED", **user.attributes)).auth_type is (
+        AuthType.EMAIL
+    )
 
 
 def test_a_google_username_alone_is_a_native_user() -> None:

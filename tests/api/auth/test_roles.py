@@ -57,6 +57,39 @@ ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
     ("PUT", "/web/account", ADMINS, lambda t: ("PUT", "/web/account", {"name": "Renamed"})),
     ("POST", "/web/sso", ADMINS, lambda t: ("POST", "/web/sso", {"requireGoogleSSO": False})),
     (
+        "PUT",
+        "/web/sso/saml",
+        ADMINS,
+        lambda t: ("PUT", "/web/sso/saml", {"metadataXml": "<not-metadata/>"}),
+    ),
+    ("DELETE", "/web/sso/saml", ADMINS, lambda t: ("DELETE", "/web/sso/saml", None)),
+    (
+        "POST",
+        "/web/sso/saml/requirement",
+        ADMINS,
+        lambda t: ("POST", "/web/sso/saml/requirement", {"requireSamlSSO": False}),
+    ),
+    (
+        "POST",
+        "/web/sso/saml/test",
+        ADMINS,
+        lambda t: (
+            "POST",
+            "/web/sso/saml/test",
+            {"redirectUri": "http://testserver/oauth/saml-test"},
+        ),
+    ),
+    (
+        "POST",
+        "/web/sso/saml/test/result",
+        ADMINS,
+        lambda t: (
+            "POST",
+            "/web/sso/saml/test/result",
+            {"code": "c", "state": "s", "redirectUri": "http://testserver/oauth/saml-test"},
+        ),
+    ),
+    (
         "POST",
         "/web/sso/domains",
         ADMINS,

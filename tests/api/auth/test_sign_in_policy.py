@@ -139,7 +139,10 @@ class TestNoSideDoor:
             "ALLOW_REFRESH_TOKEN_AUTH",
         }
         assert "aws.cognito.signin.user.admin" not in client.get("AllowedOAuthScopes", [])
-        assert set(client["SupportedIdentityProviders"]) == {"Google", "Github"}
+        # Beside Google and GitHub, only the accounts' SAML connections (README "SAML single
+        # sign-on"), never COGNITO, the hosted UI's own password page.
+        providers = set(client["SupportedIdentityProviders"])
+        assert {p for p in providers if not p.startswith("saml-")} == {"Google", "Github"}
 
     @pytest.mark.parametrize(
         "unsafe",

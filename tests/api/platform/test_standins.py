@@ -238,6 +238,8 @@ class TestProductionHasNoStandIns:
         assert "/dev/domains/recheck" not in paths
         assert "/oauth2/authorize" not in paths
         assert "/oauth2/token" not in paths
+        assert "/saml2/idpresponse" not in paths
+        assert not {p for p in paths if p.startswith("/dev/saml-idp")}
 
 
 def test_the_dev_app_needs_stand_ins_on(stack: Stack) -> None:
@@ -253,7 +255,11 @@ async def test_only_the_dev_app_mounts_the_stand_ins(stack: Stack) -> None:
             response = await c.get(
                 "/oauth2/authorize", params={"client_id": "x", "redirect_uri": REDIRECT}
             )
+            idp = await c.get("/dev/saml-idp/sso", params={"SAMLRequest": "not-a-request"})
+            acs = await c.post("/saml2/idpresponse", data={"SAMLResponse": "x"})
         assert response.status_code == status, factory.__name__
+        assert idp.status_code == status, factory.__name__
+        assert acs.status_code == status, factory.__name__
 
 
 def test_the_stripe_stand_in_honours_idempotency_keys(stack: Stack) -> None:

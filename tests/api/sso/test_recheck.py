@@ -114,7 +114,7 @@ class TestRecheck:
             assert verified["record"]["value"] in mail["body"]
         # The account still requires Google SSO; its domain list shows no verified domain.
         account = (await client.get("/web/account", headers=owner.headers)).json()["account"]
-        assert account["sso"] == {"isGoogleSSO": True, "domains": []}
+        assert account["sso"] == {"isGoogleSSO": True, "isSamlSSO": False, "domains": []}
         # The account's audit log says so (README "Audit log"), by the domain check, not a user.
         async with app.state.resources.sessionmaker() as db:
             [lost] = await db.scalars(

@@ -21,15 +21,19 @@ class TestGoogleSso:
             "/web/sso", headers=me.headers, json={"requireGoogleSSO": True}
         )
         assert response.status_code == 200
-        assert response.json() == {"sso": {"isGoogleSSO": True, "domains": [domain]}}
+        assert response.json() == {
+            "sso": {"isGoogleSSO": True, "isSamlSSO": False, "domains": [domain]}
+        }
         account = (await client.get("/web/account", headers=me.headers)).json()["account"]
-        assert account["sso"] == {"isGoogleSSO": True, "domains": [domain]}
+        assert account["sso"] == {"isGoogleSSO": True, "isSamlSSO": False, "domains": [domain]}
 
         # Turning it off keeps the verified domains: they are proved, not a setting.
         response = await client.post(
             "/web/sso", headers=me.headers, json={"requireGoogleSSO": False}
         )
-        assert response.json() == {"sso": {"isGoogleSSO": False, "domains": [domain]}}
+        assert response.json() == {
+            "sso": {"isGoogleSSO": False, "isSamlSSO": False, "domains": [domain]}
+        }
 
     async def test_needs_a_verified_domain(
         self, client: httpx.AsyncClient, make_user: MakeUser
@@ -48,7 +52,7 @@ class TestGoogleSso:
             "message": "Verify your company's domain before requiring Google SSO.",
         }
         account = (await client.get("/web/account", headers=me.headers)).json()["account"]
-        assert account["sso"] == {"isGoogleSSO": False, "domains": []}
+        assert account["sso"] == {"isGoogleSSO": False, "isSamlSSO": False, "domains": []}
 
     async def test_password_user_cannot_require_it(
         self, client: httpx.AsyncClient, make_user: MakeUser
@@ -88,7 +92,7 @@ class TestGoogleSso:
         on = await client.post("/web/sso", headers=me.headers, json={"requireGoogleSSO": True})
         assert on.status_code == 200
         theirs = (await client.get("/web/account", headers=other.headers)).json()["account"]
-        assert theirs["sso"] == {"isGoogleSSO": False, "domains": []}
+        assert theirs["sso"] == {"isGoogleSSO": False, "isSamlSSO": False, "domains": []}
 
     async def test_anonymous_is_401(self, client: httpx.AsyncClient) -> None:
         response = await client.post("/web/sso", json={"requireGoogleSSO": True})

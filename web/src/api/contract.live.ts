@@ -121,7 +121,7 @@ describe("the generated client against the running API", () => {
 
   it("POST /web/sso, and 400 for a password user", async () => {
     const { data } = await api.POST("/web/sso", { body: { requireGoogleSSO: false } });
-    expect(data?.sso).toEqual({ isGoogleSSO: false, domains: [] });
+    expect(data?.sso).toEqual({ isGoogleSSO: false, isSamlSSO: false, domains: [] });
     const error = await failure(api.POST("/web/sso", { body: { requireGoogleSSO: true } }));
     expect([error.status, error.code]).toEqual([400, "GoogleSsoAuthTypeRequired"]);
   });

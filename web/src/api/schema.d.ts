@@ -563,6 +563,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/session/authorize/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authorize Sso
+         * @description Start 'Sign in with SSO': the hosted UI's authorize URL for the SAML connection of the
+         *     work email's domain (``idp_identifier``), with ``state`` and PKCE as for Google; sets the
+         *     ``oauth_flow`` cookie. A domain with no connection: 400 'No single sign-on is set up for
+         *     {domain}.'
+         */
+        post: operations["authorizeSso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/session/complete-new-password": {
         parameters: {
             query?: never;
@@ -743,8 +766,9 @@ export interface paths {
          * Exchange Code
          * @description Exchange the hosted UI's authorization code for tokens (SPEC 7 "Token exchange"), in
          *     the browser that started the sign-in (``oauth_flow`` cookie: state and PKCE verifier).
-         *     Sets the refresh token cookie. A person the account's directory provisioned lands in the
-         *     account with no join step (README "Directory sync (SCIM)").
+         *     Sets the refresh token cookie. The first sign-in through a SAML connection creates the
+         *     person's user in its account (or links the user of that email there); a person the
+         *     account's directory provisioned lands in the account with no join step.
          */
         post: operations["exchangeCode"];
         delete?: never;
@@ -894,6 +918,103 @@ export interface paths {
          *     Lost with the reason. 429 also when this server runs too many lookups at once.
          */
         post: operations["verifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sso/saml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Saml
+         * @description What the identity provider needs (the service provider's entity ID, ACS URL, NameID
+         *     format and attribute names) and the account's SAML connection, null before set-up.
+         */
+        get: operations["getSaml"];
+        /**
+         * Save Saml
+         * @description Set up or update the SAML connection from the identity provider's metadata, by URL
+         *     (fetched again every day) or as XML; each problem of the metadata is refused with a
+         *     message naming it. The connection's domains are the account's verified domains.
+         */
+        put: operations["saveSaml"];
+        post?: never;
+        /**
+         * Remove Saml
+         * @description Remove the SAML connection; the account's users sign in with email and password again
+         *     (they set one with Forgot password).
+         */
+        delete: operations["removeSaml"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sso/saml/requirement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set Saml Requirement
+         * @description Require (or stop requiring) sign-in through the SAML connection: password, Google and
+         *     GitHub sign-in stop for the account's users. Only a user who signed in through the
+         *     connection can require it.
+         */
+        post: operations["setSamlRequirement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sso/saml/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start Saml Test
+         * @description Start a test sign-in through the account's SAML connection, to open in a new window:
+         *     the hosted UI's authorize URL for it; sets the ``saml_test_flow`` cookie its result
+         *     needs. The test never signs this browser in.
+         */
+        post: operations["startSamlTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sso/saml/test/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish Saml Test
+         * @description The test window's code, exchanged in the browser that started the test: what the
+         *     identity provider sent (email, names) and what is wrong with it, if anything.
+         */
+        post: operations["finishSamlTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1252,7 +1373,7 @@ export interface components {
          * @description Every action the log records; the value is stored and sent as it is.
          * @enum {string}
          */
-        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "usage_alerts.changed" | "scim_token.created" | "scim_token.revoked" | "user.provisioned" | "user.deactivated" | "user.reactivated";
+        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "sso.saml_connected" | "sso.saml_updated" | "sso.saml_removed" | "sso.saml_tested" | "user.sso_linked" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "usage_alerts.changed" | "scim_token.created" | "scim_token.revoked" | "user.provisioned" | "user.deactivated" | "user.reactivated";
         /**
          * AuditActor
          * @description Who acted, as they were named when they did.
@@ -1840,6 +1961,19 @@ export interface components {
             message: string;
         };
         /**
+         * Error_InvalidSamlMetadata
+         * @description The error `InvalidSamlMetadata` (HTTP 400).
+         */
+        Error_InvalidSamlMetadata: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvalidSamlMetadata";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_InvitationExpired
          * @description The error `InvitationExpired` (HTTP 400).
          */
@@ -1953,6 +2087,19 @@ export interface components {
              * @enum {string}
              */
             code: "MustSignInWithGoogle";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_MustSignInWithSso
+         * @description The error `MustSignInWithSso` (HTTP 400).
+         */
+        Error_MustSignInWithSso: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "MustSignInWithSso";
             /** Message */
             message: string;
         };
@@ -2178,6 +2325,71 @@ export interface components {
             message: string;
         };
         /**
+         * Error_SamlConnectionRequired
+         * @description The error `SamlConnectionRequired` (HTTP 400).
+         */
+        Error_SamlConnectionRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SamlConnectionRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_SamlMetadataUnreachable
+         * @description The error `SamlMetadataUnreachable` (HTTP 400).
+         */
+        Error_SamlMetadataUnreachable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SamlMetadataUnreachable";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_SamlSignInRequired
+         * @description The error `SamlSignInRequired` (HTTP 401).
+         */
+        Error_SamlSignInRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SamlSignInRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_SamlSsoAuthTypeRequired
+         * @description The error `SamlSsoAuthTypeRequired` (HTTP 400).
+         */
+        Error_SamlSsoAuthTypeRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SamlSsoAuthTypeRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_SamlTestFailed
+         * @description The error `SamlTestFailed` (HTTP 400).
+         */
+        Error_SamlTestFailed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SamlTestFailed";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_SessionEnded
          * @description The error `SessionEnded` (HTTP 401).
          */
@@ -2187,6 +2399,32 @@ export interface components {
              * @enum {string}
              */
             code: "SessionEnded";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_SsoNotConfigured
+         * @description The error `SsoNotConfigured` (HTTP 400).
+         */
+        Error_SsoNotConfigured: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "SsoNotConfigured";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_SsoSignInRefused
+         * @description The error `SsoSignInRefused` (HTTP 400).
+         */
+        Error_SsoSignInRefused: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SsoSignInRefused";
             /** Message */
             message: string;
         };
@@ -2563,6 +2801,131 @@ export interface components {
             overlap: "now" | "1h" | "24h" | "7d";
         };
         /**
+         * SamlConnection
+         * @description The account's SAML connection as Cognito holds it.
+         *
+         *     ``metadataUrl``: where the metadata is fetched again every day (null: uploaded as a file);
+         *     ``idpEntityId`` and ``ssoUrl``: the identity provider as its metadata describes it;
+         *     ``certificateExpiresAt``: when its last signing certificate expires, and
+         *     ``certificateExpiresSoon`` whether that is within 30 days; ``domains``: the verified domains
+         *     whose people it signs in; ``metadataCheckedAt``: when the metadata was last fetched or
+         *     uploaded; ``metadataError``: why the last daily fetch failed (null when it worked);
+         *     ``connectedAt``: when it was set up; ``lastTest``: the last test sign-in, if any.
+         */
+        SamlConnection: {
+            /**
+             * Certificateexpiresat
+             * Format: date-time
+             */
+            certificateExpiresAt: string;
+            /** Certificateexpiressoon */
+            certificateExpiresSoon: boolean;
+            /**
+             * Connectedat
+             * Format: date-time
+             */
+            connectedAt: string;
+            /** Domains */
+            domains: string[];
+            /** Idpentityid */
+            idpEntityId: string;
+            lastTest: components["schemas"]["SamlTest"] | null;
+            /**
+             * Metadatacheckedat
+             * Format: date-time
+             */
+            metadataCheckedAt: string;
+            /** Metadataerror */
+            metadataError: string | null;
+            /** Metadataurl */
+            metadataUrl: string | null;
+            /** Providername */
+            providerName: string;
+            /** Ssourl */
+            ssoUrl: string;
+        };
+        /**
+         * SamlMetadataByUrl
+         * @description ``PUT /web/sso/saml`` by URL (preferred: the metadata is fetched again every day).
+         */
+        SamlMetadataByUrl: {
+            /** Metadataurl */
+            metadataUrl: string;
+        };
+        /**
+         * SamlMetadataByXml
+         * @description ``PUT /web/sso/saml`` with the metadata document itself (an uploaded XML file).
+         */
+        SamlMetadataByXml: {
+            /** Metadataxml */
+            metadataXml: string;
+        };
+        /**
+         * SamlRequirementUpdate
+         * @description ``POST /web/sso/saml/requirement``: require sign-in through the SAML connection, or stop.
+         */
+        SamlRequirementUpdate: {
+            /** Requiresamlsso */
+            requireSamlSSO: boolean;
+        };
+        /**
+         * SamlSettingsResponse
+         * @description The values to give the identity provider, and the connection (null before set-up).
+         */
+        SamlSettingsResponse: {
+            connection: components["schemas"]["SamlConnection"] | null;
+            serviceProvider: components["schemas"]["ServiceProvider"];
+        };
+        /**
+         * SamlTest
+         * @description The last test sign-in: when, what the identity provider sent (the email and names,
+         *     null when absent), and what was wrong (``problem``, null when it worked).
+         */
+        SamlTest: {
+            /** Email */
+            email: string | null;
+            /** Firstname */
+            firstName: string | null;
+            /** Lastname */
+            lastName: string | null;
+            /** Problem */
+            problem: string | null;
+            /**
+             * Testedat
+             * Format: date-time
+             */
+            testedAt: string;
+        };
+        /**
+         * SamlTestResponse
+         * @description What the test sign-in found.
+         */
+        SamlTestResponse: {
+            test: components["schemas"]["SamlTest"];
+        };
+        /**
+         * SamlTestResult
+         * @description ``POST /web/sso/saml/test/result``: the code and state the test window came back with,
+         *     and the redirect URI the code was issued for.
+         */
+        SamlTestResult: {
+            /** Code */
+            code: string;
+            /** Redirecturi */
+            redirectUri: string;
+            /** State */
+            state: string;
+        };
+        /**
+         * SamlTestStart
+         * @description ``POST /web/sso/saml/test``: where the hosted UI sends the test window back
+         *     (``/oauth/saml-test`` of the console).
+         */
+        SamlTestStart: {
+            /** Redirecturi */
+            redirectUri: string;
+        };
+        /**
          * ScimErrorBody
          * @description The wire shape of a SCIM error (RFC 7644 3.12).
          */
@@ -2615,6 +2978,28 @@ export interface components {
             lastUsedAt: string | null;
             /** Masked */
             masked: string;
+        };
+        /**
+         * ServiceProvider
+         * @description What the identity provider needs to know about the console (the service provider, which
+         *     is Cognito): the SP entity ID, also the audience (``urn:amazon:cognito:sp:<pool id>``),
+         *     the assertion consumer service (ACS, reply) URL
+         *     (``https://<Cognito domain>/saml2/idpresponse``), the NameID format (an email address)
+         *     and the names of the SAML attributes to send.
+         */
+        ServiceProvider: {
+            /** Acsurl */
+            acsUrl: string;
+            /** Emailattribute */
+            emailAttribute: string;
+            /** Entityid */
+            entityId: string;
+            /** Firstnameattribute */
+            firstNameAttribute: string;
+            /** Lastnameattribute */
+            lastNameAttribute: string;
+            /** Nameidformat */
+            nameIdFormat: string;
         };
         /**
          * Session
@@ -2685,14 +3070,17 @@ export interface components {
         };
         /**
          * Sso
-         * @description Google single sign-on state: whether it is required, and the verified email domains
-         *     whose Google identities may join the account while it is.
+         * @description Single sign-on state: whether Google sign-in is required, whether sign-in through the
+         *     account's SAML connection is (README "SAML single sign-on"; never both), and the verified
+         *     email domains whose Google identities may join the account while Google is required.
          */
         Sso: {
             /** Domains */
             domains: string[];
             /** Isgooglesso */
             isGoogleSSO: boolean;
+            /** Issamlsso */
+            isSamlSSO: boolean;
         };
         /**
          * SsoAccount
@@ -2723,6 +3111,21 @@ export interface components {
             accounts: components["schemas"]["SsoAccount"][];
             /** Domain */
             domain: string;
+        };
+        /**
+         * SsoAuthorizeRequest
+         * @description Start 'Sign in with SSO' (README "SAML single sign-on"): the work email, whose domain
+         *     leads to its account's SAML connection, and where the hosted UI sends the browser back
+         *     (``/oauth/sso``).
+         */
+        SsoAuthorizeRequest: {
+            /**
+             * Email
+             * Format: email
+             */
+            email: string;
+            /** Redirecturi */
+            redirectUri: string;
         };
         /**
          * SsoCreateRequest
@@ -4482,13 +4885,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -4533,13 +4936,13 @@ export interface operations {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -4598,13 +5001,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -4649,13 +5052,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -4727,13 +5130,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -4816,13 +5219,13 @@ export interface operations {
                     "application/json": components["schemas"]["RevealedKey"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -4923,13 +5326,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_InvalidCursor"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -4988,13 +5391,13 @@ export interface operations {
                     "application/json": components["schemas"]["AuditActorsResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5044,13 +5447,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5141,13 +5544,13 @@ export interface operations {
                     "application/json": components["schemas"]["InvoicesResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -5306,13 +5709,13 @@ export interface operations {
                     "application/json": components["schemas"]["DirectorySync"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5353,13 +5756,13 @@ export interface operations {
                     "application/json": components["schemas"]["ScimTokenCreated"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -5400,13 +5803,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5488,13 +5891,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -5568,6 +5971,77 @@ export interface operations {
             };
         };
     };
+    authorizeSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoAuthorizeRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizeResponse"];
+                };
+            };
+            /** @description SsoNotConfigured */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_SsoNotConfigured"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
     completeNewPassword: {
         parameters: {
             query?: never;
@@ -5590,13 +6064,13 @@ export interface operations {
                     "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | MustSignInWithSso | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_MustSignInWithSso"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */
@@ -5670,13 +6144,13 @@ export interface operations {
                     "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | MustSignInWithSso | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_MustSignInWithSso"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */
@@ -5755,13 +6229,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -5851,13 +6325,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"] | components["schemas"]["Error_VerificationCodeExpired"] | components["schemas"]["Error_VerificationCodeMismatch"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -5940,13 +6414,13 @@ export interface operations {
                     "application/json": components["schemas"]["ForgotPasswordResponse"];
                 };
             };
-            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | PasswordResetUnavailable | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | MustSignInWithSso | NotAuthorizedException | PasswordResetRequiredException | PasswordResetUnavailable | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_PasswordResetUnavailable"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_MustSignInWithSso"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_PasswordResetUnavailable"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */
@@ -6018,13 +6492,13 @@ export interface operations {
                     "application/json": components["schemas"]["Tokens"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6089,13 +6563,13 @@ export interface operations {
                     "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | MustSignInWithSso | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_MustSignInWithSso"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */
@@ -6218,13 +6692,22 @@ export interface operations {
                     "application/json": components["schemas"]["CodeExchangeResponse"];
                 };
             };
-            /** @description UnableToAuthenticate | ValidationCodeExpired */
+            /** @description SsoSignInRefused | UnableToAuthenticate | ValidationCodeExpired */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_UnableToAuthenticate"] | components["schemas"]["Error_ValidationCodeExpired"];
+                    "application/json": components["schemas"]["Error_SsoSignInRefused"] | components["schemas"]["Error_UnableToAuthenticate"] | components["schemas"]["Error_ValidationCodeExpired"];
+                };
+            };
+            /** @description RemovedFromAccount */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RemovedFromAccount"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6256,13 +6739,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
-            /** @description DatabaseUnavailable */
+            /** @description DatabaseUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_DatabaseUnavailable"];
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
@@ -6298,13 +6781,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_GoogleSsoAuthTypeRequired"] | components["schemas"]["Error_PersonalGmailAccount"] | components["schemas"]["Error_VerifiedDomainRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -6612,13 +7095,13 @@ export interface operations {
                     "application/json": components["schemas"]["SsoDomainsResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -6672,13 +7155,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_InvalidDomain"] | components["schemas"]["Error_PublicEmailDomain"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -6746,13 +7229,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6822,13 +7305,13 @@ export interface operations {
                     "application/json": components["schemas"]["SsoDomainResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -6889,6 +7372,448 @@ export interface operations {
             };
         };
     };
+    getSaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlSettingsResponse"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    saveSaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SamlMetadataByUrl"] | components["schemas"]["SamlMetadataByXml"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlConnection"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvalidSamlMetadata | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | SamlMetadataUnreachable | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException | VerifiedDomainRequired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvalidSamlMetadata"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_SamlMetadataUnreachable"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"] | components["schemas"]["Error_VerifiedDomainRequired"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    removeSaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_NotFound"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    setSamlRequirement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SamlRequirementUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoResponse"];
+                };
+            };
+            /** @description SamlConnectionRequired | SamlSsoAuthTypeRequired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_SamlConnectionRequired"] | components["schemas"]["Error_SamlSsoAuthTypeRequired"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    startSamlTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SamlTestStart"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizeResponse"];
+                };
+            };
+            /** @description SamlConnectionRequired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_SamlConnectionRequired"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    finishSamlTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: {
+                saml_test_flow?: string | null;
+            };
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SamlTestResult"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlTestResponse"];
+                };
+            };
+            /** @description SamlConnectionRequired | SamlTestFailed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_SamlConnectionRequired"] | components["schemas"]["Error_SamlTestFailed"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
     updateSubscription: {
         parameters: {
             query?: never;
@@ -6920,13 +7845,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -7012,13 +7937,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -7099,13 +8024,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -7191,13 +8116,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -7268,13 +8193,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -7342,13 +8267,13 @@ export interface operations {
                     "application/json": components["schemas"]["UsageAlertSettings"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -7402,13 +8327,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_UnknownAlertRecipient"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -7470,13 +8395,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -7557,13 +8482,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InviteRefusedWithSso"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -7657,13 +8582,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_LastOwnerRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -7740,13 +8665,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CannotDeleteSelf"] | components["schemas"]["Error_LastOwnerRequired"] | components["schemas"]["Error_LastUserRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -7825,13 +8750,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationNotPending"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -7919,13 +8844,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CannotDeleteSelf"] | components["schemas"]["Error_InvitationNotPending"] | components["schemas"]["Error_LastOwnerRequired"] | components["schemas"]["Error_LastUserRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */

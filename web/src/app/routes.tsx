@@ -6,7 +6,8 @@
  * Titles: where the spec shows one it is used as is ('Login', 'Auth', 'Sign Up', 'Payment');
  * where it does not, the page's heading is ('Account Information', 'User Management',
  * 'Billing & Subscription'; "/" has that of /account, where it redirects); /logout and the
- * provider redirects have none. /activity (the audit log, README "Audit log") is 'Activity'.
+ * provider redirects have none. /activity (the audit log, README "Audit log") is 'Activity';
+ * /oauth/saml-test (the SAML test window, README "SAML single sign-on") 'Test sign-in'.
  */
 import { type ComponentType, Suspense, lazy, useEffect } from "react";
 import { Navigate, Route, Routes, useNavigate } from "react-router";
@@ -34,6 +35,7 @@ const PaymentPage = lazyRoute(() => import("@/features/billing/routes/payment"))
 const LoginPage = lazyRoute(() => import("@/features/session/routes/login"));
 const LogoutPage = lazyRoute(() => import("@/features/session/routes/logout"));
 const OAuthSsoPage = lazyRoute(() => import("@/features/session/routes/oauth-sso"));
+const SamlTestPage = lazyRoute(() => import("@/features/session/routes/saml-test"));
 const RegistrationPage = lazyRoute(() => import("@/features/session/routes/registration"));
 const GoogleLoginPage = lazy(() =>
   import("@/features/session/routes/oauth-provider").then((m) => ({ default: m.GoogleLogin })),
@@ -110,6 +112,7 @@ export function AppRoutes() {
           <Route path="login" element={<Titled title="Login"><LoginPage /></Titled>} />
           <Route path="logout" element={<LogoutPage />} />
           <Route path="oauth/sso" element={<Titled title="Auth"><OAuthSsoPage /></Titled>} />
+          <Route path="oauth/saml-test" element={<Titled title="Test sign-in"><SamlTestPage /></Titled>} />
           <Route path="oauth/google/login" element={<GoogleLoginPage />} />
           <Route path="oauth/github/login" element={<GithubLoginPage />} />
           <Route path="registration" element={<Titled title="Sign Up"><RegistrationPage /></Titled>} />

@@ -18,3 +18,12 @@ export function useSignIn() {
     },
   });
 }
+
+/**
+ * POST /web/session/authorize/sso ('Sign in with SSO', README "SAML single sign-on"): the
+ * hosted UI's authorize URL for the SAML connection of the work email's domain, with state and
+ * PKCE as for Google; a domain without one is refused ('No single sign-on is set up for ...').
+ */
+export function useStartSso() {
+  return $api.useMutation("post", "/web/session/authorize/sso");
+}

@@ -5,12 +5,12 @@ import { errorMessage } from "@/api";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
-import { GitHubIcon, GoogleIcon } from "@/components/provider-icons";
+import { GitHubIcon, GoogleIcon, KeyIcon } from "@/components/provider-icons";
 import { clearSignInNotice, peekSignInNotice } from "@/lib/sign-in-notice";
 
-import { useSignIn } from "../api/sign-in";
+import { useSignIn, useStartSso } from "../api/sign-in";
 import { isPasswordExpired } from "../lib/sign-in-errors";
-import { normalizeEmail, validateLogin } from "../lib/validation";
+import { normalizeEmail, validateEmailOnly, validateLogin } from "../lib/validation";
 
 import styles from "./forms.module.css";
 
@@ -24,7 +24,12 @@ interface LoginFormProps {
   onNewPasswordRequired: (challenge: { username: string; tempPassword: string; session: string }) => void;
 }
 
-/** The login mode of the login screen (SPEC 2). */
+/**
+ * The login mode of the login screen (SPEC 2), with 'Sign in with SSO' under the Google and
+ * GitHub buttons (README "SAML single sign-on"): it asks for the work email and sends the
+ * browser to the company's identity provider; a domain without one is refused above, with
+ * the other choices still there.
+ */
 export function LoginForm({ initialEmail, next, onForgotPassword, onNewPasswordRequired }: LoginFormProps) {
   const navigate = useNavigate();
   const signIn = useSignIn();
@@ -37,6 +42,26 @@ export function LoginForm({ initialEmail, next, onForgotPassword, onNewPasswordR
   const [passwordExpired, setPasswordExpired] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  const startSso = useStartSso();
+  const [ssoOpen, setSsoOpen] = useState(false);
+  const [workEmail, setWorkEmail] = useState(initialEmail);
+
+  function handleSso(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problem = validateEmailOnly({ email: workEmail });
+    if (problem) {
+      setError(problem.message);
+      return;
+    }
+    setError(null);
+    startSso.mutate(
+      { body: { email: normalizeEmail(workEmail), redirectUri: `${window.location.origin}/oauth/sso` } },
+      {
+        onSuccess: ({ authorizeUrl }) => window.location.assign(authorizeUrl),
+        onError: (err) => setError(errorMessage(err)),
+      },
+    );
+  }
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -98,6 +123,27 @@ export function LoginForm({ initialEmail, next, onForgotPassword, onNewPasswordR
         <Button variant="secondary" size="lg" block icon={<GitHubIcon />} onClick={() => void navigate("/oauth/github/login")}>
           Sign in with GitHub
         </Button>
+        {ssoOpen ? (
+          <form className={styles.ssoForm} onSubmit={handleSso} noValidate aria-label="Sign in with SSO">
+            <TextField
+              label="Work email"
+              type="email"
+              name="work-email"
+              autoComplete="username"
+              placeholder="you@company.com"
+              value={workEmail}
+              onChange={(e) => setWorkEmail(e.target.value)}
+              autoFocus
+            />
+            <Button type="submit" size="lg" block loading={startSso.isPending}>
+              Continue with SSO
+            </Button>
+          </form>
+        ) : (
+          <Button variant="secondary" size="lg" block icon={<KeyIcon />} onClick={() => setSsoOpen(true)}>
+            Sign in with SSO
+          </Button>
+        )}
       </div>
 
       <div className={styles.divider}>or continue with email</div>

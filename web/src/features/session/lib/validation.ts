@@ -44,10 +44,13 @@ export function validateLogin(input: LoginInput): FieldError<keyof LoginInput> |
   return null;
 }
 
-export function validateForgotPassword(input: { email: string }): FieldError<"email"> | null {
+/** The screens that ask for an email alone: forgot-password, and 'Sign in with SSO'. */
+export function validateEmailOnly(input: { email: string }): FieldError<"email"> | null {
   if (normalizeEmail(input.email) === "") return { field: "email", message: MESSAGES.emailRequired };
   return null;
 }
+
+export const validateForgotPassword = validateEmailOnly;
 
 export interface PasswordChangeInput {
   password: string;

@@ -74,8 +74,10 @@ export function Component() {
   }, [code, state, exchange, navigate, queryClient]);
 
   // A code without a state: this browser did not start the sign-in (SPEC 8: other failures).
+  // Without a code, the hosted UI may say why (a SAML response it refused, README "SAML single
+  // sign-on").
   const error = !code
-    ? "Authorization code is not present in request"
+    ? (params.get("error_description") ?? "Authorization code is not present in request")
     : (exchangeError ?? (state ? null : UNABLE_TO_AUTHENTICATE));
   if (error) {
     return (

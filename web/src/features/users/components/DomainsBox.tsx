@@ -40,8 +40,9 @@ export function DomainsBox() {
         Domains
       </h3>
       <p className={styles.lead}>
-        Google SSO lets people join only from domains this account has proved it owns. Add your
-        company&apos;s domain, publish its TXT record at your DNS provider, then press Verify.
+        Google and SAML single sign-on let people in only from domains this account has proved it
+        owns. Add your company&apos;s domain, publish its TXT record at your DNS provider, then press
+        Verify.
       </p>
       <form className={styles.addRow} onSubmit={submit}>
         <TextField

@@ -1,13 +1,16 @@
 /**
- * Security: the single sign-on choice (SPEC 2, 4 "SSO setting", 5 "Other").
+ * Security: the single sign-on choice (SPEC 2, 4 "SSO setting", 5 "Other"; README "SAML single
+ * sign-on").
  *
- * - none (email and password) and google are backed by POST /web/sso; switching either way
- *   asks for confirmation first ('Enable Google Single Sign-on' / 'Disable Google Single
- *   Sign-on'), and confirming toggles the setting.
+ * - none (email and password), google and saml; switching asks for confirmation first
+ *   ('Enable Google Single Sign-on' / 'Disable Google Single Sign-on', 'Enable SAML Single
+ *   Sign-on' / 'Disable SAML Single Sign-on'), and confirming changes the setting.
  * - google is disabled, with the reason as a tooltip, for Gmail addresses, for users who did
  *   not sign in with Google, and while the account has no verified domain (README "Verified
  *   domains"); the domain box below lists the domains and proves them.
- * - saml is not built: it is shown disabled with a tooltip saying how to get it.
+ * - saml waits for a verified domain too; before the connection exists, choosing it opens its
+ *   set-up (the SAML box below); once it exists, only a user who signed in through it can
+ *   require it.
  * - only Owners and Admins change it (README "Roles and invitations"); for Members every option
  *   is disabled with the role's tooltip (the spec's tooltips above win where they apply).
  */
@@ -18,49 +21,83 @@ import { DisabledReason } from "@/components/ui/DisabledReason";
 import { Panel } from "@/components/ui/Panel";
 import { usePermissions } from "@/api/use-permissions";
 
+import { useSamlSettings, useSetSamlRequirement } from "../api/saml";
 import { useSetGoogleSso } from "../api/users";
+import { samlBlockedReason } from "../lib/saml";
 import { type SsoChoice, googleSsoBlockedReason } from "../lib/sso";
 
 import { DomainsBox } from "./DomainsBox";
+import { SamlBox } from "./SamlBox";
 
 import styles from "./users.module.css";
 
-export const SAML_TOOLTIP =
-  "SAML single sign-on is available on request: email support to set it up for your account.";
-
 interface Props {
-  sso: { isGoogleSSO: boolean; domains: string[] };
+  sso: { isGoogleSSO: boolean; isSamlSSO: boolean; domains: string[] };
   currentUser: { email: string; authType: string };
+}
+
+/** The confirmation of a change of the choice: its title and what it says. */
+function confirmation(current: SsoChoice, next: SsoChoice, domains: string): { title: string; text: string } {
+  if (next === "google") {
+    return {
+      title: "Enable Google Single Sign-on",
+      text: `Anyone with an email address at ${domains} will be able to join this account automatically by signing in with Google. Invitations by email are turned off while this is on.`,
+    };
+  }
+  if (next === "saml") {
+    return {
+      title: "Enable SAML Single Sign-on",
+      text: `Anyone with an email address at ${domains} signs in through your identity provider, and joins this account at their first sign-in. Password, Google and GitHub sign-in stop for this account's users, and invitations by email are turned off while this is on.`,
+    };
+  }
+  return current === "saml"
+    ? {
+        title: "Disable SAML Single Sign-on",
+        text: "Users can sign in with their email and password, Google or GitHub again; Sign in with SSO keeps working for those who use it. You can invite users by email again.",
+      }
+    : {
+        title: "Disable Google Single Sign-on",
+        text: "Users will no longer be able to join this account using Sign In with Google. Existing users keep their access, and you can invite users by email again.",
+      };
 }
 
 export function SecuritySection({ sso, currentUser }: Props) {
   const setGoogleSso = useSetGoogleSso();
-  const current: SsoChoice = sso.isGoogleSSO ? "google" : "none";
+  const setSamlSso = useSetSamlRequirement();
+  const connected = Boolean(useSamlSettings().data?.connection);
+  const current: SsoChoice = sso.isGoogleSSO ? "google" : sso.isSamlSSO ? "saml" : "none";
   const [pending, setPending] = useState<SsoChoice | null>(null);
+  const [settingUp, setSettingUp] = useState(false);
   const roleBlocked = usePermissions().whyNot("changeSso");
-  // The spec's reasons first; once Google SSO is on, only the role keeps anyone from turning it off.
+  // The spec's reasons first; once an option is on, only the role keeps anyone from turning it off.
   const googleBlocked =
-    current === "google"
-      ? roleBlocked
-      : (googleSsoBlockedReason(currentUser, sso.domains) ?? roleBlocked);
+    current === "google" ? roleBlocked : (googleSsoBlockedReason(currentUser, sso.domains) ?? roleBlocked);
+  const samlBlocked =
+    current === "saml" ? roleBlocked : (roleBlocked ?? samlBlockedReason(currentUser, sso.domains, connected));
+  // Setting the connection up needs the role and a verified domain, not a SAML sign-in.
+  const samlSetUpBlocked = roleBlocked ?? samlBlockedReason(currentUser, sso.domains, false);
   const domains = sso.domains.join(", ");
+  // Google's requirement is POST /web/sso (SPEC 7), the SAML connection's its own route.
+  const usesGoogle = pending === "google" || (pending === "none" && current === "google");
+  const mutation = usesGoogle ? setGoogleSso : setSamlSso;
 
+  const choose = (value: SsoChoice) => {
+    if (value === current) return;
+    if (value === "saml" && !connected) setSettingUp(true);
+    else setPending(value);
+  };
   const close = () => {
     setPending(null);
     setGoogleSso.reset();
+    setSamlSso.reset();
   };
+  const done = { onSuccess: () => setPending(null) };
   const confirm = () =>
-    setGoogleSso.mutate(
-      { body: { requireGoogleSSO: pending === "google" } },
-      { onSuccess: () => setPending(null) },
-    );
+    usesGoogle
+      ? setGoogleSso.mutate({ body: { requireGoogleSSO: pending === "google" } }, done)
+      : setSamlSso.mutate({ body: { requireSamlSSO: pending === "saml" } }, done);
 
-  const option = (
-    value: SsoChoice,
-    label: string,
-    description: string,
-    disabledReason: string | null,
-  ) => (
+  const option = (value: SsoChoice, label: string, description: string, disabledReason: string | null) => (
     <DisabledReason reason={disabledReason} side="bottom" block>
       <label className={`${styles.option} ${disabledReason ? styles.optionDisabled : ""}`}>
         <input
@@ -69,7 +106,7 @@ export function SecuritySection({ sso, currentUser }: Props) {
           value={value}
           checked={current === value}
           disabled={Boolean(disabledReason)}
-          onChange={() => value !== current && setPending(value)}
+          onChange={() => choose(value)}
         />
         <span>
           <span className={styles.optionLabel}>{label}</span>
@@ -79,16 +116,12 @@ export function SecuritySection({ sso, currentUser }: Props) {
     </DisabledReason>
   );
 
+  const asked = pending ? confirmation(current, pending, domains) : null;
   return (
     <Panel title="Security" description="Choose how the users of this account sign in.">
       <fieldset className={styles.options}>
         <legend className={styles.legend}>Single sign-on (SSO)</legend>
-        {option(
-          "none",
-          "Email and password",
-          "Users sign in with their email and password, Google or GitHub.",
-          roleBlocked,
-        )}
+        {option("none", "Email and password", "Users sign in with their email and password, Google or GitHub.", roleBlocked)}
         {option(
           "google",
           "Google",
@@ -102,28 +135,25 @@ export function SecuritySection({ sso, currentUser }: Props) {
         {option(
           "saml",
           "SAML",
-          "Sign in through your identity provider (Okta, Azure AD...).",
-          SAML_TOOLTIP,
+          sso.isSamlSSO
+            ? `Required for ${domains}: users sign in through your identity provider.`
+            : "Sign in through your identity provider (Okta, Microsoft Entra ID, Google Workspace).",
+          samlBlocked,
         )}
       </fieldset>
+      <SamlBox blocked={samlSetUpBlocked} settingUp={settingUp} onSetUp={setSettingUp} />
       <DomainsBox />
-      {pending ? (
+      {asked ? (
         <ConfirmModal
           width="medium"
-          title={
-            pending === "google" ? "Enable Google Single Sign-on" : "Disable Google Single Sign-on"
-          }
+          title={asked.title}
           confirmLabel="Confirm"
-          pending={setGoogleSso.isPending}
-          error={setGoogleSso.error}
+          pending={mutation.isPending}
+          error={mutation.error}
           onClose={close}
           onConfirm={confirm}
         >
-          <p className={styles.lead}>
-            {pending === "google"
-              ? `Anyone with an email address at ${domains} will be able to join this account automatically by signing in with Google. Invitations by email are turned off while this is on.`
-              : "Users will no longer be able to join this account using Sign In with Google. Existing users keep their access, and you can invite users by email again."}
-          </p>
+          <p className={styles.lead}>{asked.text}</p>
         </ConfirmModal>
       ) : null}
     </Panel>

@@ -2,8 +2,10 @@
  * /users: User Management (SPEC 2; README "Roles and invitations"): the users list with each
  * one's role, a Pending or Expired badge for invitations not yet accepted, and the actions the
  * signed-in user's role allows (Edit, Delete; Resend and Revoke for invitations); '+ Invite
- * User' (disabled with its tooltip while Google SSO is on, SPEC 5, or for Members); the
- * Security section; and, for Owners and Admins, Directory sync (SCIM tokens).
+ * User' (disabled with its tooltip while Google or SAML SSO is on, SPEC 5, or for Members); the
+ * Security section; and, for Owners and Admins, Directory sync (SCIM tokens). While the SAML
+ * connection's signing certificate expires within 30 days (or has expired), a warning says so
+ * at the top (README "SAML single sign-on").
  */
 import { useState } from "react";
 
@@ -15,6 +17,7 @@ import { InfoBox } from "@/components/ui/InfoBox";
 import { Panel } from "@/components/ui/Panel";
 import { usePermissions } from "@/api/use-permissions";
 
+import { useSamlSettings } from "../api/saml";
 import { useAccountUsers, useSessionUser, useSso } from "../api/users";
 import { DeleteUserModal } from "../components/DeleteUserModal";
 import { DirectorySync } from "../components/DirectorySync";
@@ -23,6 +26,7 @@ import { SecuritySection } from "../components/SecuritySection";
 import { UserFormModal } from "../components/UserFormModal";
 import { type Notice, type UserAction, UserRow } from "../components/UserRow";
 import type { AccountUser } from "../lib/roles";
+import { certificateWarning } from "../lib/saml";
 import { INVITE_DISABLED_TOOLTIP } from "../lib/sso";
 import styles from "../components/users.module.css";
 
@@ -32,6 +36,7 @@ export function Component() {
   const { data: users } = useAccountUsers();
   const { data: sso } = useSso();
   const { data: me } = useSessionUser();
+  const connection = useSamlSettings().data?.connection;
   const { whyNot } = usePermissions();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -42,13 +47,15 @@ export function Component() {
     setNotice(null); // a Resend's notice is about what came before
     setDialog(next);
   };
-  // SPEC 5's reason first: while Google SSO is on nobody invites.
-  const inviteBlocked = sso.isGoogleSSO ? INVITE_DISABLED_TOOLTIP : whyNot("manageUsers");
+  // SPEC 5's reason first: while Google or SAML SSO is on nobody invites.
+  const inviteBlocked = sso.isGoogleSSO || sso.isSamlSSO ? INVITE_DISABLED_TOOLTIP : whyNot("manageUsers");
+  const expiring = connection ? certificateWarning(connection) : null;
 
   return (
     <>
       <PageHeader title="User Management" />
       <div className={page.stack}>
+        {expiring ? <InfoBox variant="warning">{expiring}</InfoBox> : null}
         <Panel
           title="Users"
           description={`${users.length} ${users.length === 1 ? "person has" : "people have"} access to this account.`}

@@ -1,0 +1,614 @@
+"""SAML single sign-on, set up by the account's Owners and Admins themselves (SPEC 4 "SSO
+setting": saml; README "SAML single sign-on").
+
+The console is not the SAML service provider: Cognito is. A connection is a SAML identity
+provider of the user pool (CreateIdentityProvider, ``ProviderType`` SAML) named after the
+account (:func:`provider_name_of`), whose metadata is the one the account gave (checked by
+api/sso/saml_metadata.py and sent as ``MetadataFile``), whose ``IdpIdentifiers`` are the
+account's verified domains (Cognito routes ``idp_identifier=<domain>`` to it) and whose
+``AttributeMapping`` takes the email and names from the attributes :data:`ATTRIBUTES` names;
+it is listed in the app client's ``SupportedIdentityProviders``. Cognito validates the
+identity provider's responses and mints tokens for its people, whose ``identities`` attribute
+names the connection (api/auth/identity.py).
+
+- Saving checks the metadata first (nothing changes when it is refused), then writes our row
+  and Cognito's provider; a failure after a Cognito step undoes it (``undo_on_rollback``).
+- The app client's lists are replaced whole by UpdateUserPoolClient, so they are read,
+  changed and written under a PostgreSQL advisory lock: two accounts saving at once lose
+  neither provider.
+- A domain is an identifier of one provider at a time (Cognito refuses duplicates), and a
+  verified domain belongs to one account: when a domain moved to another account, the old
+  connection gives it up first (:func:`sync_identifiers`).
+- The first sign-in of a person through the connection (:func:`provision`) creates their
+  user in the account (a Member), or links the existing user of that email in the account;
+  their email must be at one of the account's verified domains.
+- Requiring it ends the sessions of everyone else; removing it lets the account's users
+  sign in with email and password again (they set one with Forgot password).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import structlog
+from sqlalchemy import func
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.adapters.cognito import (
+    CognitoClient,
+    CognitoError,
+    CognitoUnavailable,
+    IdentityProvider,
+    ResourceNotFoundError,
+)
+from api.adapters.metadata_url import MetadataFetcher, MetadataUnreachable, MetadataUrlRefused
+from api.audit import Actor, AuditAction, AuditTrail, SigningIn, Target
+from api.auth.errors import RemovedFromAccount, removed_message
+from api.auth.identity import ProvenIdentity
+from api.auth.principal import Caller
+from api.auth.sessions import end_sessions, was_removed
+from api.cognito_errors import cognito_errors
+from api.config import Settings
+from api.db import undo_on_rollback
+from api.emails import email_domain
+from api.errors import NotFound
+from api.models import Account, AuthType, Role, SamlConnection, User
+from api.sso import repository
+from api.sso.errors import (
+    SamlConnectionRequired,
+    SamlMetadataUnreachable,
+    SamlSsoAuthTypeRequired,
+    VerifiedDomainRequired,
+)
+from api.sso.saml_metadata import IdpMetadata, parse_metadata
+from api.sso.schemas import SamlConnection as SamlConnectionOut
+from api.sso.schemas import SamlSettingsResponse, SamlTest, ServiceProvider
+
+log = structlog.get_logger(__name__)
+
+NAME_ID_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress"
+ATTRIBUTES = {"email": "email", "given_name": "firstName", "family_name": "lastName"}
+"""The pool attribute -> the SAML attribute the identity provider sends it in (Cognito's
+``AttributeMapping``; the set-up screen tells the administrator these names)."""
+
+EXPIRY_WARNING = timedelta(days=30)
+"""A signing certificate expiring this soon is warned about (User Management, an email)."""
+
+APP_CLIENT_LOCK = 0x5A4D4C5F41505043  # "ZML_APPC": the advisory lock of the app client's lists
+NO_DOMAIN = "Verify your company's domain before setting up SAML single sign-on."
+
+
+def provider_name_of(account_id: uuid.UUID) -> str:
+    """The pool's name of the account's identity provider: ``saml-`` and 27 hex digits of the
+    account id (ProviderName: up to 32 characters, no underscore, which Cognito puts between
+    it and the NameID in usernames)."""
+    return f"saml-{account_id.hex[:27]}"
+
+
+def service_provider(settings: Settings) -> ServiceProvider:
+    """What the identity provider is told about Cognito, the service provider ("Adding SAML
+    identity providers to a user pool": the audience ``urn:amazon:cognito:sp:<pool id>`` and
+    the ACS URL ``https://<domain>/saml2/idpresponse``)."""
+    return ServiceProvider(
+        entity_id=f"urn:amazon:cognito:sp:{settings.cognito_user_pool_id}",
+        acs_url=f"{settings.cognito_hosted_ui_url.rstrip('/')}/saml2/idpresponse",
+        name_id_format=NAME_ID_FORMAT,
+        email_attribute=ATTRIBUTES["email"],
+        first_name_attribute=ATTRIBUTES["given_name"],
+        last_name_attribute=ATTRIBUTES["family_name"],
+    )
+
+
+def expires_soon(row: SamlConnection, now: datetime) -> bool:
+    """Whether the connection's signing certificate expires within :data:`EXPIRY_WARNING`."""
+    return row.certificate_expires_at - now <= EXPIRY_WARNING
+
+
+def _test(row: SamlConnection, tested_at: datetime) -> SamlTest:
+    return SamlTest(
+        tested_at=tested_at,
+        email=row.last_test_email,
+        first_name=row.last_test_first_name,
+        last_name=row.last_test_last_name,
+        problem=row.last_test_problem,
+    )
+
+
+def connection_out(row: SamlConnection, now: datetime | None = None) -> SamlConnectionOut:
+    """A connection as the console shows it."""
+    return SamlConnectionOut(
+        provider_name=row.provider_name,
+        metadata_url=row.metadata_url,
+        idp_entity_id=row.idp_entity_id,
+        sso_url=row.sso_url,
+        certificate_expires_at=row.certificate_expires_at,
+        certificate_expires_soon=expires_soon(row, now or datetime.now(UTC)),
+        domains=sorted(row.idp_identifiers),
+        metadata_checked_at=row.metadata_checked_at,
+        metadata_error=row.metadata_error,
+        connected_at=row.created_at,
+        last_test=None if row.last_test_at is None else _test(row, row.last_test_at),
+    )
+
+
+async def saml_settings(
+    *, db: AsyncSession, caller: Caller, settings: Settings
+) -> SamlSettingsResponse:
+    """The service provider's values and the caller's account's connection (null before
+    set-up)."""
+    row = await repository.connection_of(db, caller.account_id)
+    return SamlSettingsResponse(
+        service_provider=service_provider(settings),
+        connection=None if row is None else connection_out(row),
+    )
+
+
+def identity_provider_of(row: SamlConnection) -> IdentityProvider:
+    """The connection as the pool's identity provider (CreateIdentityProvider's settings)."""
+    return IdentityProvider(
+        name=row.provider_name,
+        metadata=row.metadata_xml,
+        identifiers=tuple(sorted(row.idp_identifiers)),
+        attribute_mapping=dict(ATTRIBUTES),
+    )
+
+
+async def _quietly(step: Callable[[], Awaitable[Any]], what: str, **context: object) -> None:
+    """Run a compensating step; log instead of raising (``undo_on_rollback`` steps must not)."""
+    try:
+        await step()
+    except (CognitoError, CognitoUnavailable, TimeoutError):
+        log.exception("saml_undo_failed", step=what, **context)
+
+
+# ---------------------------------------------------------------------------------------------
+# The app client's list of identity providers
+
+
+async def _change_app_client(
+    db: AsyncSession, cognito: CognitoClient, *, add: str | None = None, drop: str | None = None
+) -> None:
+    """Add or drop one provider of the app client's ``SupportedIdentityProviders``: read,
+    change and write the whole client under :data:`APP_CLIENT_LOCK`, held until ``db``'s
+    transaction ends. Raises CognitoError, CognitoUnavailable."""
+    await repository.lock_app_client(db, APP_CLIENT_LOCK)
+    client = await cognito.describe_app_client()
+    providers = [p for p in client.get("SupportedIdentityProviders") or [] if p != drop]
+    if add is not None and add not in providers:
+        providers.append(add)
+    if providers == (client.get("SupportedIdentityProviders") or []):
+        return
+    client["SupportedIdentityProviders"] = providers
+    await cognito.update_app_client(client)
+
+
+def _undo_app_client(
+    db: AsyncSession, cognito: CognitoClient, *, add: str | None = None, drop: str | None = None
+) -> None:
+    """On a rollback, change the app client's list back in a transaction of its own (under
+    the same lock: the request's transaction, and its lock, are gone by then)."""
+    engine = db.bind
+
+    async def undo() -> None:
+        async with AsyncSession(engine) as own, own.begin():
+            await _quietly(
+                lambda: _change_app_client(own, cognito, add=add, drop=drop),
+                "app_client",
+                add=add,
+                drop=drop,
+            )
+
+    undo_on_rollback(db, undo)
+
+
+# ---------------------------------------------------------------------------------------------
+# Identifiers (the verified domains Cognito routes to the connection)
+
+
+async def sync_identifiers(
+    *, db: AsyncSession, cognito: CognitoClient, row: SamlConnection
+) -> None:
+    """Make the connection's ``IdpIdentifiers`` its account's verified domains, after any
+    other account's connection that Cognito still routes one of them to gives it up (a
+    verified domain belongs to one account; identifiers are unique in the pool). Each
+    Cognito change is undone if the request's transaction does not commit.
+
+    Raises: CognitoError, CognitoUnavailable.
+    """
+    domains = sorted(await repository.verified_domain_names(db, row.account_id))
+    for other in await repository.connections_holding(db, domains, other_than=row.account_id):
+        await _set_identifiers(
+            db,
+            cognito,
+            other,
+            sorted(await repository.verified_domain_names(db, other.account_id)),
+        )
+    await _set_identifiers(db, cognito, row, domains)
+
+
+async def _set_identifiers(
+    db: AsyncSession, cognito: CognitoClient, row: SamlConnection, domains: list[str]
+) -> None:
+    if sorted(row.idp_identifiers) == domains:
+        return
+    before = identity_provider_of(row)
+    row.idp_identifiers = domains
+    await cognito.update_identity_provider(identity_provider_of(row))
+    undo_on_rollback(
+        db,
+        lambda: _quietly(
+            lambda: cognito.update_identity_provider(before), "identifiers", name=before.name
+        ),
+    )
+    await db.flush()
+
+
+# ---------------------------------------------------------------------------------------------
+# Set-up
+
+
+async def _metadata_from_url(fetcher: MetadataFetcher, url: str) -> IdpMetadata:
+    """Fetch and check the metadata at ``url``. Raises SamlMetadataUnreachable,
+    InvalidSamlMetadata."""
+    try:
+        document = await fetcher.fetch(url)
+    except (MetadataUrlRefused, MetadataUnreachable) as exc:
+        raise SamlMetadataUnreachable(exc.message) from exc
+    return parse_metadata(document)
+
+
+def _audited(row: SamlConnection) -> dict[str, Any]:
+    """What the audit log records of a connection's changes."""
+    return {
+        "metadataUrl": row.metadata_url,
+        "idpEntityId": row.idp_entity_id,
+        "certificateExpiresAt": row.certificate_expires_at.isoformat(),
+    }
+
+
+def _target(account: Account) -> Target:
+    return Target("saml_connection", account.id, account.name)
+
+
+async def save_connection(
+    *,
+    db: AsyncSession,
+    caller: Caller,
+    audit: AuditTrail,
+    cognito: CognitoClient,
+    fetcher: MetadataFetcher,
+    metadata_url: str | None,
+    metadata_xml: str | None,
+) -> SamlConnectionOut:
+    """Create or update the caller's account's SAML connection from the identity provider's
+    metadata (by ``metadata_url``, fetched now and every day, or ``metadata_xml``, one of the
+    two), in our database and in Cognito (CreateIdentityProvider or UpdateIdentityProvider,
+    then the app client's ``SupportedIdentityProviders``).
+
+    Raises:
+        VerifiedDomainRequired: the account has no verified domain (whose people it would
+            sign in).
+        SamlMetadataUnreachable: the URL is not one the console fetches, or the fetch failed.
+        InvalidSamlMetadata: the metadata is not usable (the message names the problem).
+        ProviderRefused, VendorUnavailable: Cognito refused or could not be reached (nothing
+            is kept).
+    """
+    account = await db.get_one(Account, caller.account_id, with_for_update=True)
+    domains = await repository.verified_domain_names(db, account.id)
+    if not domains:
+        raise VerifiedDomainRequired(NO_DOMAIN)
+    if metadata_url is not None:
+        metadata = await _metadata_from_url(fetcher, metadata_url)
+    else:
+        metadata = parse_metadata(metadata_xml or "")
+    now = datetime.now(UTC)
+    row = await repository.connection_of(db, account.id, for_update=True)
+    created = row is None
+    before = {} if row is None else _audited(row)
+    if row is None:
+        row = SamlConnection(
+            account_id=account.id,
+            provider_name=provider_name_of(account.id),
+            idp_identifiers=[],
+            created_at=now,
+        )
+        db.add(row)
+    else:
+        previous = identity_provider_of(row)
+        undo_on_rollback(
+            db,
+            lambda: _quietly(
+                lambda: cognito.update_identity_provider(previous), "update", name=previous.name
+            ),
+        )
+    row.metadata_url = metadata_url
+    row.metadata_xml = metadata.document
+    row.idp_entity_id = metadata.entity_id
+    row.sso_url = metadata.sso_url
+    row.certificate_expires_at = metadata.certificate_expires_at
+    row.metadata_checked_at = now
+    row.metadata_error = None
+    await db.flush()
+    async with cognito_errors():
+        if created:
+            # Created with no identifier; sync_identifiers gives it the domains once any other
+            # connection gave them up.
+            await cognito.create_identity_provider(identity_provider_of(row))
+            name = row.provider_name
+            undo_on_rollback(
+                db, lambda: _quietly(lambda: _delete_provider(cognito, name), "create", name=name)
+            )
+            await _change_app_client(db, cognito, add=name)
+            _undo_app_client(db, cognito, drop=name)
+        else:
+            await cognito.update_identity_provider(identity_provider_of(row))
+        await sync_identifiers(db=db, cognito=cognito, row=row)
+    changes = {
+        key: (before.get(key), value)
+        for key, value in _audited(row).items()
+        if before.get(key) != value
+    }
+    await audit.record(
+        AuditAction.SAML_CONNECTED if created else AuditAction.SAML_UPDATED,
+        _target(account),
+        changes,
+    )
+    return connection_out(row, now)
+
+
+async def _delete_provider(cognito: CognitoClient, name: str) -> None:
+    try:
+        await cognito.delete_identity_provider(name)
+    except ResourceNotFoundError:
+        return
+
+
+async def remove_connection(
+    *, db: AsyncSession, caller: Caller, audit: AuditTrail, cognito: CognitoClient
+) -> None:
+    """Remove the caller's account's SAML connection: from the app client's list, then the
+    identity provider itself. A requirement of it ends (the account falls back to email and
+    password), and the people of the connection become email-and-password users: they set a
+    password with Forgot password (README "SAML single sign-on"); their open sessions end.
+
+    Raises:
+        NotFound: the account has no connection.
+        ProviderRefused, VendorUnavailable: Cognito refused or could not be reached (nothing
+            is kept).
+    """
+    account = await db.get_one(Account, caller.account_id, with_for_update=True)
+    row = await repository.connection_of(db, account.id, for_update=True)
+    if row is None:
+        raise NotFound("No SAML connection is set up")
+    changes: dict[str, tuple[Any, Any]] = {"idpEntityId": (row.idp_entity_id, None)}
+    if account.require_saml_sso:
+        account.require_saml_sso = False
+        changes["requireSamlSSO"] = (True, False)
+    # Unbound from their SAML identities, whose tokens then open no account; the next
+    # password sign-in binds them to their pool user again.
+    for user in await repository.users_signing_in_with(db, account.id, AuthType.SAML_SSO):
+        user.auth_type = AuthType.EMAIL
+        user.identity_id = user.email.lower()
+        user.identity_sub = None
+    provider = identity_provider_of(row)
+    await db.delete(row)
+    await db.flush()
+    async with cognito_errors():
+        await _change_app_client(db, cognito, drop=provider.name)
+        _undo_app_client(db, cognito, add=provider.name)
+        await _delete_provider(cognito, provider.name)
+    undo_on_rollback(
+        db,
+        lambda: _quietly(
+            lambda: cognito.create_identity_provider(provider), "remove", name=provider.name
+        ),
+    )
+    await audit.record(AuditAction.SAML_REMOVED, _target(account), changes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Requiring it
+
+
+async def set_saml_requirement(
+    *, db: AsyncSession, caller: Caller, audit: AuditTrail, required: bool
+) -> Account:
+    """Require (or stop requiring) sign-in through the account's SAML connection; requiring
+    it stops requiring Google, and ends the sessions of every user who does not sign in
+    through the connection (README "SAML single sign-on").
+
+    Returns the account after the change.
+
+    Raises:
+        SamlConnectionRequired: requiring it before the connection is set up.
+        SamlSsoAuthTypeRequired: requiring it as a user who has not signed in through it.
+    """
+    account = await db.get_one(Account, caller.account_id, with_for_update=True)
+    if required:
+        if await repository.connection_of(db, account.id) is None:
+            raise SamlConnectionRequired()
+        if caller.auth_type is not AuthType.SAML_SSO:
+            raise SamlSsoAuthTypeRequired()
+    changes: dict[str, tuple[Any, Any]] = {}
+    if account.require_saml_sso != required:
+        changes["requireSamlSSO"] = (account.require_saml_sso, required)
+    if required and account.require_google_sso:
+        changes["requireGoogleSSO"] = (True, False)
+        account.require_google_sso = False
+    if changes:
+        await audit.record(
+            AuditAction.SSO_CHANGED, Target("account", account.id, account.name), changes
+        )
+    if required and not account.require_saml_sso:
+        # As for Google: the users it excludes lose their sessions for good.
+        await end_sessions(db, User.account_id == account.id, User.auth_type != AuthType.SAML_SSO)
+    account.require_saml_sso = required
+    await db.flush()
+    return account
+
+
+# ---------------------------------------------------------------------------------------------
+# Signing people in
+
+
+class SamlSignInRefused(Exception):
+    """A SAML identity that the console does not let in; ``message`` says why, for the
+    person signing in."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+async def provision(
+    *, db: AsyncSession, identity: ProvenIdentity, sub: str, client_address: str
+) -> SigningIn:
+    """The user of a SAML identity's first sign-in (Cognito asserts the identity and its
+    connection, api/auth/identity.py): the existing user with its email in the connection's
+    account is linked to it (their sign-in type becomes SAML SSO), or a Member is created
+    with the names the identity provider sent. Either way in ``db``'s transaction, audited.
+
+    Returns who signed in.
+
+    Raises:
+        SamlSignInRefused: the connection is gone; the email is missing or not at one of the
+            account's verified domains; the email belongs to a user of another account.
+        RemovedFromAccount: the account removed this person.
+    """
+    row = (
+        await repository.connection_named(db, identity.provider_name)
+        if identity.provider_name
+        else None
+    )
+    if row is None:
+        raise SamlSignInRefused("This single sign-on connection no longer exists.")
+    account = await db.get_one(Account, row.account_id)
+    email = identity.email
+    domains = await repository.verified_domain_names(db, account.id)
+    if not email or email_domain(email) not in domains:
+        raise SamlSignInRefused(
+            f"Your identity provider sent {email or 'no email address'}, which is not at a "
+            f"verified domain of {account.name}. Ask your administrator to send your work "
+            "email address."
+        )
+    if await was_removed(
+        db, account.id, email, provider=AuthType.SAML_SSO.value, provider_subject=None
+    ):
+        raise RemovedFromAccount(removed_message(account.name))
+    user = await repository.user_with_email(db, email)
+    if user is not None and user.account_id != account.id:
+        raise SamlSignInRefused(
+            f"{email} already belongs to another account of the console. Ask your administrator."
+        )
+    name = f"{identity.first_name} {identity.last_name}".strip()
+    if user is None:
+        user = User(
+            account_id=account.id,
+            identity_id=identity.username,
+            identity_sub=sub,
+            first_name=identity.first_name[:100],
+            last_name=identity.last_name[:100],
+            email=email,
+            auth_type=AuthType.SAML_SSO,
+            # People who arrive through the connection are Members until an Owner changes it.
+            role=Role.MEMBER,
+            signed_in_at=func.now(),
+        )
+        db.add(user)
+        await db.flush()
+        action: AuditAction = AuditAction.USER_JOINED
+        changes: dict[str, tuple[Any, Any]] = {
+            "role": (None, user.role.value),
+            "via": (None, "SAML SSO"),
+        }
+    else:
+        changes = {"authType": (user.auth_type.value, AuthType.SAML_SSO.value)}
+        user.identity_id = identity.username
+        user.identity_sub = sub
+        user.auth_type = AuthType.SAML_SSO
+        user.email_verified = True
+        user.signed_in_at = func.now()
+        await db.flush()
+        action = AuditAction.USER_SSO_LINKED
+        name = f"{user.first_name} {user.last_name}".strip()
+    actor = Actor(user.id, name, user.email, client_address)
+    await AuditTrail(db, account.id, actor).record(
+        action, Target("user", user.id, f"{name} <{user.email}>"), changes
+    )
+    return SigningIn(user.id, account.id, name, user.email)
+
+
+async def connection_for_domain(db: AsyncSession, domain: str) -> str | None:
+    """The identity provider Cognito routes ``domain`` to, if a verified domain's account has
+    a connection for it ('Sign in with SSO'); None otherwise."""
+    row = await repository.connection_for_domain(db, domain)
+    return None if row is None else row.provider_name
+
+
+# ---------------------------------------------------------------------------------------------
+# Test sign-in
+
+
+async def provider_name_for_test(*, db: AsyncSession, caller: Caller) -> str:
+    """The name of the caller's account's identity provider, to test it.
+
+    Raises: SamlConnectionRequired.
+    """
+    row = await repository.connection_of(db, caller.account_id)
+    if row is None:
+        raise SamlConnectionRequired()
+    return row.provider_name
+
+
+def test_problem(identity: ProvenIdentity, row: SamlConnection, domains: list[str]) -> str | None:
+    """What is wrong with the identity a test sign-in produced, or None: it must come
+    through this connection, with an email at one of the account's verified domains and both
+    names (in the attributes :data:`ATTRIBUTES` names)."""
+    if identity.auth_type is not AuthType.SAML_SSO or identity.provider_name != row.provider_name:
+        return "The sign-in did not come through this account's SAML connection."
+    if not identity.email:
+        return (
+            "The identity provider sent no email address: send the user's email in the "
+            f"'{ATTRIBUTES['email']}' attribute."
+        )
+    if email_domain(identity.email) not in domains:
+        return (
+            f"The identity provider sent {identity.email}, which is not at a verified domain "
+            f"({', '.join(domains) or 'none'}): send the user's work email address."
+        )
+    if not identity.first_name or not identity.last_name:
+        return (
+            "The identity provider sent no first or last name: send them in the "
+            f"'{ATTRIBUTES['given_name']}' and '{ATTRIBUTES['family_name']}' attributes."
+        )
+    return None
+
+
+async def record_test(
+    *, db: AsyncSession, caller: Caller, audit: AuditTrail, identity: ProvenIdentity
+) -> SamlTest:
+    """Record what a test sign-in produced on the caller's account's connection (and in the
+    audit log) and return it.
+
+    Raises: SamlConnectionRequired (the connection was removed meanwhile).
+    """
+    row = await repository.connection_of(db, caller.account_id, for_update=True)
+    if row is None:
+        raise SamlConnectionRequired()
+    domains = await repository.verified_domain_names(db, caller.account_id)
+    now = datetime.now(UTC)
+    row.last_test_at = now
+    row.last_test_email = identity.email or None
+    row.last_test_first_name = identity.first_name[:100] or None
+    row.last_test_last_name = identity.last_name[:100] or None
+    row.last_test_problem = test_problem(identity, row, domains)
+    await db.flush()
+    await audit.record(
+        AuditAction.SAML_TESTED,
+        Target("saml_connection", caller.account_id, caller.account_name),
+        {"result": (None, row.last_test_problem or f"signed in as {identity.email}")},
+    )
+    return _test(row, now)

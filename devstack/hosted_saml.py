@@ -1,0 +1,254 @@
+"""Development-only: the hosted-UI stand-in's side of SAML, playing Cognito as the service
+provider of each account's SAML connection (README "SAML single sign-on"; Amazon Cognito
+developer guide, "SAML user pool IdP authentication flow").
+
+- ``/oauth2/authorize`` with ``idp_identifier=<domain>`` (or ``identity_provider=<name>``) finds
+  the pool's SAML identity provider it names (moto stores them: CreateIdentityProvider), which
+  must be listed in the app client's ``SupportedIdentityProviders``, and sends the browser to
+  its sign-in URL with an AuthnRequest (HTTP-Redirect binding) from
+  ``urn:amazon:cognito:sp:<pool id>``, remembering it under the RelayState.
+- ``POST /saml2/idpresponse`` checks the response against the metadata stored in the pool
+  (``ProviderDetails.MetadataFile``) with pysaml2 (signature by the identity provider's
+  certificate, Destination and Recipient this ACS URL, Audience the pool's SP entity ID,
+  NotOnOrAfter, InResponseTo the request it sent), then creates or updates the federated user
+  ``<provider name>_<NameID>`` with the mapped attributes and the ``identities`` attribute
+  Cognito gives federated users (``providerType`` SAML), signs it in and redirects to the app
+  client's callback with a code. A refused response redirects there with an OAuth error.
+
+moto stores identity providers but does none of this (no metadata parsing, no hosted UI, no
+``/saml2/idpresponse``). ``api.config.Settings.check`` refuses ``DEV_STAND_INS`` outside
+development, so production never mounts this module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from saml2 import BINDING_HTTP_POST, BINDING_HTTP_REDIRECT
+from saml2.client import Saml2Client
+from saml2.config import SPConfig
+
+from api.adapters.cognito import CognitoClient, ResourceNotFoundError, UserNotFoundError
+from api.sso.saml_metadata import parse_metadata
+from devstack.hosted_codes import back_to_client, redirect_signed_in
+from devstack.saml_idp import XMLSEC1
+
+router = APIRouter(include_in_schema=False)
+
+ACS_PATH = "/saml2/idpresponse"
+REQUEST_TTL_S = 600
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A sign-in waiting for its identity provider's response: the provider, where the browser
+    goes back to, the AuthnRequest's id (InResponseTo) and until when (``time.monotonic``)."""
+
+    provider_name: str
+    redirect_uri: str
+    state: str
+    code_challenge: str
+    request_id: str
+    expires_at: float
+
+
+def _pending(request: Request) -> dict[str, Pending]:
+    if not hasattr(request.app.state, "saml_requests"):
+        request.app.state.saml_requests = {}
+    pending: dict[str, Pending] = request.app.state.saml_requests
+    return pending
+
+
+def _error_page(message: str) -> HTMLResponse:
+    return HTMLResponse(f"<h1>invalid_request</h1><p>{message}</p>", status_code=400)
+
+
+def _sp_client(request: Request, metadata: str) -> Saml2Client:
+    """Cognito as the service provider of one identity provider (its metadata)."""
+    settings = request.app.state.settings
+    acs_url = settings.cognito_hosted_ui_url.rstrip("/") + ACS_PATH
+    return Saml2Client(
+        config=SPConfig().load(
+            {
+                "entityid": f"urn:amazon:cognito:sp:{settings.cognito_user_pool_id}",
+                "xmlsec_binary": XMLSEC1,
+                "metadata": {"inline": [metadata]},
+                "allow_unknown_attributes": True,
+                "service": {
+                    "sp": {
+                        "endpoints": {"assertion_consumer_service": [(acs_url, BINDING_HTTP_POST)]},
+                        "want_response_signed": True,
+                        "want_assertions_signed": False,
+                        "authn_requests_signed": False,
+                        "allow_unsolicited": False,
+                    }
+                },
+            }
+        )
+    )
+
+
+async def _saml_provider(
+    cognito: CognitoClient, *, name: str, identifier: str
+) -> dict[str, Any] | None:
+    """The pool's SAML identity provider of ``name``, or the one with ``identifier``."""
+    names = [name] if name else await cognito.list_identity_providers()
+    for candidate in names:
+        try:
+            provider = await cognito.describe_identity_provider(candidate)
+        except ResourceNotFoundError:
+            continue
+        if provider.get("ProviderType") != "SAML":
+            continue
+        if name or identifier in (provider.get("IdpIdentifiers") or []):
+            return provider
+    return None
+
+
+async def start(
+    request: Request,
+    *,
+    identity_provider: str,
+    idp_identifier: str,
+    redirect_uri: str,
+    state: str,
+    code_challenge: str,
+) -> Response:
+    """The authorize request for a SAML identity provider (by name, or by one of its
+    identifiers): to its sign-in page with an AuthnRequest, remembering where the browser goes
+    back to (``redirect_uri`` with ``state``; ``code_challenge`` for the token endpoint), or
+    an error page when the pool has no such provider for this client."""
+    cognito: CognitoClient = request.app.state.resources.cognito
+    provider = await _saml_provider(cognito, name=identity_provider, identifier=idp_identifier)
+    if provider is None:
+        return _error_page("No identity provider matches the request.")
+    name = str(provider["ProviderName"])
+    client = await cognito.describe_app_client()
+    if name not in (client.get("SupportedIdentityProviders") or []):
+        return _error_page(f"The identity provider {name} is not enabled for this client.")
+    metadata = str(provider["ProviderDetails"]["MetadataFile"])
+    idp_entity_id = parse_metadata(metadata).entity_id
+    relay_state = secrets.token_urlsafe(24)
+    request_id, info = await asyncio.to_thread(
+        _sp_client(request, metadata).prepare_for_authenticate,
+        entityid=idp_entity_id,
+        relay_state=relay_state,
+        binding=BINDING_HTTP_REDIRECT,
+    )
+    _pending(request)[relay_state] = Pending(
+        provider_name=name,
+        redirect_uri=redirect_uri,
+        state=state,
+        code_challenge=code_challenge,
+        request_id=str(request_id),
+        expires_at=time.monotonic() + REQUEST_TTL_S,
+    )
+    return RedirectResponse(dict(info["headers"])["Location"], status_code=302)
+
+
+@dataclass(frozen=True, slots=True)
+class Asserted:
+    """What a valid response asserts: the NameID, the identity provider's entity ID and the
+    attributes (SAML name -> values)."""
+
+    name_id: str
+    issuer: str
+    attributes: dict[str, list[str]]
+
+
+def check_response(client: Saml2Client, saml_response: str, request_id: str) -> Asserted:
+    """Check a response as Cognito does (see the module).
+
+    Raises: ValueError naming what is wrong.
+    """
+    try:
+        base64.b64decode(saml_response, validate=True)
+        parsed = client.parse_authn_request_response(
+            saml_response, BINDING_HTTP_POST, outstanding={request_id: "/"}
+        )
+    except binascii.Error as exc:
+        raise ValueError("The SAMLResponse is not base64") from exc
+    except Exception as exc:  # pysaml2 raises one class per failed check
+        raise ValueError(f"{type(exc).__name__}: {exc}") from exc
+    if parsed is None or parsed.name_id is None or not parsed.name_id.text:
+        raise ValueError("The response asserts no NameID")
+    return Asserted(
+        name_id=str(parsed.name_id.text),
+        issuer=str(parsed.assertion.issuer.text),
+        attributes={k: [str(v) for v in values] for k, values in parsed.ava.items()},
+    )
+
+
+def saml_identities(provider_name: str, name_id: str, issuer: str) -> str:
+    """The ``identities`` attribute Cognito gives a user federated from a SAML provider."""
+    identity = {
+        "userId": name_id,
+        "providerName": provider_name,
+        "providerType": "SAML",
+        "issuer": issuer,
+        "primary": "true",
+        "dateCreated": str(int(time.time() * 1000)),
+    }
+    return json.dumps([identity])
+
+
+@router.post(ACS_PATH)
+async def idp_response(
+    request: Request,
+    SAMLResponse: Annotated[str, Form()],  # noqa: N803 - SAML's parameter names
+    RelayState: Annotated[str, Form()] = "",  # noqa: N803
+) -> Response:
+    """The identity provider's response (HTTP-POST binding): checked, then the browser goes
+    back to the app client's callback with a code, or with an error."""
+    pending = _pending(request).pop(RelayState, None)
+    if pending is None or pending.expires_at < time.monotonic():
+        return _error_page("Invalid relayState from identity provider")
+    cognito: CognitoClient = request.app.state.resources.cognito
+    try:
+        provider = await cognito.describe_identity_provider(pending.provider_name)
+    except ResourceNotFoundError:
+        return _error_page("The identity provider no longer exists.")
+    client = _sp_client(request, str(provider["ProviderDetails"]["MetadataFile"]))
+    try:
+        asserted = await asyncio.to_thread(check_response, client, SAMLResponse, pending.request_id)
+    except ValueError as exc:
+        return back_to_client(
+            pending.redirect_uri,
+            {
+                "error": "invalid_request",
+                "error_description": f"Invalid SAML response received: {exc}",
+                "state": pending.state,
+            },
+        )
+    mapping: dict[str, str] = provider.get("AttributeMapping") or {}
+    attributes = {
+        pool: asserted.attributes.get(saml, [""])[0]
+        for pool, saml in mapping.items()
+        if pool != "username"
+    }
+    username = f"{pending.provider_name}_{asserted.name_id}"
+    try:
+        await cognito.admin_get_user(username)
+    except UserNotFoundError:
+        identities = saml_identities(pending.provider_name, asserted.name_id, asserted.issuer)
+        await cognito.admin_create_user(
+            username, {**attributes, "identities": identities}, suppress_message=True
+        )
+    else:  # the attribute mapping writes them again at every sign-in
+        await cognito.admin_update_user_attributes(username, attributes)
+    return await redirect_signed_in(
+        request,
+        username,
+        redirect_uri=pending.redirect_uri,
+        state=pending.state,
+        code_challenge=pending.code_challenge,
+    )

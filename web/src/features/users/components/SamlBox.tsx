@@ -1,0 +1,209 @@
+/**
+ * The SAML connection inside the Security section (README "SAML single sign-on"): Not set up,
+ * with 'Set up SAML'; or Connected, with the identity provider as its metadata describes it,
+ * the domains it signs in, where its metadata comes from, when its signing certificate
+ * expires (a warning within 30 days), the last test sign-in, and Test sign-in, Update and
+ * Remove. Changing it is for Owners and Admins; it waits for a verified domain.
+ *
+ * Test sign-in opens a window on the hosted UI for the connection; the identity provider's
+ * answer comes back to /oauth/saml-test in that window, which hands the code to this window
+ * (lib/saml-test-message.ts) to be checked by the API: what was sent, or what was wrong.
+ */
+import { useEffect, useRef, useState } from "react";
+
+import { errorMessage } from "@/api";
+import { Button } from "@/components/ui/Button";
+import { ConfirmModal } from "@/components/ui/ConfirmModal";
+import { DisabledReason } from "@/components/ui/DisabledReason";
+import { InfoBox } from "@/components/ui/InfoBox";
+import { samlTestMessage, samlTestRedirectUri } from "@/lib/saml-test-message";
+
+import { useFinishSamlTest, useRemoveSaml, useSamlSettings, useStartSamlTest } from "../api/saml";
+import { lastCheckLabel } from "../lib/domains";
+import { type SamlConnection, certificateWarning, dayLabel, testSummary } from "../lib/saml";
+
+import { SamlSetupModal } from "./SamlSetupModal";
+import domainStyles from "./domains.module.css";
+import styles from "./saml.module.css";
+
+interface Props {
+  /** Why the current user cannot change it (their role, no verified domain), or null. */
+  blocked: string | null;
+  /** The set-up modal is open (also when the SAML option is chosen before any set-up). */
+  settingUp: boolean;
+  onSetUp: (open: boolean) => void;
+}
+
+export function SamlBox({ blocked, settingUp, onSetUp }: Props) {
+  const { data } = useSamlSettings();
+  const [removing, setRemoving] = useState(false);
+  const remove = useRemoveSaml();
+  const connection = data?.connection ?? null;
+
+  return (
+    <section className={styles.box} aria-labelledby="saml-title">
+      <div className={styles.header}>
+        <div className={styles.titleLine}>
+          <h3 id="saml-title" className={domainStyles.title}>
+            SAML single sign-on
+          </h3>
+          <span className={domainStyles.state} data-state={connection ? "Connected" : "Not set up"}>
+            {connection ? "Connected" : "Not set up"}
+          </span>
+        </div>
+        {connection ? null : (
+          <DisabledReason reason={blocked} align="end">
+            <Button disabled={blocked !== null} onClick={() => onSetUp(true)}>
+              Set up SAML
+            </Button>
+          </DisabledReason>
+        )}
+      </div>
+      {connection ? (
+        <Connected connection={connection} blocked={blocked} onUpdate={() => onSetUp(true)} onRemove={() => setRemoving(true)} />
+      ) : (
+        <p className={domainStyles.lead}>
+          Sign your company&apos;s people in through its identity provider (Okta, Microsoft Entra ID, Google
+          Workspace...). People at your verified domains join this account at their first sign-in.
+        </p>
+      )}
+      {settingUp && data ? (
+        <SamlSetupModal serviceProvider={data.serviceProvider} connection={connection} onClose={() => onSetUp(false)} />
+      ) : null}
+      {removing ? (
+        <ConfirmModal
+          title="Remove SAML single sign-on"
+          confirmLabel="Remove"
+          danger
+          width="medium"
+          pending={remove.isPending}
+          error={remove.error}
+          onClose={() => {
+            setRemoving(false);
+            remove.reset();
+          }}
+          onConfirm={() => remove.mutate({}, { onSuccess: () => setRemoving(false) })}
+        >
+          <p className={domainStyles.lead}>
+            People can no longer sign in through your identity provider. Everyone signs in with their
+            email and password again; those who only used single sign-on set a password with “Forgot your
+            password?” on the sign-in page.
+          </p>
+        </ConfirmModal>
+      ) : null}
+    </section>
+  );
+}
+
+interface ConnectedProps {
+  connection: SamlConnection;
+  blocked: string | null;
+  onUpdate: () => void;
+  onRemove: () => void;
+}
+
+function Connected({ connection, blocked, onUpdate, onRemove }: ConnectedProps) {
+  const test = useSamlTest();
+  const warning = certificateWarning(connection);
+  const last = connection.lastTest;
+  return (
+    <>
+      <dl className={styles.facts}>
+        <dt>Identity provider</dt>
+        <dd>{connection.idpEntityId}</dd>
+        <dt>Sign-in URL</dt>
+        <dd>{connection.ssoUrl}</dd>
+        <dt>Domains</dt>
+        <dd>{connection.domains.length ? connection.domains.join(", ") : "None: verify a domain below"}</dd>
+        <dt>Metadata</dt>
+        <dd>
+          {connection.metadataUrl ? `${connection.metadataUrl} (fetched daily)` : "Uploaded XML file"} ·{" "}
+          {lastCheckLabel(connection.metadataCheckedAt)}
+        </dd>
+        <dt>Signing certificate</dt>
+        <dd>Expires {dayLabel(connection.certificateExpiresAt)}</dd>
+      </dl>
+      {warning ? <InfoBox variant="warning">{warning}</InfoBox> : null}
+      {connection.metadataError ? (
+        <InfoBox variant="warning" title="The daily metadata refresh failed">
+          {connection.metadataError} The connection keeps the metadata it had.
+        </InfoBox>
+      ) : null}
+      {test.error ? (
+        <InfoBox variant="error" title="Test sign-in">
+          {test.error}
+        </InfoBox>
+      ) : last ? (
+        <InfoBox variant={last.problem ? "error" : "info"} title="Last test sign-in">
+          {testSummary(last)}
+        </InfoBox>
+      ) : null}
+      <div className={styles.actions}>
+        <DisabledReason reason={blocked}>
+          <Button variant="secondary" disabled={blocked !== null} loading={test.running} onClick={test.run}>
+            Test sign-in
+          </Button>
+        </DisabledReason>
+        <DisabledReason reason={blocked}>
+          <Button variant="secondary" disabled={blocked !== null} onClick={onUpdate}>
+            Update metadata
+          </Button>
+        </DisabledReason>
+        <DisabledReason reason={blocked}>
+          <Button variant="ghost" disabled={blocked !== null} onClick={onRemove}>
+            Remove
+          </Button>
+        </DisabledReason>
+      </div>
+    </>
+  );
+}
+
+/** The test sign-in: a window on the hosted UI, and the result its code brings back. */
+function useSamlTest() {
+  const start = useStartSamlTest();
+  const finish = useFinishSamlTest();
+  const [error, setError] = useState<string | null>(null);
+  const popup = useRef<Window | null>(null);
+  const { mutate: check } = finish; // stable across renders
+
+  useEffect(() => {
+    function onMessage(event: MessageEvent) {
+      const message = samlTestMessage(event);
+      if (!message || event.source !== popup.current) return;
+      popup.current = null;
+      if ("error" in message) {
+        setError(message.error);
+        return;
+      }
+      check(
+        { body: { code: message.code, state: message.state, redirectUri: samlTestRedirectUri() } },
+        { onError: (e) => setError(errorMessage(e)) },
+      );
+    }
+    window.addEventListener("message", onMessage);
+    return () => window.removeEventListener("message", onMessage);
+  }, [check]);
+
+  const run = () => {
+    setError(null);
+    // Opened in the click itself (popup blockers), then sent to the hosted UI.
+    const opened = window.open("", "saml-test", "popup,width=560,height=720");
+    popup.current = opened;
+    start.mutate(
+      { body: { redirectUri: samlTestRedirectUri() } },
+      {
+        onSuccess: ({ authorizeUrl }) => {
+          if (opened) opened.location.href = authorizeUrl;
+          else setError("Allow pop-up windows for this site to run the test sign-in.");
+        },
+        onError: (e) => {
+          opened?.close();
+          setError(errorMessage(e));
+        },
+      },
+    );
+  };
+
+  return { run, error, running: start.isPending || finish.isPending };
+}

@@ -1,0 +1,99 @@
+/**
+ * SAML single sign-on on User Management (README "SAML single sign-on"): when the SAML option
+ * may be chosen and why not, how the certificate's expiry reads, and the short steps of the
+ * identity providers customers use most.
+ */
+import type { components } from "@/api/schema";
+
+export type SamlConnection = components["schemas"]["SamlConnection"];
+export type SamlTest = components["schemas"]["SamlTest"];
+export type ServiceProvider = components["schemas"]["ServiceProvider"];
+
+export const SAML_NO_VERIFIED_DOMAIN_TOOLTIP =
+  "Verify your company's domain under Domains below before setting up SAML single sign-on.";
+/** The mirror of SPEC 5's 'You must have a Google SSO auth type to require Google SSO.' */
+export const SAML_AUTH_TYPE_TOOLTIP = "You must have a SAML SSO auth type to require SAML SSO.";
+
+/**
+ * Why the current user cannot choose the SAML option, or null when they can: it needs a
+ * verified domain (whose people it signs in); once the connection exists, choosing it requires
+ * it, which only a user who signed in through it may do.
+ */
+export function samlBlockedReason(
+  user: { authType: string },
+  verifiedDomains: readonly string[],
+  connected: boolean,
+): string | null {
+  if (verifiedDomains.length === 0) return SAML_NO_VERIFIED_DOMAIN_TOOLTIP;
+  if (connected && user.authType !== "SAML SSO") return SAML_AUTH_TYPE_TOOLTIP;
+  return null;
+}
+
+/** "Dec 1, 2026" (UTC), the day a certificate expires. */
+export function dayLabel(iso: string): string {
+  return new Date(iso).toLocaleDateString("en-US", {
+    timeZone: "UTC",
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+  });
+}
+
+/** The warning shown while the identity provider's signing certificate expires within 30 days. */
+export function certificateWarning(connection: SamlConnection, now: Date = new Date()): string | null {
+  if (!connection.certificateExpiresSoon) return null;
+  const expired = new Date(connection.certificateExpiresAt).getTime() <= now.getTime();
+  const when = dayLabel(connection.certificateExpiresAt);
+  return expired
+    ? `The signing certificate of your SAML identity provider expired on ${when}: sign-in with SSO fails until you add a new certificate at the identity provider and update the metadata under Security.`
+    : `The signing certificate of your SAML identity provider expires on ${when}. Add a new certificate at the identity provider and update the metadata under Security before then, or sign-in with SSO will stop.`;
+}
+
+/** What the last test sign-in found, in one sentence. */
+export function testSummary(test: SamlTest): string {
+  if (test.problem) return test.problem;
+  const name = [test.firstName, test.lastName].filter(Boolean).join(" ");
+  return `Signed in as ${test.email ?? "?"}${name ? ` (${name})` : ""}: the connection works.`;
+}
+
+export interface ProviderSteps {
+  name: string;
+  steps: readonly string[];
+}
+
+/** Where each value goes at the identity providers customers use most. */
+export function providerSteps(sp: ServiceProvider): readonly ProviderSteps[] {
+  const attributes = `${sp.emailAttribute} (user.email), ${sp.firstNameAttribute} (user.firstName), ${sp.lastNameAttribute} (user.lastName)`;
+  return [
+    {
+      name: "Okta",
+      steps: [
+        "Applications → Create App Integration → SAML 2.0.",
+        `Single sign-on URL: the ACS URL. Audience URI (SP Entity ID): the Entity ID.`,
+        "Name ID format: EmailAddress; Application username: Email.",
+        `Attribute Statements: ${attributes}.`,
+        "Assign the people or groups, then copy the Metadata URL from the Sign On tab.",
+      ],
+    },
+    {
+      name: "Microsoft Entra ID",
+      steps: [
+        "Enterprise applications → New application → Create your own application (non-gallery).",
+        "Single sign-on → SAML: Identifier (Entity ID): the Entity ID; Reply URL: the ACS URL.",
+        "Attributes & Claims: Unique User Identifier user.mail (Email address format).",
+        `Add claims named ${sp.emailAttribute} (user.mail), ${sp.firstNameAttribute} (user.givenname) and ${sp.lastNameAttribute} (user.surname), with no namespace.`,
+        "Assign users and groups, then copy the App Federation Metadata Url.",
+      ],
+    },
+    {
+      name: "Google Workspace",
+      steps: [
+        "Admin console → Apps → Web and mobile apps → Add custom SAML app.",
+        "Download the IdP metadata (Option 1) and upload it here.",
+        "ACS URL and Entity ID: the values above; Name ID format EMAIL, Name ID Basic Information › Primary email.",
+        `Attribute mapping: Primary email → ${sp.emailAttribute}, First name → ${sp.firstNameAttribute}, Last name → ${sp.lastNameAttribute}.`,
+        "Turn the app on for the organisational units that sign in.",
+      ],
+    },
+  ];
+}
