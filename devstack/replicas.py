@@ -31,7 +31,6 @@ def replica_environment(stack: Stack, public_url: str, **overrides: str) -> dict
         DEV_STAND_INS="false",
         LOG_FORMAT="json",
         LOG_LEVEL="WARNING",
-        DOMAIN_RECHECK_POLL_S="0",
     )
     env.update(overrides)
     return env

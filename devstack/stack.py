@@ -14,6 +14,14 @@ from pathlib import Path
 from api.config import Settings
 from devstack import bootstrap, services
 
+PERIODIC_SCHEDULES = (
+    "DOMAIN_RECHECK_CRON",
+    "AUDIT_RETENTION_CRON",
+    "BILLING_RECONCILE_CRON",
+    "ORPHAN_USER_CLEANUP_CRON",
+)
+"""The settings of the worker's periodic tasks (api/jobs/periodic.py)."""
+
 TEST_DATA = services.ROOT / ".testdata"
 
 
@@ -69,8 +77,9 @@ def running_stack(data_dir: Path = TEST_DATA) -> Iterator[Stack]:
         )
         env = bootstrap.api_environment(stand_ins, database_url=url, public_url=public_url)
         env["LOG_LEVEL"] = "WARNING"
-        # Tests run the domain re-check themselves, at the moments they choose.
-        env["DOMAIN_RECHECK_POLL_S"] = "0"
+        # Tests run the periodic tasks themselves, at the moments they choose.
+        for schedule in PERIODIC_SCHEDULES:
+            env[schedule] = ""
         yield Stack(settings_from_env(env), postgres, database, stand_ins, *children)
     finally:
         for child in reversed(children):

@@ -15,7 +15,8 @@ from sqlalchemy.engine import make_url
 
 from api.adapters.mail import Mailer
 from api.config import Settings
-from api.jobs import emails, stalled
+from api.jobs import emails, periodic, stalled
+from api.jobs.periodic import JobResources
 
 # asyncpg's query parameters and their libpq names (the others are passed as they are).
 _LIBPQ_NAMES = {"ssl": "sslmode", "server_settings": ""}
@@ -53,15 +54,22 @@ def psycopg_conninfo(database_url: str) -> str:
 
 
 def create_job_app(
-    settings: Settings, *, mailer: Mailer | None = None, pool_size: int = 4
+    settings: Settings,
+    *,
+    mailer: Mailer | None = None,
+    pool_size: int = 4,
+    resources: JobResources | None = None,
 ) -> procrastinate.App:
     """The app with every task of the console, on the database of ``settings``.
 
     Args:
-        settings: ``DATABASE_URL`` and the ``SMTP_*`` settings of the email task.
+        settings: ``DATABASE_URL``, the ``SMTP_*`` settings of the email task, the schedules
+            of the periodic tasks (api/jobs/periodic.py).
         mailer: sends the emails (default: the mailer of ``settings``).
         pool_size: the most connections the worker holds (one per concurrent job, plus one
             for ``LISTEN``).
+        resources: what the periodic tasks use (default: opened from ``settings`` on first
+            use); the caller closes them.
 
     Raises:
         ValueError: ``DATABASE_URL`` is not set.
@@ -75,4 +83,5 @@ def create_job_app(
     app = procrastinate.App(connector=connector)
     emails.register(app, mailer or Mailer.from_settings(settings))
     stalled.register(app)
+    periodic.register(app, resources or JobResources(settings))
     return app

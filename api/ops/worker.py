@@ -1,12 +1,15 @@
 """``python -m api.ops.worker``: one worker of the job engine (README "Background work").
 
     python -m api.ops.worker [--concurrency 4] [--shutdown-grace-s 20]
+                             [--metrics-port 9100 [--metrics-host 0.0.0.0]]
 
-Runs the console's jobs (api/jobs/: the emails) from the database of ``DATABASE_URL`` with
-the ``SMTP_*`` settings, until SIGTERM or Ctrl-C. On the first signal it takes no new job and
-gives the running ones ``--shutdown-grace-s`` seconds to finish (a job cut past it goes back to
-its retry); a second signal stops at once. Any number of workers can run side by side: each
-job is taken by one of them (``SELECT ... FOR UPDATE SKIP LOCKED``). Exit status 0 after a
+Runs the console's jobs (api/jobs/: the emails, the periodic tasks) from the database of
+``DATABASE_URL`` with the API's settings, until SIGTERM or Ctrl-C. On the first signal it takes
+no new job, answers ``/readyz`` 503, and gives the running ones ``--shutdown-grace-s`` seconds
+to finish (a job cut past it goes back to its retry); a second signal stops at once. Any number
+of workers can run side by side: each job is taken by one of them (``SELECT ... FOR UPDATE SKIP
+LOCKED``), each periodic tick deferred once. With ``--metrics-port`` it serves its metrics at
+``/metrics`` and its readiness at ``/readyz`` (api/jobs/metrics.py). Exit status 0 after a
 graceful stop, 1 when the database is unreachable at start.
 """
 
@@ -19,28 +22,49 @@ import signal
 import sys
 
 import structlog
+from prometheus_client import CollectorRegistry
 
 from api.config import Settings
 from api.jobs.app import create_job_app
+from api.jobs.metrics import WorkerMetrics
+from api.jobs.periodic import JobResources
 from api.platform.logging import configure_logging
+from api.platform.metrics import serve_metrics
 
 log = structlog.get_logger(__name__)
 
 _STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
-async def run(settings: Settings, *, concurrency: int, shutdown_grace_s: float) -> int:
+async def run(
+    settings: Settings,
+    *,
+    concurrency: int,
+    shutdown_grace_s: float,
+    metrics_host: str = "127.0.0.1",
+    metrics_port: int = 0,
+) -> int:
     """Run a worker until a signal stops it; returns the exit status."""
-    app = create_job_app(settings, pool_size=concurrency + 1)
+    resources = JobResources(settings)
+    app = create_job_app(settings, pool_size=concurrency + 2, resources=resources)
+    metrics = WorkerMetrics(CollectorRegistry())
     async with app.open_async():
         if not await app.check_connection_async():
             log.error("worker_database_unreachable")
             return 1
+        await metrics.refresh(app)
+        server = None
+        if metrics_port:
+            server = serve_metrics(
+                metrics.registry, host=metrics_host, port=metrics_port, ready=metrics.ready
+            )
+        refresher = asyncio.create_task(metrics.refresh_forever(app))
         worker = asyncio.create_task(
             app.run_worker_async(
                 concurrency=concurrency,
                 shutdown_graceful_timeout=shutdown_grace_s,
                 install_signal_handlers=False,
+                worker_middleware=[metrics.middleware],
             )
         )
         loop = asyncio.get_running_loop()
@@ -49,6 +73,7 @@ async def run(settings: Settings, *, concurrency: int, shutdown_grace_s: float) 
             # procrastinate stops gracefully when its task is cancelled; the handlers go, so
             # a second signal has its default effect (the process ends at once).
             log.info("worker_stopping", grace_s=shutdown_grace_s)
+            metrics.stopping = True
             worker.cancel()
             for signum in _STOP_SIGNALS:
                 loop.remove_signal_handler(signum)
@@ -56,9 +81,17 @@ async def run(settings: Settings, *, concurrency: int, shutdown_grace_s: float) 
         # Installed before saying it runs: a signal from then on is a graceful stop.
         for signum in _STOP_SIGNALS:
             loop.add_signal_handler(signum, stop)
-        log.info("worker_started", concurrency=concurrency)
-        with contextlib.suppress(asyncio.CancelledError):
-            await worker
+        log.info("worker_started", concurrency=concurrency, metrics_port=metrics_port or None)
+        try:
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker
+        finally:
+            refresher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await refresher
+            if server is not None:
+                server.close()
+            await resources.aclose()
     log.info("worker_stopped")
     return 0
 
@@ -73,11 +106,21 @@ def main(argv: list[str] | None = None) -> int:
         default=20.0,
         help="seconds the running jobs get to finish after SIGTERM",
     )
+    parser.add_argument(
+        "--metrics-port", type=int, default=0, help="serve /metrics and /readyz here (0: none)"
+    )
+    parser.add_argument("--metrics-host", default="0.0.0.0", help="interface of --metrics-port")  # noqa: S104 - a container's interface
     args = parser.parse_args(argv)
     settings = Settings()
     configure_logging(settings.log_format, settings.log_level)
     return asyncio.run(
-        run(settings, concurrency=args.concurrency, shutdown_grace_s=args.shutdown_grace_s)
+        run(
+            settings,
+            concurrency=args.concurrency,
+            shutdown_grace_s=args.shutdown_grace_s,
+            metrics_host=args.metrics_host,
+            metrics_port=args.metrics_port,
+        )
     )
 
 

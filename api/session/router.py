@@ -22,6 +22,7 @@ from api.deps import (
     EmailVerificationThrottle,
     OptionalAccessToken,
     PasswordAttemptsDep,
+    PoolUsers,
     ReadEngine,
     RegistrationThrottle,
     SessionRefreshThrottle,
@@ -429,6 +430,7 @@ async def register(
     sign_ins: SignIns,
     settings: SettingsDep,
     cookies: Cookies,
+    pool_users: PoolUsers,
 ) -> Tokens:
     """Register with the form (SPEC 3): a new account and its first user, signed in; Cognito
     emails the code that verifies the address."""
@@ -439,6 +441,7 @@ async def register(
         sign_ins=sign_ins,
         settings=settings,
         cookies=cookies,
+        pool_users=pool_users,
         form=body,
     )
 

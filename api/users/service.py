@@ -38,6 +38,7 @@ from api.adapters.cognito import (
 )
 from api.audit import AuditAction, AuditTrail, Target, changed
 from api.auth.identity import prove_identity
+from api.auth.pool_users import PoolUserLedger
 from api.auth.principal import Caller
 from api.auth.roles import require_may_grant, require_may_manage
 from api.auth.sessions import end_sessions, lift_removal, record_removal
@@ -128,10 +129,13 @@ async def invite(
     body: UserCreate,
     validity: timedelta,
     count_email: Callable[[str], Awaitable[None]],
+    pool_users: PoolUserLedger,
 ) -> AccountUser:
     """Invite a user into the caller's account with ``body.role`` (Admin when None); the
     invitation is Pending for ``validity`` (``INVITATION_VALIDITY_DAYS``). ``count_email``
-    counts the invitation email against its recipient's daily cap before it is sent.
+    counts the invitation email against its recipient's daily cap before it is sent;
+    ``pool_users`` records the pool user's creation until its row commits (a crash in between
+    is undone by the worker: ``api.auth.pool_users``).
 
     Raises:
         RateLimited: the recipient had its invitations for today (from any account).
@@ -161,6 +165,7 @@ async def invite(
         invited_at=now,
         invitation_expires_at=now + validity,
     )
+    await pool_users.creating(db, body.email)
     async with cognito_errors():
         created = await cognito.admin_create_user(
             body.email, _invitation_attributes(user), temporary_password=temporary_password()
