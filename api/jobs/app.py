@@ -83,5 +83,5 @@ def create_job_app(
     app = procrastinate.App(connector=connector)
     emails.register(app, mailer or Mailer.from_settings(settings))
     stalled.register(app)
-    periodic.register(app, resources or JobResources(settings))
+    periodic.register(app, settings, resources or JobResources(settings))
     return app

@@ -148,14 +148,14 @@ PERIODIC_TASKS: tuple[tuple[str, str, Callable[[JobResources], Awaitable[None]]]
 """Each periodic task: its name, the setting of its schedule, what it runs."""
 
 
-def register(app: procrastinate.App, resources: JobResources) -> None:
-    """Add every periodic task whose schedule is set, and the daily pruning of old jobs, to
-    ``app``."""
+def register(app: procrastinate.App, settings: Settings, resources: JobResources) -> None:
+    """Add every periodic task whose schedule is set in ``settings``, and the daily pruning of
+    old jobs, to ``app``; the tasks work with ``resources``."""
     for name, setting, work in PERIODIC_TASKS:
-        cron = getattr(resources.settings, setting)
+        cron = getattr(settings, setting)
         if cron:
             _schedule(app, name, cron, PERIODIC_QUEUE, functools.partial(work, resources))
-    retention_hours = resources.settings.job_retention_days * 24
+    retention_hours = settings.job_retention_days * 24
 
     async def prune() -> None:
         await app.job_manager.delete_old_jobs(
