@@ -44,12 +44,21 @@ class Replica:
         env: its settings (:func:`replica_environment`).
         log_dir: where the log goes.
         port: the port (a free one by default); kept across restarts.
+        metrics_port: where it serves ``/metrics`` (``--metrics-port``; None: nowhere).
     """
 
-    def __init__(self, name: str, env: dict[str, str], log_dir: Path, port: int | None = None):
+    def __init__(
+        self,
+        name: str,
+        env: dict[str, str],
+        log_dir: Path,
+        port: int | None = None,
+        metrics_port: int | None = None,
+    ):
         self.name = name
         self.env = env
         self.port = port or free_port()
+        self.metrics_port = metrics_port
         self.url = f"http://127.0.0.1:{self.port}"
         log_dir.mkdir(parents=True, exist_ok=True)
         self.log_path = log_dir / f"{name}.log"
@@ -69,6 +78,7 @@ class Replica:
                     str(self.port),
                     "--log-level",
                     "warning",
+                    *(["--metrics-port", str(self.metrics_port)] if self.metrics_port else []),
                 ],
                 env={**os.environ, **self.env},
                 cwd=ROOT,
