@@ -1,6 +1,6 @@
 """``python -m api.ops.worker``: one worker of the job engine (README "Background work").
 
-    python -m api.ops.worker [--concurrency 4] [--shutdown-grace-s 20]
+    python -m api.ops.worker [--concurrency 4] [--shutdown-grace-s 20] [--queues emails,...]
                              [--metrics-port 9100 [--metrics-host 0.0.0.0]]
 
 Runs the console's jobs (api/jobs/: the emails, the periodic tasks) from the database of
@@ -8,7 +8,8 @@ Runs the console's jobs (api/jobs/: the emails, the periodic tasks) from the dat
 no new job, answers ``/readyz`` 503, and gives the running ones ``--shutdown-grace-s`` seconds
 to finish (a job cut past it goes back to its retry); a second signal stops at once. Any number
 of workers can run side by side: each job is taken by one of them (``SELECT ... FOR UPDATE SKIP
-LOCKED``), each periodic tick deferred once. With ``--metrics-port`` it serves its metrics at
+LOCKED``), each periodic tick deferred once; ``--queues`` limits one to some queues (default:
+all). With ``--metrics-port`` it serves its metrics at
 ``/metrics`` and its readiness at ``/readyz`` (api/jobs/metrics.py). Exit status 0 after a
 graceful stop, 1 when the database is unreachable at start.
 """
@@ -43,6 +44,7 @@ async def run(
     shutdown_grace_s: float,
     metrics_host: str = "127.0.0.1",
     metrics_port: int = 0,
+    queues: list[str] | None = None,
 ) -> int:
     """Run a worker until a signal stops it; returns the exit status."""
     resources = JobResources(settings)
@@ -61,6 +63,7 @@ async def run(
         refresher = asyncio.create_task(metrics.refresh_forever(app))
         worker = asyncio.create_task(
             app.run_worker_async(
+                queues=queues,
                 concurrency=concurrency,
                 shutdown_graceful_timeout=shutdown_grace_s,
                 install_signal_handlers=False,
@@ -107,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds the running jobs get to finish after SIGTERM",
     )
     parser.add_argument(
+        "--queues", default="", help="comma-separated queues to take jobs from (default: all)"
+    )
+    parser.add_argument(
         "--metrics-port", type=int, default=0, help="serve /metrics and /readyz here (0: none)"
     )
     parser.add_argument("--metrics-host", default="0.0.0.0", help="interface of --metrics-port")  # noqa: S104 - a container's interface
@@ -120,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             shutdown_grace_s=args.shutdown_grace_s,
             metrics_host=args.metrics_host,
             metrics_port=args.metrics_port,
+            queues=[q for q in args.queues.split(",") if q] or None,
         )
     )
 
