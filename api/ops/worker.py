@@ -61,13 +61,15 @@ async def run(
                 metrics.registry, host=metrics_host, port=metrics_port, ready=metrics.ready
             )
         refresher = asyncio.create_task(metrics.refresh_forever(app))
+        # Every queue unless told (procrastinate's default).
+        only = {"queues": queues} if queues else {}
         worker = asyncio.create_task(
             app.run_worker_async(
-                queues=queues,
                 concurrency=concurrency,
                 shutdown_graceful_timeout=shutdown_grace_s,
                 install_signal_handlers=False,
                 worker_middleware=[metrics.middleware],
+                **only,
             )
         )
         loop = asyncio.get_running_loop()
