@@ -23,6 +23,7 @@ import signal
 import sys
 
 import structlog
+from procrastinate.app import WorkerOptions
 from prometheus_client import CollectorRegistry
 
 from api.config import Settings
@@ -61,17 +62,15 @@ async def run(
                 metrics.registry, host=metrics_host, port=metrics_port, ready=metrics.ready
             )
         refresher = asyncio.create_task(metrics.refresh_forever(app))
-        # Every queue unless told (procrastinate's default).
-        only = {"queues": queues} if queues else {}
-        worker = asyncio.create_task(
-            app.run_worker_async(
-                concurrency=concurrency,
-                shutdown_graceful_timeout=shutdown_grace_s,
-                install_signal_handlers=False,
-                worker_middleware=[metrics.middleware],
-                **only,
-            )
-        )
+        options: WorkerOptions = {
+            "concurrency": concurrency,
+            "shutdown_graceful_timeout": shutdown_grace_s,
+            "install_signal_handlers": False,
+            "worker_middleware": [metrics.middleware],
+        }
+        if queues:  # else every queue (procrastinate's default)
+            options["queues"] = queues
+        worker = asyncio.create_task(app.run_worker_async(**options))
         loop = asyncio.get_running_loop()
 
         def stop() -> None:
