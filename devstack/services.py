@@ -288,8 +288,9 @@ def start_dns(store: Path, port: int | None = None) -> ChildProcess:
     return child
 
 
-def start_smtp_sink(mailbox: Path, port: int | None = None) -> ChildProcess:
-    """The SMTP sink on 127.0.0.1:``port``, appending what it accepts to ``mailbox``."""
+def start_smtp_sink(mailbox: Path, port: int | None = None, delay_ms: float = 0) -> ChildProcess:
+    """The SMTP sink on 127.0.0.1:``port``, appending what it accepts to ``mailbox``, each
+    message held ``delay_ms`` first."""
     port = port or free_port()
     child = ChildProcess(
         "smtp",
@@ -301,6 +302,8 @@ def start_smtp_sink(mailbox: Path, port: int | None = None) -> ChildProcess:
             str(port),
             "--mailbox",
             str(mailbox),
+            "--delay-ms",
+            str(delay_ms),
         ],
         port,
         mailbox.parent,

@@ -51,8 +51,9 @@ def settings_from_env(env: dict[str, str]) -> Settings:
 
 
 @contextmanager
-def running_stack(data_dir: Path = TEST_DATA) -> Iterator[Stack]:
-    """Start everything, yield, then stop it all and drop the database."""
+def running_stack(data_dir: Path = TEST_DATA, smtp_delay_ms: float = 0) -> Iterator[Stack]:
+    """Start everything, yield, then stop it all and drop the database (``smtp_delay_ms``: the
+    SMTP sink's hold on each message)."""
     postgres = services.start_postgres(data_dir / "pg")
     database = f"console_test_{services.random_suffix()}"
     children: list[services.ChildProcess] = []
@@ -63,7 +64,7 @@ def running_stack(data_dir: Path = TEST_DATA) -> Iterator[Stack]:
         children.append(services.start_localstripe(data_dir / f"stripe-{database}"))
         children.append(services.start_dns(data_dir / f"dns-{database}" / "dns.json"))
         mailbox = data_dir / f"mail-{database}" / "mailbox.jsonl"
-        children.append(services.start_smtp_sink(mailbox))
+        children.append(services.start_smtp_sink(mailbox, delay_ms=smtp_delay_ms))
         public_url = "http://testserver"
         stand_ins = asyncio.run(
             bootstrap.bootstrap(
