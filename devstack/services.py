@@ -315,9 +315,12 @@ def start_smtp_sink(mailbox: Path, port: int | None = None, delay_ms: float = 0)
 
 def start_worker(log_dir: Path) -> ChildProcess:
     """One worker of the job engine (``python -m api.ops.worker``) with this process's
-    environment (the API's settings, set before), its output in ``log_dir/worker.log``; stopped
-    with SIGTERM, which lets a running job finish (README "Background work")."""
-    return ChildProcess("worker", [sys.executable, "-m", "api.ops.worker"], 0, log_dir, {})
+    environment (the API's settings, set before), its output in ``log_dir/worker.log``, its
+    metrics and readiness on a free loopback port (the child's ``port``); stopped with SIGTERM,
+    which lets a running job finish (README "Background work")."""
+    port = free_port()
+    command = [sys.executable, "-m", "api.ops.worker", "--metrics-host", "127.0.0.1"]
+    return ChildProcess("worker", [*command, "--metrics-port", str(port)], port, log_dir, {})
 
 
 def wait_tcp(
