@@ -4,18 +4,18 @@
 
 Starts the stand-in stack (throwaway database, moto, localstripe, DNS stand-in, an SMTP sink
 that holds each message 150 ms as a relay would), seeds one account with a password user and
-six accounts of three users each whose free allowances (400 to 12,800 credits) the traffic
-crosses one threshold after another, then runs ``--replicas`` production replicas
-(``python -m api.ops.serve``, devstack/replicas.py) on loopback behind Debian's nginx
-(bench/nginx.py, the proxy rules of deploy/nginx/console-proxy.conf) and two job workers
-(``python -m api.ops.worker``). For ``--duration`` seconds ``--concurrency`` clients send a mix
-through nginx: ``GET /web/session`` and ``GET /web/account`` with the user's bearer token,
-metering batches (20 records with idempotency keys, half to the first account, half to the
-alert accounts; one batch in ten is a batch sent before, again) with the accounts' API keys,
-and password sign-ins, each from an address of its own (``X-Forwarded-For``). Meanwhile it
-sends SIGTERM to replica 1 and starts it again once it has exited, SIGKILLs worker 1 while it
-sends an email (waiting up to 5 s for one) and starts it again, then SIGKILLs replica 2 and
-starts it again.
+twelve accounts of three users each, allowed 300 credits each, whose alert thresholds the
+traffic crosses one account after another all through the run, then runs ``--replicas``
+production replicas (``python -m api.ops.serve``, devstack/replicas.py) on loopback behind
+Debian's nginx (bench/nginx.py, the proxy rules of deploy/nginx/console-proxy.conf) and two job
+workers (``python -m api.ops.worker``). For ``--duration`` seconds ``--concurrency`` clients
+send a mix through nginx: ``GET /web/session`` and ``GET /web/account`` with the user's bearer
+token, metering batches (20 records with idempotency keys, half to the first account, half to
+the alert account whose twelfth of the run it is; one batch in ten is a batch sent before,
+again) with the accounts' API keys, and password sign-ins, each from an address of its own
+(``X-Forwarded-For``). Meanwhile it sends SIGTERM to replica 1 and starts it again once it has
+exited, SIGKILLs worker 1 while it sends an email (waiting up to 5 s for one) and starts it
+again, then SIGKILLs replica 2 and starts it again.
 
 The promise it holds the stack to (README "Running replicas"): a request whose replica is
 SIGKILLed while it is in flight may be cut off once (nginx can repeat a request on another
@@ -86,9 +86,11 @@ EMAIL = "scale@bench-corp.dev"
 BATCH = 20
 SIGN_IN_LIMIT = 20  # SIGN_IN_LIMIT_PER_ADDRESS of the replicas (production: 100)
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-# Accounts whose usage alerts the check follows: free-plan allowances in credits, so that their
-# 50, 80 and 100 % are crossed one after the other through the run, each alert to 3 users.
-ALERT_ALLOWANCES = (400, 800, 1600, 3200, 6400, 12800)
+# Accounts whose usage alerts the check follows: each gets the alert accounts' batches for its
+# twelfth of the run, and a free allowance of a few batches, so 50, 80 and 100 % are crossed
+# all through the run whatever its pace; each alert goes to 3 users.
+ALERT_ACCOUNTS = 12
+ALERT_ALLOWANCE = 300  # credits; a batch carries about 90
 ALERT_USERS = 3
 SMTP_DELAY_MS = 150  # the relay's latency: a killed worker is likely to be mid-send
 DRAIN_S = 180.0  # a job of the killed worker runs again once its heartbeat is a minute old
@@ -237,20 +239,20 @@ class Tally:
 
 
 async def seed_alert_accounts(settings: Settings) -> list[str]:
-    """The accounts of :data:`ALERT_ALLOWANCES`, each with :data:`ALERT_USERS` users who get
-    alerts; returns their API keys."""
+    """:data:`ALERT_ACCOUNTS` accounts allowed :data:`ALERT_ALLOWANCE` credits, each with
+    :data:`ALERT_USERS` users who get alerts; returns their API keys."""
     engine = create_engine(settings.database_url, 1)
     keys = []
     anchor = datetime.now(UTC) - timedelta(days=3)
     ring = key_ring(settings)
     async with create_sessionmaker(engine)() as db, db.begin():
-        for n, allowance in enumerate(ALERT_ALLOWANCES):
+        for n in range(ALERT_ACCOUNTS):
             users = [
                 (f"alerts-{n}-{u}@bench-corp.dev", "Alert", f"Reader {u}", Role.OWNER)
                 for u in range(ALERT_USERS)
             ]
             account = await add_account(db, settings, f"Alerts {n}", users, anchor)
-            account.free_plan_requests = allowance
+            account.free_plan_requests = ALERT_ALLOWANCE
             keys.append(await open_current_key(db=db, ring=ring, account_id=account.id))
     await engine.dispose()
     return keys
@@ -284,13 +286,14 @@ async def drive(
     base: str,
     token: str,
     api_keys: list[str],
-    until: float,
+    span: tuple[float, float],
     workers: int,
     tally: Tally,
 ) -> None:
-    """Send the mixed traffic until ``until`` (monotonic seconds) from ``workers`` clients;
-    metering batches go to the first key's account half the time, else to one of the others
-    (the alert accounts)."""
+    """Send the mixed traffic from ``workers`` clients through ``span`` (monotonic seconds: its
+    start and end); metering batches go to the first key's account half the time, else to the
+    alert account (the other keys, in turn) whose share of the span it is."""
+    begun, until = span
     addresses = (f"10.{i // 65536 % 256}.{i // 256 % 256}.{i % 256}" for i in itertools.count(1))
     bearer = {"Authorization": f"Bearer {token}"}
     sent_with: dict[bytes, str] = {}
@@ -305,7 +308,9 @@ async def drive(
         elif kind == "metering":
             body = rng.choice(tally.batches) if again else _batch(rng, tally)
             if body not in sent_with:
-                sent_with[body] = api_keys[0] if rng.random() < 0.5 else rng.choice(api_keys[1:])
+                share = (time.monotonic() - begun) / (until - begun)
+                turn = 1 + min(len(api_keys) - 2, int(share * (len(api_keys) - 1)))
+                sent_with[body] = api_keys[0] if rng.random() < 0.5 else api_keys[turn]
             key = {"X-API-Key": sent_with[body], "Content-Type": "application/json"}
             method, url, options = "POST", "/metering/usage", {"content": body, "headers": key}
         else:
@@ -623,9 +628,9 @@ def run(stack: Stack, args: argparse.Namespace, folder: Path) -> list[tuple[str,
 
         async def traffic_and_chaos() -> float:
             started = time.monotonic()
-            until = started + args.duration
+            span = (started, started + args.duration)
             await asyncio.gather(
-                drive(nginx.url, token, api_keys, until, args.concurrency, tally),
+                drive(nginx.url, token, api_keys, span, args.concurrency, tally),
                 asyncio.to_thread(
                     chaos,
                     replicas,
