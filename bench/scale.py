@@ -14,7 +14,7 @@ token, metering batches (20 records with idempotency keys, half to the first acc
 the alert account whose twelfth of the run it is; one batch in ten is a batch sent before,
 again) with the accounts' API keys, and password sign-ins, each from an address of its own
 (``X-Forwarded-For``). Meanwhile it sends SIGTERM to replica 1 and starts it again once it has
-exited, SIGKILLs worker 1 while it sends an email (waiting up to 5 s for one) and starts it
+exited, SIGKILLs worker 1 while it sends an email (waiting up to 10 s for one) and starts it
 again, then SIGKILLs replica 2 and starts it again.
 
 The promise it holds the stack to (README "Running replicas"): a request whose replica is
@@ -428,9 +428,9 @@ async def sending(database_url: str, worker_id: int, wait_s: float = 0.0) -> set
 
 
 def kill_worker(worker: JobWorker, worker_id: int, database_url: str, report: ChaosReport) -> None:
-    """SIGKILL ``worker`` while it sends an email (waiting up to 5 s for one), note which it
+    """SIGKILL ``worker`` while it sends an email (waiting up to 10 s for one), note which it
     was sending (their jobs stay ``doing``: the worker is gone), and start it again."""
-    asyncio.run(sending(database_url, worker_id, wait_s=5.0))
+    asyncio.run(sending(database_url, worker_id, wait_s=10.0))
     worker.signal(signal.SIGKILL)
     report.worker_killed_exit = worker.wait(60)
     report.worker_in_flight = asyncio.run(sending(database_url, worker_id))

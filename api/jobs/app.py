@@ -66,8 +66,8 @@ def create_job_app(
         settings: ``DATABASE_URL``, the ``SMTP_*`` settings of the email task, the schedules
             of the periodic tasks (api/jobs/periodic.py).
         mailer: sends the emails (default: the mailer of ``settings``).
-        pool_size: the most connections the worker holds (one per concurrent job, plus one
-            for ``LISTEN``).
+        pool_size: the most connections the engine holds (one per concurrent job, plus one
+            for ``LISTEN`` and, in ``python -m api.ops.worker``, one for the queue's figures).
         resources: what the periodic tasks use (default: opened from ``settings`` on first
             use); the caller closes them.
 

@@ -9,9 +9,10 @@ no new job, answers ``/readyz`` 503, and gives the running ones ``--shutdown-gra
 to finish (a job cut past it goes back to its retry); a second signal stops at once. Any number
 of workers can run side by side: each job is taken by one of them (``SELECT ... FOR UPDATE SKIP
 LOCKED``), each periodic tick deferred once; ``--queues`` limits one to some queues (default:
-all). With ``--metrics-port`` it serves its metrics at
-``/metrics`` and its readiness at ``/readyz`` (api/jobs/metrics.py). Exit status 0 after a
-graceful stop, 1 when the database is unreachable at start.
+all). With ``--metrics-port`` it serves its metrics at ``/metrics`` and its readiness at
+``/readyz`` (api/jobs/metrics.py): ready once it is registered (it takes jobs and beats), while
+it reads its queue and until it stops. Exit status 0 after a graceful stop, 1 when the database
+is unreachable at start.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import sys
 
 import structlog
 from procrastinate.app import WorkerOptions
+from procrastinate.worker import Worker
 from prometheus_client import CollectorRegistry
 
 from api.config import Settings
@@ -55,13 +57,6 @@ async def run(
         if not await app.check_connection_async():
             log.error("worker_database_unreachable")
             return 1
-        await metrics.refresh(app)
-        server = None
-        if metrics_port:
-            server = serve_metrics(
-                metrics.registry, host=metrics_host, port=metrics_port, ready=metrics.ready
-            )
-        refresher = asyncio.create_task(metrics.refresh_forever(app))
         options: WorkerOptions = {
             "concurrency": concurrency,
             "shutdown_graceful_timeout": shutdown_grace_s,
@@ -70,7 +65,22 @@ async def run(
         }
         if queues:  # else every queue (procrastinate's default)
             options["queues"] = queues
-        worker = asyncio.create_task(app.run_worker_async(**options))
+        engine = Worker(app=app, **options)
+
+        def ready() -> bool:
+            # Registered (it takes jobs and beats), reading its queue, not stopping.
+            return engine.worker_id is not None and metrics.ready()
+
+        await metrics.refresh(app)
+        server = None
+        if metrics_port:
+            server = serve_metrics(
+                metrics.registry, host=metrics_host, port=metrics_port, ready=ready
+            )
+        refresher = asyncio.create_task(metrics.refresh_forever(app))
+        # procrastinate's App.run_worker_async does this too; kept here so /readyz sees the
+        # worker's registration. (Worker.run carries no annotations.)
+        worker = asyncio.create_task(engine.run())  # type: ignore[no-untyped-call]
         loop = asyncio.get_running_loop()
 
         def stop() -> None:

@@ -10,6 +10,7 @@ import secrets
 import signal
 import subprocess
 import sys
+import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
@@ -238,8 +239,10 @@ class TestWorkerMetrics:
                     break
             else:
                 pytest.fail(f"the worker exited with {worker.wait()}")
-            ready = httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=5)
-            assert ready.status_code == 200
+            deadline = time.monotonic() + 15  # ready once registered with the engine
+            while httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=5).status_code != 200:
+                assert time.monotonic() < deadline, "the worker never became ready"
+                time.sleep(0.1)
             found = samples(httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text)
             assert any(name == "console_jobs" for name, _ in found)
             assert httpx.get(f"http://127.0.0.1:{port}/", timeout=5).status_code == 404
