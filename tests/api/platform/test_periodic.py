@@ -14,6 +14,7 @@ import procrastinate
 import pytest
 from fastapi import FastAPI
 from procrastinate.periodic import PeriodicDeferrer
+from pydantic import ValidationError
 from sqlalchemy import text
 from structlog.testing import capture_logs
 
@@ -213,3 +214,9 @@ async def test_the_api_runs_no_background_loop(stack: Stack) -> None:
         await asyncio.sleep(0.1)
         started = asyncio.all_tasks() - before - {asyncio.current_task()}
     assert started == set()
+
+
+def test_a_schedule_that_is_not_cron_is_refused_naming_the_setting() -> None:
+    with pytest.raises(ValidationError, match="DOMAIN_RECHECK_CRON: 'every day' is not a cron"):
+        Settings(domain_recheck_cron="every day")
+    assert Settings(domain_recheck_cron="").domain_recheck_cron == ""  # never
