@@ -18,7 +18,6 @@ from typing import Any
 import structlog
 from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from prometheus_client import CollectorRegistry
 from starlette.types import ASGIApp
 
 from api.account.router import router as account_router
@@ -40,7 +39,12 @@ from api.platform.db_faults import DatabaseFaultsMiddleware
 from api.platform.health import router as health_router
 from api.platform.http_methods import HeadAsGetMiddleware
 from api.platform.logging import RequestContextMiddleware, configure_logging
-from api.platform.metrics import HttpMetrics, HttpMetricsMiddleware, PoolCollector
+from api.platform.metrics import (
+    HttpMetrics,
+    HttpMetricsMiddleware,
+    PoolCollector,
+    process_registry,
+)
 from api.platform.openapi_info import document_settings
 from api.platform.security_headers import SecurityHeaders, SecurityHeadersMiddleware
 from api.platform.spa import mount_spa
@@ -268,7 +272,7 @@ def create_app(
     )
     # The request and pool metrics (api/platform/metrics.py), served on a port of their own by
     # python -m api.ops.serve --metrics-port.
-    app.state.metrics = HttpMetrics(CollectorRegistry())
+    app.state.metrics = HttpMetrics(process_registry())
     app.state.metrics.registry.register(PoolCollector(lambda: _pools(app)))
     _add_middleware(app, settings, app.state.metrics)
     install_error_handlers(app)

@@ -26,14 +26,13 @@ import sys
 import structlog
 from procrastinate.app import WorkerOptions
 from procrastinate.worker import Worker
-from prometheus_client import CollectorRegistry
 
 from api.config import Settings
 from api.jobs.app import create_job_app
 from api.jobs.metrics import WorkerMetrics
 from api.jobs.periodic import JobResources
 from api.platform.logging import configure_logging
-from api.platform.metrics import serve_metrics
+from api.platform.metrics import process_registry, serve_metrics
 
 log = structlog.get_logger(__name__)
 
@@ -52,7 +51,7 @@ async def run(
     """Run a worker until a signal stops it; returns the exit status."""
     resources = JobResources(settings)
     app = create_job_app(settings, pool_size=concurrency + 2, resources=resources)
-    metrics = WorkerMetrics(CollectorRegistry())
+    metrics = WorkerMetrics(process_registry())
     async with app.open_async():
         if not await app.check_connection_async():
             log.error("worker_database_unreachable")

@@ -22,7 +22,16 @@ from socketserver import ThreadingMixIn
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, make_wsgi_app
+from prometheus_client import (
+    GC_COLLECTOR,
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    make_wsgi_app,
+)
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 from sqlalchemy.pool import QueuePool
@@ -33,6 +42,16 @@ UNMATCHED = "unmatched"
 
 # Seconds: from the cheapest reads (~1 ms) past the vendor budget (7 s) and the proxy's 30 s.
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+
+def process_registry() -> CollectorRegistry:
+    """A registry of one process's metrics, starting with prometheus-client's standard ones:
+    ``process_*`` (CPU seconds, resident memory, open files, start time), ``python_gc_*`` and
+    ``python_info``."""
+    registry = CollectorRegistry()
+    for collector in (PROCESS_COLLECTOR, GC_COLLECTOR, PLATFORM_COLLECTOR):
+        registry.register(collector)
+    return registry
 
 
 class HttpMetrics:
