@@ -22,6 +22,8 @@ async def _fresh_pool_afterwards(app: FastAPI) -> AsyncIterator[None]:
     # through requests, which recover by themselves): leave them a pool of live connections.
     yield
     await app.state.resources.engine.dispose()
+    # The side pool's connections (rate-limit counters) were terminated too.
+    await app.state.resources.side_engine.dispose()
 
 
 async def _terminate_the_apis_connections(app: FastAPI) -> int:
