@@ -63,7 +63,7 @@ class JobResources:
 
     @functools.cached_property
     def engine(self) -> AsyncEngine:
-        """Two connections: one pass at a time, plus the check of a user row."""
+        """Two connections: a pass holds one at a time (one transaction per item)."""
         return create_engine(self.settings.database_url, 2)
 
     @functools.cached_property
