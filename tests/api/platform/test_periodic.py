@@ -194,11 +194,22 @@ class TestTasks:
         ]
         theirs = "card: ours Visa 0000 08/2031, Stripe Visa 4242 08/2031"
         assert mine == [f"{owner.account.id} {theirs}"]
+        # With BILLING_RECONCILE_FIX the difference is repaired; the job fails only if some
+        # difference (of any account of the test database) is left unfixed.
         fixing = JobResources(stack.with_settings(billing_reconcile_fix=True))
         try:
-            await reconcile_billing(fixing)  # fixed: nothing left, the job succeeds
+            with capture_logs() as logs:
+                try:
+                    await reconcile_billing(fixing)
+                    failed = False
+                except BillingOutOfStep:
+                    failed = True
         finally:
             await fixing.aclose()
+        found = [log["difference"] for log in logs if log["event"] == "billing_difference"]
+        assert failed == any("; fixed: " not in difference for difference in found)
+        mine = [d for d in found if d.startswith(str(owner.account.id))]
+        assert mine == [f"{owner.account.id} {theirs}; fixed: set to Stripe's"]
         async with app.state.resources.sessionmaker() as db:
             last4 = await db.scalar(
                 text("SELECT card_last4 FROM account WHERE id = :id"), {"id": owner.account.id}
