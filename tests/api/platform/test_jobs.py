@@ -31,6 +31,7 @@ from api.jobs.emails import retry_schedule_s
 from api.jobs.stalled import retry_stalled
 from api.usage.alerts import message_key
 from devstack.replicas import replica_environment
+from devstack.services import ROOT
 from devstack.stack import PERIODIC_SCHEDULES, Stack
 from tests.api.conftest import MakeUser, mails_to, unique_email
 from tests.api.usage.test_alerts import meter
@@ -234,26 +235,39 @@ class TestRetries:
         assert sum(waits) >= 3600
 
 
-class TestWorkerCommand:
-    def test_sigterm_stops_the_worker_gracefully(self, stack: Stack) -> None:
-        env = {**os.environ, "DATABASE_URL": stack.settings.database_url, "LOG_FORMAT": "json"}
+def worker_environment(stack: Stack) -> dict[str, str]:
+    """A worker's environment against ``stack`` (its stand-ins), the periodic tasks off."""
+    env = {**os.environ, **replica_environment(stack, "http://127.0.0.1"), "LOG_LEVEL": "INFO"}
+    return {**env, **dict.fromkeys(PERIODIC_SCHEDULES, "")}
+
+
+def start_worker(log: Path, env: dict[str, str], *args: str) -> subprocess.Popen[bytes]:
+    """``python -m api.ops.worker *args``, its output in ``log`` (a file: a pipe nobody reads
+    would fill up and block it), once it says it runs."""
+    with log.open("wb") as out:
         worker = subprocess.Popen(
-            [sys.executable, "-m", "api.ops.worker", "--shutdown-grace-s", "5"],
-            stdout=subprocess.PIPE,
+            [sys.executable, "-m", "api.ops.worker", *args],
+            stdout=out,
             stderr=subprocess.STDOUT,
             env=env,
-            text=True,
+            cwd=ROOT,
         )
+    deadline = time.monotonic() + 30
+    while b"worker_started" not in log.read_bytes():
+        assert worker.poll() is None, log.read_text()
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+    return worker
+
+
+class TestWorkerCommand:
+    def test_sigterm_stops_the_worker_gracefully(self, stack: Stack, tmp_path: Path) -> None:
+        log = tmp_path / "worker.log"
+        worker = start_worker(log, worker_environment(stack), "--shutdown-grace-s", "5")
         try:
-            assert worker.stdout is not None
-            for line in worker.stdout:  # until it runs
-                if "worker_started" in line:
-                    break
-            else:
-                pytest.fail(f"the worker exited with {worker.wait()}")
             worker.send_signal(signal.SIGTERM)
-            assert worker.wait(15) == 0
-            assert "worker_stopped" in worker.stdout.read()
+            assert worker.wait(15) == 0, log.read_text()[-3000:]
+            assert "worker_stopped" in log.read_text()
         finally:
             if worker.poll() is None:
                 worker.kill()
@@ -329,27 +343,10 @@ class TestProof:
         self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, queue: str, tmp_path: Path
     ) -> None:
         to = unique_email("killed")
-        env = {**os.environ, **replica_environment(stack, "http://127.0.0.1"), "LOG_LEVEL": "INFO"}
-        for name in PERIODIC_SCHEDULES:
-            env[name] = ""
-
-        def start_worker(name: str) -> subprocess.Popen[bytes]:
-            log = tmp_path / f"{name}.log"
-            with log.open("wb") as out:
-                worker = subprocess.Popen(
-                    [sys.executable, "-m", "api.ops.worker", "--queues", queue],
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                    env=env,
-                )
-            deadline = time.monotonic() + 30
-            while b"worker_started" not in log.read_bytes():
-                assert worker.poll() is None, log.read_text()
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.1)
-            return worker
-
-        first = await asyncio.to_thread(start_worker, "first")
+        env = worker_environment(stack)
+        first = await asyncio.to_thread(
+            start_worker, tmp_path / "first.log", env, "--queues", queue
+        )
         second = None
         try:
             with smtp_paused(stack):
@@ -360,7 +357,9 @@ class TestProof:
                     await asyncio.sleep(0.05)
                 first.kill()  # SIGKILL mid-job: no goodbye, the job stays doing
                 assert first.wait(10) == -signal.SIGKILL
-            second = await asyncio.to_thread(start_worker, "second")
+            second = await asyncio.to_thread(
+                start_worker, tmp_path / "second.log", env, "--queues", queue
+            )
             [job] = await _jobs_of(app, to)
             assert (job.id, job.status) == (job_id, "doing")
             # What the minutely periodic task of any worker does once the dead one's heartbeat

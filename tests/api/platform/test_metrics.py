@@ -34,6 +34,7 @@ from devstack.replicas import Replica, replica_environment
 from devstack.services import ROOT, connect, free_port
 from devstack.stack import Stack
 from tests.api.conftest import MakeUser
+from tests.api.platform.test_jobs import start_worker, worker_environment
 
 
 def samples(exposition: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
@@ -209,36 +210,21 @@ class TestWorkerMetrics:
                 {"q": queue},
             )
 
-    def test_the_worker_serves_its_metrics_and_readiness(self, stack: Stack) -> None:
+    def test_the_worker_serves_its_metrics_and_readiness(
+        self, stack: Stack, tmp_path: Path
+    ) -> None:
         port = free_port()
-        env = {**os.environ, "DATABASE_URL": stack.settings.database_url, "LOG_FORMAT": "json"}
-        for name in ("DOMAIN_RECHECK_CRON", "AUDIT_RETENTION_CRON"):
-            env[name] = ""
-        worker = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "api.ops.worker",
-                "--metrics-port",
-                str(port),
-                "--metrics-host",
-                "127.0.0.1",
-                "--shutdown-grace-s",
-                "5",
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            env=env,
-            text=True,
-            cwd=ROOT,
+        worker = start_worker(
+            tmp_path / "worker.log",
+            worker_environment(stack),
+            "--metrics-port",
+            str(port),
+            "--metrics-host",
+            "127.0.0.1",
+            "--shutdown-grace-s",
+            "5",
         )
         try:
-            assert worker.stdout is not None
-            for line in worker.stdout:
-                if "worker_started" in line:
-                    break
-            else:
-                pytest.fail(f"the worker exited with {worker.wait()}")
             deadline = time.monotonic() + 15  # ready once registered with the engine
             while httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=5).status_code != 200:
                 assert time.monotonic() < deadline, "the worker never became ready"
