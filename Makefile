@@ -7,7 +7,7 @@ VENV_STAMP := .venv/.installed
 WEB_STAMP := web/node_modules/.package-lock.json
 CONTRACT_TOOLS_STAMP := tools/contract/node_modules/.package-lock.json
 
-.PHONY: dev test lint audit test-api test-web test-e2e test-fuzz test-deploy scale-check contract contract-lint test-contract bench chromium nginx xmlsec1 deps
+.PHONY: dev test lint audit test-api test-web test-e2e test-fuzz test-deploy scale-check contract contract-lint test-contract bench chromium nginx xmlsec1 promtool deps
 
 deps: $(VENV_STAMP) $(WEB_STAMP) $(CONTRACT_TOOLS_STAMP) xmlsec1
 
@@ -40,6 +40,12 @@ xmlsec1:
 	@command -v xmlsec1 >/dev/null || \
 		{ apt-get update -qq && apt-get install -y -qq xmlsec1 >/dev/null; }
 
+# promtool (Debian's prometheus package; the server is never started) checks and unit-tests the
+# alerts of deploy/k8s (tests/deploy/alerts_test.yaml).
+promtool:
+	@command -v promtool >/dev/null || \
+		{ apt-get update -qq && apt-get install -y -qq prometheus >/dev/null; }
+
 dev: deps
 	$(PY) -m devstack
 
@@ -56,8 +62,9 @@ lint: $(VENV_STAMP)
 test-api: $(VENV_STAMP) xmlsec1
 	$(PY) -m pytest tests/api
 
-# deploy/k8s rendered per overlay and validated with kubernetes-validate (tests/deploy).
-test-deploy: $(VENV_STAMP)
+# deploy/k8s rendered per overlay and validated with kubernetes-validate, the monitoring custom
+# resources against their CRDs' schemas, the alerts through promtool (tests/deploy).
+test-deploy: $(VENV_STAMP) promtool
 	$(PY) -m pytest tests/deploy
 
 test-web: $(WEB_STAMP)
@@ -93,7 +100,7 @@ test-contract: $(VENV_STAMP) $(CONTRACT_TOOLS_STAMP)
 audit: deps
 	$(PY) -m tools.audit
 
-test: deps chromium nginx
+test: deps chromium nginx promtool
 	$(MAKE) lint
 	$(MAKE) audit
 	$(MAKE) test-api

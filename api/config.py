@@ -12,7 +12,8 @@ import ipaddress
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, field_validator
+from croniter import croniter
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from api.platform.client_address import Network, parse_networks
@@ -229,12 +230,11 @@ class Settings(BaseSettings):
         default=24 * 3600,
         description="Seconds between two checks of a verified domain's TXT record (daily).",
     )
-    domain_recheck_poll_s: float = Field(
-        default=600.0,
+    domain_recheck_cron: str = Field(
+        default="*/10 * * * *",
         description=(
-            "How often each API process looks for verified domains due a re-check, seconds "
-            "(rows are claimed with FOR UPDATE SKIP LOCKED, so replicas share the work); "
-            "0 turns the in-process re-check off (run `python -m api.ops.recheck` instead)."
+            "When the job worker looks for verified domains due a re-check (cron, UTC; "
+            'README "Background work"); empty: never (run `python -m api.ops.recheck` instead).'
         ),
     )
 
@@ -254,13 +254,49 @@ class Settings(BaseSettings):
         ge=30,
         description="Days the audit log keeps an event at least (whole months are dropped).",
     )
-    audit_retention_poll_s: float = Field(
-        default=6 * 3600,
+    audit_retention_cron: str = Field(
+        default="15 */6 * * *",
         description=(
-            "How often each API process creates the audit log's coming month partitions and "
-            "drops expired ones, seconds (under an advisory lock: replicas take turns); 0 turns "
-            "it off (run `python -m api.ops.retention` instead)."
+            "When the job worker creates the audit log's coming month partitions and drops "
+            "expired ones (cron, UTC); empty: never (run `python -m api.ops.retention` instead)."
         ),
+    )
+
+    # Periodic upkeep on the job worker (README "Background work"): billing reconciliation,
+    # pool users a crash left without a console row, finished jobs.
+    billing_reconcile_cron: str = Field(
+        default="40 3 * * *",
+        description=(
+            "When the job worker compares every account with Stripe (cron, UTC; "
+            "api/billing/reconcile.py); empty: never."
+        ),
+    )
+    billing_reconcile_fix: bool = Field(
+        default=False,
+        description=(
+            "Whether the worker's reconciliation repairs what differs (Stripe wins) or only "
+            "reports it (the job then fails, naming each difference in the worker's log)."
+        ),
+    )
+    orphan_user_cleanup_cron: str = Field(
+        default="*/5 * * * *",
+        description=(
+            "When the job worker deletes the pool users whose registration or invitation never "
+            "committed (cron, UTC; api/auth/pool_users.py); empty: never."
+        ),
+    )
+    orphan_user_age_min: int = Field(
+        default=30,
+        ge=5,
+        description=(
+            "Minutes after its creation began that a pool user without a console row is "
+            "deleted (far longer than any request lives)."
+        ),
+    )
+    job_retention_days: int = Field(
+        default=30,
+        ge=1,
+        description="Days finished jobs (succeeded, failed, cancelled) stay in procrastinate_jobs.",
     )
 
     # Sign-in attempts (password sign-in, new-password answer, reset code), counted in
@@ -389,6 +425,19 @@ class Settings(BaseSettings):
     # Plan constants (SPEC 9): new accounts get these; the account row keeps its own copy.
     unit_plan_requests: int = Field(default=1000, description="Requests per unit per cycle.")
     free_plan_requests: int = Field(default=100, description="Requests per cycle at 0 units.")
+
+    @field_validator(
+        "domain_recheck_cron",
+        "audit_retention_cron",
+        "billing_reconcile_cron",
+        "orphan_user_cleanup_cron",
+    )
+    @classmethod
+    def _cron(cls, value: str, info: ValidationInfo) -> str:
+        if value and not croniter.is_valid(value):
+            name = (info.field_name or "").upper()
+            raise ValueError(f"{name}: {value!r} is not a cron expression, e.g. '*/10 * * * *'")
+        return value
 
     @field_validator("trusted_proxies")
     @classmethod

@@ -35,6 +35,7 @@ from api.auth.errors import (
     NotAuthenticated,
     ScimTokenRequired,
 )
+from api.auth.pool_users import PoolUserLedger
 from api.auth.principal import Caller, KeyHolder
 from api.auth.roles import OWNER_ONLY, OWNERS_AND_ADMINS, require
 from api.auth.scim_tokens import DirectoryClient, get_directory_client
@@ -79,6 +80,10 @@ async def _read_engine(request: Request) -> AsyncEngine:
     return resources_of(request.app).read_engine
 
 
+async def _pool_user_ledger(request: Request) -> PoolUserLedger:
+    return PoolUserLedger(resources_of(request.app).side_engine)
+
+
 async def _token_verifier(request: Request) -> AccessTokenVerifier:
     return resources_of(request.app).token_verifier
 
@@ -98,6 +103,7 @@ SettingsDep = Annotated[Settings, Depends(_settings)]
 ReadEngine = Annotated[AsyncEngine, Depends(_read_engine)]
 Limiter = Annotated[RateLimiter, Depends(_rate_limiter)]
 TokenVerifier = Annotated[AccessTokenVerifier, Depends(_token_verifier)]
+PoolUsers = Annotated[PoolUserLedger, Depends(_pool_user_ledger)]
 ClientAddress = Annotated[str, Depends(_client_address)]
 
 

@@ -9,8 +9,6 @@ here knows about them.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import gc
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -27,7 +25,6 @@ from api.activity.router import router as activity_router
 from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
 from api.adapters.dns_resolver import DnsResolver
 from api.adapters.stripe import StripeGateway
-from api.audit.retention import retain_forever
 from api.auth.app_client import check_app_client
 from api.auth.tokens import AccessTokenVerifier
 from api.billing.router import router as billing_router
@@ -42,6 +39,12 @@ from api.platform.db_faults import DatabaseFaultsMiddleware
 from api.platform.health import router as health_router
 from api.platform.http_methods import HeadAsGetMiddleware
 from api.platform.logging import RequestContextMiddleware, configure_logging
+from api.platform.metrics import (
+    HttpMetrics,
+    HttpMetricsMiddleware,
+    PoolCollector,
+    process_registry,
+)
 from api.platform.openapi_info import document_settings
 from api.platform.security_headers import SecurityHeaders, SecurityHeadersMiddleware
 from api.platform.spa import mount_spa
@@ -51,7 +54,6 @@ from api.resources import Resources
 from api.scim.router import router as scim_router
 from api.scim.router import web_router as scim_web_router
 from api.session.router import router as session_router
-from api.sso.recheck import recheck_forever
 from api.sso.router import router as sso_router
 from api.usage.router import router as usage_router
 from api.usage.router import web_router as usage_web_router
@@ -152,28 +154,12 @@ def open_resources(
     )
 
 
-def _background_tasks(resources: Resources) -> list[asyncio.Task[None]]:
-    """The loops every replica runs beside the requests (each safe with many replicas): the
-    daily re-check of verified domains (api/sso/recheck.py) and the audit log's month
-    partitions (api/audit/retention.py); a poll interval of 0 turns one off."""
-    settings = resources.settings
-    tasks = []
-    if settings.domain_recheck_poll_s > 0:
-        recheck = recheck_forever(
-            resources.sessionmaker,
-            resources.dns_resolver,
-            interval_s=settings.domain_recheck_interval_s,
-            poll_s=settings.domain_recheck_poll_s,
-        )
-        tasks.append(asyncio.create_task(recheck))
-    if settings.audit_retention_poll_s > 0:
-        retention = retain_forever(
-            resources.engine,
-            retention_days=settings.audit_retention_days,
-            poll_s=settings.audit_retention_poll_s,
-        )
-        tasks.append(asyncio.create_task(retention))
-    return tasks
+def _pools(app: FastAPI) -> dict[str, Any]:
+    """The app's database pools by name, once its lifespan has opened them."""
+    resources: Resources | None = getattr(app.state, "resources", None)
+    if resources is None:
+        return {}
+    return {"main": resources.engine.pool, "side": resources.side_engine.pool}
 
 
 def _freeze_heap() -> None:
@@ -186,7 +172,7 @@ def _freeze_heap() -> None:
     gc.set_threshold(20_000, 50, 100)
 
 
-def _add_middleware(app: FastAPI, settings: Settings) -> None:
+def _add_middleware(app: FastAPI, settings: Settings, metrics: HttpMetrics) -> None:
     """The HTTP layers around the routers, innermost first (the security headers wrap them
     all: :class:`_ConsoleApp`)."""
     # Innermost: each request's time budget for vendor calls, then the database-fault retry
@@ -214,6 +200,8 @@ def _add_middleware(app: FastAPI, settings: Settings) -> None:
         BodyLimitMiddleware, default_bytes=WEB_MAX_BODY_BYTES, by_prefix=BODY_LIMITS_BY_PREFIX
     )
     app.add_middleware(RequestContextMiddleware)
+    # Outermost of ours: every request is counted and timed, a 413 or a CORS preflight too.
+    app.add_middleware(HttpMetricsMiddleware, metrics=metrics)
 
 
 ROUTERS = (
@@ -263,15 +251,10 @@ def create_app(
         resources = open_resources(settings, cognito_event_hooks=hooks)
         await _check_app_client(resources.cognito)
         app.state.resources = resources
-        tasks = _background_tasks(resources)
         _freeze_heap()
         try:
             yield
         finally:
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
             await resources.aclose()
 
     app = _ConsoleApp(
@@ -288,7 +271,7 @@ def create_app(
         redoc_url=None,
     )
     # Beside the lifespan's resources, the app's state holds only its settings (known before
-    # the lifespan runs, for the dev stack's stand-ins) and the drain flag.
+    # the lifespan runs, for the dev stack's stand-ins), the drain flag and the metrics.
     app.state.settings = settings
     app.state.draining = False  # True from SIGTERM on: /readyz answers 503 (api/ops/serve.py)
     # Swagger UI (development only) loads a CDN script and runs an inline one: no CSP there.
@@ -296,7 +279,11 @@ def create_app(
     app.security_headers = SecurityHeaders.from_settings(
         settings, unprotected_paths=[path for path in docs if path]
     )
-    _add_middleware(app, settings)
+    # The request and pool metrics (api/platform/metrics.py), served on a port of their own by
+    # python -m api.ops.serve --metrics-port.
+    app.state.metrics = HttpMetrics(process_registry())
+    app.state.metrics.registry.register(PoolCollector(lambda: _pools(app)))
+    _add_middleware(app, settings, app.state.metrics)
     install_error_handlers(app)
     for router in (*ROUTERS, *extra_routers):
         app.include_router(router)

@@ -2,16 +2,20 @@
 
     python -m bench.scale [--duration 25] [--concurrency 12] [--replicas 3]
 
-Starts the stand-in stack (throwaway database, moto, localstripe, DNS stand-in), seeds one
-account with a password user, then runs ``--replicas`` production replicas
-(``python -m api.ops.serve``, devstack/replicas.py) on loopback behind Debian's nginx
-(bench/nginx.py, the proxy rules of deploy/nginx/console-proxy.conf). For ``--duration``
-seconds ``--concurrency`` clients send a mix through nginx: ``GET /web/session`` and
-``GET /web/account`` with the user's bearer token, metering batches (20 records with
-idempotency keys; one batch in ten is a batch sent before, again) with the account's API key,
-and password sign-ins, each from an address of its own (``X-Forwarded-For``). Meanwhile it
-sends SIGTERM to replica 1 and starts it again once it has exited, then SIGKILLs replica 2 and
-starts it again.
+Starts the stand-in stack (throwaway database, moto, localstripe, DNS stand-in, an SMTP sink
+that holds each message 150 ms as a relay would), seeds one account with a password user and
+twelve accounts of three users each, allowed 300 credits each, whose alert thresholds the
+traffic crosses one account after another all through the run, then runs ``--replicas``
+production replicas (``python -m api.ops.serve``, devstack/replicas.py) on loopback behind
+Debian's nginx (bench/nginx.py, the proxy rules of deploy/nginx/console-proxy.conf) and two job
+workers (``python -m api.ops.worker``). For ``--duration`` seconds ``--concurrency`` clients
+send a mix through nginx: ``GET /web/session`` and ``GET /web/account`` with the user's bearer
+token, metering batches (20 records with idempotency keys, half to the first account, half to
+the alert account whose twelfth of the run it is; one batch in ten is a batch sent before,
+again) with the accounts' API keys, and password sign-ins, each from an address of its own
+(``X-Forwarded-For``). Meanwhile it sends SIGTERM to replica 1 and starts it again once it has
+exited, SIGKILLs worker 1 while it sends an email (waiting up to 10 s for one) and starts it
+again, then SIGKILLs replica 2 and starts it again.
 
 The promise it holds the stack to (README "Running replicas"): a request whose replica is
 SIGKILLed while it is in flight may be cut off once (nginx can repeat a request on another
@@ -28,7 +32,13 @@ Checks, each printed PASS or FAIL, then ``N passed, M failed`` (exit status 1 if
   and the rollups add up to their credits: nothing lost, nothing counted twice, nothing stored
   that no answer confirmed (:func:`metering_verdict`);
 - rate limits hold across replicas: an address that used up its sign-in attempts through
-  nginx (spread over the replicas) is refused (429) by every replica, asked directly.
+  nginx (spread over the replicas) is refused (429) by every replica, asked directly;
+- the killed worker died of the SIGKILL and came back ready; once the email queue is empty
+  (the killed worker's jobs run again when found stalled, a minute or two later), every usage
+  alert the database recorded reached each of its recipients once, under its Message-ID; a
+  second copy only of an email the killed worker was sending (it may have reached the relay
+  before the worker died), never a third; no email job failed (:func:`alert_verdict`);
+- SIGTERM stops both workers with exit status 0.
 Also prints the request counts per kind, requests/s, and the replicas' CPU time per request
 (user + system from /proc, while serving: start-up excluded; the load generator, nginx,
 PostgreSQL and moto share the machine's cores, so these figures are for sizing, not for
@@ -57,17 +67,33 @@ from typing import Any
 
 import httpx
 
+from api.adapters.mail import Mailer
 from api.auth.api_keys import hash_api_key
+from api.config import Settings
+from api.db import create_engine, create_sessionmaker
+from api.deferred import EMAIL_QUEUE
+from api.keys.service import key_ring, open_current_key
+from api.models import Role
+from api.usage.alerts import message_key
 from bench.metering import PASSWORD, seed_account
 from bench.nginx import Nginx
-from devstack.replicas import Replica, replica_environment
+from devstack.replicas import JobWorker, Replica, replica_environment
+from devstack.seed import add_account
 from devstack.services import ROOT, connect, free_port
-from devstack.stack import Stack, running_stack
+from devstack.stack import PERIODIC_SCHEDULES, Stack, running_stack
 
 EMAIL = "scale@bench-corp.dev"
 BATCH = 20
 SIGN_IN_LIMIT = 20  # SIGN_IN_LIMIT_PER_ADDRESS of the replicas (production: 100)
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+# Accounts whose usage alerts the check follows: each gets the alert accounts' batches for its
+# twelfth of the run, and a free allowance of a few batches, so 50, 80 and 100 % are crossed
+# all through the run whatever its pace; each alert goes to 3 users.
+ALERT_ACCOUNTS = 12
+ALERT_ALLOWANCE = 300  # credits; a batch carries about 90
+ALERT_USERS = 3
+SMTP_DELAY_MS = 150  # the relay's latency: a killed worker is likely to be mid-send
+DRAIN_S = 180.0  # a job of the killed worker runs again once its heartbeat is a minute old
 
 
 # The connection to nginx closed or was reset before the whole answer came: what a client sees
@@ -161,6 +187,37 @@ def metering_verdict(
     return "; ".join(problems) or None
 
 
+def alert_verdict(
+    expected: set[str], delivered: Counter[str], in_flight_at_kill: set[str]
+) -> str | None:
+    """Compare the usage alerts the database recorded with the mailbox; None if each arrived
+    once (README "Running replicas": a worker killed mid-send may have handed a message to the
+    relay before it died; that job runs again and its copy carries the same Message-ID).
+
+    Args:
+        expected: the Message-IDs the database calls for (each ``usage_alert`` row of the
+            check's accounts, to each of their users who get alerts).
+        delivered: copies in the mailbox per Message-ID of the alerts to those accounts.
+        in_flight_at_kill: Message-IDs of the jobs the killed worker was running.
+
+    Returns:
+        What was missing, unexpected, or copied without a kill to explain it, else None.
+    """
+    problems = []
+    missing = expected - delivered.keys()
+    stranger = delivered.keys() - expected
+    copied = {m for m, n in delivered.items() if n > 1}
+    if missing:
+        problems.append(f"{len(missing)} alerts never arrived")
+    if stranger:
+        problems.append(f"{len(stranger)} alerts arrived that no crossing called for")
+    if copied - in_flight_at_kill:
+        problems.append(f"{len(copied - in_flight_at_kill)} alerts arrived twice with no kill")
+    if any(n > 2 for n in delivered.values()):
+        problems.append("an alert arrived more than twice")
+    return "; ".join(problems) or None
+
+
 @dataclass
 class Tally:
     """What the clients sent and saw."""
@@ -179,6 +236,26 @@ class Tally:
     def repeated(self) -> Counter[str]:
         """Requests per kind that were cut once and sent again."""
         return Counter(kind for kind, attempts in self.requests if len(attempts) > 1)
+
+
+async def seed_alert_accounts(settings: Settings) -> list[str]:
+    """:data:`ALERT_ACCOUNTS` accounts allowed :data:`ALERT_ALLOWANCE` credits, each with
+    :data:`ALERT_USERS` users who get alerts; returns their API keys."""
+    engine = create_engine(settings.database_url, 1)
+    keys = []
+    anchor = datetime.now(UTC) - timedelta(days=3)
+    ring = key_ring(settings)
+    async with create_sessionmaker(engine)() as db, db.begin():
+        for n in range(ALERT_ACCOUNTS):
+            users = [
+                (f"alerts-{n}-{u}@bench-corp.dev", "Alert", f"Reader {u}", Role.OWNER)
+                for u in range(ALERT_USERS)
+            ]
+            account = await add_account(db, settings, f"Alerts {n}", users, anchor)
+            account.free_plan_requests = ALERT_ALLOWANCE
+            keys.append(await open_current_key(db=db, ring=ring, account_id=account.id))
+    await engine.dispose()
+    return keys
 
 
 def cpu_seconds(pid: int) -> float:
@@ -206,12 +283,20 @@ def _batch(rng: random.Random, tally: Tally) -> bytes:
 
 
 async def drive(
-    base: str, token: str, api_key: str, until: float, workers: int, tally: Tally
+    base: str,
+    token: str,
+    api_keys: list[str],
+    span: tuple[float, float],
+    workers: int,
+    tally: Tally,
 ) -> None:
-    """Send the mixed traffic until ``until`` (monotonic seconds) from ``workers`` clients."""
+    """Send the mixed traffic from ``workers`` clients through ``span`` (monotonic seconds: its
+    start and end); metering batches go to the first key's account half the time, else to the
+    alert account (the other keys, in turn) whose share of the span it is."""
+    begun, until = span
     addresses = (f"10.{i // 65536 % 256}.{i // 256 % 256}.{i % 256}" for i in itertools.count(1))
     bearer = {"Authorization": f"Bearer {token}"}
-    key = {"X-API-Key": api_key, "Content-Type": "application/json"}
+    sent_with: dict[bytes, str] = {}
 
     async def one(client: httpx.AsyncClient, rng: random.Random) -> None:
         kind = rng.choices(("session", "account", "metering", "sign-in"), (4, 3, 2, 1))[0]
@@ -222,6 +307,11 @@ async def drive(
             method, url, options = "GET", f"/web/{kind}", {"headers": bearer}
         elif kind == "metering":
             body = rng.choice(tally.batches) if again else _batch(rng, tally)
+            if body not in sent_with:
+                share = (time.monotonic() - begun) / (until - begun)
+                turn = 1 + min(len(api_keys) - 2, int(share * (len(api_keys) - 1)))
+                sent_with[body] = api_keys[0] if rng.random() < 0.5 else api_keys[turn]
+            key = {"X-API-Key": sent_with[body], "Content-Type": "application/json"}
             method, url, options = "POST", "/metering/usage", {"content": body, "headers": key}
         else:
             # The same address on a repeat: a person signing in again from where they are.
@@ -290,6 +380,11 @@ class ChaosReport:
     cpu_at_ready: dict[int, float] = field(default_factory=dict)
     # Monotonic seconds just before and just after the SIGKILL was sent.
     kill_window: tuple[float, float] | None = None
+    # The job worker SIGKILLed under load: its exit status, the message keys of the email jobs
+    # it was running then, and whether it came back.
+    worker_killed_exit: int | None = None
+    worker_in_flight: set[str] = field(default_factory=set)
+    worker_restarted: bool = False
 
     def ready(self, replica: Replica) -> None:
         """Note the CPU ``replica`` spent starting (imports, app, pool), not serving."""
@@ -303,12 +398,70 @@ class ChaosReport:
         self.cpu_s += cpu_seconds(pid) - self.cpu_at_ready.get(pid, 0.0)
 
 
-def chaos(replicas: list[Replica], duration_s: float, report: ChaosReport) -> None:
-    """SIGTERM replica 1 and restart it, then SIGKILL replica 2 and restart it (blocking)."""
+async def worker_id_of_newest(database_url: str) -> int:
+    """The id procrastinate gave the worker registered last."""
+    connection = await connect(database_url)
+    try:
+        return int(await connection.fetchval("SELECT max(id) FROM procrastinate_workers"))
+    finally:
+        await connection.close()
+
+
+async def sending(database_url: str, worker_id: int, wait_s: float = 0.0) -> set[str]:
+    """The message keys of the email jobs ``worker_id`` runs, once it runs one or ``wait_s``
+    seconds passed."""
+    connection = await connect(database_url)
+    deadline = time.monotonic() + wait_s
+    try:
+        while True:
+            keys = await connection.fetch(
+                "SELECT args->>'message_key' AS key FROM procrastinate_jobs "
+                "WHERE status = 'doing' AND worker_id = $1 AND queue_name = $2",
+                worker_id,
+                EMAIL_QUEUE,
+            )
+            if keys or time.monotonic() >= deadline:
+                return {row["key"] for row in keys}
+            await asyncio.sleep(0.02)
+    finally:
+        await connection.close()
+
+
+def kill_worker(worker: JobWorker, worker_id: int, database_url: str, report: ChaosReport) -> None:
+    """SIGKILL ``worker`` while it sends an email (waiting up to 10 s for one), note which it
+    was sending (their jobs stay ``doing``: the worker is gone), and start it again."""
+    asyncio.run(sending(database_url, worker_id, wait_s=10.0))
+    worker.signal(signal.SIGKILL)
+    report.worker_killed_exit = worker.wait(60)
+    report.worker_in_flight = asyncio.run(sending(database_url, worker_id))
+    worker.start()
+    try:
+        worker.wait_ready(30)
+        report.worker_restarted = True
+    except RuntimeError as exc:
+        report.errors.append(str(exc))
+
+
+def chaos(
+    replicas: list[Replica],
+    worker: tuple[JobWorker, int],
+    database_url: str,
+    duration_s: float,
+    report: ChaosReport,
+) -> None:
+    """SIGTERM replica 1 and restart it, SIGKILL a job worker mid-send and restart it, then
+    SIGKILL replica 2 and restart it (blocking)."""
     started = time.monotonic()
+
+    def wait_until(at: float) -> None:
+        time.sleep(max(0.0, started + at * duration_s - time.monotonic()))
+
     plan = [(0.2, replicas[0], signal.SIGTERM), (0.55, replicas[1], signal.SIGKILL)]
     for at, replica, sig in plan:
-        time.sleep(max(0.0, started + at * duration_s - time.monotonic()))
+        if sig == signal.SIGKILL:  # the worker's turn comes between the two
+            wait_until(0.35)
+            kill_worker(*worker, database_url, report)
+        wait_until(at)
         report.stopping(replica)
         before = time.monotonic()
         replica.signal(sig)
@@ -328,25 +481,90 @@ def chaos(replicas: list[Replica], duration_s: float, report: ChaosReport) -> No
             report.errors.append(str(exc))
 
 
-async def database_records(database_url: str, api_key: str) -> tuple[Counter[str], int]:
+async def database_records(database_url: str, api_keys: list[str]) -> tuple[Counter[str], int]:
     """(rows per idempotency key in ``usage_record``, credits in the ``usage`` rollups) of the
-    account of ``api_key``."""
+    accounts of ``api_keys``."""
     connection = await connect(database_url)
     try:
-        account_id = await connection.fetchval(
-            "SELECT account_id FROM api_key WHERE key_hash = $1", hash_api_key(api_key)
-        )
+        accounts = await _accounts(connection, api_keys)
         rows = await connection.fetch(
-            "SELECT idempotency_key, count(*) AS n FROM usage_record WHERE account_id = $1 "
-            "GROUP BY idempotency_key",
-            account_id,
+            "SELECT idempotency_key, count(*) AS n FROM usage_record "
+            "WHERE account_id = ANY($1::uuid[]) GROUP BY idempotency_key",
+            accounts,
         )
         credits = await connection.fetchval(
-            "SELECT coalesce(sum(credits), 0) FROM usage WHERE account_id = $1", account_id
+            "SELECT coalesce(sum(credits), 0) FROM usage WHERE account_id = ANY($1::uuid[])",
+            accounts,
         )
         return Counter({row["idempotency_key"]: int(row["n"]) for row in rows}), int(credits)
     finally:
         await connection.close()
+
+
+async def _accounts(connection: Any, api_keys: list[str]) -> list[Any]:
+    return [
+        await connection.fetchval(
+            "SELECT account_id FROM api_key WHERE key_hash = $1", hash_api_key(key)
+        )
+        for key in api_keys
+    ]
+
+
+async def drain(database_url: str, timeout_s: float) -> tuple[float, int]:
+    """Wait until no email job waits or runs (the killed worker's run again once found
+    stalled); returns (seconds waited, email jobs that failed for good)."""
+    connection = await connect(database_url)
+    started = time.monotonic()
+    try:
+        while True:
+            left = await connection.fetchval(
+                "SELECT count(*) FROM procrastinate_jobs "
+                "WHERE queue_name = $1 AND status IN ('todo', 'doing')",
+                EMAIL_QUEUE,
+            )
+            if not left or time.monotonic() - started > timeout_s:
+                break
+            await asyncio.sleep(0.5)
+        failed = await connection.fetchval(
+            "SELECT count(*) FROM procrastinate_jobs WHERE queue_name = $1 AND status = 'failed'",
+            EMAIL_QUEUE,
+        )
+        return time.monotonic() - started, int(failed)
+    finally:
+        await connection.close()
+
+
+async def expected_alerts(settings: Settings, api_keys: list[str]) -> tuple[set[str], set[str]]:
+    """(the Message-IDs of every usage alert the database recorded for the accounts of
+    ``api_keys``, to each user who gets alerts; the accounts' ids as text)."""
+    mailer = Mailer.from_settings(settings)
+    connection = await connect(settings.database_url)
+    try:
+        accounts = await _accounts(connection, api_keys)
+        rows = await connection.fetch(
+            "SELECT a.account_id, a.cycle_start, a.threshold, u.email FROM usage_alert a "
+            'JOIN "user" u ON u.account_id = a.account_id AND u.usage_alerts '
+            "WHERE a.account_id = ANY($1::uuid[])",
+            accounts,
+        )
+    finally:
+        await connection.close()
+    expected = {
+        mailer.message_id(message_key(r["account_id"], r["cycle_start"], r["threshold"], email))
+        for r in rows
+        for email in (r["email"],)
+    }
+    return expected, {str(a) for a in accounts}
+
+
+def delivered_alerts(mailbox: Path, accounts: set[str]) -> Counter[str]:
+    """Copies per Message-ID of the usage alerts to ``accounts`` in the SMTP sink's file."""
+    delivered: Counter[str] = Counter()
+    for line in mailbox.read_text().splitlines():
+        message_id = json.loads(line)["messageId"]
+        if message_id.startswith("<usage-alert.") and message_id.split(".")[1] in accounts:
+            delivered[message_id] += 1
+    return delivered
 
 
 def rate_limit_holds(nginx_url: str, replicas: list[Replica]) -> tuple[bool, str]:
@@ -376,6 +594,7 @@ def run(stack: Stack, args: argparse.Namespace, folder: Path) -> list[tuple[str,
     the replicas' logs to ``.testdata/scale-check/`` (kept until the next run).
     """
     api_key, token, _ = asyncio.run(seed_account(stack.settings, "Scale Co", EMAIL))
+    api_keys = [api_key, *asyncio.run(seed_alert_accounts(stack.settings))]
     ports = [free_port() for _ in range(args.replicas)]
     nginx = Nginx(folder / "nginx", ports)
     env = replica_environment(
@@ -389,6 +608,9 @@ def run(stack: Stack, args: argparse.Namespace, folder: Path) -> list[tuple[str,
     )
     shutil.rmtree(LOGS, ignore_errors=True)
     replicas = [Replica(f"replica-{i + 1}", env, LOGS, port) for i, port in enumerate(ports)]
+    # Two job workers (the periodic tasks off: this is about the emails).
+    worker_env = {**env, **dict.fromkeys(PERIODIC_SCHEDULES, "")}
+    workers = [JobWorker(f"worker-{i + 1}", worker_env, LOGS) for i in range(2)]
     checks: list[tuple[str, bool, str]] = []
     try:
         for replica in replicas:
@@ -397,13 +619,26 @@ def run(stack: Stack, args: argparse.Namespace, folder: Path) -> list[tuple[str,
         for replica in replicas:
             replica.wait_ready(60)
             report.ready(replica)
+        worker_ids = []
+        for worker in workers:  # one after the other, so the newest registered is this one
+            worker.start()
+            worker.wait_ready(60)
+            worker_ids.append(asyncio.run(worker_id_of_newest(stack.settings.database_url)))
         nginx.start()
 
         async def traffic_and_chaos() -> float:
             started = time.monotonic()
+            span = (started, started + args.duration)
             await asyncio.gather(
-                drive(nginx.url, token, api_key, started + args.duration, args.concurrency, tally),
-                asyncio.to_thread(chaos, replicas, args.duration, report),
+                drive(nginx.url, token, api_keys, span, args.concurrency, tally),
+                asyncio.to_thread(
+                    chaos,
+                    replicas,
+                    (workers[0], worker_ids[0]),
+                    stack.settings.database_url,
+                    args.duration,
+                    report,
+                ),
             )
             return time.monotonic() - started
 
@@ -434,7 +669,9 @@ def run(stack: Stack, args: argparse.Namespace, folder: Path) -> list[tuple[str,
                 f"{report.restarted} {report.errors}",
             )
         )
-        stored, rollup_credits = asyncio.run(database_records(stack.settings.database_url, api_key))
+        stored, rollup_credits = asyncio.run(
+            database_records(stack.settings.database_url, api_keys)
+        )
         verdict = metering_verdict(tally.confirmed, tally.unconfirmed, stored, rollup_credits)
         checks.append(
             (
@@ -448,6 +685,31 @@ def run(stack: Stack, args: argparse.Namespace, folder: Path) -> list[tuple[str,
         )
         holds, statuses = rate_limit_holds(nginx.url, replicas)
         checks.append(("rate limit holds across replicas", holds, statuses))
+        checks.append(
+            (
+                "SIGKILL: the job worker died of it mid-send, restarted and became ready",
+                report.worker_killed_exit == -9 and report.worker_restarted,
+                f"{report.worker_killed_exit}; sending {len(report.worker_in_flight)} "
+                "email(s) when killed",
+            )
+        )
+        waited_s, failed = asyncio.run(drain(stack.settings.database_url, DRAIN_S))
+        expected, accounts = asyncio.run(expected_alerts(stack.settings, api_keys))
+        delivered = delivered_alerts(Path(stack.settings.dev_mailbox_path), accounts)
+        mailer = Mailer.from_settings(stack.settings)
+        in_flight = {mailer.message_id(key) for key in report.worker_in_flight}
+        alerts = alert_verdict(expected, delivered, in_flight)
+        resent = sum(1 for m, n in delivered.items() if n > 1)
+        checks.append(
+            (
+                "alerts: every crossing's email delivered once (a copy only of one sent when "
+                "its worker was killed)",
+                alerts is None and not failed,
+                f"{len(expected)} expected, {sum(delivered.values())} delivered "
+                f"({resent} sent again after the kill, same Message-ID) {waited_s:.0f} s "
+                f"after the traffic; {failed} failed" + (f": {alerts}" if alerts else ""),
+            )
+        )
         print(
             f"requests: {total} in {elapsed:.1f} s = {total / elapsed:,.0f} req/s through nginx "
             f"({args.concurrency} clients, {args.replicas} replicas); "
@@ -458,11 +720,15 @@ def run(stack: Stack, args: argparse.Namespace, folder: Path) -> list[tuple[str,
             f"{report.cpu_s / total * 1000:.2f} ms per request of this mix "
             f"({BATCH}-record batches)"
         )
+        for worker in workers:
+            worker.stop()
+        stopped = [worker.process.returncode for worker in workers if worker.process]
+        checks.append(("SIGTERM: the job workers exited 0", stopped == [0, 0], f"{stopped}"))
     finally:
         nginx.stop()
         shutil.copy(nginx.folder / "error.log", LOGS / "nginx-error.log")
-        for replica in replicas:
-            replica.stop()
+        for process in (*replicas, *workers):
+            process.stop()
     return checks
 
 
@@ -477,7 +743,7 @@ def main() -> None:
         parser.error("--replicas must be at least 3 (one stopped, one killed, one serving)")
     with (
         tempfile.TemporaryDirectory(prefix="scale-check-") as temp,
-        running_stack() as stack,
+        running_stack(smtp_delay_ms=SMTP_DELAY_MS) as stack,
     ):
         checks = run(stack, args, Path(temp))
     for name, passed, detail in checks:

@@ -10,10 +10,10 @@
 4. the demo account, printed with its sign-in at start;
 5. ``python -m api.ops.reconcile --fix`` against localstripe, its lines printed (a failure
    is printed too, and the stack goes on);
-6. one worker of the job engine (``python -m api.ops.worker``: the emails), its output in
-   ``--data-dir``/logs/worker.log;
+6. one worker of the job engine (``python -m api.ops.worker``: the emails and the periodic
+   tasks), its output in ``--data-dir``/logs/worker.log, its metrics on a free loopback port;
 7. the API, serving the SPA, the hosted-UI stand-in, the dev mailbox and the DNS records
-   endpoint (``/dev/dns/<name>``), on 127.0.0.1:PORT.
+   endpoint (``/dev/dns/<name>``), on 127.0.0.1:PORT, its metrics on a free loopback port.
 
 Ctrl-C stops everything. ``--throwaway-db`` uses a fresh database dropped on exit (tests).
 """
@@ -53,10 +53,13 @@ def _reconcile_billing() -> None:
 
 async def _serve(host: str, port: int) -> None:
     from api.config import Settings
+    from api.platform.metrics import serve_metrics
     from devstack.app import create_dev_app
 
+    app = create_dev_app(Settings())
+    metrics = serve_metrics(app.state.metrics.registry, host="127.0.0.1", port=0)
     config = uvicorn.Config(
-        create_dev_app(Settings()),
+        app,
         host=host,
         port=port,
         log_level="warning",
@@ -74,7 +77,11 @@ async def _serve(host: str, port: int) -> None:
         _say(f'TXT records of the DNS stand-in: PUT {url}/dev/dns/<domain> {{"txt": [...]}}')
         _say(f"An account without usage: {EMPTY_EMAIL} / {DEMO_PASSWORD}")
         _say(f"Replay metering traffic: python -m devstack.replay --url {url}")
-    await task
+        _say(f"API metrics: http://127.0.0.1:{metrics.port}/metrics")
+    try:
+        await task
+    finally:
+        metrics.close()
 
 
 def _interrupted(signum: int, frame: object) -> None:
@@ -157,7 +164,10 @@ def main() -> None:
         )
         _reconcile_billing()
         children.append(services.start_worker(data_dir / "logs"))
-        _say(f"job worker started (log: {data_dir / 'logs' / 'worker.log'})")
+        _say(
+            f"job worker started (log: {data_dir / 'logs' / 'worker.log'}, metrics: "
+            f"http://127.0.0.1:{children[-1].port}/metrics; the queue: python -m api.ops.queue)"
+        )
         asyncio.run(_serve(args.host, args.port))
     except KeyboardInterrupt:
         pass

@@ -31,7 +31,6 @@ def replica_environment(stack: Stack, public_url: str, **overrides: str) -> dict
         DEV_STAND_INS="false",
         LOG_FORMAT="json",
         LOG_LEVEL="WARNING",
-        DOMAIN_RECHECK_POLL_S="0",
     )
     env.update(overrides)
     return env
@@ -45,32 +44,46 @@ class Replica:
         env: its settings (:func:`replica_environment`).
         log_dir: where the log goes.
         port: the port (a free one by default); kept across restarts.
+        metrics_port: where it serves ``/metrics`` (``--metrics-port``; None: nowhere).
     """
 
-    def __init__(self, name: str, env: dict[str, str], log_dir: Path, port: int | None = None):
+    def __init__(
+        self,
+        name: str,
+        env: dict[str, str],
+        log_dir: Path,
+        port: int | None = None,
+        metrics_port: int | None = None,
+    ):
         self.name = name
         self.env = env
         self.port = port or free_port()
+        self.metrics_port = metrics_port
         self.url = f"http://127.0.0.1:{self.port}"
         log_dir.mkdir(parents=True, exist_ok=True)
         self.log_path = log_dir / f"{name}.log"
         self.process: subprocess.Popen[bytes] | None = None
 
+    def command(self) -> list[str]:
+        """The command line of the process."""
+        return [
+            sys.executable,
+            "-m",
+            "api.ops.serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--log-level",
+            "warning",
+            *(["--metrics-port", str(self.metrics_port)] if self.metrics_port else []),
+        ]
+
     def start(self) -> None:
         """Start the process (returns at once; see :meth:`wait_ready`)."""
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "api.ops.serve",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    str(self.port),
-                    "--log-level",
-                    "warning",
-                ],
+                self.command(),
                 env={**os.environ, **self.env},
                 cwd=ROOT,
                 stdout=log,
@@ -121,3 +134,20 @@ class Replica:
     def tail(self, chars: int = 2000) -> str:
         """The end of its log."""
         return self.log_path.read_text(errors="replace")[-chars:] if self.log_path.exists() else ""
+
+
+class JobWorker(Replica):
+    """One ``python -m api.ops.worker`` process: ``port`` is its metrics port, whose ``/readyz``
+    :meth:`wait_ready` polls (ready once it reads its queue)."""
+
+    def command(self) -> list[str]:
+        """The worker's command line, its metrics and readiness on ``port``."""
+        return [
+            sys.executable,
+            "-m",
+            "api.ops.worker",
+            "--metrics-host",
+            "127.0.0.1",
+            "--metrics-port",
+            str(self.port),
+        ]

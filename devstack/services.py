@@ -288,8 +288,9 @@ def start_dns(store: Path, port: int | None = None) -> ChildProcess:
     return child
 
 
-def start_smtp_sink(mailbox: Path, port: int | None = None) -> ChildProcess:
-    """The SMTP sink on 127.0.0.1:``port``, appending what it accepts to ``mailbox``."""
+def start_smtp_sink(mailbox: Path, port: int | None = None, delay_ms: float = 0) -> ChildProcess:
+    """The SMTP sink on 127.0.0.1:``port``, appending what it accepts to ``mailbox``, each
+    message held ``delay_ms`` first."""
     port = port or free_port()
     child = ChildProcess(
         "smtp",
@@ -301,6 +302,8 @@ def start_smtp_sink(mailbox: Path, port: int | None = None) -> ChildProcess:
             str(port),
             "--mailbox",
             str(mailbox),
+            "--delay-ms",
+            str(delay_ms),
         ],
         port,
         mailbox.parent,
@@ -312,9 +315,12 @@ def start_smtp_sink(mailbox: Path, port: int | None = None) -> ChildProcess:
 
 def start_worker(log_dir: Path) -> ChildProcess:
     """One worker of the job engine (``python -m api.ops.worker``) with this process's
-    environment (the API's settings, set before), its output in ``log_dir/worker.log``; stopped
-    with SIGTERM, which lets a running job finish (README "Background work")."""
-    return ChildProcess("worker", [sys.executable, "-m", "api.ops.worker"], 0, log_dir, {})
+    environment (the API's settings, set before), its output in ``log_dir/worker.log``, its
+    metrics and readiness on a free loopback port (the child's ``port``); stopped with SIGTERM,
+    which lets a running job finish (README "Background work")."""
+    port = free_port()
+    command = [sys.executable, "-m", "api.ops.worker", "--metrics-host", "127.0.0.1"]
+    return ChildProcess("worker", [*command, "--metrics-port", str(port)], port, log_dir, {})
 
 
 def wait_tcp(

@@ -14,6 +14,14 @@ from pathlib import Path
 from api.config import Settings
 from devstack import bootstrap, services
 
+PERIODIC_SCHEDULES = (
+    "DOMAIN_RECHECK_CRON",
+    "AUDIT_RETENTION_CRON",
+    "BILLING_RECONCILE_CRON",
+    "ORPHAN_USER_CLEANUP_CRON",
+)
+"""The settings of the worker's periodic tasks (api/jobs/periodic.py)."""
+
 TEST_DATA = services.ROOT / ".testdata"
 
 
@@ -43,8 +51,9 @@ def settings_from_env(env: dict[str, str]) -> Settings:
 
 
 @contextmanager
-def running_stack(data_dir: Path = TEST_DATA) -> Iterator[Stack]:
-    """Start everything, yield, then stop it all and drop the database."""
+def running_stack(data_dir: Path = TEST_DATA, smtp_delay_ms: float = 0) -> Iterator[Stack]:
+    """Start everything, yield, then stop it all and drop the database (``smtp_delay_ms``: the
+    SMTP sink's hold on each message)."""
     postgres = services.start_postgres(data_dir / "pg")
     database = f"console_test_{services.random_suffix()}"
     children: list[services.ChildProcess] = []
@@ -55,7 +64,7 @@ def running_stack(data_dir: Path = TEST_DATA) -> Iterator[Stack]:
         children.append(services.start_localstripe(data_dir / f"stripe-{database}"))
         children.append(services.start_dns(data_dir / f"dns-{database}" / "dns.json"))
         mailbox = data_dir / f"mail-{database}" / "mailbox.jsonl"
-        children.append(services.start_smtp_sink(mailbox))
+        children.append(services.start_smtp_sink(mailbox, delay_ms=smtp_delay_ms))
         public_url = "http://testserver"
         stand_ins = asyncio.run(
             bootstrap.bootstrap(
@@ -69,8 +78,9 @@ def running_stack(data_dir: Path = TEST_DATA) -> Iterator[Stack]:
         )
         env = bootstrap.api_environment(stand_ins, database_url=url, public_url=public_url)
         env["LOG_LEVEL"] = "WARNING"
-        # Tests run the domain re-check themselves, at the moments they choose.
-        env["DOMAIN_RECHECK_POLL_S"] = "0"
+        # Tests run the periodic tasks themselves, at the moments they choose.
+        for schedule in PERIODIC_SCHEDULES:
+            env[schedule] = ""
         yield Stack(settings_from_env(env), postgres, database, stand_ins, *children)
     finally:
         for child in reversed(children):

@@ -10,15 +10,13 @@ transaction under an advisory lock (so replicas and the command never race):
   table owner's right, so the application's role keeps no DELETE privilege on the log.
 
 Two ways to run it:
-- in the API process: :func:`retain_forever`, started by the app's lifespan, every
-  ``AUDIT_RETENTION_POLL_S`` seconds (6 hours; 0 turns it off) and once at start-up;
-- as a command (cron, a Kubernetes CronJob): ``python -m api.ops.retention`` prints what it
-  did.
+- on the job worker: the periodic task ``audit_retention`` (api/jobs/periodic.py) at every tick
+  of ``AUDIT_RETENTION_CRON`` (every 6 hours);
+- as a command: ``python -m api.ops.retention`` prints what it did.
 """
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -59,20 +57,6 @@ async def retain(
             text("SELECT audit_event_drop_partitions_before(:cutoff)"), {"cutoff": cutoff}
         )
     return RetentionReport(created=created or 0, dropped=dropped or 0)
-
-
-async def retain_forever(engine: AsyncEngine, *, retention_days: int, poll_s: float) -> None:
-    """:func:`retain` now and every ``poll_s`` seconds until cancelled; a failed pass (the
-    database down) is logged and the next one tries again."""
-    while True:
-        try:
-            report = await retain(engine, retention_days)
-        except Exception:
-            log.exception("audit_retention_failed")
-        else:
-            if report.created or report.dropped:
-                log.info("audit_retention", created=report.created, dropped=report.dropped)
-        await asyncio.sleep(poll_s)
 
 
 async def run_once(settings: Settings) -> RetentionReport:

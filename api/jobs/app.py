@@ -13,12 +13,11 @@ from typing import Any
 import procrastinate
 from psycopg.conninfo import make_conninfo
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from api.adapters.mail import Mailer
 from api.config import Settings
-from api.db import create_engine, create_sessionmaker
-from api.jobs import emails, saml, stalled, stripe_events
+from api.jobs import emails, periodic, saml, stalled, stripe_events
+from api.jobs.periodic import JobResources
 
 # asyncpg's query parameters and their libpq names (the others are passed as they are).
 _LIBPQ_NAMES = {"ssl": "sslmode", "server_settings": ""}
@@ -60,20 +59,19 @@ def create_job_app(
     *,
     mailer: Mailer | None = None,
     pool_size: int = 4,
-    sessionmaker: async_sessionmaker[AsyncSession] | None = None,
+    resources: JobResources | None = None,
 ) -> procrastinate.App:
     """The app with every task of the console, on the database of ``settings``.
 
     Args:
-        settings: ``DATABASE_URL``, the ``SMTP_*`` settings of the email task and
-            ``STRIPE_PLAN_ID`` of the webhook task.
+        settings: ``DATABASE_URL``, the ``SMTP_*`` settings of the email task,
+            ``STRIPE_PLAN_ID`` of the webhook task, the schedules of the periodic tasks
+            (api/jobs/periodic.py).
         mailer: sends the emails (default: the mailer of ``settings``).
         pool_size: the most connections the engine holds (one per concurrent job, plus one
-            for ``LISTEN``).
-        sessionmaker: the transactions of the tasks that change the console's own tables
-            (the Stripe webhook events). By default a pool of ``pool_size`` asyncpg
-            connections, opened when first used and closed with the process; whoever passes
-            one disposes of its engine.
+            for ``LISTEN`` and, in ``python -m api.ops.worker``, one for the queue's figures).
+        resources: what the webhook and periodic tasks use (default: opened from
+            ``settings`` on first use); the caller closes them.
 
     Raises:
         ValueError: ``DATABASE_URL`` is not set.
@@ -87,9 +85,8 @@ def create_job_app(
     app = procrastinate.App(connector=connector)
     emails.register(app, mailer or Mailer.from_settings(settings))
     stalled.register(app)
-    sessionmaker = sessionmaker or create_sessionmaker(
-        create_engine(settings.database_url, pool_size)
-    )
-    stripe_events.register(app, sessionmaker, settings.stripe_plan_id)
+    resources = resources or JobResources(settings)
+    stripe_events.register(app, resources.sessionmaker, settings.stripe_plan_id)
+    periodic.register(app, settings, resources)
     saml.register(app, settings)
     return app

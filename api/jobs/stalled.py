@@ -22,11 +22,16 @@ MAINTENANCE_QUEUE = "maintenance"
 """The queue of the engine's own upkeep."""
 
 
-async def retry_stalled(app: procrastinate.App, *, stalled_after_s: float = STALLED_AFTER_S) -> int:
-    """Put back in the queue, due now, every job left ``doing`` by a worker silent for
-    ``stalled_after_s`` seconds; returns how many."""
+async def retry_stalled(
+    app: procrastinate.App, *, stalled_after_s: float = STALLED_AFTER_S, queue: str | None = None
+) -> int:
+    """Put back in the queue, due now, every job (of ``queue`` only, when given) left
+    ``doing`` by a worker silent for ``stalled_after_s`` seconds; returns how many."""
     retried = 0
-    for job in await app.job_manager.get_stalled_jobs(seconds_since_heartbeat=stalled_after_s):
+    stalled = await app.job_manager.get_stalled_jobs(
+        seconds_since_heartbeat=stalled_after_s, queue=queue
+    )
+    for job in stalled:
         await app.job_manager.retry_job(job)
         log.warning("job_stalled_retried", job_id=job.id, task=job.task_name)
         retried += 1

@@ -6,6 +6,7 @@ from api.db import Base
 from api.models.account import MAX_UNITS, Account
 from api.models.api_key import ApiKey, ApiKeyUsage
 from api.models.audit_event import AuditEvent
+from api.models.pending_pool_user import PendingPoolUser
 from api.models.rate_limit_counter import RateLimitCounter
 from api.models.removed_identity import RemovedIdentity
 from api.models.saml_connection import SamlConnection
@@ -30,6 +31,7 @@ __all__ = [
     "Base",
     "DomainFailure",
     "DomainState",
+    "PendingPoolUser",
     "Platform",
     "RateLimitCounter",
     "RemovedIdentity",

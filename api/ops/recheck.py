@@ -1,6 +1,6 @@
 """``python -m api.ops.recheck [--all]``: re-check the TXT records of the verified domains that
-are due once (``--all``: every verified domain now), for cron or a Kubernetes CronJob beside
-the API processes' own passes (``api/sso/recheck.py``).
+are due once (``--all``: every verified domain now), beside the job worker's periodic passes
+(``DOMAIN_RECHECK_CRON``) or instead of them when that is empty (``api/sso/recheck.py``).
 
 Prints what it did; exit status 2 when some lookup failed, 0 otherwise.
 """

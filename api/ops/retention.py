@@ -1,6 +1,6 @@
 """``python -m api.ops.retention``: one pass of the audit log's retention (create the coming
-month partitions, drop the expired ones: ``api/audit/retention.py``), for cron or a Kubernetes
-CronJob when the API processes' own passes are off (``AUDIT_RETENTION_POLL_S=0``).
+month partitions, drop the expired ones: ``api/audit/retention.py``) now, beside the job
+worker's periodic passes (``AUDIT_RETENTION_CRON``), or instead of them when that is empty.
 """
 
 from __future__ import annotations

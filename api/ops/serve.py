@@ -1,6 +1,7 @@
 """``python -m api.ops.serve``: one API replica (uvicorn, one process) that shuts down gracefully.
 
-    python -m api.ops.serve [--host 0.0.0.0] [--port 8000] [--log-level warning]
+    python -m api.ops.serve [--host 0.0.0.0] [--port 8000] [--metrics-port 9100]
+                            [--log-level warning]
 
 The production app (``api.main.create_app``, settings from the environment) on uvicorn, with
 the client address left to ``TRUSTED_PROXIES`` (no uvicorn proxy headers). On SIGTERM (or a
@@ -15,6 +16,10 @@ first Ctrl-C):
 3. the app's lifespan closes the vendor clients and the database pool;
 4. the process exits 0. (Stock uvicorn re-raises the signal after a graceful shutdown, so the
    process would die of SIGTERM, status 143.)
+
+With ``--metrics-port`` the request and pool metrics (api/platform/metrics.py) are served at
+``/metrics`` on that port of the same host, never on the API's own port; they go on answering
+through the drain and stop with the process.
 
 A second signal skips what is left of the drain; a second Ctrl-C also stops waiting for
 in-flight requests. Exit status 3 when the app cannot start (uvicorn's own code).
@@ -34,6 +39,7 @@ from fastapi import FastAPI
 from api.config import Settings
 from api.main import create_app
 from api.platform.health import start_draining
+from api.platform.metrics import serve_metrics
 
 STARTUP_FAILURE = 3
 
@@ -75,6 +81,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="0.0.0.0")  # noqa: S104 - a container's interface
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument(
+        "--metrics-port", type=int, default=0, help="serve /metrics on this port (0: none)"
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn's own log level")
     args = parser.parse_args(argv)
     settings = Settings()
@@ -89,7 +98,12 @@ def main(argv: list[str] | None = None) -> None:
         timeout_graceful_shutdown=max(1, round(settings.shutdown_grace_s)),
     )
     server = GracefulServer(config, app, settings.shutdown_drain_s)
+    metrics = None
+    if args.metrics_port:
+        metrics = serve_metrics(app.state.metrics.registry, host=args.host, port=args.metrics_port)
     server.run()
+    if metrics is not None:
+        metrics.close()
     if not server.started:
         sys.exit(STARTUP_FAILURE)
 

@@ -41,7 +41,13 @@ class HeadAsGetMiddleware:
                 # The last body message (or a pathsend/zerocopysend of a file): end empty.
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
 
-        await self.app({**scope, "method": "GET"}, receive, send_without_body)
+        as_get = {**scope, "method": "GET"}
+        try:
+            await self.app(as_get, receive, send_without_body)
+        finally:
+            # The route that answered, for the layers outside (the request metrics).
+            if "route" in as_get:
+                scope["route"] = as_get["route"]
 
 
 def allowed_methods(routes: Sequence[BaseRoute], scope: Scope) -> list[str]:

@@ -45,6 +45,7 @@ from api.deps import (
     DirectoryCaller,
     Limiter,
     OwnerOrAdmin,
+    PoolUsers,
     SettingsDep,
     VerifiedEmail,
 )
@@ -200,6 +201,7 @@ async def _directory(
     cognito: Cognito,
     settings: SettingsDep,
     limiter: Limiter,
+    pool_users: PoolUsers,
 ) -> service.Directory:
     return service.Directory(
         db=db,
@@ -209,6 +211,7 @@ async def _directory(
         base_url=_base_url(settings),
         invitation_validity=timedelta(days=settings.invitation_validity_days),
         count_email=functools.partial(count_invitation, limiter, settings),
+        pool_users=pool_users,
         stand_in_pool=settings.dev_stand_ins,
     )
 

@@ -41,9 +41,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.cognito import CognitoClient
 from api.audit import AuditAction, AuditTrail, Target, changed
+from api.auth.pool_users import PoolUserLedger
 from api.auth.sessions import end_sessions, lift_removal
 from api.emails import is_valid_email, normalize_email
-from api.models import Account, AuthType, Role, User
+from api.models import Account, Role, User
 from api.scim import repository
 from api.scim.errors import (
     InvalidFilter,
@@ -71,8 +72,9 @@ _NAME_MAX = 100  # user.first_name / last_name
 class Directory:
     """What a SCIM request works with: its transaction, Cognito, the audit log (actor
     'Directory sync'), the token's account, the service's base URL (``meta.location``), how
-    long an invitation stays Pending, the invitation emails' cap per recipient and whether the
-    pool is the development stand-in."""
+    long an invitation stays Pending, the invitation emails' cap per recipient, the ledger of
+    pool users being created (``api.auth.pool_users``) and whether the pool is the development
+    stand-in."""
 
     db: AsyncSession
     cognito: CognitoClient
@@ -81,6 +83,7 @@ class Directory:
     base_url: str
     invitation_validity: timedelta
     count_email: Callable[[str], Awaitable[None]]
+    pool_users: PoolUserLedger
     stand_in_pool: bool = False
 
 
@@ -319,15 +322,20 @@ async def create_user(directory: Directory, resource: ScimUser) -> ScimUser:
         external_id=resource.external_id,
         directory_attributes=_directory_attributes(resource),
     )
-    if account.require_google_sso:
-        user.auth_type = AuthType.GOOGLE_SSO
+    if account.required_auth_type is not None:
+        # They sign in through the account's single sign-on: no pool user until they do.
+        user.auth_type = account.required_auth_type
         user.invited_at = datetime.now(UTC)
         db.add(user)
         await db.flush()
     else:
         await directory.count_email(email)
         await add_invited_user(
-            db=db, cognito=directory.cognito, user=user, validity=directory.invitation_validity
+            db=db,
+            cognito=directory.cognito,
+            pool_users=directory.pool_users,
+            user=user,
+            validity=directory.invitation_validity,
         )
     await directory.audit.record(
         AuditAction.USER_PROVISIONED,

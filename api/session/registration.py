@@ -8,7 +8,8 @@ account and user (``email_verified`` false), then a password sign-in (AdminIniti
 binds the user to the new pool user's ``sub`` like any sign-in, and the email verification
 code; the sign-in's tokens are returned. Once the Cognito user exists, every later failure
 (the password, our write, the commit, the sign-in) removes it again through
-``undo_on_rollback``, so the same email can retry: nothing is left half-made.
+``undo_on_rollback``, so the same email can retry: nothing is left half-made; a crash before
+the commit is undone by the worker (``api.auth.pool_users``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from api.adapters.cognito import (
     CognitoUnavailable,
 )
 from api.audit import SignInLog
+from api.auth.pool_users import PoolUserLedger
 from api.auth.tokens import AccessTokenVerifier
 from api.cognito_errors import cognito_errors
 from api.config import Settings
@@ -48,6 +50,7 @@ async def register(
     sign_ins: SignInLog,
     settings: Settings,
     cookies: SessionCookies,
+    pool_users: PoolUserLedger,
     form: RegistrationRequest,
 ) -> Tokens:
     """Create the Cognito user, the account and its first user; sign them in (bound to the
@@ -72,6 +75,9 @@ async def register(
         "given_name": form.first_name,
         "family_name": form.last_name,
     }
+    # A crash from here to the commit leaves a pool user no row names: the record lets the
+    # worker delete it later (api/auth/pool_users.py).
+    await pool_users.creating(db, email)
     async with cognito_errors():
         await cognito.admin_create_user(email, attributes, suppress_message=True)
 

@@ -25,6 +25,7 @@ from api.deps import (
     OptionalAccessToken,
     OwnerOrAdmin,
     PasswordAttemptsDep,
+    PoolUsers,
     ReadEngine,
     RegistrationThrottle,
     SessionRefreshThrottle,
@@ -542,6 +543,7 @@ async def register(
     sign_ins: SignIns,
     settings: SettingsDep,
     cookies: Cookies,
+    pool_users: PoolUsers,
 ) -> Tokens:
     """Register with the form (SPEC 3): a new account and its first user, signed in; Cognito
     emails the code that verifies the address."""
@@ -552,6 +554,7 @@ async def register(
         sign_ins=sign_ins,
         settings=settings,
         cookies=cookies,
+        pool_users=pool_users,
         form=body,
     )
 

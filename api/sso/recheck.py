@@ -7,20 +7,19 @@ user of the account gets an email (api/sso/notices.py), deferred to the job engi
 transaction that records the loss. A lookup that fails (timeout,
 SERVFAIL) changes nothing; the domain is tried again at the next pass.
 
-Two ways to run it, safe together and with any number of API replicas: each due row is
-claimed with ``SELECT ... FOR UPDATE SKIP LOCKED`` in a transaction of its own, so a row is
-checked by one process at a time and never twice in a pass.
+Two ways to run it, safe together: each due row is claimed with ``SELECT ... FOR UPDATE SKIP
+LOCKED`` in a transaction of its own, so a row is checked by one process at a time and never
+twice in a pass.
 
-- in the API process: :func:`recheck_forever`, started by the app's lifespan, looks for due
-  domains every ``DOMAIN_RECHECK_POLL_S`` (10 minutes; 0 turns it off);
-- as a command (cron, a Kubernetes CronJob): ``python -m api.ops.recheck`` checks the due
-  domains once (``--all``: every verified domain now); it prints what it did and exits 2 when
-  some lookup failed, 0 otherwise.
+- on the job worker: the periodic task ``recheck_domains`` (api/jobs/periodic.py) looks for due
+  domains at every tick of ``DOMAIN_RECHECK_CRON`` (every 10 minutes), one run at a time
+  across the workers;
+- as a command: ``python -m api.ops.recheck`` checks the due domains once (``--all``: every
+  verified domain now); it prints what it did and exits 2 when some lookup failed, 0 otherwise.
 """
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -101,31 +100,6 @@ async def recheck_due(
                 )
                 await defer_domain_lost(db, notice)
     return report
-
-
-async def recheck_forever(
-    sessionmaker: async_sessionmaker[AsyncSession],
-    resolver: DnsResolver,
-    *,
-    interval_s: float,
-    poll_s: float,
-) -> None:
-    """Every ``poll_s`` seconds, :func:`recheck_due`; runs until cancelled. A failed pass
-    (the database down) is logged and the next one tries again."""
-    while True:
-        await asyncio.sleep(poll_s)
-        try:
-            report = await recheck_due(sessionmaker, resolver, interval_s=interval_s)
-        except Exception:
-            log.exception("domain_recheck_failed")
-            continue
-        if report.checked:
-            log.info(
-                "domain_recheck",
-                kept=report.kept,
-                lost=report.lost,
-                unreachable=report.unreachable,
-            )
 
 
 async def run_once(settings: Settings, *, every: bool = False) -> RecheckReport:

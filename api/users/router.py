@@ -23,6 +23,7 @@ from api.deps import (
     InvitationThrottle,
     Limiter,
     OwnerOrAdmin,
+    PoolUsers,
     SettingsDep,
     VerifiedEmail,
 )
@@ -75,6 +76,7 @@ async def invite_user(
     audit: Audit,
     settings: SettingsDep,
     limiter: Limiter,
+    pool_users: PoolUsers,
 ) -> UserResponse:
     """Invite a user with a role (Owners and Admins; only Owners invite Owners); Cognito
     emails them a temporary password to sign in with. They are Pending until they do."""
@@ -88,6 +90,7 @@ async def invite_user(
         body=body,
         validity=validity,
         count_email=count_email,
+        pool_users=pool_users,
     )
     return UserResponse(user=user)
 

@@ -38,6 +38,7 @@ from api.adapters.cognito import (
 )
 from api.audit import AuditAction, AuditTrail, Target, changed
 from api.auth.identity import prove_identity
+from api.auth.pool_users import PoolUserLedger
 from api.auth.principal import Caller
 from api.auth.roles import require_may_grant, require_may_manage
 from api.auth.sessions import end_sessions, lift_removal, record_removal
@@ -130,10 +131,13 @@ async def invite(
     body: UserCreate,
     validity: timedelta,
     count_email: Callable[[str], Awaitable[None]],
+    pool_users: PoolUserLedger,
 ) -> AccountUser:
     """Invite a user into the caller's account with ``body.role`` (Admin when None); the
     invitation is Pending for ``validity`` (``INVITATION_VALIDITY_DAYS``). ``count_email``
-    counts the invitation email against its recipient's daily cap before it is sent.
+    counts the invitation email against its recipient's daily cap before it is sent;
+    ``pool_users`` records the pool user's creation until its row commits (a crash in between
+    is undone by the worker: ``api.auth.pool_users``).
 
     Raises:
         RateLimited: the recipient had its invitations for today (from any account).
@@ -158,7 +162,9 @@ async def invite(
         email=body.email,
         role=role,
     )
-    await add_invited_user(db=db, cognito=cognito, user=user, validity=validity)
+    await add_invited_user(
+        db=db, cognito=cognito, pool_users=pool_users, user=user, validity=validity
+    )
     await audit.record(
         AuditAction.USER_INVITED,
         _target(user),
@@ -168,12 +174,19 @@ async def invite(
 
 
 async def add_invited_user(
-    *, db: AsyncSession, cognito: CognitoClient, user: User, validity: timedelta
+    *,
+    db: AsyncSession,
+    cognito: CognitoClient,
+    pool_users: PoolUserLedger,
+    user: User,
+    validity: timedelta,
 ) -> None:
     """Add ``user`` (account, names, email and role set) as an email-and-password user whose
     invitation is Pending for ``validity``: Cognito creates the pool user and emails the
     temporary password (SPEC's invite flow), then the row is flushed. If the request's
-    transaction does not commit, the pool user is deleted again, so the email can be retried.
+    transaction does not commit, the pool user is deleted again, so the email can be retried;
+    ``pool_users`` records the creation until the row commits, so a crash in between is undone
+    by the worker (``api.auth.pool_users``).
 
     Raises:
         EmailInUse: another user took the email meanwhile (409).
@@ -184,6 +197,7 @@ async def add_invited_user(
     user.auth_type = AuthType.EMAIL
     user.invited_at = now
     user.invitation_expires_at = now + validity
+    await pool_users.creating(db, user.email)
     async with cognito_errors():
         created = await cognito.admin_create_user(
             user.email, _invitation_attributes(user), temporary_password=temporary_password()

@@ -24,6 +24,7 @@ from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
 from api.deferred import EMAIL_QUEUE, STRIPE_EVENT_QUEUE
 from api.jobs.app import create_job_app
+from api.jobs.periodic import JobResources
 from api.jobs.stalled import MAINTENANCE_QUEUE
 from api.keys.service import open_current_key
 from api.models import Account, AuthType, Role, User
@@ -43,8 +44,8 @@ def stack() -> Iterator[Stack]:
 async def app(stack: Stack) -> AsyncIterator[FastAPI]:
     application = create_dev_app(stack.settings)
     async with application.router.lifespan_context(application):
-        # The worker's tasks use the app's own pool (the worker command opens one of its own).
-        jobs = create_job_app(stack.settings, sessionmaker=application.state.resources.sessionmaker)
+        resources = JobResources(stack.settings, pool_size=4)
+        jobs = create_job_app(stack.settings, resources=resources)
         async with jobs.open_async():
             worker = asyncio.create_task(
                 jobs.run_worker_async(
@@ -60,6 +61,7 @@ async def app(stack: Stack) -> AsyncIterator[FastAPI]:
             worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await worker
+        await resources.aclose()
 
 
 @pytest.fixture

@@ -1,17 +1,27 @@
-"""deploy/k8s (README "Running replicas"): every overlay renders, validates against a pinned
-Kubernetes version, and keeps what the replicas need (probes, shutdown timing, non-root, every
-setting)."""
+"""deploy/k8s (README "Running replicas", "Background work"): every overlay renders, validates
+against a pinned Kubernetes version (the monitoring custom resources against their CRDs'
+schemas: tests/deploy/crds.py), and keeps what the replicas need (probes, shutdown timing,
+non-root, every setting); the alerts parse and fire as promtool's rule tests expect."""
 
 from __future__ import annotations
 
+import copy
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import kubernetes_validate
 import pytest
+import yaml
+from prometheus_client import CollectorRegistry
 
 from api.config import Settings
+from api.jobs.metrics import WorkerMetrics
+from api.platform.metrics import HttpMetrics, PoolCollector
 from devstack.services import ROOT
+from tests.deploy import crds
 from tests.deploy.kustomize import merge, render
 
 KUBERNETES_VERSION = "1.34.0"
@@ -49,10 +59,17 @@ def test_every_resource_validates_strictly(rendered: list[dict[str, Any]]) -> No
         "HorizontalPodAutoscaler",
         "Job",
         "PodDisruptionBudget",
+        "PrometheusRule",
         "Service",
+        "Service",
+        "Service",
+        "ServiceMonitor",
     ]
     for resource in rendered:
-        kubernetes_validate.validate(resource, KUBERNETES_VERSION, strict=True)
+        if crds.is_custom(resource):
+            crds.validate(resource)
+        else:
+            kubernetes_validate.validate(resource, KUBERNETES_VERSION, strict=True)
 
 
 def test_every_setting_comes_from_the_config_map_or_the_secret(
@@ -130,6 +147,102 @@ def test_overlays_set_namespace_and_image() -> None:
     assert production["ConfigMap"]["data"]["WEB_DIST"] == ""
     assert production["ConfigMap"]["data"]["ENVIRONMENT"] == "production"  # from the base
     assert production["HorizontalPodAutoscaler"]["spec"]["minReplicas"] == 6
+
+
+class TestMonitoring:
+    def test_a_custom_resource_that_breaks_its_crd_schema_is_refused(
+        self, rendered: list[dict[str, Any]]
+    ) -> None:
+        monitor = _one(rendered, "ServiceMonitor")
+        unknown = copy.deepcopy(monitor)
+        unknown["spec"]["endpoints"][0]["scrapeEvery"] = "30s"
+        wrong = copy.deepcopy(monitor)
+        wrong["spec"]["endpoints"][0]["interval"] = "30 seconds"
+        rule = copy.deepcopy(_one(rendered, "PrometheusRule"))
+        rule["spec"]["groups"][0]["rules"][0]["for"] = 5
+        for broken in (unknown, wrong, rule):
+            with pytest.raises(jsonschema.ValidationError):
+                crds.validate(broken)
+        with pytest.raises(KeyError):
+            crds.validate({**monitor, "apiVersion": "monitoring.coreos.com/v2"})
+
+    def test_metrics_ports_are_scraped_and_never_on_the_public_service(
+        self, rendered: list[dict[str, Any]]
+    ) -> None:
+        api = _one(rendered, "Deployment", API)["spec"]["template"]["spec"]["containers"][0]
+        worker = _one(rendered, "Deployment", WORKER)["spec"]["template"]["spec"]
+        (worker_container,) = worker["containers"]
+        for container in (api, worker_container):
+            command = container["command"]
+            port = int(command[command.index("--metrics-port") + 1])
+            assert {"name": "metrics", "containerPort": port} in container["ports"]
+        # The worker is ready when it reads its queue and is not stopping.
+        assert worker_container["readinessProbe"]["httpGet"] == {
+            "path": "/readyz",
+            "port": "metrics",
+        }
+        services = {r["metadata"]["name"]: r for r in rendered if r["kind"] == "Service"}
+        public = services[next(n for n in services if n.endswith(API))]
+        assert [p["targetPort"] for p in public["spec"]["ports"]] == ["http"]
+        monitor = _one(rendered, "ServiceMonitor")
+        selected = [
+            s
+            for s in services.values()
+            if monitor["spec"]["selector"]["matchLabels"].items() <= s["metadata"]["labels"].items()
+        ]
+        assert sorted(s["spec"]["selector"]["app.kubernetes.io/name"] for s in selected) == [
+            API,
+            WORKER,
+        ]
+        for service in selected:
+            assert [p["name"] for p in service["spec"]["ports"]] == ["metrics"]
+        assert [e["port"] for e in monitor["spec"]["endpoints"]] == ["metrics"]
+
+    def test_the_alerts_name_metrics_the_console_exports(
+        self, rendered: list[dict[str, Any]]
+    ) -> None:
+        registry = CollectorRegistry()
+        HttpMetrics(registry)
+        registry.register(PoolCollector(dict))
+        WorkerMetrics(registry)
+        # The series names each family gives, labelled children or not (OpenMetrics suffixes).
+        suffixes = {"counter": ("_total",), "histogram": ("_bucket", "_count", "_sum")}
+        exported = {
+            family.name + suffix
+            for family in registry.collect()
+            for suffix in suffixes.get(family.type, ("",))
+        }
+        rules = [r for g in _one(rendered, "PrometheusRule")["spec"]["groups"] for r in g["rules"]]
+        alerts = {r["alert"] for r in rules}
+        assert {
+            "ConsoleJobQueueBacklog",
+            "ConsoleJobAttemptsFailing",
+            "ConsoleJobFailed",
+            "ConsoleHigh5xxRate",
+            "ConsoleSlowReads",
+        } == alerts
+        for rule in rules:
+            used = {word for word in _words(rule["expr"]) if word.startswith("console_")}
+            assert used and used <= exported, f"{rule['alert']}: {used - exported}"
+
+    def test_the_alerts_fire_as_promtool_tests_expect(
+        self, rendered: list[dict[str, Any]], tmp_path: Path
+    ) -> None:
+        promtool = shutil.which("promtool")
+        assert promtool, "promtool is missing: `make promtool` installs Debian's prometheus"
+        groups = _one(rendered, "PrometheusRule")["spec"]["groups"]
+        (tmp_path / "rules.yaml").write_text(yaml.safe_dump({"groups": groups}))
+        shutil.copy(ROOT / "tests" / "deploy" / "alerts_test.yaml", tmp_path)
+        for command in (["check", "rules", "rules.yaml"], ["test", "rules", "alerts_test.yaml"]):
+            done = subprocess.run(
+                [promtool, *command], cwd=tmp_path, capture_output=True, text=True, check=False
+            )
+            assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _words(expr: str) -> list[str]:
+    """The identifiers of a PromQL expression."""
+    return "".join(c if c.isalnum() or c == "_" else " " for c in expr).split()
 
 
 class TestRenderer:

@@ -23,8 +23,8 @@ from sqlalchemy import Row, func, select, text
 from structlog.testing import capture_logs
 
 from api.billing.webhooks.service import process_event, receive_webhook
-from api.db import create_engine, create_sessionmaker
 from api.jobs.app import create_job_app
+from api.jobs.periodic import JobResources
 from api.models import Account, AuditEvent, StripeEvent
 from devstack import bootstrap
 from devstack.stack import Stack
@@ -326,8 +326,8 @@ class TestOnTheJobEngine:
                 signature=sign(payload),
                 queue=queue,
             )
-        engine = create_engine(stack.settings.database_url, 2)
-        jobs = create_job_app(stack.settings, sessionmaker=create_sessionmaker(engine))
+        resources = JobResources(stack.settings)
+        jobs = create_job_app(stack.settings, resources=resources)
         try:
             async with jobs.open_async():
                 await _fail_first_attempt(app, me, jobs, queue)
@@ -343,7 +343,7 @@ class TestOnTheJobEngine:
                     )
                 await _work_off(jobs, queue)
         finally:
-            await engine.dispose()
+            await resources.aclose()
         [job] = await jobs_of_event(app, event_id)
         assert (job.status, job.attempts) == ("succeeded", 2)
         assert (await load(app, me)).payment_failed_at is not None

@@ -5,6 +5,7 @@ runs; the email job retries a failed send with a backoff, under one stable ``Mes
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import signal
@@ -12,8 +13,9 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -28,7 +30,9 @@ from api.jobs.app import create_job_app, psycopg_conninfo
 from api.jobs.emails import retry_schedule_s
 from api.jobs.stalled import retry_stalled
 from api.usage.alerts import message_key
-from devstack.stack import Stack
+from devstack.replicas import replica_environment
+from devstack.services import ROOT
+from devstack.stack import PERIODIC_SCHEDULES, Stack
 from tests.api.conftest import MakeUser, mails_to, unique_email
 from tests.api.usage.test_alerts import meter
 
@@ -231,26 +235,39 @@ class TestRetries:
         assert sum(waits) >= 3600
 
 
-class TestWorkerCommand:
-    def test_sigterm_stops_the_worker_gracefully(self, stack: Stack) -> None:
-        env = {**os.environ, "DATABASE_URL": stack.settings.database_url, "LOG_FORMAT": "json"}
+def worker_environment(stack: Stack) -> dict[str, str]:
+    """A worker's environment against ``stack`` (its stand-ins), the periodic tasks off."""
+    env = {**os.environ, **replica_environment(stack, "http://127.0.0.1"), "LOG_LEVEL": "INFO"}
+    return {**env, **dict.fromkeys(PERIODIC_SCHEDULES, "")}
+
+
+def start_worker(log: Path, env: dict[str, str], *args: str) -> subprocess.Popen[bytes]:
+    """``python -m api.ops.worker *args``, its output in ``log`` (a file: a pipe nobody reads
+    would fill up and block it), once it says it runs."""
+    with log.open("wb") as out:
         worker = subprocess.Popen(
-            [sys.executable, "-m", "api.ops.worker", "--shutdown-grace-s", "5"],
-            stdout=subprocess.PIPE,
+            [sys.executable, "-m", "api.ops.worker", *args],
+            stdout=out,
             stderr=subprocess.STDOUT,
             env=env,
-            text=True,
+            cwd=ROOT,
         )
+    deadline = time.monotonic() + 30
+    while b"worker_started" not in log.read_bytes():
+        assert worker.poll() is None, log.read_text()
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+    return worker
+
+
+class TestWorkerCommand:
+    def test_sigterm_stops_the_worker_gracefully(self, stack: Stack, tmp_path: Path) -> None:
+        log = tmp_path / "worker.log"
+        worker = start_worker(log, worker_environment(stack), "--shutdown-grace-s", "5")
         try:
-            assert worker.stdout is not None
-            for line in worker.stdout:  # until it runs
-                if "worker_started" in line:
-                    break
-            else:
-                pytest.fail(f"the worker exited with {worker.wait()}")
             worker.send_signal(signal.SIGTERM)
-            assert worker.wait(15) == 0
-            assert "worker_stopped" in worker.stdout.read()
+            assert worker.wait(15) == 0, log.read_text()[-3000:]
+            assert "worker_stopped" in log.read_text()
         finally:
             if worker.poll() is None:
                 worker.kill()
@@ -283,3 +300,83 @@ class TestMessageIds:
         }
         socket = psycopg_conninfo("postgresql+asyncpg://postgres@/console?host=/tmp/pg")
         assert set(socket.split()) == {"user=postgres", "host=/tmp/pg", "dbname=console"}
+
+
+@contextlib.contextmanager
+def smtp_paused(stack: Stack) -> Iterator[None]:
+    """The SMTP sink process stopped (SIGSTOP): it accepts no connection's data and answers
+    nothing, as a relay that hangs; resumed (SIGCONT) on leaving."""
+    os.kill(stack.smtp.process.pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(stack.smtp.process.pid, signal.SIGCONT)
+
+
+class TestProof:
+    """README "Background work": what the console promises to send arrives, whatever the relay
+    or a worker does in between."""
+
+    async def test_an_alert_crossed_while_the_relay_hangs_arrives_once_it_is_back(
+        self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        timeout_s = stack.settings.smtp_timeout_s
+        with smtp_paused(stack):
+            await meter(client, me, 50)  # 50 % of the free plan: the alert is deferred
+            # Longer than the SMTP timeout: the first attempt times out and is retried.
+            await asyncio.sleep(timeout_s + 2)
+            [job] = await _jobs_of(app, me.user.email)
+            assert job.attempts >= 1 and job.status in ("todo", "doing")
+            assert await mails_to(client, me.user.email, wait_s=0) == []
+        [mail] = await mails_to(client, me.user.email, wait_s=30)
+        assert mail["subject"] == f"{me.account.name} has used 50% of its plan allowance"
+        [job] = await _finished_jobs_of(app, me.user.email, wait_s=10)
+        assert job.status == "succeeded" and job.attempts >= 2
+        # Exactly once, under its stable Message-ID.
+        assert len(await mails_to(client, me.user.email, expected=2, wait_s=3)) == 1
+        assert mail["messageId"] == Mailer.from_settings(stack.settings).message_id(
+            job.args["message_key"]
+        )
+
+    async def test_a_job_of_a_killed_worker_is_finished_by_another(
+        self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, queue: str, tmp_path: Path
+    ) -> None:
+        to = unique_email("killed")
+        env = worker_environment(stack)
+        first = await asyncio.to_thread(
+            start_worker, tmp_path / "first.log", env, "--queues", queue
+        )
+        second = None
+        try:
+            with smtp_paused(stack):
+                job_id = await _defer_one(app, _email(to, "usage-alert.k.1.50.t"), queue)
+                deadline = time.monotonic() + 10
+                while (await _jobs_of(app, to))[0].status != "doing":  # sending, hung
+                    assert time.monotonic() < deadline, "the first worker never took the job"
+                    await asyncio.sleep(0.05)
+                first.kill()  # SIGKILL mid-job: no goodbye, the job stays doing
+                assert first.wait(10) == -signal.SIGKILL
+            second = await asyncio.to_thread(
+                start_worker, tmp_path / "second.log", env, "--queues", queue
+            )
+            [job] = await _jobs_of(app, to)
+            assert (job.id, job.status) == (job_id, "doing")
+            # What the minutely periodic task of any worker does once the dead one's heartbeat
+            # is a minute old, here after a few seconds (its heartbeat came at start).
+            jobs = create_job_app(stack.settings)
+            async with jobs.open_async():
+                deadline = time.monotonic() + 30
+                while not await retry_stalled(jobs, stalled_after_s=2, queue=queue):
+                    assert time.monotonic() < deadline, "the job was never found stalled"
+                    await asyncio.sleep(0.5)
+            [mail] = await mails_to(client, to, wait_s=20)
+            [job] = await _finished_jobs_of(app, to, wait_s=10)
+            assert job.status == "succeeded"
+            assert mail["messageId"].startswith("<usage-alert.k.1.50.t@")  # the same on every try
+            assert len(await mails_to(client, to, expected=2, wait_s=2)) == 1
+        finally:
+            for worker in (first, second):
+                if worker is not None and worker.poll() is None:
+                    worker.terminate()
+                    worker.wait(30)

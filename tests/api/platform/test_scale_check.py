@@ -9,7 +9,7 @@ from collections import Counter
 import httpx
 import pytest
 
-from bench.scale import CUT_ERRORS, Attempt, Tally, judge, metering_verdict
+from bench.scale import CUT_ERRORS, Attempt, Tally, alert_verdict, judge, metering_verdict
 
 KILL = (10.0, 10.01)  # the SIGKILL was sent between these monotonic seconds
 
@@ -126,3 +126,22 @@ def test_an_answer_cut_after_its_header_counts_as_a_cut() -> None:
     error = asyncio.run(_answer_cut_after_header())
     assert isinstance(error, CUT_ERRORS)
     assert "peer closed connection without sending complete message body" in str(error)
+
+
+class TestAlertVerdict:
+    def test_each_alert_once_passes(self) -> None:
+        assert alert_verdict({"<a@x>", "<b@x>"}, Counter({"<a@x>": 1, "<b@x>": 1}), set()) is None
+
+    def test_a_copy_of_an_email_the_killed_worker_was_sending_passes(self) -> None:
+        delivered = Counter({"<a@x>": 2, "<b@x>": 1})
+        assert alert_verdict({"<a@x>", "<b@x>"}, delivered, {"<a@x>"}) is None
+
+    def test_a_lost_an_unexplained_copy_or_a_stranger_fails(self) -> None:
+        expected = {"<a@x>", "<b@x>"}
+        assert "never arrived" in (alert_verdict(expected, Counter({"<a@x>": 1}), set()) or "")
+        twice = alert_verdict(expected, Counter({"<a@x>": 2, "<b@x>": 1}), {"<b@x>"})
+        assert "twice with no kill" in (twice or "")
+        thrice = alert_verdict(expected, Counter({"<a@x>": 3, "<b@x>": 1}), {"<a@x>"})
+        assert "more than twice" in (thrice or "")
+        stranger = Counter({"<a@x>": 1, "<b@x>": 1, "<c@x>": 1})
+        assert "no crossing called for" in (alert_verdict(expected, stranger, set()) or "")
