@@ -293,6 +293,14 @@ class Settings(BaseSettings):
             "deleted (far longer than any request lives)."
         ),
     )
+    saml_upkeep_cron: str = Field(
+        default="23 * * * *",
+        description=(
+            "When the job worker fetches again the SAML metadata URLs last fetched a day ago "
+            "and announces signing certificates expiring within 30 days (cron, UTC; "
+            "api/sso/saml_refresh.py); empty: never."
+        ),
+    )
     job_retention_days: int = Field(
         default=30,
         ge=1,
@@ -431,6 +439,7 @@ class Settings(BaseSettings):
         "audit_retention_cron",
         "billing_reconcile_cron",
         "orphan_user_cleanup_cron",
+        "saml_upkeep_cron",
     )
     @classmethod
     def _cron(cls, value: str, info: ValidationInfo) -> str:

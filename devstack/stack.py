@@ -12,14 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from api.config import Settings
+from api.jobs.periodic import PERIODIC_TASKS
 from devstack import bootstrap, services
 
-PERIODIC_SCHEDULES = (
-    "DOMAIN_RECHECK_CRON",
-    "AUDIT_RETENTION_CRON",
-    "BILLING_RECONCILE_CRON",
-    "ORPHAN_USER_CLEANUP_CRON",
-)
+PERIODIC_SCHEDULES = tuple(setting.upper() for _, setting, _ in PERIODIC_TASKS)
 """The settings of the worker's periodic tasks (api/jobs/periodic.py)."""
 
 TEST_DATA = services.ROOT / ".testdata"

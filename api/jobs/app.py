@@ -16,7 +16,7 @@ from sqlalchemy.engine import make_url
 
 from api.adapters.mail import Mailer
 from api.config import Settings
-from api.jobs import emails, periodic, saml, stalled, stripe_events
+from api.jobs import emails, periodic, stalled, stripe_events
 from api.jobs.periodic import JobResources
 
 # asyncpg's query parameters and their libpq names (the others are passed as they are).
@@ -88,5 +88,4 @@ def create_job_app(
     resources = resources or JobResources(settings)
     stripe_events.register(app, resources.sessionmaker, settings.stripe_plan_id)
     periodic.register(app, settings, resources)
-    saml.register(app, settings)
     return app

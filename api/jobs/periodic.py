@@ -16,6 +16,8 @@ job (the worker logs why; the job failure metrics count it); the next tick tries
   fail the job, each one in the log;
 - ``delete_orphan_users`` (``ORPHAN_USER_CLEANUP_CRON``): pool users a crash left without a
   console row (api/auth/pool_users.py);
+- ``saml_upkeep`` (``SAML_UPKEEP_CRON``): SAML connections' metadata fetched again daily and
+  their expiring certificates announced (api/sso/saml_refresh.py);
 - ``prune_jobs`` (daily): finished jobs older than ``JOB_RETENTION_DAYS``.
 """
 
@@ -39,6 +41,7 @@ from api.config import Settings
 from api.db import create_engine, create_sessionmaker
 from api.jobs.stalled import MAINTENANCE_QUEUE
 from api.sso.recheck import recheck_due
+from api.sso.saml_refresh import upkeep
 
 log = structlog.get_logger(__name__)
 
@@ -142,11 +145,24 @@ async def delete_orphan_users(resources: JobResources) -> None:
     log.info("orphan_users", deleted=done.deleted, settled=done.settled, failed=done.failed)
 
 
+async def saml_upkeep(resources: JobResources) -> None:
+    """One pass of the SAML connections' upkeep."""
+    done = await upkeep(resources.sessionmaker, resources.cognito, resources.settings)
+    log.info(
+        "saml_upkeep",
+        changed=done.changed,
+        unchanged=done.unchanged,
+        failed=done.failed,
+        notices=done.notices,
+    )
+
+
 PERIODIC_TASKS: tuple[tuple[str, str, Callable[[JobResources], Awaitable[None]]], ...] = (
     ("recheck_domains", "domain_recheck_cron", recheck_domains),
     ("audit_retention", "audit_retention_cron", audit_retention),
     ("reconcile_billing", "billing_reconcile_cron", reconcile_billing),
     ("delete_orphan_users", "orphan_user_cleanup_cron", delete_orphan_users),
+    ("saml_upkeep", "saml_upkeep_cron", saml_upkeep),
 )
 """Each periodic task: its name, the setting of its schedule, what it runs."""
 

@@ -1,5 +1,5 @@
 """The daily upkeep of SAML connections (README "SAML single sign-on"), run by the job worker as
-a periodic task (api/jobs/saml.py).
+a periodic task (``saml_upkeep``, api/jobs/periodic.py).
 
 - **Metadata by URL is fetched again** once a day (:data:`REFRESH_INTERVAL`) after it was last
   fetched: identity providers roll their signing certificates, and a connection whose metadata
@@ -27,7 +27,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
 from api.adapters.metadata_url import MetadataFetcher, MetadataUnreachable, MetadataUrlRefused
 from api.config import Settings
-from api.db import create_engine, create_sessionmaker
 from api.deferred import Email, defer_emails, recipient_tag
 from api.models import SamlConnection
 from api.sso import repository
@@ -190,22 +189,12 @@ async def notify_expiring(
             deferred += len(recipients)
 
 
-async def run_once(settings: Settings) -> RefreshReport:
-    """One pass with the database, Cognito and metadata fetcher of ``settings`` (the periodic
-    task's work): the metadata due a refresh, then the expiry emails due.
-
-    Raises:
-        ValueError: ``DATABASE_URL`` is not set.
-    """
-    settings.check_database()
-    engine = create_engine(settings.database_url, pool_size=2)
-    cognito = CognitoClient.from_settings(settings)
-    try:
-        sessionmaker = create_sessionmaker(engine)
-        fetcher = MetadataFetcher.from_settings(settings, max_bytes=MAX_METADATA_BYTES)
-        report = await refresh_due(sessionmaker, cognito, fetcher)
-        report.notices = await notify_expiring(sessionmaker)
-        return report
-    finally:
-        await cognito.aclose()
-        await engine.dispose()
+async def upkeep(
+    sessionmaker: async_sessionmaker[AsyncSession], cognito: CognitoClient, settings: Settings
+) -> RefreshReport:
+    """One pass (the periodic task's work, api/jobs/periodic.py): the metadata due a refresh,
+    fetched within the limits of ``settings``, then the expiry emails due."""
+    fetcher = MetadataFetcher.from_settings(settings, max_bytes=MAX_METADATA_BYTES)
+    report = await refresh_due(sessionmaker, cognito, fetcher)
+    report.notices = await notify_expiring(sessionmaker)
+    return report
