@@ -2,7 +2,7 @@
 ``GET /web/account`` latency for an account with 1k records and one with 1M records.
 
     python -m bench.metering [--records 1000000] [--batch 1000] [--concurrency 4]
-                             [--samples 300]
+                             [--samples 300] [--labels]
 
 Starts the stand-in stack (throwaway database, moto, localstripe) and ONE production-configured
 uvicorn worker, seeds two accounts (anchored 11 months ago, so the graph shows 12 billing
@@ -13,8 +13,9 @@ records/s on a shared machine), at random times in the previous and the current 
 (the intake refuses older ones); the small account gets 1,000 records the same way. Finally it reads
 ``GET /web/account`` ``--samples`` times per account, one request at a time alternating
 between the accounts, and prints p50/p95 latency. It checks that the graph's totals equal the
-credits sent (every record counted once). The load generator shares the machine with the API
-and PostgreSQL.
+credits sent (every record counted once). With ``--labels`` every record carries three labels
+(``project`` of 5 values, ``ci`` of 2, ``branch`` of 4), so the intake also keeps the rollups per
+label value. The load generator shares the machine with the API and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ from devstack.stack import running_stack
 
 PASSWORD = "Bench-password-1!"
 PLATFORMS = ("web", "nativeMobile", "api")
+LABELS = {
+    "project": ("checkout-suite", "search-suite", "login-suite", "admin-suite", "cart-suite"),
+    "ci": ("github-actions", "nightly"),
+    "branch": ("main", "release", "feature-a", "feature-b"),
+}
 
 
 async def seed_account(settings: Settings, name: str, email: str) -> tuple[str, str, datetime]:
@@ -57,8 +63,11 @@ async def seed_account(settings: Settings, name: str, email: str) -> tuple[str, 
     return api_key, await access_token(settings, email, PASSWORD), anchor
 
 
-def batch_body(rng: random.Random, size: int, since: datetime, span_s: float) -> bytes:
-    """One request body of ``size`` records (one test run each) at random times."""
+def batch_body(
+    rng: random.Random, size: int, since: datetime, span_s: float, labels: bool
+) -> bytes:
+    """One request body of ``size`` records (one test run each) at random times, each with
+    ``LABELS`` (a random value of each) when ``labels``."""
     records = [
         {
             "idempotencyKey": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
@@ -67,13 +76,20 @@ def batch_body(rng: random.Random, size: int, since: datetime, span_s: float) ->
             "credits": rng.randint(1, 8),
             "time": (since + timedelta(seconds=rng.uniform(0, span_s))).isoformat(),
         }
+        | ({"labels": {k: rng.choice(v) for k, v in LABELS.items()}} if labels else {})
         for _ in range(size)
     ]
     return json.dumps({"records": records}).encode()
 
 
 async def ingest(
-    base: str, api_key: str, anchor: datetime, total: int, batch: int, concurrency: int
+    base: str,
+    api_key: str,
+    anchor: datetime,
+    total: int,
+    batch: int,
+    concurrency: int,
+    labels: bool = False,
 ) -> tuple[float, int]:
     """Send ``total`` records; returns (seconds taken, credits sent)."""
     since = anchor + relativedelta(months=10)  # the previous cycle's start
@@ -91,7 +107,7 @@ async def ingest(
         async with httpx.AsyncClient(base_url=base, timeout=120) as client:
             while not queue.empty():
                 size = queue.get_nowait()
-                body = batch_body(rng, size, since, span_s)
+                body = batch_body(rng, size, since, span_s, labels)
                 response = await client.post("/metering/usage", content=body, headers=headers)
                 assert response.status_code == 200, response.text
                 assert response.json()["accepted"] == size, response.text
@@ -146,6 +162,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1000)
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--labels", action="store_true", help="three labels on every record")
     args = parser.parse_args()
     # One account sends far more than its records per minute (METERING_RECORDS_LIMIT_PER_ACCOUNT)
     # here on purpose: what is measured is the intake with the cap counted, never refusing.
@@ -160,14 +177,22 @@ def main() -> None:
             )
             cpu_before = worker.cpu_seconds()
             seconds, large_credits = asyncio.run(
-                ingest(base, large[0], large[2], args.records, args.batch, args.concurrency)
+                ingest(
+                    base,
+                    large[0],
+                    large[2],
+                    args.records,
+                    args.batch,
+                    args.concurrency,
+                    args.labels,
+                )
             )
             cpu_ms = (worker.cpu_seconds() - cpu_before) * 1000 * 1000 / args.records
             print(
                 f"intake: {args.records:,} records in {seconds:.1f} s = "
                 f"{args.records / seconds:,.0f} records/s, worker CPU {cpu_ms:.1f} ms per 1,000 "
                 f"records (batches of {args.batch}, {args.concurrency} concurrent clients, "
-                "one worker)"
+                f"one worker{', three labels a record' if args.labels else ''})"
             )
             latencies = read_latency(
                 base, [(small[1], small_credits), (large[1], large_credits)], args.samples

@@ -4,7 +4,7 @@ whole metadata (Alembic's env imports ``Base`` from here)."""
 
 from api.db import Base
 from api.models.account import MAX_UNITS, Account
-from api.models.api_key import ApiKey, ApiKeyUsage
+from api.models.api_key import ApiKey, ApiKeyUsage, ApiKeyUsageDaily
 from api.models.audit_event import AuditEvent
 from api.models.rate_limit_counter import RateLimitCounter
 from api.models.removed_identity import RemovedIdentity
@@ -14,6 +14,7 @@ from api.models.stripe_event import StripeEvent
 from api.models.usage import Platform, Usage
 from api.models.usage_alert import UsageAlert
 from api.models.usage_daily import UsageDaily
+from api.models.usage_label import UsageLabel, UsageLabelDaily
 from api.models.usage_record import UsageRecord
 from api.models.user import AuthType, Role, User
 
@@ -22,6 +23,7 @@ __all__ = [
     "Account",
     "ApiKey",
     "ApiKeyUsage",
+    "ApiKeyUsageDaily",
     "AuditEvent",
     "AuthType",
     "Base",
@@ -37,6 +39,8 @@ __all__ = [
     "Usage",
     "UsageAlert",
     "UsageDaily",
+    "UsageLabel",
+    "UsageLabelDaily",
     "UsageRecord",
     "User",
 ]

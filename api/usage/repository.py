@@ -4,14 +4,25 @@ query takes the account id it is scoped to."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import NamedTuple
 
-from sqlalchemy import select, text, update
+import orjson
+from sqlalchemy import func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import Account, Platform, Usage, UsageAlert, UsageDaily, User
+from api.models import (
+    Account,
+    ApiKey,
+    ApiKeyUsage,
+    Platform,
+    Usage,
+    UsageAlert,
+    UsageDaily,
+    UsageLabel,
+    User,
+)
 
 
 class CycleUsage(NamedTuple):
@@ -38,7 +49,8 @@ async def usage_since(db: AsyncSession, account_id: uuid.UUID, since: datetime) 
 
 
 class NewRecord(NamedTuple):
-    """A record to store, already placed in its billing cycle."""
+    """A record to store, already placed in its billing cycle; ``labels`` None or its labels
+    (name: value, README "Metering intake")."""
 
     idempotency_key: str
     platform: Platform
@@ -46,27 +58,32 @@ class NewRecord(NamedTuple):
     credits: int
     recorded_at: datetime
     cycle_start: datetime
+    labels: Mapping[str, str] | None = None
 
 
 # One statement, one round trip: insert the records, skipping keys already stored for the
-# account; add exactly the inserted ones to the per-cycle and per-day rollups (in a fixed
-# order, so concurrent batches of one account lock rollup rows in the same order); count
-# them. Data-modifying CTEs always run to completion, and the whole statement runs in the
-# request's transaction.
+# account; add exactly the inserted ones to the rollups: per cycle and per day (account, sending
+# key, each label value) in a fixed order each, so concurrent batches of one account lock rollup
+# rows in the same order; count them. Data-modifying CTEs always run to completion, and the
+# whole statement runs in the request's transaction. Unlabelled records (labels NULL) expand to
+# no label rows.
 _INGEST = text(
     """
 WITH inserted AS (
     INSERT INTO usage_record
-        (account_id, idempotency_key, platform, runs, credits, recorded_at, cycle_start)
+        (account_id, idempotency_key, platform, runs, credits, recorded_at, cycle_start,
+         api_key_id, labels)
     SELECT CAST(:account_id AS uuid), r.idempotency_key, CAST(r.platform AS platform),
-           r.runs, r.credits, r.recorded_at, r.cycle_start
+           r.runs, r.credits, r.recorded_at, r.cycle_start, CAST(:key_id AS uuid),
+           CAST(r.labels AS jsonb)
     FROM unnest(
         CAST(:keys AS varchar[]), CAST(:platforms AS text[]), CAST(:runs AS integer[]),
         CAST(:credits AS integer[]), CAST(:recorded_at AS timestamptz[]),
-        CAST(:cycle_starts AS timestamptz[])
-    ) AS r(idempotency_key, platform, runs, credits, recorded_at, cycle_start)
+        CAST(:cycle_starts AS timestamptz[]), CAST(:labels AS text[])
+    ) AS r(idempotency_key, platform, runs, credits, recorded_at, cycle_start, labels)
     ON CONFLICT (account_id, idempotency_key) DO NOTHING
-    RETURNING cycle_start, platform, runs, credits, recorded_at
+    RETURNING cycle_start, platform, runs, credits,
+              CAST(recorded_at AT TIME ZONE 'UTC' AS date) AS day, labels
 ), rolled_up AS (
     INSERT INTO usage (account_id, cycle_start, platform, runs, credits)
     SELECT CAST(:account_id AS uuid), cycle_start, platform, sum(runs), sum(credits)
@@ -77,25 +94,64 @@ WITH inserted AS (
         SET runs = usage.runs + excluded.runs, credits = usage.credits + excluded.credits
     RETURNING 1
 ), by_key AS (
-    INSERT INTO api_key_usage (key_id, cycle_start, records)
-    SELECT CAST(:key_id AS uuid), cycle_start, count(*)
+    INSERT INTO api_key_usage (key_id, cycle_start, records, runs, credits)
+    SELECT CAST(:key_id AS uuid), cycle_start, count(*), sum(runs), sum(credits)
     FROM inserted
     WHERE CAST(:key_id AS uuid) IS NOT NULL
     GROUP BY cycle_start
     ORDER BY cycle_start
     ON CONFLICT (key_id, cycle_start) DO UPDATE
-        SET records = api_key_usage.records + excluded.records
+        SET records = api_key_usage.records + excluded.records,
+            runs = api_key_usage.runs + excluded.runs,
+            credits = api_key_usage.credits + excluded.credits
     RETURNING 1
 ), daily AS (
     INSERT INTO usage_daily (account_id, cycle_start, day, platform, runs, credits)
-    SELECT CAST(:account_id AS uuid), cycle_start, CAST(recorded_at AT TIME ZONE 'UTC' AS date),
-           platform, sum(runs), sum(credits)
+    SELECT CAST(:account_id AS uuid), cycle_start, day, platform, sum(runs), sum(credits)
     FROM inserted
-    GROUP BY 2, 3, 4
-    ORDER BY 2, 3, 4
+    GROUP BY cycle_start, day, platform
+    ORDER BY cycle_start, day, platform
     ON CONFLICT (account_id, cycle_start, day, platform) DO UPDATE
         SET runs = usage_daily.runs + excluded.runs,
             credits = usage_daily.credits + excluded.credits
+    RETURNING 1
+), key_daily AS (
+    INSERT INTO api_key_usage_daily (key_id, cycle_start, day, platform, runs, credits)
+    SELECT CAST(:key_id AS uuid), cycle_start, day, platform, sum(runs), sum(credits)
+    FROM inserted
+    WHERE CAST(:key_id AS uuid) IS NOT NULL
+    GROUP BY cycle_start, day, platform
+    ORDER BY cycle_start, day, platform
+    ON CONFLICT (key_id, cycle_start, day, platform) DO UPDATE
+        SET runs = api_key_usage_daily.runs + excluded.runs,
+            credits = api_key_usage_daily.credits + excluded.credits
+    RETURNING 1
+), labelled AS (
+    SELECT i.cycle_start, i.day, i.platform, i.runs, i.credits, l.key AS label_key,
+           l.value AS label_value
+    FROM inserted AS i CROSS JOIN LATERAL jsonb_each_text(i.labels) AS l
+), by_label AS (
+    INSERT INTO usage_label (account_id, cycle_start, label_key, label_value, runs, credits)
+    SELECT CAST(:account_id AS uuid), cycle_start, label_key, label_value, sum(runs),
+           sum(credits)
+    FROM labelled
+    GROUP BY cycle_start, label_key, label_value
+    ORDER BY cycle_start, label_key, label_value
+    ON CONFLICT (account_id, cycle_start, label_key, label_value) DO UPDATE
+        SET runs = usage_label.runs + excluded.runs,
+            credits = usage_label.credits + excluded.credits
+    RETURNING 1
+), label_daily AS (
+    INSERT INTO usage_label_daily
+        (account_id, cycle_start, label_key, label_value, day, platform, runs, credits)
+    SELECT CAST(:account_id AS uuid), cycle_start, label_key, label_value, day, platform,
+           sum(runs), sum(credits)
+    FROM labelled
+    GROUP BY cycle_start, label_key, label_value, day, platform
+    ORDER BY cycle_start, label_key, label_value, day, platform
+    ON CONFLICT (account_id, cycle_start, label_key, label_value, day, platform) DO UPDATE
+        SET runs = usage_label_daily.runs + excluded.runs,
+            credits = usage_label_daily.credits + excluded.credits
     RETURNING 1
 )
 SELECT count(*) FROM inserted
@@ -109,9 +165,10 @@ async def insert_records(
     records: Sequence[NewRecord],
     key_id: uuid.UUID | None = None,
 ) -> int:
-    """Store ``records`` for the account and add the new ones to its ``usage`` rollups (per
-    cycle and per day) and to the sending API key's count per cycle (``key_id``; None: no key,
-    the dev seed).
+    """Store ``records`` for the account and add the new ones to its rollups: ``usage`` and
+    ``usage_daily`` (per cycle, per day), the sending API key's (``key_id``; None: no key, the
+    dev seed) ``api_key_usage`` and ``api_key_usage_daily``, and for each label a record
+    carries, ``usage_label`` and ``usage_label_daily``.
 
     Records whose idempotency key the account already has are skipped (``ON CONFLICT DO
     NOTHING``; a concurrent insert of the same key waits for the other transaction). Pass
@@ -131,9 +188,86 @@ async def insert_records(
             "credits": [r.credits for r in records],
             "recorded_at": [r.recorded_at for r in records],
             "cycle_starts": [r.cycle_start for r in records],
+            "labels": [orjson.dumps(r.labels).decode() if r.labels else None for r in records],
         },
     )
     return int(count or 0)
+
+
+class KeyTotal(NamedTuple):
+    """What one API key sent in a cycle: its id, last four characters, whether it has expired,
+    and its requests (credits)."""
+
+    key_id: uuid.UUID
+    last4: str
+    expired: bool
+    credits: int
+
+
+async def cycle_credits(db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime) -> int:
+    """The account's requests (credits of every platform) in the cycle (at most 3 rows)."""
+    total = await db.scalar(
+        select(func.coalesce(func.sum(Usage.credits), 0)).where(
+            Usage.account_id == account_id, Usage.cycle_start == cycle_start
+        )
+    )
+    return int(total or 0)
+
+
+async def credits_by_key(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime
+) -> list[KeyTotal]:
+    """The account's keys that sent requests in the cycle, most first (one row per key)."""
+    result = await db.execute(
+        select(
+            ApiKey.id,
+            ApiKey.last4,
+            func.coalesce(ApiKey.expires_at <= func.now(), False),
+            ApiKeyUsage.credits,
+        )
+        .join(ApiKeyUsage, ApiKeyUsage.key_id == ApiKey.id)
+        .where(
+            ApiKey.account_id == account_id,
+            ApiKeyUsage.cycle_start == cycle_start,
+            ApiKeyUsage.credits > 0,
+        )
+        .order_by(ApiKeyUsage.credits.desc(), ApiKey.created_at.desc())
+    )
+    return [KeyTotal(*row) for row in result]
+
+
+async def label_names(db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime) -> list[str]:
+    """The names of the labels the cycle's records carried, sorted."""
+    names = await db.scalars(
+        select(UsageLabel.label_key)
+        .distinct()
+        .where(UsageLabel.account_id == account_id, UsageLabel.cycle_start == cycle_start)
+        .order_by(UsageLabel.label_key)
+    )
+    return list(names)
+
+
+async def top_label_values(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime, label: str, count: int
+) -> tuple[list[tuple[str, int]], int]:
+    """The ``count`` values of ``label`` with the most requests in the cycle (most first, then
+    by value), and the requests of all its values together: one pass over the label's rows."""
+    result = await db.execute(
+        select(
+            UsageLabel.label_value,
+            UsageLabel.credits,
+            func.sum(UsageLabel.credits).over(),
+        )
+        .where(
+            UsageLabel.account_id == account_id,
+            UsageLabel.cycle_start == cycle_start,
+            UsageLabel.label_key == label,
+        )
+        .order_by(UsageLabel.credits.desc(), UsageLabel.label_value)
+        .limit(count)
+    )
+    rows = result.all()
+    return [(value, int(credits)) for value, credits, _ in rows], int(rows[0][2]) if rows else 0
 
 
 class DayUsage(NamedTuple):

@@ -29,14 +29,26 @@ from api.errors import NotFound, RateLimited, RequestValidationFailed, error_res
 from api.usage import service
 from api.usage.errors import RecordInTheFuture, RecordTooOld, UnknownAlertRecipient
 from api.usage.schemas import (
+    LabelName,
     UsageAlertSettings,
     UsageAlertSettingsUpdate,
     UsageBatchCreate,
     UsageBatchResponse,
+    UsageBreakdown,
 )
 
 router = APIRouter(prefix="/metering", tags=["usage"])
 web_router = APIRouter(prefix="/web", tags=["usage"])
+
+CycleStartMs = Annotated[
+    int,
+    Query(
+        alias="cycleStartMs",
+        ge=0,
+        le=253_402_300_799_999,
+        description="startMs of one of the 12 cycles GET /web/account shows.",
+    ),
+]
 
 
 @router.post(
@@ -133,6 +145,29 @@ async def put_usage_alerts(
 
 
 @web_router.get(
+    "/usage/breakdown",
+    response_model=UsageBreakdown,
+    responses=error_responses(
+        NotAuthenticated, AccountRequired, SignInPolicyRefusal, NotFound, RequestValidationFailed
+    ),
+)
+async def usage_breakdown(
+    caller: CurrentUser,
+    db: DbSession,
+    cycle_start_ms: CycleStartMs,
+    label: Annotated[
+        LabelName | None,
+        Query(description="The name of a label to break the requests down by its values."),
+    ] = None,
+) -> UsageBreakdown:
+    """Where one billing cycle's requests went: by API key and by the values of a label (README
+    "Usage alerts and export")."""
+    return await service.breakdown(
+        db=db, account_id=caller.account_id, cycle_start_ms=cycle_start_ms, label=label
+    )
+
+
+@web_router.get(
     "/usage/export",
     response_class=StreamingResponse,
     responses={
@@ -150,17 +185,7 @@ async def put_usage_alerts(
     },
 )
 async def export_usage(
-    caller: CurrentUser,
-    db: DbSession,
-    cycle_start_ms: Annotated[
-        int,
-        Query(
-            alias="cycleStartMs",
-            ge=0,
-            le=253_402_300_799_999,
-            description="startMs of one of the 12 cycles GET /web/account shows.",
-        ),
-    ],
+    caller: CurrentUser, db: DbSession, cycle_start_ms: CycleStartMs
 ) -> StreamingResponse:
     """One billing cycle's usage per day and platform as a CSV download (README "Usage alerts and
     export")."""

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.audit import AuditAction, AuditTrail, Target, changed
+from api.auth.api_keys import masked
 from api.auth.principal import KeyHolder
 from api.errors import NotFound
 from api.models import Platform
@@ -27,14 +28,19 @@ from api.usage.errors import RecordInTheFuture, RecordTooOld, UnknownAlertRecipi
 from api.usage.repository import NewRecord
 from api.usage.schemas import (
     MAX_CLOCK_SKEW,
+    TOP_LABEL_VALUES,
     AlertReached,
     AlertRecipient,
+    KeyUsage,
+    LabelValueUsage,
     PlatformUsage,
     UsageAlertSettings,
     UsageAlertSettingsUpdate,
     UsageBatchResponse,
+    UsageBreakdown,
     UsageEntry,
     UsageRecordCreate,
+    UsageShare,
 )
 
 
@@ -81,7 +87,7 @@ async def ingest(
         db,
         holder.account_id,
         [
-            NewRecord(r.idempotency_key, r.platform, r.runs, r.credits, r.time, start)
+            NewRecord(r.idempotency_key, r.platform, r.runs, r.credits, r.time, start, r.labels)
             for r, start in zip(ordered, starts, strict=True)
         ],
         holder.key_id,
@@ -176,6 +182,75 @@ def _recipient_emails(settings: UsageAlertSettings) -> list[str]:
     return sorted(r.email for r in settings.recipients if r.enabled)
 
 
+async def _shown_cycle(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start_ms: int, now: datetime
+) -> datetime:
+    """The start of the cycle ``cycle_start_ms`` names, one of the last 12 (the graph's).
+
+    Raises:
+        NotFound: it is not the start of one of them.
+    """
+    anchor = await repository.cycle_anchor(db, account_id)
+    starts = recent_cycle_starts(anchor, now, USAGE_CYCLES_SHOWN)
+    start = next((s for s in starts if epoch_ms(s) == cycle_start_ms), None)
+    if start is None:
+        raise NotFound("There is no such billing cycle in the last 12.")
+    return start
+
+
+def _share(requests: int, total: int) -> UsageShare:
+    return UsageShare(requests=requests, share=requests / total if total else 0.0)
+
+
+async def breakdown(
+    *,
+    db: AsyncSession,
+    account_id: uuid.UUID,
+    cycle_start_ms: int,
+    label: str | None,
+    now: datetime | None = None,
+) -> UsageBreakdown:
+    """``GET /web/usage/breakdown``: one of the last 12 billing cycles' requests by API key and
+    by the values of ``label`` (its top ``TOP_LABEL_VALUES``, the other values, and the
+    requests without it; README "Usage alerts and export"). Reads only rollups: the cycle's
+    platform totals, one row per key, and the label's rows in the cycle.
+
+    Raises:
+        NotFound: ``cycle_start_ms`` is not the start of one of the cycles shown.
+    """
+    start = await _shown_cycle(db, account_id, cycle_start_ms, now or datetime.now(UTC))
+    total = await repository.cycle_credits(db, account_id, start)
+    keys = await repository.credits_by_key(db, account_id, start)
+    values, labelled = (
+        await repository.top_label_values(db, account_id, start, label, TOP_LABEL_VALUES)
+        if label
+        else ([], 0)
+    )
+    named = sum(credits for _, credits in values)
+    return UsageBreakdown(
+        cycle_start_ms=epoch_ms(start),
+        requests=total,
+        by_key=[
+            KeyUsage(
+                key_id=k.key_id,
+                masked=masked(k.last4),
+                expired=k.expired,
+                **_share(k.credits, total).model_dump(),
+            )
+            for k in keys
+        ],
+        unknown_key=_share(total - sum(k.credits for k in keys), total),
+        labels=await repository.label_names(db, account_id, start),
+        label=label,
+        by_label=[
+            LabelValueUsage(value=value, **_share(credits, total).model_dump())
+            for value, credits in values
+        ],
+        other_values=_share(labelled - named, total),
+        unlabelled=_share(total - labelled if label else total, total),
+    )
+
+
 CSV_HEADER = "date,platform,runs,credits\r\n"
 
 
@@ -195,11 +270,7 @@ async def export_rows(
         NotFound: ``cycle_start_ms`` is not the start of one of the cycles shown.
     """
     now = now or datetime.now(UTC)
-    anchor = await repository.cycle_anchor(db, account_id)
-    starts = recent_cycle_starts(anchor, now, USAGE_CYCLES_SHOWN)
-    start = next((s for s in starts if epoch_ms(s) == cycle_start_ms), None)
-    if start is None:
-        raise NotFound("There is no such billing cycle in the last 12.")
+    start = await _shown_cycle(db, account_id, cycle_start_ms, now)
     end = min(reset_date(start), now)
     rows = {(r.day, r.platform): r for r in await repository.daily_usage(db, account_id, start)}
 

@@ -750,6 +750,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/usage/breakdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage Breakdown
+         * @description Where one billing cycle's requests went: by API key and by the values of a label (README
+         *     "Usage alerts and export").
+         */
+        get: operations["usageBreakdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/usage/export": {
         parameters: {
             query?: never;
@@ -2179,6 +2200,38 @@ export interface components {
         };
         JsonValue: unknown;
         /**
+         * KeyUsage
+         * @description One API key's requests in the cycle: its id and how the console shows it
+         *     (``ak_…1a2b``), whether it still works or has expired.
+         */
+        KeyUsage: {
+            /** Expired */
+            expired: boolean;
+            /**
+             * Keyid
+             * Format: uuid
+             */
+            keyId: string;
+            /** Masked */
+            masked: string;
+            /** Requests */
+            requests: number;
+            /** Share */
+            share: number;
+        };
+        /**
+         * LabelValueUsage
+         * @description The requests of the records labelled with ``value``.
+         */
+        LabelValueUsage: {
+            /** Requests */
+            requests: number;
+            /** Share */
+            share: number;
+            /** Value */
+            value: string;
+        };
+        /**
          * PastDue
          * @description An invoice Stripe could not charge (README "Billing"): ``amount_due`` in the smallest
          *     unit of ``currency`` (cents for USD). ``POST /web/subscription/pay`` pays it.
@@ -2666,6 +2719,35 @@ export interface components {
             duplicates: number;
         };
         /**
+         * UsageBreakdown
+         * @description ``GET /web/usage/breakdown`` (README "Usage alerts and export"): where one billing cycle's
+         *     requests went, read from the rollups the intake keeps (never the records).
+         *
+         *     ``by_key``: every key that sent requests in the cycle, most first; ``unknown_key``: requests
+         *     whose key was not recorded (metered before keys were). ``labels``: the names of the labels
+         *     the cycle's records carried; ``label``: the one broken down (the query's), with its
+         *     ``TOP_LABEL_VALUES`` values of most requests in ``by_label``, the rest of its values in
+         *     ``other_values`` and the requests without that label in ``unlabelled``. Everything adds up
+         *     to ``requests``.
+         */
+        UsageBreakdown: {
+            /** Bykey */
+            byKey: components["schemas"]["KeyUsage"][];
+            /** Bylabel */
+            byLabel: components["schemas"]["LabelValueUsage"][];
+            /** Cyclestartms */
+            cycleStartMs: number;
+            /** Label */
+            label: string | null;
+            /** Labels */
+            labels: string[];
+            otherValues: components["schemas"]["UsageShare"];
+            /** Requests */
+            requests: number;
+            unknownKey: components["schemas"]["UsageShare"];
+            unlabelled: components["schemas"]["UsageShare"];
+        };
+        /**
          * UsageEntry
          * @description One billing cycle. ``start_ms`` is the cycle start in epoch milliseconds; ``requests``
          *     is the number of metered requests of all platforms (what the plan allowance limits).
@@ -2688,12 +2770,18 @@ export interface components {
          *     the number of test runs the record covers (usually 1), ``credits`` the metered ``ai()``
          *     requests (what the plan allowance limits). ``time`` is when it happened: ISO 8601 with a
          *     time zone, or epoch seconds/milliseconds; it picks the billing cycle the record counts in.
+         *     ``labels`` (optional) say what the usage was for; the console breaks a cycle's usage down
+         *     by them. A record sent again with other labels is still a duplicate: the first counts.
          */
         UsageRecordCreate: {
             /** Credits */
             credits: number;
             /** Idempotencykey */
             idempotencyKey: string;
+            /** Labels */
+            labels?: {
+                [key: string]: string;
+            } | null;
             platform: components["schemas"]["Platform"];
             /** Runs */
             runs: number;
@@ -2702,6 +2790,17 @@ export interface components {
              * @description ISO 8601 with a time zone, or epoch seconds or milliseconds.
              */
             time: string | number;
+        };
+        /**
+         * UsageShare
+         * @description Requests (metered ``ai()`` calls, what the allowance limits) and their share of the
+         *     billing cycle's requests (0 to 1; 0 when the cycle has none).
+         */
+        UsageShare: {
+            /** Requests */
+            requests: number;
+            /** Share */
+            share: number;
         };
         /**
          * UserCreate
@@ -5643,6 +5742,85 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    usageBreakdown: {
+        parameters: {
+            query: {
+                /** @description startMs of one of the 12 cycles GET /web/account shows. */
+                cycleStartMs: number;
+                /** @description The name of a label to break the requests down by its values. */
+                label?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageBreakdown"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_NotFound"];
                 };
             };
             /** @description PayloadTooLarge */
