@@ -55,7 +55,9 @@ class AuditAction(enum.StrEnum):
     API_KEY_COPIED = "api_key.copied"
     API_KEY_ROLLED = "api_key.rolled"
     API_KEY_EXPIRED = "api_key.expired"
+    API_KEY_LIMIT_CHANGED = "api_key.limit_changed"
     USAGE_ALERTS_CHANGED = "usage_alerts.changed"
+    USAGE_LIMIT_CHANGED = "usage_limit.changed"
 
 
 @dataclass(frozen=True, slots=True)

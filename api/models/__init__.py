@@ -16,6 +16,7 @@ from api.models.usage_alert import UsageAlert
 from api.models.usage_daily import UsageDaily
 from api.models.usage_label import UsageLabel, UsageLabelDaily
 from api.models.usage_record import UsageRecord
+from api.models.usage_total import UsageTotal
 from api.models.user import AuthType, Role, User
 
 __all__ = [
@@ -42,5 +43,6 @@ __all__ = [
     "UsageLabel",
     "UsageLabelDaily",
     "UsageRecord",
+    "UsageTotal",
     "User",
 ]

@@ -20,7 +20,8 @@ class ApiKey(Base):
     (``sealed`` under the key ring's ``encryption_key_id``, api/secretbox.py) so the console can
     show it again; never in plain text. ``last4`` shows it masked (``ak_…1a2b``). A key is
     accepted until ``expires_at`` (None: no end); rolling a key sets the old one's end.
-    ``last_used_at`` is written at most once a minute per key.
+    ``last_used_at`` is written at most once a minute per key. ``monthly_limit``: the requests
+    (credits) it may have counted per billing cycle (None: no limit; README "API keys").
     """
 
     __tablename__ = "api_key"
@@ -36,6 +37,7 @@ class ApiKey(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    monthly_limit: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class ApiKeyUsage(Base):
@@ -52,6 +54,10 @@ class ApiKeyUsage(Base):
     records: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     runs: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     credits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    # The monthly limit the key reached in the cycle (a batch was refused at it), and when:
+    # its emails go once per cycle and limit value, so a raised limit reached again tells again.
+    limit_reached: Mapped[int | None] = mapped_column(BigInteger)
+    limit_reached_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class ApiKeyUsageDaily(Base):

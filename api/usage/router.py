@@ -27,7 +27,13 @@ from api.deps import (
 )
 from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
 from api.usage import service
-from api.usage.errors import RecordInTheFuture, RecordTooOld, UnknownAlertRecipient
+from api.usage.errors import (
+    AllowanceReached,
+    KeyLimitReached,
+    RecordInTheFuture,
+    RecordTooOld,
+    UnknownAlertRecipient,
+)
 from api.usage.schemas import (
     LabelName,
     UsageAlertSettings,
@@ -35,6 +41,8 @@ from api.usage.schemas import (
     UsageBatchCreate,
     UsageBatchResponse,
     UsageBreakdown,
+    UsageLimits,
+    UsageLimitsUpdate,
 )
 
 router = APIRouter(prefix="/metering", tags=["usage"])
@@ -60,6 +68,8 @@ CycleStartMs = Annotated[
         ApiKeyRequired,
         InvalidApiKey,
         RateLimited,
+        KeyLimitReached,
+        AllowanceReached,
         RecordInTheFuture,
         RecordTooOld,
         RequestValidationFailed,
@@ -104,8 +114,10 @@ async def ingest_usage(
 ) -> UsageBatchResponse:
     """Count a batch of usage records (idempotent per record key) for the key's account; a
     batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the
-    account's users once per cycle (README "Usage alerts and export"). The batch's records count
-    against the account's records per minute first (duplicates too: they cost the same work)."""
+    account's users once per cycle (README "Usage alerts and export"). A batch that would take
+    a cycle past the key's monthly limit, or past the allowance of an account that stops at it,
+    is refused whole with 429 (README "Metering intake"). The batch's records count against the
+    account's records per minute first (duplicates too: they cost the same work)."""
     await records_quota.spend(len(body.records))
     return await service.ingest(db=db, holder=holder, records=body.records)
 
@@ -140,6 +152,34 @@ async def put_usage_alerts(
     """Set the percentages that send an alert and the users who get them (Owners and
     Admins)."""
     return await service.update_alert_settings(
+        db=db, audit=audit, account_id=caller.account_id, update=body
+    )
+
+
+@web_router.get(
+    "/usage/limits",
+    response_model=UsageLimits,
+    responses=error_responses(NotAuthenticated, AccountRequired, SignInPolicyRefusal),
+)
+async def get_usage_limits(caller: CurrentUser, db: DbSession) -> UsageLimits:
+    """What the account does at 100 % of its plan's allowance: keep running or stop (README
+    "Metering intake")."""
+    return await service.usage_limits(db=db, account_id=caller.account_id)
+
+
+@web_router.put(
+    "/usage/limits",
+    response_model=UsageLimits,
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(
+        NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden, RequestValidationFailed
+    ),
+)
+async def put_usage_limits(
+    body: UsageLimitsUpdate, caller: CurrentUser, db: DbSession, audit: Audit
+) -> UsageLimits:
+    """Keep running at the allowance, or stop at it (Owners and Admins; audited)."""
+    return await service.update_usage_limits(
         db=db, audit=audit, account_id=caller.account_id, update=body
     )
 

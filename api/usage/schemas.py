@@ -246,3 +246,23 @@ class UsageBreakdown(ApiModel):
     by_label: list[LabelValueUsage]
     other_values: UsageShare
     unlabelled: UsageShare
+
+
+AtAllowance = Literal["keepRunning", "stop"]
+"""What happens at 100 % of the plan's allowance: alerts only, or the intake refuses what
+would pass it until the cycle ends (README "Metering intake")."""
+
+
+class UsageLimits(ApiModel):
+    """``GET /web/usage/limits``: what the account does at its plan's ``allowance`` (requests
+    per billing cycle), and when the current cycle stopped at it (None: it has not)."""
+
+    at_allowance: AtAllowance
+    allowance: int
+    stopped_at: datetime | None
+
+
+class UsageLimitsUpdate(ApiModel):
+    """``PUT /web/usage/limits``: keep running at the allowance, or stop at it."""
+
+    at_allowance: AtAllowance

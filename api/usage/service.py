@@ -14,7 +14,7 @@ from api.auth.api_keys import masked
 from api.auth.principal import KeyHolder
 from api.errors import NotFound
 from api.models import Platform
-from api.usage import alerts, repository
+from api.usage import alerts, limits, repository
 from api.usage.cycles import (
     USAGE_CYCLES_SHOWN,
     containing_cycle_starts,
@@ -31,6 +31,7 @@ from api.usage.schemas import (
     TOP_LABEL_VALUES,
     AlertReached,
     AlertRecipient,
+    AtAllowance,
     KeyUsage,
     LabelValueUsage,
     PlatformUsage,
@@ -39,6 +40,8 @@ from api.usage.schemas import (
     UsageBatchResponse,
     UsageBreakdown,
     UsageEntry,
+    UsageLimits,
+    UsageLimitsUpdate,
     UsageRecordCreate,
     UsageShare,
 )
@@ -59,12 +62,19 @@ async def ingest(
     per day) and the usage alerts this batch set off (README "Usage alerts and export"; their
     emails deferred to the job engine in the same transaction).
 
+    Spend limits (README "Metering intake"): when the key has a monthly limit or the account
+    stops at its allowance, a batch that would take a cycle's requests past one is refused
+    whole, counted nowhere (its work is rolled back to a savepoint), and the first refusal at a
+    limit in a cycle emails the alert recipients (api/usage/limits.py).
+
     Returns:
         how many records were counted now and how many were duplicates.
 
     Raises:
         RecordInTheFuture: a ``time`` more than ``MAX_CLOCK_SKEW`` ahead of the clock (400).
         RecordTooOld: a ``time`` before the start of the previous billing cycle (400).
+        KeyLimitReached: past the key's monthly limit (429, ``Retry-After``).
+        AllowanceReached: past the allowance of an account that stops at it (429).
     """
     now = datetime.now(UTC)
     latest = now + MAX_CLOCK_SKEW
@@ -83,15 +93,29 @@ async def ingest(
         unique.setdefault(record.idempotency_key, record)
     ordered = sorted(unique.values(), key=lambda r: r.idempotency_key)
     starts = containing_cycle_starts(holder.billing_cycle_anchor, [r.time for r in ordered])
-    accepted = await repository.insert_records(
-        db,
-        holder.account_id,
-        [
-            NewRecord(r.idempotency_key, r.platform, r.runs, r.credits, r.time, start, r.labels)
-            for r, start in zip(ordered, starts, strict=True)
-        ],
-        holder.key_id,
-    )
+    new_records = [
+        NewRecord(r.idempotency_key, r.platform, r.runs, r.credits, r.time, start, r.labels)
+        for r, start in zip(ordered, starts, strict=True)
+    ]
+    allowance = holder.allowance if holder.stop_at_allowance else None
+    if allowance is None and holder.monthly_limit is None:
+        counted = await repository.insert_records(db, holder.account_id, new_records, holder.key_id)
+    else:
+        # A refused batch is undone to the savepoint; its notice commits (limits.refuse).
+        async with db.begin_nested() as savepoint:
+            counted = await repository.insert_records(
+                db,
+                holder.account_id,
+                new_records,
+                holder.key_id,
+                allowance=allowance,
+                key_limit=holder.monthly_limit,
+            )
+            if counted.refused:
+                await savepoint.rollback()
+        if counted.refused:
+            await limits.refuse(db, holder, counted, now)
+    accepted = counted.accepted
     current = current_cycle_start(holder.billing_cycle_anchor, now)
     if accepted and current in starts:
         await alerts.check(db, holder.account_id, current)
@@ -180,6 +204,39 @@ async def update_alert_settings(
 
 def _recipient_emails(settings: UsageAlertSettings) -> list[str]:
     return sorted(r.email for r in settings.recipients if r.enabled)
+
+
+_AT_ALLOWANCE: dict[bool, AtAllowance] = {False: "keepRunning", True: "stop"}
+
+
+async def usage_limits(*, db: AsyncSession, account_id: uuid.UUID) -> UsageLimits:
+    """``GET /web/usage/limits``: whether the account stops at its allowance, the allowance, and
+    when the current cycle stopped there (README "Metering intake")."""
+    anchor = await repository.cycle_anchor(db, account_id)
+    policy = await repository.allowance_policy(
+        db, account_id, current_cycle_start(anchor, datetime.now(UTC))
+    )
+    return UsageLimits(
+        at_allowance=_AT_ALLOWANCE[policy.stop],
+        allowance=policy.allowance,
+        stopped_at=policy.stopped_at if policy.stop else None,
+    )
+
+
+async def update_usage_limits(
+    *, db: AsyncSession, audit: AuditTrail, account_id: uuid.UUID, update: UsageLimitsUpdate
+) -> UsageLimits:
+    """``PUT /web/usage/limits``: keep running at the allowance or stop at it, from the next
+    metering batch on; recorded in the audit log when it changes."""
+    before = await usage_limits(db=db, account_id=account_id)
+    if before.at_allowance != update.at_allowance:
+        await repository.set_stop_at_allowance(db, account_id, update.at_allowance == "stop")
+        await audit.record(
+            AuditAction.USAGE_LIMIT_CHANGED,
+            Target("account", account_id, "Usage limit"),
+            {"atAllowance": (before.at_allowance, update.at_allowance)},
+        )
+    return await usage_limits(db=db, account_id=account_id)
 
 
 async def _shown_cycle(

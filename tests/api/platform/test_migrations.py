@@ -162,7 +162,8 @@ def test_no_revision_imports_the_api() -> None:
 def test_key_usage_is_filled_in_only_where_it_is_certain(stack: Stack) -> None:
     """The usage-by-key upgrade: records stored before carry no key, so a key's credits of a
     cycle are filled in from the account's rollup only when that key sent every record of the
-    cycle; otherwise they start at zero (never a guess)."""
+    cycle; otherwise they start at zero (never a guess). Each cycle's total (what the allowance
+    is checked against) is the sum of its platforms' rollups."""
     name = f"console_migrate_{random_suffix()}"
     url = stack.postgres.create_database(name)
     sql = _sql_on(url, name)
@@ -199,5 +200,10 @@ def test_key_usage_is_filled_in_only_where_it_is_certain(stack: Stack) -> None:
             ("Two keys", 2, 0, 0),
             ("Two keys", 2, 0, 0),
         ]
+        totals = sql(
+            "SELECT a.name, t.runs, t.credits FROM usage_total AS t"
+            " JOIN account AS a ON a.id = t.account_id ORDER BY a.name"
+        )
+        assert [tuple(r) for r in totals] == [("One key", 4, 20), ("Two keys", 4, 20)]
     finally:
         stack.postgres.drop_database(name)

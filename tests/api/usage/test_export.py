@@ -34,7 +34,8 @@ async def backfill(
         )
     ]
     async with app.state.resources.sessionmaker() as db, db.begin():
-        assert await repository.insert_records(db, me.account.id, rows) == len(rows)
+        counted = await repository.insert_records(db, me.account.id, rows)
+        assert counted.accepted == len(rows)
 
 
 async def cycles(client: httpx.AsyncClient, me: SignedIn) -> list[int]:

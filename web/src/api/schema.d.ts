@@ -17,8 +17,10 @@ export interface paths {
          * Ingest Usage
          * @description Count a batch of usage records (idempotent per record key) for the key's account; a
          *     batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the
-         *     account's users once per cycle (README "Usage alerts and export"). The batch's records count
-         *     against the account's records per minute first (duplicates too: they cost the same work).
+         *     account's users once per cycle (README "Usage alerts and export"). A batch that would take
+         *     a cycle past the key's monthly limit, or past the allowance of an account that stops at it,
+         *     is refused whole with 429 (README "Metering intake"). The batch's records count against the
+         *     account's records per minute first (duplicates too: they cost the same work).
          */
         post: operations["ingestUsage"];
         delete?: never;
@@ -85,13 +87,34 @@ export interface paths {
         /**
          * Roll Key
          * @description Make a new key (Owners and Admins); the current one keeps working for the chosen
-         *     overlap.
+         *     overlap. The new key's monthly limit: the body's, else the current key's.
          */
         post: operations["rollKey"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/web/api-keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Key
+         * @description Set a working key's monthly limit of requests, or none (Owners and Admins; README "API
+         *     keys").
+         */
+        patch: operations["updateKey"];
         trace?: never;
     };
     "/web/api-keys/{key_id}/expire": {
@@ -792,6 +815,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/usage/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Usage Limits
+         * @description What the account does at 100 % of its plan's allowance: keep running or stop (README
+         *     "Metering intake").
+         */
+        get: operations["getUsageLimits"];
+        /**
+         * Put Usage Limits
+         * @description Keep running at the allowance, or stop at it (Owners and Admins; audited).
+         */
+        put: operations["putUsageLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/users": {
         parameters: {
             query?: never;
@@ -972,10 +1020,19 @@ export interface components {
             userId: string;
         };
         /**
+         * ApiKeyUpdate
+         * @description ``PATCH /web/api-keys/{id}``: the key's monthly limit of requests (null: none).
+         */
+        ApiKeyUpdate: {
+            /** Monthlylimit */
+            monthlyLimit: number | null;
+        };
+        /**
          * ApiKeyView
          * @description A key as the console lists it: masked (``ak_…1a2b``), when it was made, when it stops
-         *     working (None: no end), when it was last used (to the minute; None: never), and how many
-         *     records it sent that the current billing cycle counted.
+         *     working (None: no end), when it was last used (to the minute; None: never), how many
+         *     records and requests it sent that the current billing cycle counted, and its monthly limit
+         *     of requests (None: none; README "API keys").
          */
         ApiKeyView: {
             /**
@@ -994,8 +1051,12 @@ export interface components {
             lastUsedAt: string | null;
             /** Masked */
             masked: string;
+            /** Monthlylimit */
+            monthlyLimit: number | null;
             /** Recordsthiscycle */
             recordsThisCycle: number;
+            /** Requeststhiscycle */
+            requestsThisCycle: number;
         };
         /**
          * ApiKeysResponse
@@ -1010,7 +1071,7 @@ export interface components {
          * @description Every action the log records; the value is stored and sent as it is.
          * @enum {string}
          */
-        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "usage_alerts.changed";
+        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "api_key.limit_changed" | "usage_alerts.changed" | "usage_limit.changed";
         /**
          * AuditActor
          * @description Who acted, as they were named when they did.
@@ -1273,6 +1334,26 @@ export interface components {
             code: "AccountRequired";
             /** Message */
             message: string;
+        };
+        /**
+         * Error_AllowanceReached
+         * @description The error `AllowanceReached` (HTTP 429).
+         */
+        Error_AllowanceReached: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "AllowanceReached";
+            /** Limit */
+            limit: number;
+            /** Message */
+            message: string;
+            /**
+             * Resetsat
+             * Format: date-time
+             */
+            resetsAt: string;
         };
         /**
          * Error_ApiKeyRequired
@@ -1639,6 +1720,26 @@ export interface components {
             message: string;
         };
         /**
+         * Error_KeyLimitReached
+         * @description The error `KeyLimitReached` (HTTP 429).
+         */
+        Error_KeyLimitReached: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "KeyLimitReached";
+            /** Limit */
+            limit: number;
+            /** Message */
+            message: string;
+            /**
+             * Resetsat
+             * Format: date-time
+             */
+            resetsAt: string;
+        };
+        /**
          * Error_LastApiKey
          * @description The error `LastApiKey` (HTTP 409).
          */
@@ -1878,8 +1979,8 @@ export interface components {
          */
         Error_RateLimited: {
             /**
-             * Code
-             * @constant
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
             code: "RateLimited";
             /** Message */
@@ -2331,9 +2432,12 @@ export interface components {
         Role: "Owner" | "Admin" | "Member";
         /**
          * RollRequest
-         * @description ``POST /web/api-keys/roll``: how long the current key keeps working beside the new one.
+         * @description ``POST /web/api-keys/roll``: how long the current key keeps working beside the new one,
+         *     and the new key's monthly limit (null: none; left out: the current key's).
          */
         RollRequest: {
+            /** Monthlylimit */
+            monthlyLimit?: number | null;
             /**
              * Overlap
              * @enum {string}
@@ -2762,6 +2866,33 @@ export interface components {
             web: components["schemas"]["PlatformUsage"];
         };
         /**
+         * UsageLimits
+         * @description ``GET /web/usage/limits``: what the account does at its plan's ``allowance`` (requests
+         *     per billing cycle), and when the current cycle stopped at it (None: it has not).
+         */
+        UsageLimits: {
+            /** Allowance */
+            allowance: number;
+            /**
+             * Atallowance
+             * @enum {string}
+             */
+            atAllowance: "keepRunning" | "stop";
+            /** Stoppedat */
+            stoppedAt: string | null;
+        };
+        /**
+         * UsageLimitsUpdate
+         * @description ``PUT /web/usage/limits``: keep running at the allowance, or stop at it.
+         */
+        UsageLimitsUpdate: {
+            /**
+             * Atallowance
+             * @enum {string}
+             */
+            atAllowance: "keepRunning" | "stop";
+        };
+        /**
          * UsageRecordCreate
          * @description One metered record: what one test run on one platform used.
          *
@@ -2921,15 +3052,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
-            /** @description RateLimited */
+            /** @description AllowanceReached | KeyLimitReached | RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_RateLimited"];
+                    "application/json": components["schemas"]["Error_AllowanceReached"] | components["schemas"]["Error_KeyLimitReached"] | components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable */
@@ -3181,12 +3312,92 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    updateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeysResponse"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_NotFound"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -3357,7 +3568,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -3681,7 +3892,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -3761,7 +3972,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -3953,7 +4164,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4033,7 +4244,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4127,7 +4338,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4223,7 +4434,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4303,7 +4514,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4372,7 +4583,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4452,7 +4663,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4572,7 +4783,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4729,7 +4940,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -5194,7 +5405,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -5471,7 +5682,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -5929,6 +6140,122 @@ export interface operations {
             };
         };
     };
+    getUsageLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageLimits"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    putUsageLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageLimitsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageLimits"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
     inviteUser: {
         parameters: {
             query?: never;
@@ -6008,7 +6335,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -6276,7 +6603,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };

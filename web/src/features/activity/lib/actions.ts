@@ -33,7 +33,9 @@ const WORDS: Readonly<Record<AuditAction, string>> = {
   "api_key.copied": "Copied the API key",
   "api_key.rolled": "Rolled the API key",
   "api_key.expired": "Expired an API key",
+  "api_key.limit_changed": "Changed an API key's monthly limit",
   "usage_alerts.changed": "Changed the usage alerts",
+  "usage_limit.changed": "Changed what happens at the allowance",
 };
 
 /** "Invited a user" for `user.invited`. */
@@ -84,7 +86,9 @@ export const ACTION_GROUPS: readonly { label: string; actions: readonly AuditAct
       "api_key.copied",
       "api_key.rolled",
       "api_key.expired",
+      "api_key.limit_changed",
       "usage_alerts.changed",
+      "usage_limit.changed",
     ],
   },
 ];

@@ -1,9 +1,12 @@
-"""Usage by API key and by label (README "Metering intake"): the key and labels of each record,
-and the rollups the intake keeps of them (per key and per label value, per cycle and per day).
+"""Usage by API key and by label, and spend limits (README "Metering intake"): the key and labels
+of each record, the rollups the intake keeps of them (per key and per label value, per cycle
+and per day), each account's total per cycle (checked against the allowance), a monthly limit
+per key, and whether an account stops at its allowance (it keeps running, as before).
 
 Records stored before keep no key (which key sent them was never stored), so a key's runs and
 credits of past cycles are filled in only where they are certain: the key sent every record
-its account has in that cycle. Elsewhere they start at zero.
+its account has in that cycle. Elsewhere they start at zero. The totals per cycle are the sums
+of the ``usage`` rows.
 
 Revision ID: c5aef7146b9a
 Revises: e4b8c2d6f1a9
@@ -119,9 +122,48 @@ def upgrade() -> None:
         ),
     )
 
+    op.create_table(
+        "usage_total",
+        sa.Column("account_id", sa.Uuid(), nullable=False),
+        sa.Column("cycle_start", sa.DateTime(timezone=True), nullable=False),
+        *_totals(),
+        sa.Column("allowance_reached", sa.BigInteger(), nullable=True),
+        sa.Column("allowance_reached_at", sa.DateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["account_id"],
+            ["account.id"],
+            name=op.f("fk_usage_total_account_id_account"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("account_id", "cycle_start", name=op.f("pk_usage_total")),
+    )
+    op.execute(
+        """
+        INSERT INTO usage_total (account_id, cycle_start, runs, credits)
+        SELECT account_id, cycle_start, sum(runs), sum(credits)
+        FROM usage
+        GROUP BY account_id, cycle_start
+        """
+    )
+    op.add_column("api_key", sa.Column("monthly_limit", sa.BigInteger(), nullable=True))
+    op.add_column("api_key_usage", sa.Column("limit_reached", sa.BigInteger(), nullable=True))
+    op.add_column(
+        "api_key_usage",
+        sa.Column("limit_reached_at", sa.DateTime(timezone=True), nullable=True),
+    )
+    op.add_column(
+        "account",
+        sa.Column("stop_at_allowance", sa.Boolean(), server_default="false", nullable=False),
+    )
+
 
 def downgrade() -> None:
     """Downgrade schema."""
+    op.drop_column("account", "stop_at_allowance")
+    op.drop_column("api_key_usage", "limit_reached_at")
+    op.drop_column("api_key_usage", "limit_reached")
+    op.drop_column("api_key", "monthly_limit")
+    op.drop_table("usage_total")
     op.drop_table("usage_label_daily")
     op.drop_table("usage_label")
     op.drop_table("api_key_usage_daily")
