@@ -9,18 +9,20 @@ from datetime import date, datetime
 from typing import NamedTuple
 
 import orjson
-from sqlalchemy import BigInteger, func, literal_column, select, text, update
+from sqlalchemy import BigInteger, case, func, literal_column, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.models import (
     Account,
     ApiKey,
     ApiKeyUsage,
+    ApiKeyUsageDaily,
     Platform,
     Usage,
     UsageAlert,
     UsageDaily,
     UsageLabel,
+    UsageLabelDaily,
     UsageTotal,
     User,
 )
@@ -323,6 +325,44 @@ async def top_label_values(
     )
     rows = result.all()
     return [(value, int(credits)) for value, credits, _ in rows], int(rows[0][2]) if rows else 0
+
+
+async def daily_credits_by_key(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime
+) -> dict[tuple[date, Platform, uuid.UUID], int]:
+    """The requests of each of the account's keys per UTC day and platform of the cycle (at
+    most keys x 3 x 31 rows)."""
+    result = await db.execute(
+        select(
+            ApiKeyUsageDaily.day,
+            ApiKeyUsageDaily.platform,
+            ApiKeyUsageDaily.key_id,
+            ApiKeyUsageDaily.credits,
+        )
+        .join(ApiKey, ApiKey.id == ApiKeyUsageDaily.key_id)
+        .where(ApiKey.account_id == account_id, ApiKeyUsageDaily.cycle_start == cycle_start)
+    )
+    return {(day, platform, key): int(credits) for day, platform, key, credits in result}
+
+
+async def daily_credits_by_label(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime, label: str, values: list[str]
+) -> dict[tuple[date, Platform, str | None], int]:
+    """The requests labelled ``label`` per UTC day and platform of the cycle: per value of
+    ``values``, the other values together under None (at most 3 x 31 x (values + 1) rows)."""
+    value = case((UsageLabelDaily.label_value.in_(values), UsageLabelDaily.label_value))
+    result = await db.execute(
+        select(
+            UsageLabelDaily.day, UsageLabelDaily.platform, value, func.sum(UsageLabelDaily.credits)
+        )
+        .where(
+            UsageLabelDaily.account_id == account_id,
+            UsageLabelDaily.cycle_start == cycle_start,
+            UsageLabelDaily.label_key == label,
+        )
+        .group_by(UsageLabelDaily.day, UsageLabelDaily.platform, value)
+    )
+    return {(day, platform, name): int(credits) for day, platform, name, credits in result}
 
 
 # A refused batch's notice: recorded once per cycle and limit value (a raised limit reached

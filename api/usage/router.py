@@ -57,6 +57,15 @@ CycleStartMs = Annotated[
         description="startMs of one of the 12 cycles GET /web/account shows.",
     ),
 ]
+LabelQuery = Annotated[
+    LabelName | None,
+    Query(
+        description=(
+            "The name of a label to break the requests down by its values (left out: the "
+            "first of the cycle's label names)."
+        )
+    ),
+]
 
 
 @router.post(
@@ -192,13 +201,7 @@ async def put_usage_limits(
     ),
 )
 async def usage_breakdown(
-    caller: CurrentUser,
-    db: DbSession,
-    cycle_start_ms: CycleStartMs,
-    label: Annotated[
-        LabelName | None,
-        Query(description="The name of a label to break the requests down by its values."),
-    ] = None,
+    caller: CurrentUser, db: DbSession, cycle_start_ms: CycleStartMs, label: LabelQuery = None
 ) -> UsageBreakdown:
     """Where one billing cycle's requests went: by API key and by the values of a label (README
     "Usage alerts and export")."""
@@ -212,7 +215,10 @@ async def usage_breakdown(
     response_class=StreamingResponse,
     responses={
         200: {
-            "description": "CSV (RFC 4180): date,platform,runs,credits per UTC day and platform",
+            "description": (
+                "CSV (RFC 4180): date,platform,runs,credits per UTC day and platform, then the "
+                "day's requests per API key and per value of the label"
+            ),
             "content": {"text/csv": {"schema": {"type": "string"}}},
         },
         **error_responses(
@@ -225,12 +231,12 @@ async def usage_breakdown(
     },
 )
 async def export_usage(
-    caller: CurrentUser, db: DbSession, cycle_start_ms: CycleStartMs
+    caller: CurrentUser, db: DbSession, cycle_start_ms: CycleStartMs, label: LabelQuery = None
 ) -> StreamingResponse:
     """One billing cycle's usage per day and platform as a CSV download (README "Usage alerts and
     export")."""
     start, lines = await service.export_rows(
-        db=db, account_id=caller.account_id, cycle_start_ms=cycle_start_ms
+        db=db, account_id=caller.account_id, cycle_start_ms=cycle_start_ms, label=label
     )
     filename = f"usage-{start.date().isoformat()}.csv"
     return StreamingResponse(

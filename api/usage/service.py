@@ -3,9 +3,11 @@ time, into the per-cycle rollups that ``GET /web/account`` reads (SPEC 3 usage, 
 
 from __future__ import annotations
 
+import csv
+import io
 import uuid
 from collections.abc import AsyncIterator, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -268,16 +270,25 @@ async def breakdown(
     now: datetime | None = None,
 ) -> UsageBreakdown:
     """``GET /web/usage/breakdown``: one of the last 12 billing cycles' requests by API key and
-    by the values of ``label`` (its top ``TOP_LABEL_VALUES``, the other values, and the
-    requests without it; README "Usage alerts and export"). Reads only rollups: the cycle's
-    platform totals, one row per key, and the label's rows in the cycle.
+    by the values of ``label`` (None: the first of the cycle's label names), its top
+    ``TOP_LABEL_VALUES``, the other values, and the requests without it (README "Usage alerts
+    and export"). Reads only rollups: the cycle's platform totals, one row per key, and the
+    label's rows in the cycle.
 
     Raises:
         NotFound: ``cycle_start_ms`` is not the start of one of the cycles shown.
     """
     start = await _shown_cycle(db, account_id, cycle_start_ms, now or datetime.now(UTC))
+    return await _breakdown(db, account_id, start, label)
+
+
+async def _breakdown(
+    db: AsyncSession, account_id: uuid.UUID, start: datetime, label: str | None
+) -> UsageBreakdown:
     total = await repository.cycle_credits(db, account_id, start)
     keys = await repository.credits_by_key(db, account_id, start)
+    labels = await repository.label_names(db, account_id, start)
+    label = label or next(iter(labels), None)
     values, labelled = (
         await repository.top_label_values(db, account_id, start, label, TOP_LABEL_VALUES)
         if label
@@ -297,28 +308,43 @@ async def breakdown(
             for k in keys
         ],
         unknown_key=_share(total - sum(k.credits for k in keys), total),
-        labels=await repository.label_names(db, account_id, start),
+        labels=labels,
         label=label,
         by_label=[
             LabelValueUsage(value=value, **_share(credits, total).model_dump())
             for value, credits in values
         ],
         other_values=_share(labelled - named, total),
-        unlabelled=_share(total - labelled if label else total, total),
+        unlabelled=_share(total - labelled, total),
     )
 
 
-CSV_HEADER = "date,platform,runs,credits\r\n"
+CSV_COLUMNS = ("date", "platform", "runs", "credits")
+
+
+def _csv_line(cells: Sequence[object]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerow(cells)
+    return out.getvalue()
 
 
 async def export_rows(
-    *, db: AsyncSession, account_id: uuid.UUID, cycle_start_ms: int, now: datetime | None = None
+    *,
+    db: AsyncSession,
+    account_id: uuid.UUID,
+    cycle_start_ms: int,
+    label: str | None = None,
+    now: datetime | None = None,
 ) -> tuple[datetime, AsyncIterator[str]]:
     """The usage of one of the last 12 billing cycles as CSV lines (README "Usage alerts and
     export"): a header, then for every UTC day of the cycle (up to today for the current one)
     one line per platform (``web``, ``nativeMobile``, ``api``) with its runs and credits, zeros
-    included, days in order. RFC 4180 (CRLF line ends). Read from the daily rollups: at most
-    3 x 31 rows, however many records were metered.
+    included, days in order. Then the requests of that day and platform broken down as
+    :func:`breakdown` does (``label`` as there): one column per API key (``key ak_…1a2b``, and
+    ``key not recorded`` when some were metered before keys were), and for the label one per
+    top value (``project=checkout-suite``), ``project (other values)`` and ``project (none)``;
+    each group adds up to ``credits``. RFC 4180 (CRLF line ends, quoted where needed). Read
+    from the daily rollups, however many records were metered.
 
     Returns:
         the cycle's start and the lines (an async iterator, for a streamed response).
@@ -330,17 +356,42 @@ async def export_rows(
     start = await _shown_cycle(db, account_id, cycle_start_ms, now)
     end = min(reset_date(start), now)
     rows = {(r.day, r.platform): r for r in await repository.daily_usage(db, account_id, start)}
+    summary = await _breakdown(db, account_id, start, label)
+    by_key = await repository.daily_credits_by_key(db, account_id, start)
+    values = [v.value for v in summary.by_label]
+    by_label = (
+        await repository.daily_credits_by_label(db, account_id, start, summary.label, values)
+        if summary.label
+        else {}
+    )
+    # Label names start with a letter, so no header cell can read as a spreadsheet formula.
+    header = [
+        *CSV_COLUMNS,
+        *(f"key {k.masked}" for k in summary.by_key),
+        *(["key not recorded"] if summary.unknown_key.requests else []),
+        *(f"{summary.label}={value}" for value in values),
+        *([f"{summary.label} (other values)", f"{summary.label} (none)"] if summary.label else []),
+    ]
+
+    def extra(day: date, platform: Platform, credits: int) -> list[int]:
+        keys = [by_key.get((day, platform, k.key_id), 0) for k in summary.by_key]
+        unknown = [credits - sum(keys)] if summary.unknown_key.requests else []
+        if not summary.label:
+            return [*keys, *unknown]
+        named = [by_label.get((day, platform, value), 0) for value in values]
+        other = by_label.get((day, platform, None), 0)
+        return [*keys, *unknown, *named, other, credits - sum(named) - other]
 
     async def lines() -> AsyncIterator[str]:
-        yield CSV_HEADER
+        yield _csv_line(header)
         day = start.astimezone(UTC).date()
         last = (end - timedelta(microseconds=1)).astimezone(UTC).date()
         while day <= last:
             for platform in Platform:
                 row = rows.get((day, platform))
-                yield (
-                    f"{day.isoformat()},{platform.value},"
-                    f"{row.runs if row else 0},{row.credits if row else 0}\r\n"
+                runs, credits = (row.runs, row.credits) if row else (0, 0)
+                yield _csv_line(
+                    [day.isoformat(), platform.value, runs, credits, *extra(day, platform, credits)]
                 )
             day += timedelta(days=1)
 

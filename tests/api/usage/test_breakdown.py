@@ -4,6 +4,8 @@ of each key), and ``GET /web/usage/breakdown``, which reads only those rollups."
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 import httpx
@@ -275,3 +277,74 @@ class TestBreakdown:
         assert bad.json()["message"].startswith("label names are 1 to 32")
         anonymous = await client.get(BREAKDOWN, params={"cycleStartMs": start})
         assert anonymous.status_code == 401
+
+
+class TestExportColumns:
+    async def test_requests_per_key_and_label_value_add_up_on_every_row(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        odd = 'a "quoted", =SUM(A1)'
+        await send(
+            client,
+            me.api_key,
+            [
+                labelled(4, project="checkout"),
+                labelled(3, project=odd),
+                record("api", credits=2),
+            ],
+        )
+        rolled = await client.post("/web/api-keys/roll", json={"overlap": "1h"}, headers=me.headers)
+        new = rolled.json()["keys"][0]
+        key = await client.post(
+            f"/web/api-keys/{new['id']}/reveal", json={"purpose": "copy"}, headers=me.headers
+        )
+        await send(client, key.json()["key"], [labelled(10, project="search"), record(credits=1)])
+        start = await current_cycle_ms(client, me)
+        response = await client.get(
+            "/web/usage/export",
+            params={"cycleStartMs": start, "label": "project"},
+            headers=me.headers,
+        )
+        assert response.status_code == 200
+        table = list(csv.reader(io.StringIO(response.text)))
+        old = rolled.json()["keys"][1]["masked"]
+        assert table[0] == [
+            "date",
+            "platform",
+            "runs",
+            "credits",
+            f"key {new['masked']}",
+            f"key {old}",
+            "project=search",
+            "project=checkout",
+            f"project={odd}",
+            "project (other values)",
+            "project (none)",
+        ]
+        assert f'"project={odd.replace(chr(34), chr(34) * 2)}"' in response.text.splitlines()[0]
+        today = {row[1]: [int(c) for c in row[2:]] for row in table[1:] if row[0] == table[-1][0]}
+        assert today["web"] == [4, 18, 11, 7, 10, 4, 3, 0, 1]
+        assert today["api"] == [1, 2, 0, 2, 0, 0, 0, 0, 2]
+        assert today["nativeMobile"] == [0] * 9
+        for row in table[1:]:
+            credits, keys, labels = int(row[3]), row[4:6], row[6:]
+            assert sum(map(int, keys)) == credits
+            assert sum(map(int, labels)) == credits
+        # Without labels: the key columns only.
+        plain = await client.get(
+            "/web/usage/export", params={"cycleStartMs": start}, headers=me.headers
+        )
+        assert plain.text.splitlines()[0].startswith(
+            f"date,platform,runs,credits,key {new['masked']},key {old},project="
+        )
+
+    async def test_left_out_the_label_is_the_first_of_the_cycle(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        await send(client, me.api_key, [labelled(2, suite="a", ci="x"), record(credits=1)])
+        body = await breakdown(client, me)
+        assert (body["labels"], body["label"]) == (["ci", "suite"], "ci")
+        assert body["byLabel"] == [{"value": "x", "requests": 2, "share": 2 / 3}]
+        assert body["unlabelled"] == {"requests": 1, "share": 1 / 3}

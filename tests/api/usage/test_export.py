@@ -94,7 +94,7 @@ class TestExport:
         assert response.headers["content-disposition"] == (
             f'attachment; filename="usage-{anchor.date().isoformat()}.csv"'
         )
-        assert response.text.startswith("date,platform,runs,credits\r\n")
+        assert response.text.startswith("date,platform,runs,credits,key not recorded\r\n")
         table = rows(response)
         days = sorted({r["date"] for r in table})
         span = (nxt.date() - anchor.date()).days + 1

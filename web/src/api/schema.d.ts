@@ -5989,7 +5989,7 @@ export interface operations {
             query: {
                 /** @description startMs of one of the 12 cycles GET /web/account shows. */
                 cycleStartMs: number;
-                /** @description The name of a label to break the requests down by its values. */
+                /** @description The name of a label to break the requests down by its values (left out: the first of the cycle's label names). */
                 label?: string | null;
             };
             header?: never;
@@ -6068,6 +6068,8 @@ export interface operations {
             query: {
                 /** @description startMs of one of the 12 cycles GET /web/account shows. */
                 cycleStartMs: number;
+                /** @description The name of a label to break the requests down by its values (left out: the first of the cycle's label names). */
+                label?: string | null;
             };
             header?: never;
             path?: never;
@@ -6075,7 +6077,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV (RFC 4180): date,platform,runs,credits per UTC day and platform */
+            /** @description CSV (RFC 4180): date,platform,runs,credits per UTC day and platform, then the day's requests per API key and per value of the label */
             200: {
                 headers: {
                     [name: string]: unknown;
