@@ -98,6 +98,10 @@ LabelQuery = Annotated[
                                         "runs": 1,
                                         "credits": 4,
                                         "time": "2026-11-21T10:15:00Z",
+                                        "labels": {
+                                            "project": "checkout-suite",
+                                            "ci": "github-actions",
+                                        },
                                     },
                                     {
                                         "idempotencyKey": "9b7d2a44-1c3e-4f8a-b6d0-5e4f3a2b1c0d",
