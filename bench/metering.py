@@ -2,7 +2,7 @@
 ``GET /web/account`` latency for an account with 1k records and one with 1M records.
 
     python -m bench.metering [--records 1000000] [--batch 1000] [--concurrency 4]
-                             [--samples 300] [--labels]
+                             [--samples 300] [--labels] [--limits]
 
 Starts the stand-in stack (throwaway database, moto, localstripe) and ONE production-configured
 uvicorn worker, seeds two accounts (anchored 11 months ago, so the graph shows 12 billing
@@ -15,7 +15,10 @@ records/s on a shared machine), at random times in the previous and the current 
 between the accounts, and prints p50/p95 latency. It checks that the graph's totals equal the
 credits sent (every record counted once). With ``--labels`` every record carries three labels
 (``project`` of 5 values, ``ci`` of 2, ``branch`` of 4), so the intake also keeps the rollups per
-label value. The load generator shares the machine with the API and PostgreSQL.
+label value. With ``--limits`` the large account's key has a monthly limit and the account
+stops at its allowance, both far above what is sent: every batch takes the checked path (a
+savepoint, the conditional upserts) and none is refused. The load generator shares the machine
+with the API and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -32,11 +35,12 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 from dateutil.relativedelta import relativedelta
+from sqlalchemy import update
 
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
 from api.keys.service import key_ring, open_current_key
-from api.models import Role
+from api.models import ApiKey, Role
 from bench.server import access_token, one_worker
 from devstack.seed import add_account
 from devstack.stack import running_stack
@@ -50,14 +54,23 @@ LABELS = {
 }
 
 
-async def seed_account(settings: Settings, name: str, email: str) -> tuple[str, str, datetime]:
-    """An account anchored 11 months ago with one user; returns (API key, token, anchor)."""
+async def seed_account(
+    settings: Settings, name: str, email: str, limits: bool = False
+) -> tuple[str, str, datetime]:
+    """An account anchored 11 months ago with one user, with spend limits far above what the
+    bench sends when ``limits``; returns (API key, token, anchor)."""
     engine = create_engine(settings.database_url, 1)
     anchor = (datetime.now(UTC) - relativedelta(months=11, days=3)).replace(microsecond=0)
     async with create_sessionmaker(engine)() as db, db.begin():
         account = await add_account(
             db, settings, name, [(email, "Bench", "Mark", Role.OWNER)], anchor
         )
+        if limits:
+            account.stop_at_allowance = True
+            account.free_plan_requests = 2**31 - 1
+            await db.execute(
+                update(ApiKey).where(ApiKey.account_id == account.id).values(monthly_limit=10**12)
+            )
         api_key = await open_current_key(db=db, ring=key_ring(settings), account_id=account.id)
     await engine.dispose()
     return api_key, await access_token(settings, email, PASSWORD), anchor
@@ -163,13 +176,16 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--labels", action="store_true", help="three labels on every record")
+    parser.add_argument("--limits", action="store_true", help="spend limits that never refuse")
     args = parser.parse_args()
     # One account sends far more than its records per minute (METERING_RECORDS_LIMIT_PER_ACCOUNT)
     # here on purpose: what is measured is the intake with the cap counted, never refusing.
     os.environ.setdefault("METERING_RECORDS_LIMIT_PER_ACCOUNT", str(10**12))
     with running_stack() as stack:
         small = asyncio.run(seed_account(stack.settings, "Small Co", "small@bench-corp.dev"))
-        large = asyncio.run(seed_account(stack.settings, "Large Co", "large@bench-corp.dev"))
+        large = asyncio.run(
+            seed_account(stack.settings, "Large Co", "large@bench-corp.dev", args.limits)
+        )
         with one_worker(stack) as worker:
             base = worker.url
             _, small_credits = asyncio.run(
@@ -192,7 +208,8 @@ def main() -> None:
                 f"intake: {args.records:,} records in {seconds:.1f} s = "
                 f"{args.records / seconds:,.0f} records/s, worker CPU {cpu_ms:.1f} ms per 1,000 "
                 f"records (batches of {args.batch}, {args.concurrency} concurrent clients, "
-                f"one worker{', three labels a record' if args.labels else ''})"
+                f"one worker{', three labels a record' if args.labels else ''}"
+                f"{', spend limits checked' if args.limits else ''})"
             )
             latencies = read_latency(
                 base, [(small[1], small_credits), (large[1], large_credits)], args.samples
