@@ -53,7 +53,8 @@ async def roll_key(
 
 
 @router.patch(
-    "/{key_id}",
+    # A UUID only: /web/api-keys/roll is not a key (PATCH there is 405, as for any other path).
+    "/{key_id:uuid}",
     response_model=ApiKeysResponse,
     dependencies=[OwnerOrAdmin],
     responses=error_responses(

@@ -125,7 +125,7 @@ class UsageRecordCreate(ApiModel):
             }
         ),
     ]
-    labels: Labels | None = None
+    labels: Labels = Field(default_factory=dict)
 
 
 class UsageBatchCreate(ApiModel):

@@ -146,7 +146,7 @@ ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
     ),
     (
         "PATCH",
-        "/web/api-keys/{key_id}",
+        "/web/api-keys/{key_id:uuid}",
         ADMINS,
         lambda t: ("PATCH", f"/web/api-keys/{_random_id()}", {"monthlyLimit": 1000}),
     ),

@@ -266,6 +266,9 @@ class TestKeyLimitChanges:
         assert expired.status_code == 404
         anonymous = await client.patch(f"{KEYS}/{mine}", json={"monthlyLimit": 1})
         assert anonymous.status_code == 401
+        # The roll path is not a key: PATCH there is a method it does not have.
+        roll = await client.patch(f"{KEYS}/roll", json={"monthlyLimit": 1}, headers=me.headers)
+        assert (roll.status_code, roll.headers["allow"]) == (405, "POST")
 
 
 async def set_allowance(app: FastAPI, me: SignedIn, requests: int) -> None:

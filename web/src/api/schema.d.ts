@@ -2909,10 +2909,13 @@ export interface components {
             credits: number;
             /** Idempotencykey */
             idempotencyKey: string;
-            /** Labels */
+            /**
+             * Labels
+             * @description Up to 5 labels (name: value) to break usage down by, e.g. {"project": "checkout-suite", "ci": "github-actions", "branch": "main"}. Names: 1 to 32 lowercase letters, digits or underscores, starting with a letter; values: 1 to 100 characters, no control characters, not blank. For a handful of values each (a suite, a pipeline, a branch): every value is kept per billing cycle and day.
+             */
             labels?: {
                 [key: string]: string;
-            } | null;
+            };
             platform: components["schemas"]["Platform"];
             /** Runs */
             runs: number;
