@@ -171,12 +171,35 @@ async def _run_undo(db: AsyncSession) -> None:
 _SAFE_METHODS = frozenset({"GET", "HEAD"})
 
 
+class KeepsTransaction(Exception):
+    """Base of an error after which the request's transaction still commits: the request is
+    refused, but what it wrote after undoing its own work (a rollback to a savepoint) must
+    stand. A metering batch refused at a spend limit is one: its records are rolled back, the
+    notice that the limit was reached and its emails commit (README "Metering intake")."""
+
+
+async def _commit(db: AsyncSession) -> None:
+    try:
+        if db.in_transaction():
+            await db.commit()
+    except BaseException:
+        await _run_undo(db)
+        raise
+    db.info.pop(_UNDO_KEY, None)
+    steps = db.info.pop(_AFTER_COMMIT_KEY, [])
+    if steps:
+        with vendor_budget(UNDO_BUDGET_S):
+            for step in steps:
+                await step()
+
+
 async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
     """FastAPI dependency: one transaction for the whole request.
 
     Commits when the route returns (then runs the steps registered with
     :func:`after_commit`), rolls back when it raises (then runs the steps registered with
-    :func:`undo_on_rollback`). Nothing is opened on the
+    :func:`undo_on_rollback`), except for an error that is a :class:`KeepsTransaction`, which
+    commits and is raised. Nothing is opened on the
     connection until the first statement (SQLAlchemy autobegin). GET and HEAD get a
     read-only autocommit session instead (see the module docstring).
     """
@@ -191,6 +214,9 @@ async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
     async with sessionmaker() as db:
         try:
             yield db
+        except KeepsTransaction:
+            await _commit(db)
+            raise
         except BaseException:
             try:
                 await db.rollback()  # raises too when the connection is gone
@@ -198,15 +224,4 @@ async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
                 await _run_undo(db)
             raise
         else:
-            try:
-                if db.in_transaction():
-                    await db.commit()
-            except BaseException:
-                await _run_undo(db)
-                raise
-            db.info.pop(_UNDO_KEY, None)
-            steps = db.info.pop(_AFTER_COMMIT_KEY, [])
-            if steps:
-                with vendor_budget(UNDO_BUDGET_S):
-                    for step in steps:
-                        await step()
+            await _commit(db)

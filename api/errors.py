@@ -52,6 +52,9 @@ class AppError(Exception):
 
     status_code: ClassVar[int] = 400
     default_message: ClassVar[str] = "Bad request"
+    # The body's schema in openapi.json: the envelope, or a subclass of it naming the fields
+    # that :attr:`details` adds.
+    body_model: ClassVar[type[ErrorBody]] = ErrorBody
     # Errors that any route able to answer this one can answer too: ``error_responses``
     # declares them with it.
     declared_with: ClassVar[tuple[type[AppError], ...]] = ()
@@ -69,6 +72,12 @@ class AppError(Exception):
     def headers(self) -> dict[str, str] | None:
         """Response headers the error carries (none unless a subclass says so)."""
         return None
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """Fields the body carries beside ``code`` and ``message``, as JSON values (those of
+        :attr:`body_model`; none unless a subclass says so)."""
+        return {}
 
     @classmethod
     def wire_codes(cls) -> tuple[str, ...]:
@@ -221,23 +230,29 @@ def error_responses(
     )
     if RequestValidationFailed in errors:  # the route reads input, so its body is limited
         every = (*every, PayloadTooLarge)
-    by_status: dict[int, set[str]] = {}
+    by_status: dict[int, dict[str, type[ErrorBody]]] = {}
     for err in every:
-        by_status.setdefault(err.status_code, set()).update(err.wire_codes())
+        by_status.setdefault(err.status_code, {}).update(
+            dict.fromkeys(err.wire_codes(), err.body_model)
+        )
     return {
         status: {
             "description": " | ".join(sorted(codes)),
-            "model": _status_body(status, tuple(sorted(codes))),
+            "model": _status_body(status, tuple(sorted(codes.items()))),
             **({"headers": RETRY_AFTER_HEADER} if status == RateLimited.status_code else {}),
         }
         for status, codes in sorted(by_status.items())
     }
 
 
-# Every 429 comes from a limit with a window (api/ratelimit), whose end it names.
+# Every 429 comes from a limit with a window (api/ratelimit; a billing cycle for the spend
+# limits of the metering intake), whose end it names.
 RETRY_AFTER_HEADER = {
     "Retry-After": {
-        "description": "Seconds until the limit's window ends and the request may be sent again.",
+        "description": (
+            "Seconds until the limit's window (for a spend limit, the billing cycle) ends and "
+            "the request may be sent again."
+        ),
         "required": True,
         "schema": {"type": "integer", "minimum": 1},
     }
@@ -245,11 +260,11 @@ RETRY_AFTER_HEADER = {
 
 
 @functools.cache
-def _error_schema(status: int, code: str) -> type[BaseModel]:
-    """The body of error ``code``: ``ErrorBody`` (``ValidationErrorBody`` for 422) with
-    ``code`` the constant ``code``, as the component ``Error_<code>``. Cached: one class per
-    code, so FastAPI names the component once however many routes answer it."""
-    base: type[ErrorBody] = ValidationErrorBody if status == 422 else ErrorBody
+def _error_schema(status: int, code: str, body: type[ErrorBody]) -> type[BaseModel]:
+    """The body of error ``code``: ``body`` (``ValidationErrorBody`` for 422) with ``code`` the
+    constant ``code``, as the component ``Error_<code>``. Cached: one class per code, so
+    FastAPI names the component once however many routes answer it."""
+    base: type[ErrorBody] = ValidationErrorBody if status == 422 else body
     # The code as a one-value Literal: JSON Schema's ``const``, which generators type as a
     # literal rather than an enum class of their own per route.
     constant: Any = cast(Any, Literal)[code]
@@ -261,10 +276,10 @@ def _error_schema(status: int, code: str) -> type[BaseModel]:
     )
 
 
-def _status_body(status: int, codes: tuple[str, ...]) -> Any:
-    """The schema of a status's body: the one code's, or the ``oneOf`` of the codes' schemas
-    with ``code`` as the discriminator."""
-    schemas = tuple(_error_schema(status, code) for code in codes)
+def _status_body(status: int, codes: tuple[tuple[str, type[ErrorBody]], ...]) -> Any:
+    """The schema of a status's body, from its (code, body model) pairs: the one code's, or the
+    ``oneOf`` of the codes' schemas with ``code`` as the discriminator."""
+    schemas = tuple(_error_schema(status, code, body) for code, body in codes)
     if len(schemas) == 1:
         return schemas[0]
     return Annotated[Union[schemas], Field(discriminator="code")]  # noqa: UP007
@@ -286,7 +301,7 @@ def error_response(error: type[AppError], headers: dict[str, str] | None = None)
 
 async def _app_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AppError)
-    return _envelope(exc.status_code, exc.code, exc.message, headers=exc.headers)
+    return _envelope(exc.status_code, exc.code, exc.message, headers=exc.headers, **exc.details)
 
 
 MALFORMED_BODY = "The request body is not valid JSON"

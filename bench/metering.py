@@ -2,7 +2,7 @@
 ``GET /web/account`` latency for an account with 1k records and one with 1M records.
 
     python -m bench.metering [--records 1000000] [--batch 1000] [--concurrency 4]
-                             [--samples 300]
+                             [--samples 300] [--labels] [--limits]
 
 Starts the stand-in stack (throwaway database, moto, localstripe) and ONE production-configured
 uvicorn worker, seeds two accounts (anchored 11 months ago, so the graph shows 12 billing
@@ -13,8 +13,12 @@ records/s on a shared machine), at random times in the previous and the current 
 (the intake refuses older ones); the small account gets 1,000 records the same way. Finally it reads
 ``GET /web/account`` ``--samples`` times per account, one request at a time alternating
 between the accounts, and prints p50/p95 latency. It checks that the graph's totals equal the
-credits sent (every record counted once). The load generator shares the machine with the API
-and PostgreSQL.
+credits sent (every record counted once). With ``--labels`` every record carries three labels
+(``project`` of 5 values, ``ci`` of 2, ``branch`` of 4), so the intake also keeps the rollups per
+label value. With ``--limits`` the large account's key has a monthly limit and the account
+stops at its allowance, both far above what is sent: every batch takes the checked path (a
+savepoint, the conditional upserts) and none is refused. The load generator shares the machine
+with the API and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -31,34 +35,52 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 from dateutil.relativedelta import relativedelta
+from sqlalchemy import update
 
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
 from api.keys.service import key_ring, open_current_key
-from api.models import Role
+from api.models import ApiKey, Role
 from bench.server import access_token, one_worker
 from devstack.seed import add_account
 from devstack.stack import running_stack
 
 PASSWORD = "Bench-password-1!"
 PLATFORMS = ("web", "nativeMobile", "api")
+LABELS = {
+    "project": ("checkout-suite", "search-suite", "login-suite", "admin-suite", "cart-suite"),
+    "ci": ("github-actions", "nightly"),
+    "branch": ("main", "release", "feature-a", "feature-b"),
+}
 
 
-async def seed_account(settings: Settings, name: str, email: str) -> tuple[str, str, datetime]:
-    """An account anchored 11 months ago with one user; returns (API key, token, anchor)."""
+async def seed_account(
+    settings: Settings, name: str, email: str, limits: bool = False
+) -> tuple[str, str, datetime]:
+    """An account anchored 11 months ago with one user, with spend limits far above what the
+    bench sends when ``limits``; returns (API key, token, anchor)."""
     engine = create_engine(settings.database_url, 1)
     anchor = (datetime.now(UTC) - relativedelta(months=11, days=3)).replace(microsecond=0)
     async with create_sessionmaker(engine)() as db, db.begin():
         account = await add_account(
             db, settings, name, [(email, "Bench", "Mark", Role.OWNER)], anchor
         )
+        if limits:
+            account.stop_at_allowance = True
+            account.free_plan_requests = 2**31 - 1
+            await db.execute(
+                update(ApiKey).where(ApiKey.account_id == account.id).values(monthly_limit=10**12)
+            )
         api_key = await open_current_key(db=db, ring=key_ring(settings), account_id=account.id)
     await engine.dispose()
     return api_key, await access_token(settings, email, PASSWORD), anchor
 
 
-def batch_body(rng: random.Random, size: int, since: datetime, span_s: float) -> bytes:
-    """One request body of ``size`` records (one test run each) at random times."""
+def batch_body(
+    rng: random.Random, size: int, since: datetime, span_s: float, labels: bool
+) -> bytes:
+    """One request body of ``size`` records (one test run each) at random times, each with
+    ``LABELS`` (a random value of each) when ``labels``."""
     records = [
         {
             "idempotencyKey": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
@@ -67,13 +89,20 @@ def batch_body(rng: random.Random, size: int, since: datetime, span_s: float) ->
             "credits": rng.randint(1, 8),
             "time": (since + timedelta(seconds=rng.uniform(0, span_s))).isoformat(),
         }
+        | ({"labels": {k: rng.choice(v) for k, v in LABELS.items()}} if labels else {})
         for _ in range(size)
     ]
     return json.dumps({"records": records}).encode()
 
 
 async def ingest(
-    base: str, api_key: str, anchor: datetime, total: int, batch: int, concurrency: int
+    base: str,
+    api_key: str,
+    anchor: datetime,
+    total: int,
+    batch: int,
+    concurrency: int,
+    labels: bool = False,
 ) -> tuple[float, int]:
     """Send ``total`` records; returns (seconds taken, credits sent)."""
     since = anchor + relativedelta(months=10)  # the previous cycle's start
@@ -91,7 +120,7 @@ async def ingest(
         async with httpx.AsyncClient(base_url=base, timeout=120) as client:
             while not queue.empty():
                 size = queue.get_nowait()
-                body = batch_body(rng, size, since, span_s)
+                body = batch_body(rng, size, since, span_s, labels)
                 response = await client.post("/metering/usage", content=body, headers=headers)
                 assert response.status_code == 200, response.text
                 assert response.json()["accepted"] == size, response.text
@@ -146,13 +175,17 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1000)
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--labels", action="store_true", help="three labels on every record")
+    parser.add_argument("--limits", action="store_true", help="spend limits that never refuse")
     args = parser.parse_args()
     # One account sends far more than its records per minute (METERING_RECORDS_LIMIT_PER_ACCOUNT)
     # here on purpose: what is measured is the intake with the cap counted, never refusing.
     os.environ.setdefault("METERING_RECORDS_LIMIT_PER_ACCOUNT", str(10**12))
     with running_stack() as stack:
         small = asyncio.run(seed_account(stack.settings, "Small Co", "small@bench-corp.dev"))
-        large = asyncio.run(seed_account(stack.settings, "Large Co", "large@bench-corp.dev"))
+        large = asyncio.run(
+            seed_account(stack.settings, "Large Co", "large@bench-corp.dev", args.limits)
+        )
         with one_worker(stack) as worker:
             base = worker.url
             _, small_credits = asyncio.run(
@@ -160,14 +193,23 @@ def main() -> None:
             )
             cpu_before = worker.cpu_seconds()
             seconds, large_credits = asyncio.run(
-                ingest(base, large[0], large[2], args.records, args.batch, args.concurrency)
+                ingest(
+                    base,
+                    large[0],
+                    large[2],
+                    args.records,
+                    args.batch,
+                    args.concurrency,
+                    args.labels,
+                )
             )
             cpu_ms = (worker.cpu_seconds() - cpu_before) * 1000 * 1000 / args.records
             print(
                 f"intake: {args.records:,} records in {seconds:.1f} s = "
                 f"{args.records / seconds:,.0f} records/s, worker CPU {cpu_ms:.1f} ms per 1,000 "
                 f"records (batches of {args.batch}, {args.concurrency} concurrent clients, "
-                "one worker)"
+                f"one worker{', three labels a record' if args.labels else ''}"
+                f"{', spend limits checked' if args.limits else ''})"
             )
             latencies = read_latency(
                 base, [(small[1], small_credits), (large[1], large_credits)], args.samples

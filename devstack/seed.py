@@ -23,7 +23,7 @@ from api.account.service import create_account
 from api.adapters.cognito import CognitoClient, ResourceNotFoundError, UserNotFoundError
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
-from api.models import Account, AuthType, Platform, Role, SamlConnection, User
+from api.models import Account, ApiKey, AuthType, Platform, Role, SamlConnection, User
 from api.sso.saml import identity_provider_of
 from api.usage.cycles import recent_cycle_starts, reset_date
 from api.usage.repository import NewRecord, insert_records
@@ -91,8 +91,10 @@ async def _seed_database(db: AsyncSession, settings: Settings) -> bool:
             role=Role.MEMBER,
         )
     )
-    # Through the intake's own statement, so the per-cycle and daily rollups agree.
+    # Through the intake's own statement, so the rollups (per cycle and day, per key and per
+    # label) agree; most records carry labels, so Account Information has a breakdown to show.
     rng = random.Random(7)  # the same demo numbers every time
+    projects = ("checkout-suite", "checkout-suite", "search-suite", "login-suite", "admin-suite")
     share = {Platform.WEB: 0.6, Platform.NATIVE_MOBILE: 0.25, Platform.API: 0.15}
     starts = recent_cycle_starts(anchor, now, SEEDED_MONTHS + 1)
     records: list[NewRecord] = []
@@ -110,8 +112,17 @@ async def _seed_database(db: AsyncSession, settings: Settings) -> bool:
                 left -= credits
                 at = start + timedelta(seconds=rng.uniform(0, span_s))
                 key = f"seed-{start:%Y%m%d}-{platform.value}-{left}"
-                records.append(NewRecord(key, platform, 1, credits, at, start))
-    await insert_records(db, account.id, sorted(records, key=lambda r: r.idempotency_key))
+                labels = (
+                    {
+                        "project": rng.choice(projects),
+                        "ci": rng.choice(("github-actions", "nightly")),
+                    }
+                    if rng.random() < 0.85
+                    else None
+                )
+                records.append(NewRecord(key, platform, 1, credits, at, start, labels))
+    key_id = await db.scalar(select(ApiKey.id).where(ApiKey.account_id == account.id))
+    await insert_records(db, account.id, sorted(records, key=lambda r: r.idempotency_key), key_id)
     await db.flush()
     return True
 

@@ -60,12 +60,14 @@ class AuditAction(enum.StrEnum):
     API_KEY_COPIED = "api_key.copied"
     API_KEY_ROLLED = "api_key.rolled"
     API_KEY_EXPIRED = "api_key.expired"
+    API_KEY_LIMIT_CHANGED = "api_key.limit_changed"
     USAGE_ALERTS_CHANGED = "usage_alerts.changed"
     SCIM_TOKEN_CREATED = "scim_token.created"  # noqa: S105 - an action name, no secret
     SCIM_TOKEN_REVOKED = "scim_token.revoked"  # noqa: S105 - an action name, no secret
     USER_PROVISIONED = "user.provisioned"
     USER_DEACTIVATED = "user.deactivated"
     USER_REACTIVATED = "user.reactivated"
+    USAGE_LIMIT_CHANGED = "usage_limit.changed"
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_, select, text, update
+from sqlalchemy import BigInteger, bindparam, func, literal_column, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from api.auth.api_keys import hash_api_key, matches
@@ -34,6 +34,7 @@ from api.auth.tokens import AccessClaims
 from api.db import driver_connection
 from api.errors import AppError
 from api.models import Account, ApiKey, AuthType, Role
+from api.models.account import allowance_sql
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,11 +57,18 @@ class Caller:
 @dataclass(frozen=True, slots=True)
 class KeyHolder:
     """The account an API key belongs to, and the key: what the metering intake needs to
-    count records (per account, and per key for the key's use this cycle)."""
+    count records (per account, and per key for the key's use this cycle) and to hold them to
+    the spend limits (README "Metering intake"): the key's ``monthly_limit`` (None: none), its
+    last four characters (to name it), the plan's ``allowance`` and whether the account stops
+    at it."""
 
     account_id: uuid.UUID
     billing_cycle_anchor: datetime
     key_id: uuid.UUID
+    key_last4: str
+    monthly_limit: int | None
+    allowance: int
+    stop_at_allowance: bool
 
 
 def policy_columns(user: str, account: str) -> str:
@@ -110,7 +118,16 @@ LIMIT 1
 
 # A working key by its SHA-256 (unique index), with its account (README "API keys").
 _KEY_HOLDER_QUERY = (
-    select(Account.id, Account.billing_cycle_anchor, ApiKey.id, ApiKey.key_hash)
+    select(
+        Account.id,
+        Account.billing_cycle_anchor,
+        ApiKey.id,
+        ApiKey.last4,
+        ApiKey.monthly_limit,
+        literal_column(allowance_sql("account"), BigInteger),
+        Account.stop_at_allowance,
+        ApiKey.key_hash,
+    )
     .join(Account, Account.id == ApiKey.account_id)
     .where(
         ApiKey.key_hash == bindparam("key_hash"),
@@ -229,11 +246,11 @@ async def get_key_holder(connection: AsyncConnection, api_key: str) -> KeyHolder
     condition holds it across replicas."""
     key_hash = hash_api_key(api_key)
     row = (await connection.execute(_KEY_HOLDER_QUERY, {"key_hash": key_hash})).first()
-    if row is None or not matches(row[3], api_key):
+    if row is None or not matches(row[-1], api_key):
         return None
-    account_id, anchor, key_id, _ = row
+    holder = KeyHolder(*row[:-1])
     now = time.monotonic()
-    if now - _last_touched.get(key_id, -LAST_USED_EVERY_S) >= LAST_USED_EVERY_S:
-        _last_touched[key_id] = now
-        await connection.execute(_TOUCH_KEY, {"key_id": key_id})
-    return KeyHolder(account_id, anchor, key_id)
+    if now - _last_touched.get(holder.key_id, -LAST_USED_EVERY_S) >= LAST_USED_EVERY_S:
+        _last_touched[holder.key_id] = now
+        await connection.execute(_TOUCH_KEY, {"key_id": holder.key_id})
+    return holder

@@ -13,18 +13,19 @@ from api.models import ApiKey, ApiKeyUsage
 
 
 class KeyRow(NamedTuple):
-    """A working key and the records it sent in the current cycle."""
+    """A working key and the records and requests it sent in the current cycle."""
 
     key: ApiKey
     records: int
+    requests: int
 
 
 async def working_keys(
     db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime
 ) -> list[KeyRow]:
-    """The account's keys not expired, newest first, with this cycle's record counts."""
+    """The account's keys not expired, newest first, with this cycle's records and requests."""
     result = await db.execute(
-        select(ApiKey, func.coalesce(ApiKeyUsage.records, 0))
+        select(ApiKey, func.coalesce(ApiKeyUsage.records, 0), func.coalesce(ApiKeyUsage.credits, 0))
         .outerjoin(
             ApiKeyUsage,
             (ApiKeyUsage.key_id == ApiKey.id) & (ApiKeyUsage.cycle_start == cycle_start),
@@ -35,7 +36,7 @@ async def working_keys(
         )
         .order_by(ApiKey.created_at.desc(), ApiKey.id)
     )
-    return [KeyRow(key, int(records)) for key, records in result]
+    return [KeyRow(key, int(records), int(requests)) for key, records, requests in result]
 
 
 def newest_working_key_query(
@@ -60,15 +61,16 @@ async def newest_working_key(db: AsyncSession, account_id: uuid.UUID) -> ApiKey 
     return await db.scalar(newest_working_key_query(account_id))
 
 
-async def working_key(db: AsyncSession, account_id: uuid.UUID, key_id: uuid.UUID) -> ApiKey | None:
-    """One of the account's keys that still works, or None."""
-    return await db.scalar(
-        select(ApiKey).where(
-            ApiKey.id == key_id,
-            ApiKey.account_id == account_id,
-            or_(ApiKey.expires_at.is_(None), ApiKey.expires_at > func.now()),
-        )
+async def working_key(
+    db: AsyncSession, account_id: uuid.UUID, key_id: uuid.UUID, *, lock: bool = False
+) -> ApiKey | None:
+    """One of the account's keys that still works (row-locked with ``lock``), or None."""
+    query = select(ApiKey).where(
+        ApiKey.id == key_id,
+        ApiKey.account_id == account_id,
+        or_(ApiKey.expires_at.is_(None), ApiKey.expires_at > func.now()),
     )
+    return await db.scalar(query.with_for_update() if lock else query)
 
 
 async def lock_working_keys(db: AsyncSession, account_id: uuid.UUID) -> list[ApiKey]:
@@ -83,6 +85,11 @@ async def lock_working_keys(db: AsyncSession, account_id: uuid.UUID) -> list[Api
         .with_for_update()
     )
     return list(result)
+
+
+async def set_monthly_limit(db: AsyncSession, key_id: uuid.UUID, limit: int | None) -> None:
+    """Set the key's monthly limit of requests (None: none)."""
+    await db.execute(update(ApiKey).where(ApiKey.id == key_id).values(monthly_limit=limit))
 
 
 async def expire(db: AsyncSession, key_ids: list[uuid.UUID], after_s: int) -> None:

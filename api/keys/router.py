@@ -10,7 +10,13 @@ from api.deps import ApiKeyThrottle, Audit, CurrentUser, DbSession, KeyRingDep, 
 from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
 from api.keys import service
 from api.keys.errors import LastApiKey
-from api.keys.schemas import ApiKeysResponse, RevealedKey, RevealRequest, RollRequest
+from api.keys.schemas import (
+    ApiKeysResponse,
+    ApiKeyUpdate,
+    RevealedKey,
+    RevealRequest,
+    RollRequest,
+)
 
 router = APIRouter(prefix="/web/api-keys", tags=["api keys"])
 
@@ -42,8 +48,32 @@ async def roll_key(
     body: RollRequest, caller: CurrentUser, db: DbSession, ring: KeyRingDep, audit: Audit
 ) -> ApiKeysResponse:
     """Make a new key (Owners and Admins); the current one keeps working for the chosen
-    overlap."""
-    return await service.roll(db=db, ring=ring, caller=caller, audit=audit, overlap=body.overlap)
+    overlap. The new key's monthly limit: the body's, else the current key's."""
+    return await service.roll(db=db, ring=ring, caller=caller, audit=audit, request=body)
+
+
+@router.patch(
+    # A UUID only: /web/api-keys/roll is not a key (PATCH there is 405, as for any other path).
+    "/{key_id:uuid}",
+    response_model=ApiKeysResponse,
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(
+        NotAuthenticated,
+        AccountRequired,
+        SignInPolicyRefusal,
+        Forbidden,
+        NotFound,
+        RequestValidationFailed,
+    ),
+)
+async def update_key(
+    key_id: uuid.UUID, body: ApiKeyUpdate, caller: CurrentUser, db: DbSession, audit: Audit
+) -> ApiKeysResponse:
+    """Set a working key's monthly limit of requests, or none (Owners and Admins; README "API
+    keys")."""
+    return await service.set_monthly_limit(
+        db=db, caller=caller, audit=audit, key_id=key_id, limit=body.monthly_limit
+    )
 
 
 @router.post(

@@ -25,8 +25,8 @@ from api.keys.schemas import (
     OVERLAP_SECONDS,
     ApiKeysResponse,
     ApiKeyView,
-    Overlap,
     RevealedKey,
+    RollRequest,
 )
 from api.models import Account, ApiKey
 from api.secretbox import KeyRing
@@ -104,6 +104,8 @@ async def list_keys(*, db: AsyncSession, account_id: uuid.UUID) -> ApiKeysRespon
                 expires_at=row.key.expires_at,
                 last_used_at=row.key.last_used_at,
                 records_this_cycle=row.records,
+                requests_this_cycle=row.requests,
+                monthly_limit=row.key.monthly_limit,
             )
             for row in rows
         ]
@@ -115,23 +117,53 @@ def _target(row: ApiKey) -> Target:
 
 
 async def roll(
-    *, db: AsyncSession, ring: KeyRing, caller: Caller, audit: AuditTrail, overlap: Overlap
+    *, db: AsyncSession, ring: KeyRing, caller: Caller, audit: AuditTrail, request: RollRequest
 ) -> ApiKeysResponse:
     """``POST /web/api-keys/roll``: a new current key; the keys working now keep working for
-    ``overlap`` (at most: an earlier end they have stays)."""
+    ``request.overlap`` (at most: an earlier end they have stays). The new key's monthly limit
+    is the request's, or, when it leaves it out, the current key's (a roll does not lift it)."""
     working = await repository.lock_working_keys(db, caller.account_id)
     row = new_key_row(ring, caller.account_id)
+    if "monthly_limit" in request.model_fields_set:
+        row.monthly_limit = request.monthly_limit
+    elif working:
+        row.monthly_limit = working[0].monthly_limit
     db.add(row)
     await db.flush()
-    await repository.expire(db, [k.id for k in working], OVERLAP_SECONDS[overlap])
+    await repository.expire(db, [k.id for k in working], OVERLAP_SECONDS[request.overlap])
     await audit.record(
         AuditAction.API_KEY_ROLLED,
         _target(row),
         {
-            "overlap": (None, overlap),
+            "overlap": (None, request.overlap),
             "previous": (", ".join(_target(k).label for k in working), None),
+            **(
+                {"monthlyLimit": (None, row.monthly_limit)} if row.monthly_limit is not None else {}
+            ),
         },
     )
+    db.expire_all()
+    return await list_keys(db=db, account_id=caller.account_id)
+
+
+async def set_monthly_limit(
+    *, db: AsyncSession, caller: Caller, audit: AuditTrail, key_id: uuid.UUID, limit: int | None
+) -> ApiKeysResponse:
+    """``PATCH /web/api-keys/{id}``: the key's monthly limit of requests (None: none), recorded
+    in the audit log when it changes. The intake holds the key to it from its next batch.
+
+    Raises:
+        NotFound: no such working key in the caller's account.
+    """
+    row = await repository.working_key(db, caller.account_id, key_id, lock=True)
+    if row is None:
+        raise NotFound("There is no such API key.")
+    if row.monthly_limit != limit:
+        before = row.monthly_limit
+        await repository.set_monthly_limit(db, key_id, limit)
+        await audit.record(
+            AuditAction.API_KEY_LIMIT_CHANGED, _target(row), {"monthlyLimit": (before, limit)}
+        )
     db.expire_all()
     return await list_keys(db=db, account_id=caller.account_id)
 

@@ -4,7 +4,7 @@ whole metadata (Alembic's env imports ``Base`` from here)."""
 
 from api.db import Base
 from api.models.account import MAX_UNITS, Account
-from api.models.api_key import ApiKey, ApiKeyUsage
+from api.models.api_key import ApiKey, ApiKeyUsage, ApiKeyUsageDaily
 from api.models.audit_event import AuditEvent
 from api.models.pending_pool_user import PendingPoolUser
 from api.models.rate_limit_counter import RateLimitCounter
@@ -18,7 +18,9 @@ from api.models.stripe_invoice import StripeInvoice
 from api.models.usage import Platform, Usage
 from api.models.usage_alert import UsageAlert
 from api.models.usage_daily import UsageDaily
+from api.models.usage_label import UsageLabel, UsageLabelDaily
 from api.models.usage_record import UsageRecord
+from api.models.usage_total import UsageTotal
 from api.models.user import AuthType, Role, User
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "Account",
     "ApiKey",
     "ApiKeyUsage",
+    "ApiKeyUsageDaily",
     "AuditEvent",
     "AuthType",
     "Base",
@@ -45,6 +48,9 @@ __all__ = [
     "Usage",
     "UsageAlert",
     "UsageDaily",
+    "UsageLabel",
+    "UsageLabelDaily",
     "UsageRecord",
+    "UsageTotal",
     "User",
 ]

@@ -15,6 +15,17 @@ from api.models.user import AuthType
 MAX_UNITS = 20  # SPEC 9: "Slider is 0 to 20 whole units"; the API and webhooks clamp to it
 
 
+def allowance_sql(account: str) -> str:
+    """SQL of the plan allowance of the ``account`` row (an alias or table name; constant SQL
+    text, never a value), requests per billing cycle as a bigint: the free plan's requests at
+    0 units, else units x requests per unit (SPEC 9). The usage alerts and the intake's stop
+    at the allowance read it; the web's is web/src/lib/plan.ts."""
+    return (
+        f"CASE WHEN {account}.subscription_units = 0 THEN {account}.free_plan_requests::bigint"
+        f" ELSE {account}.subscription_units::bigint * {account}.unit_plan_requests END"
+    )
+
+
 class Account(TimestampMixin, Base):
     """One customer organization. Every user belongs to exactly one account.
 
@@ -85,6 +96,9 @@ class Account(TimestampMixin, Base):
     usage_alert_thresholds: Mapped[list[int]] = mapped_column(
         ARRAY(SmallInteger), default=lambda: [50, 80, 100], server_default="{50,80,100}"
     )
+    # At 100 % of the allowance: keep running (False: alerts only) or stop, refusing metered
+    # requests past it until the cycle ends (README "Metering intake").
+    stop_at_allowance: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
 
     @property
     def required_auth_type(self) -> AuthType | None:

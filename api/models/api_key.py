@@ -4,12 +4,13 @@ metering intake (README "API keys"), their use per billing cycle, and each time 
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, LargeBinary, String, func
+from sqlalchemy import BigInteger, Date, DateTime, ForeignKey, LargeBinary, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.db import Base, new_id
+from api.models.usage import Platform, platform_key_column
 
 
 class ApiKey(Base):
@@ -19,7 +20,8 @@ class ApiKey(Base):
     (``sealed`` under the key ring's ``encryption_key_id``, api/secretbox.py) so the console can
     show it again; never in plain text. ``last4`` shows it masked (``ak_…1a2b``). A key is
     accepted until ``expires_at`` (None: no end); rolling a key sets the old one's end.
-    ``last_used_at`` is written at most once a minute per key.
+    ``last_used_at`` is written at most once a minute per key. ``monthly_limit``: the requests
+    (credits) it may have counted per billing cycle (None: no limit; README "API keys").
     """
 
     __tablename__ = "api_key"
@@ -35,11 +37,13 @@ class ApiKey(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    monthly_limit: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class ApiKeyUsage(Base):
-    """Records a key sent that the intake counted in the billing cycle starting at
-    ``cycle_start`` (kept by the intake's statement, one row per key and cycle)."""
+    """What a key sent that the intake counted in the billing cycle starting at
+    ``cycle_start``: records, test runs and credits (metered ``ai()`` requests). Kept by the
+    intake's statement, one row per key and cycle; the usage breakdown by key reads it."""
 
     __tablename__ = "api_key_usage"
 
@@ -48,3 +52,26 @@ class ApiKeyUsage(Base):
     )
     cycle_start: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
     records: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    runs: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    credits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    # The monthly limit the key reached in the cycle (a batch was refused at it), and when:
+    # its emails go once per cycle and limit value, so a raised limit reached again tells again.
+    limit_reached: Mapped[int | None] = mapped_column(BigInteger)
+    limit_reached_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class ApiKeyUsageDaily(Base):
+    """A key's runs and credits on one UTC day and platform within one billing cycle: the
+    export's columns per key (README "Usage alerts and export"). Kept by the intake's
+    statement beside ``usage_daily``, whose rows it splits by key."""
+
+    __tablename__ = "api_key_usage_daily"
+
+    key_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("api_key.id", ondelete="CASCADE"), primary_key=True
+    )
+    cycle_start: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    platform: Mapped[Platform] = platform_key_column()
+    runs: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    credits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")

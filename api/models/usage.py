@@ -20,6 +20,20 @@ class Platform(enum.StrEnum):
     API = "api"
 
 
+def platform_key_column() -> Mapped[Platform]:
+    """A ``platform`` primary-key column of a rollup split by platform (the type is created with
+    ``usage``, the first table that had one)."""
+    return mapped_column(
+        Enum(
+            Platform,
+            name="platform",
+            values_callable=lambda e: [m.value for m in e],
+            create_type=False,
+        ),
+        primary_key=True,
+    )
+
+
 class Usage(Base):
     """Totals of one platform in one billing cycle of one account.
 

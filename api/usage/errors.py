@@ -1,6 +1,13 @@
 """Typed errors of the metering intake. Class names are wire codes."""
 
-from api.errors import AppError
+from datetime import datetime
+from typing import Any
+
+from pydantic import ConfigDict
+from pydantic.alias_generators import to_camel
+
+from api.db import KeepsTransaction
+from api.errors import AppError, ErrorBody
 
 
 class RecordInTheFuture(AppError):
@@ -22,3 +29,53 @@ class UnknownAlertRecipient(AppError):
     """400: a usage-alert recipient id is not a user of the caller's account."""
 
     default_message = "Usage alerts can only go to users of this account."
+
+
+class SpendLimitBody(ErrorBody):
+    """The body of a refusal at a spend limit: the envelope, the ``limit`` (requests per billing
+    cycle) and when the billing cycle it was reached in ends (``resetsAt``)."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+    limit: int
+    resets_at: datetime
+
+
+class SpendLimitReached(KeepsTransaction, AppError):
+    """429: a metering batch would take a billing cycle's requests past a spend limit; none of
+    its records were counted (README "Metering intake"). ``Retry-After``: the seconds until
+    the current billing cycle ends, when records of the next one count again. The transaction
+    still commits what the refusal wrote: the notice that the limit was reached, and its
+    emails."""
+
+    status_code = 429
+    body_model = SpendLimitBody
+
+    def __init__(
+        self, message: str, *, limit: int, resets_at: datetime, retry_after_s: int
+    ) -> None:
+        super().__init__(message)
+        self.body = SpendLimitBody(
+            code=self.code, message=message, limit=limit, resets_at=resets_at
+        )
+        self.retry_after_s = max(retry_after_s, 1)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """``Retry-After``: whole seconds until the current billing cycle ends."""
+        return {"Retry-After": str(self.retry_after_s)}
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """``limit`` and ``resetsAt``."""
+        return self.body.model_dump(mode="json", by_alias=True, include={"limit", "resets_at"})
+
+
+class KeyLimitReached(SpendLimitReached):
+    """429: the batch would take the API key's requests this billing cycle past the key's
+    monthly limit (set by the account's Owners and Admins, README "API keys")."""
+
+
+class AllowanceReached(SpendLimitReached):
+    """429: the account stops at its plan's allowance, and the batch would take the billing
+    cycle's requests past it."""

@@ -4,14 +4,29 @@ query takes the account id it is scoped to."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import NamedTuple
 
-from sqlalchemy import select, text, update
+import orjson
+from sqlalchemy import BigInteger, case, func, literal_column, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import Account, Platform, Usage, UsageAlert, UsageDaily, User
+from api.models import (
+    Account,
+    ApiKey,
+    ApiKeyUsage,
+    ApiKeyUsageDaily,
+    Platform,
+    Usage,
+    UsageAlert,
+    UsageDaily,
+    UsageLabel,
+    UsageLabelDaily,
+    UsageTotal,
+    User,
+)
+from api.models.account import allowance_sql
 
 
 class CycleUsage(NamedTuple):
@@ -38,7 +53,8 @@ async def usage_since(db: AsyncSession, account_id: uuid.UUID, since: datetime) 
 
 
 class NewRecord(NamedTuple):
-    """A record to store, already placed in its billing cycle."""
+    """A record to store, already placed in its billing cycle; ``labels`` None or its labels
+    (name: value, README "Metering intake")."""
 
     idempotency_key: str
     platform: Platform
@@ -46,27 +62,32 @@ class NewRecord(NamedTuple):
     credits: int
     recorded_at: datetime
     cycle_start: datetime
+    labels: Mapping[str, str] | None = None
 
 
 # One statement, one round trip: insert the records, skipping keys already stored for the
-# account; add exactly the inserted ones to the per-cycle and per-day rollups (in a fixed
-# order, so concurrent batches of one account lock rollup rows in the same order); count
-# them. Data-modifying CTEs always run to completion, and the whole statement runs in the
-# request's transaction.
+# account; add exactly the inserted ones to the rollups: per cycle and per day (account, sending
+# key, each label value) in a fixed order each, so concurrent batches of one account lock rollup
+# rows in the same order; count them. Data-modifying CTEs always run to completion, and the
+# whole statement runs in the request's transaction. Unlabelled records (labels NULL) expand to
+# no label rows.
 _INGEST = text(
     """
 WITH inserted AS (
     INSERT INTO usage_record
-        (account_id, idempotency_key, platform, runs, credits, recorded_at, cycle_start)
+        (account_id, idempotency_key, platform, runs, credits, recorded_at, cycle_start,
+         api_key_id, labels)
     SELECT CAST(:account_id AS uuid), r.idempotency_key, CAST(r.platform AS platform),
-           r.runs, r.credits, r.recorded_at, r.cycle_start
+           r.runs, r.credits, r.recorded_at, r.cycle_start, CAST(:key_id AS uuid),
+           CAST(r.labels AS jsonb)
     FROM unnest(
         CAST(:keys AS varchar[]), CAST(:platforms AS text[]), CAST(:runs AS integer[]),
         CAST(:credits AS integer[]), CAST(:recorded_at AS timestamptz[]),
-        CAST(:cycle_starts AS timestamptz[])
-    ) AS r(idempotency_key, platform, runs, credits, recorded_at, cycle_start)
+        CAST(:cycle_starts AS timestamptz[]), CAST(:labels AS text[])
+    ) AS r(idempotency_key, platform, runs, credits, recorded_at, cycle_start, labels)
     ON CONFLICT (account_id, idempotency_key) DO NOTHING
-    RETURNING cycle_start, platform, runs, credits, recorded_at
+    RETURNING cycle_start, platform, runs, credits,
+              CAST(recorded_at AT TIME ZONE 'UTC' AS date) AS day, labels
 ), rolled_up AS (
     INSERT INTO usage (account_id, cycle_start, platform, runs, credits)
     SELECT CAST(:account_id AS uuid), cycle_start, platform, sum(runs), sum(credits)
@@ -76,31 +97,109 @@ WITH inserted AS (
     ON CONFLICT (account_id, cycle_start, platform) DO UPDATE
         SET runs = usage.runs + excluded.runs, credits = usage.credits + excluded.credits
     RETURNING 1
+), totals AS (
+    INSERT INTO usage_total (account_id, cycle_start, runs, credits)
+    SELECT CAST(:account_id AS uuid), cycle_start, sum(runs), sum(credits)
+    FROM inserted
+    GROUP BY cycle_start
+    HAVING CAST(:allowance AS bigint) IS NULL OR sum(credits) <= CAST(:allowance AS bigint)
+    ORDER BY cycle_start
+    ON CONFLICT (account_id, cycle_start) DO UPDATE
+        SET runs = usage_total.runs + excluded.runs,
+            credits = usage_total.credits + excluded.credits
+        WHERE CAST(:allowance AS bigint) IS NULL
+           OR usage_total.credits + excluded.credits <= CAST(:allowance AS bigint)
+    RETURNING cycle_start
 ), by_key AS (
-    INSERT INTO api_key_usage (key_id, cycle_start, records)
-    SELECT CAST(:key_id AS uuid), cycle_start, count(*)
+    INSERT INTO api_key_usage (key_id, cycle_start, records, runs, credits)
+    SELECT CAST(:key_id AS uuid), cycle_start, count(*), sum(runs), sum(credits)
     FROM inserted
     WHERE CAST(:key_id AS uuid) IS NOT NULL
     GROUP BY cycle_start
+    HAVING CAST(:key_limit AS bigint) IS NULL OR sum(credits) <= CAST(:key_limit AS bigint)
     ORDER BY cycle_start
     ON CONFLICT (key_id, cycle_start) DO UPDATE
-        SET records = api_key_usage.records + excluded.records
-    RETURNING 1
+        SET records = api_key_usage.records + excluded.records,
+            runs = api_key_usage.runs + excluded.runs,
+            credits = api_key_usage.credits + excluded.credits
+        WHERE CAST(:key_limit AS bigint) IS NULL
+           OR api_key_usage.credits + excluded.credits <= CAST(:key_limit AS bigint)
+    RETURNING cycle_start
 ), daily AS (
     INSERT INTO usage_daily (account_id, cycle_start, day, platform, runs, credits)
-    SELECT CAST(:account_id AS uuid), cycle_start, CAST(recorded_at AT TIME ZONE 'UTC' AS date),
-           platform, sum(runs), sum(credits)
+    SELECT CAST(:account_id AS uuid), cycle_start, day, platform, sum(runs), sum(credits)
     FROM inserted
-    GROUP BY 2, 3, 4
-    ORDER BY 2, 3, 4
+    GROUP BY cycle_start, day, platform
+    ORDER BY cycle_start, day, platform
     ON CONFLICT (account_id, cycle_start, day, platform) DO UPDATE
         SET runs = usage_daily.runs + excluded.runs,
             credits = usage_daily.credits + excluded.credits
     RETURNING 1
+), key_daily AS (
+    INSERT INTO api_key_usage_daily (key_id, cycle_start, day, platform, runs, credits)
+    SELECT CAST(:key_id AS uuid), cycle_start, day, platform, sum(runs), sum(credits)
+    FROM inserted
+    WHERE CAST(:key_id AS uuid) IS NOT NULL
+    GROUP BY cycle_start, day, platform
+    ORDER BY cycle_start, day, platform
+    ON CONFLICT (key_id, cycle_start, day, platform) DO UPDATE
+        SET runs = api_key_usage_daily.runs + excluded.runs,
+            credits = api_key_usage_daily.credits + excluded.credits
+    RETURNING 1
+), labelled AS (
+    SELECT i.cycle_start, i.day, i.platform, i.runs, i.credits, l.key AS label_key,
+           l.value AS label_value
+    FROM inserted AS i CROSS JOIN LATERAL jsonb_each_text(i.labels) AS l
+), by_label AS (
+    INSERT INTO usage_label (account_id, cycle_start, label_key, label_value, runs, credits)
+    SELECT CAST(:account_id AS uuid), cycle_start, label_key, label_value, sum(runs),
+           sum(credits)
+    FROM labelled
+    GROUP BY cycle_start, label_key, label_value
+    ORDER BY cycle_start, label_key, label_value
+    ON CONFLICT (account_id, cycle_start, label_key, label_value) DO UPDATE
+        SET runs = usage_label.runs + excluded.runs,
+            credits = usage_label.credits + excluded.credits
+    RETURNING 1
+), label_daily AS (
+    INSERT INTO usage_label_daily
+        (account_id, cycle_start, label_key, label_value, day, platform, runs, credits)
+    SELECT CAST(:account_id AS uuid), cycle_start, label_key, label_value, day, platform,
+           sum(runs), sum(credits)
+    FROM labelled
+    GROUP BY cycle_start, label_key, label_value, day, platform
+    ORDER BY cycle_start, label_key, label_value, day, platform
+    ON CONFLICT (account_id, cycle_start, label_key, label_value, day, platform) DO UPDATE
+        SET runs = usage_label_daily.runs + excluded.runs,
+            credits = usage_label_daily.credits + excluded.credits
+    RETURNING 1
+), cycles AS (
+    SELECT DISTINCT cycle_start FROM inserted
 )
-SELECT count(*) FROM inserted
+SELECT (SELECT count(*) FROM inserted),
+       (SELECT min(c.cycle_start) FROM cycles AS c
+        WHERE NOT EXISTS (SELECT FROM totals AS t WHERE t.cycle_start = c.cycle_start)),
+       (SELECT min(c.cycle_start) FROM cycles AS c
+        WHERE CAST(:key_id AS uuid) IS NOT NULL
+          AND NOT EXISTS (SELECT FROM by_key AS k WHERE k.cycle_start = c.cycle_start))
 """
 )
+
+
+class Counted(NamedTuple):
+    """What the intake's statement did with a batch: how many records were new (inserted and
+    counted), and the first billing cycle (if any) whose allowance, or whose key limit, the
+    new records would have taken the count past; then the rollups of that cycle were left as
+    they were, and the caller must undo the rest (a savepoint): nothing is half-counted."""
+
+    accepted: int
+    allowance_refused: datetime | None
+    key_limit_refused: datetime | None
+
+    @property
+    def refused(self) -> bool:
+        """Whether a limit refused the batch."""
+        return self.allowance_refused is not None or self.key_limit_refused is not None
 
 
 async def insert_records(
@@ -108,32 +207,206 @@ async def insert_records(
     account_id: uuid.UUID,
     records: Sequence[NewRecord],
     key_id: uuid.UUID | None = None,
-) -> int:
-    """Store ``records`` for the account and add the new ones to its ``usage`` rollups (per
-    cycle and per day) and to the sending API key's count per cycle (``key_id``; None: no key,
-    the dev seed).
+    *,
+    allowance: int | None = None,
+    key_limit: int | None = None,
+) -> Counted:
+    """Store ``records`` for the account and add the new ones to its rollups: ``usage``,
+    ``usage_total`` and ``usage_daily`` (per cycle, per day), the sending API key's (``key_id``;
+    None: no key, the dev seed) ``api_key_usage`` and ``api_key_usage_daily``, and for each label
+    a record carries, ``usage_label`` and ``usage_label_daily``.
 
     Records whose idempotency key the account already has are skipped (``ON CONFLICT DO
     NOTHING``; a concurrent insert of the same key waits for the other transaction). Pass
     records sorted by key and without duplicate keys, so concurrent batches lock in the same
-    order. Returns how many records were inserted (and counted).
+    order.
+
+    Spend limits (requests per billing cycle; None: none): the cycle's total may not pass
+    ``allowance``, the key's may not pass ``key_limit``. The check is the condition of the
+    upsert that counts (``ON CONFLICT DO UPDATE ... WHERE``): the row is locked, and a
+    concurrent batch's count is seen once it commits, so concurrent batches on any replica
+    never pass a limit together. A refused cycle's total is left as it was and named in the
+    result; the rest of the statement's writes are the caller's to undo.
     """
     if not records:
-        return 0
-    count = await db.scalar(
-        _INGEST,
-        {
-            "account_id": account_id,
-            "key_id": key_id,
-            "keys": [r.idempotency_key for r in records],
-            "platforms": [r.platform.value for r in records],
-            "runs": [r.runs for r in records],
-            "credits": [r.credits for r in records],
-            "recorded_at": [r.recorded_at for r in records],
-            "cycle_starts": [r.cycle_start for r in records],
-        },
+        return Counted(0, None, None)
+    row = (
+        await db.execute(
+            _INGEST,
+            {
+                "account_id": account_id,
+                "key_id": key_id,
+                "allowance": allowance,
+                "key_limit": key_limit,
+                "keys": [r.idempotency_key for r in records],
+                "platforms": [r.platform.value for r in records],
+                "runs": [r.runs for r in records],
+                "credits": [r.credits for r in records],
+                "recorded_at": [r.recorded_at for r in records],
+                "cycle_starts": [r.cycle_start for r in records],
+                "labels": [orjson.dumps(r.labels).decode() if r.labels else None for r in records],
+            },
+        )
+    ).one()
+    return Counted(int(row[0]), row[1], row[2])
+
+
+class KeyTotal(NamedTuple):
+    """What one API key sent in a cycle: its id, last four characters, whether it has expired,
+    and its requests (credits)."""
+
+    key_id: uuid.UUID
+    last4: str
+    expired: bool
+    credits: int
+
+
+async def cycle_credits(db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime) -> int:
+    """The account's requests (credits of every platform) in the cycle (at most 3 rows)."""
+    total = await db.scalar(
+        select(func.coalesce(func.sum(Usage.credits), 0)).where(
+            Usage.account_id == account_id, Usage.cycle_start == cycle_start
+        )
     )
-    return int(count or 0)
+    return int(total or 0)
+
+
+async def credits_by_key(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime
+) -> list[KeyTotal]:
+    """The account's keys that sent requests in the cycle, most first (one row per key)."""
+    result = await db.execute(
+        select(
+            ApiKey.id,
+            ApiKey.last4,
+            func.coalesce(ApiKey.expires_at <= func.now(), False),
+            ApiKeyUsage.credits,
+        )
+        .join(ApiKeyUsage, ApiKeyUsage.key_id == ApiKey.id)
+        .where(
+            ApiKey.account_id == account_id,
+            ApiKeyUsage.cycle_start == cycle_start,
+            ApiKeyUsage.credits > 0,
+        )
+        .order_by(ApiKeyUsage.credits.desc(), ApiKey.created_at.desc())
+    )
+    return [KeyTotal(*row) for row in result]
+
+
+async def label_names(db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime) -> list[str]:
+    """The names of the labels the cycle's records carried, sorted."""
+    names = await db.scalars(
+        select(UsageLabel.label_key)
+        .distinct()
+        .where(UsageLabel.account_id == account_id, UsageLabel.cycle_start == cycle_start)
+        .order_by(UsageLabel.label_key)
+    )
+    return list(names)
+
+
+async def top_label_values(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime, label: str, count: int
+) -> tuple[list[tuple[str, int]], int]:
+    """The ``count`` values of ``label`` with the most requests in the cycle (most first, then
+    by value), and the requests of all its values together: one pass over the label's rows."""
+    result = await db.execute(
+        select(
+            UsageLabel.label_value,
+            UsageLabel.credits,
+            func.sum(UsageLabel.credits).over(),
+        )
+        .where(
+            UsageLabel.account_id == account_id,
+            UsageLabel.cycle_start == cycle_start,
+            UsageLabel.label_key == label,
+        )
+        .order_by(UsageLabel.credits.desc(), UsageLabel.label_value)
+        .limit(count)
+    )
+    rows = result.all()
+    return [(value, int(credits)) for value, credits, _ in rows], int(rows[0][2]) if rows else 0
+
+
+async def daily_credits_by_key(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime
+) -> dict[tuple[date, Platform, uuid.UUID], int]:
+    """The requests of each of the account's keys per UTC day and platform of the cycle (at
+    most keys x 3 x 31 rows)."""
+    result = await db.execute(
+        select(
+            ApiKeyUsageDaily.day,
+            ApiKeyUsageDaily.platform,
+            ApiKeyUsageDaily.key_id,
+            ApiKeyUsageDaily.credits,
+        )
+        .join(ApiKey, ApiKey.id == ApiKeyUsageDaily.key_id)
+        .where(ApiKey.account_id == account_id, ApiKeyUsageDaily.cycle_start == cycle_start)
+    )
+    return {(day, platform, key): int(credits) for day, platform, key, credits in result}
+
+
+async def daily_credits_by_label(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime, label: str, values: list[str]
+) -> dict[tuple[date, Platform, str | None], int]:
+    """The requests labelled ``label`` per UTC day and platform of the cycle: per value of
+    ``values``, the other values together under None (at most 3 x 31 x (values + 1) rows)."""
+    value = case((UsageLabelDaily.label_value.in_(values), UsageLabelDaily.label_value))
+    result = await db.execute(
+        select(
+            UsageLabelDaily.day, UsageLabelDaily.platform, value, func.sum(UsageLabelDaily.credits)
+        )
+        .where(
+            UsageLabelDaily.account_id == account_id,
+            UsageLabelDaily.cycle_start == cycle_start,
+            UsageLabelDaily.label_key == label,
+        )
+        .group_by(UsageLabelDaily.day, UsageLabelDaily.platform, value)
+    )
+    return {(day, platform, name): int(credits) for day, platform, name, credits in result}
+
+
+# A refused batch's notice: recorded once per cycle and limit value (a raised limit reached
+# again tells again); the row returned only to the transaction that recorded it (a concurrent
+# refusal waits on the row lock, then finds it recorded).
+_KEY_LIMIT_REACHED = text(
+    """
+INSERT INTO api_key_usage (key_id, cycle_start, limit_reached, limit_reached_at)
+VALUES (:key_id, :cycle_start, :limit, now())
+ON CONFLICT (key_id, cycle_start) DO UPDATE
+    SET limit_reached = excluded.limit_reached, limit_reached_at = excluded.limit_reached_at
+    WHERE api_key_usage.limit_reached IS DISTINCT FROM excluded.limit_reached
+RETURNING 1
+"""
+)
+_ALLOWANCE_REACHED = text(
+    """
+INSERT INTO usage_total (account_id, cycle_start, allowance_reached, allowance_reached_at)
+VALUES (:account_id, :cycle_start, :limit, now())
+ON CONFLICT (account_id, cycle_start) DO UPDATE
+    SET allowance_reached = excluded.allowance_reached,
+        allowance_reached_at = excluded.allowance_reached_at
+    WHERE usage_total.allowance_reached IS DISTINCT FROM excluded.allowance_reached
+RETURNING 1
+"""
+)
+
+
+async def note_key_limit_reached(
+    db: AsyncSession, key_id: uuid.UUID, cycle_start: datetime, limit: int
+) -> bool:
+    """Record that the key reached ``limit`` in the cycle; True only the first time for that
+    cycle and limit (whichever transaction, on whichever replica)."""
+    params = {"key_id": key_id, "cycle_start": cycle_start, "limit": limit}
+    return (await db.scalar(_KEY_LIMIT_REACHED, params)) is not None
+
+
+async def note_allowance_reached(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime, limit: int
+) -> bool:
+    """Record that the account stopped at its allowance ``limit`` in the cycle; True only the
+    first time for that cycle and allowance."""
+    params = {"account_id": account_id, "cycle_start": cycle_start, "limit": limit}
+    return (await db.scalar(_ALLOWANCE_REACHED, params)) is not None
 
 
 class DayUsage(NamedTuple):
@@ -160,13 +433,10 @@ async def daily_usage(
 # The thresholds of the account's allowance that the current cycle's requests have reached
 # and that were not recorded yet: recorded now, returned once (the primary key of usage_alert
 # settles concurrent batches: the second waits for the first's commit, then conflicts).
-# The allowance is the free plan's requests at 0 units, else units x requests per unit.
 _CROSSINGS = text(
-    """
+    f"""
 WITH plan AS (
-    SELECT CASE WHEN subscription_units = 0 THEN free_plan_requests
-                ELSE subscription_units * unit_plan_requests END AS allowance,
-           usage_alert_thresholds AS thresholds
+    SELECT {allowance_sql("account")} AS allowance, usage_alert_thresholds AS thresholds
     FROM account WHERE id = CAST(:account_id AS uuid)
 ), used AS (
     SELECT coalesce(sum(credits), 0) AS credits FROM usage
@@ -179,7 +449,7 @@ WHERE plan.allowance > 0 AND used.credits * 100 >= t.threshold * plan.allowance
 ORDER BY t.threshold
 ON CONFLICT (account_id, cycle_start, threshold) DO NOTHING
 RETURNING threshold, used, allowance
-"""
+"""  # noqa: S608 - constant SQL text only
 )
 
 
@@ -265,6 +535,46 @@ async def set_alert_settings(
         .values(usage_alerts=User.id.in_(recipient_ids) if recipient_ids else False)
     )
     return True
+
+
+class AllowancePolicy(NamedTuple):
+    """Whether the account stops at its allowance, the allowance (requests per cycle), and
+    when the cycle asked about was refused at that allowance (None: it was not)."""
+
+    stop: bool
+    allowance: int
+    stopped_at: datetime | None
+
+
+async def allowance_policy(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime
+) -> AllowancePolicy:
+    """The account's :class:`AllowancePolicy` in the cycle starting at ``cycle_start``."""
+    row = (
+        await db.execute(
+            select(
+                Account.stop_at_allowance,
+                literal_column(allowance_sql("account"), BigInteger),
+                UsageTotal.allowance_reached_at,
+            )
+            .outerjoin(
+                UsageTotal,
+                (UsageTotal.account_id == Account.id)
+                & (UsageTotal.cycle_start == cycle_start)
+                & (
+                    UsageTotal.allowance_reached
+                    == literal_column(allowance_sql("account"), BigInteger)
+                ),
+            )
+            .where(Account.id == account_id)
+        )
+    ).one()
+    return AllowancePolicy(*row)
+
+
+async def set_stop_at_allowance(db: AsyncSession, account_id: uuid.UUID, stop: bool) -> None:
+    """Whether the account stops at its allowance from its next metering batch on."""
+    await db.execute(update(Account).where(Account.id == account_id).values(stop_at_allowance=stop))
 
 
 async def cycle_anchor(db: AsyncSession, account_id: uuid.UUID) -> datetime:

@@ -27,16 +27,45 @@ from api.deps import (
 )
 from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
 from api.usage import service
-from api.usage.errors import RecordInTheFuture, RecordTooOld, UnknownAlertRecipient
+from api.usage.errors import (
+    AllowanceReached,
+    KeyLimitReached,
+    RecordInTheFuture,
+    RecordTooOld,
+    UnknownAlertRecipient,
+)
 from api.usage.schemas import (
+    LabelName,
     UsageAlertSettings,
     UsageAlertSettingsUpdate,
     UsageBatchCreate,
     UsageBatchResponse,
+    UsageBreakdown,
+    UsageLimits,
+    UsageLimitsUpdate,
 )
 
 router = APIRouter(prefix="/metering", tags=["usage"])
 web_router = APIRouter(prefix="/web", tags=["usage"])
+
+CycleStartMs = Annotated[
+    int,
+    Query(
+        alias="cycleStartMs",
+        ge=0,
+        le=253_402_300_799_999,
+        description="startMs of one of the 12 cycles GET /web/account shows.",
+    ),
+]
+LabelQuery = Annotated[
+    LabelName | None,
+    Query(
+        description=(
+            "The name of a label to break the requests down by its values (left out: the "
+            "first of the cycle's label names)."
+        )
+    ),
+]
 
 
 @router.post(
@@ -48,6 +77,8 @@ web_router = APIRouter(prefix="/web", tags=["usage"])
         ApiKeyRequired,
         InvalidApiKey,
         RateLimited,
+        KeyLimitReached,
+        AllowanceReached,
         RecordInTheFuture,
         RecordTooOld,
         RequestValidationFailed,
@@ -67,6 +98,10 @@ web_router = APIRouter(prefix="/web", tags=["usage"])
                                         "runs": 1,
                                         "credits": 4,
                                         "time": "2026-11-21T10:15:00Z",
+                                        "labels": {
+                                            "project": "checkout-suite",
+                                            "ci": "github-actions",
+                                        },
                                     },
                                     {
                                         "idempotencyKey": "9b7d2a44-1c3e-4f8a-b6d0-5e4f3a2b1c0d",
@@ -92,8 +127,10 @@ async def ingest_usage(
 ) -> UsageBatchResponse:
     """Count a batch of usage records (idempotent per record key) for the key's account; a
     batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the
-    account's users once per cycle (README "Usage alerts and export"). The batch's records count
-    against the account's records per minute first (duplicates too: they cost the same work)."""
+    account's users once per cycle (README "Usage alerts and export"). A batch that would take
+    a cycle past the key's monthly limit, or past the allowance of an account that stops at it,
+    is refused whole with 429 (README "Metering intake"). The batch's records count against the
+    account's records per minute first (duplicates too: they cost the same work)."""
     await records_quota.spend(len(body.records))
     return await service.ingest(db=db, holder=holder, records=body.records)
 
@@ -133,11 +170,59 @@ async def put_usage_alerts(
 
 
 @web_router.get(
+    "/usage/limits",
+    response_model=UsageLimits,
+    responses=error_responses(NotAuthenticated, AccountRequired, SignInPolicyRefusal),
+)
+async def get_usage_limits(caller: CurrentUser, db: DbSession) -> UsageLimits:
+    """What the account does at 100 % of its plan's allowance: keep running or stop (README
+    "Metering intake")."""
+    return await service.usage_limits(db=db, account_id=caller.account_id)
+
+
+@web_router.put(
+    "/usage/limits",
+    response_model=UsageLimits,
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(
+        NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden, RequestValidationFailed
+    ),
+)
+async def put_usage_limits(
+    body: UsageLimitsUpdate, caller: CurrentUser, db: DbSession, audit: Audit
+) -> UsageLimits:
+    """Keep running at the allowance, or stop at it (Owners and Admins; audited)."""
+    return await service.update_usage_limits(
+        db=db, audit=audit, account_id=caller.account_id, update=body
+    )
+
+
+@web_router.get(
+    "/usage/breakdown",
+    response_model=UsageBreakdown,
+    responses=error_responses(
+        NotAuthenticated, AccountRequired, SignInPolicyRefusal, NotFound, RequestValidationFailed
+    ),
+)
+async def usage_breakdown(
+    caller: CurrentUser, db: DbSession, cycle_start_ms: CycleStartMs, label: LabelQuery = None
+) -> UsageBreakdown:
+    """Where one billing cycle's requests went: by API key and by the values of a label (README
+    "Usage alerts and export")."""
+    return await service.breakdown(
+        db=db, account_id=caller.account_id, cycle_start_ms=cycle_start_ms, label=label
+    )
+
+
+@web_router.get(
     "/usage/export",
     response_class=StreamingResponse,
     responses={
         200: {
-            "description": "CSV (RFC 4180): date,platform,runs,credits per UTC day and platform",
+            "description": (
+                "CSV (RFC 4180): date,platform,runs,credits per UTC day and platform, then the "
+                "day's requests per API key and per value of the label"
+            ),
             "content": {"text/csv": {"schema": {"type": "string"}}},
         },
         **error_responses(
@@ -150,22 +235,12 @@ async def put_usage_alerts(
     },
 )
 async def export_usage(
-    caller: CurrentUser,
-    db: DbSession,
-    cycle_start_ms: Annotated[
-        int,
-        Query(
-            alias="cycleStartMs",
-            ge=0,
-            le=253_402_300_799_999,
-            description="startMs of one of the 12 cycles GET /web/account shows.",
-        ),
-    ],
+    caller: CurrentUser, db: DbSession, cycle_start_ms: CycleStartMs, label: LabelQuery = None
 ) -> StreamingResponse:
     """One billing cycle's usage per day and platform as a CSV download (README "Usage alerts and
     export")."""
     start, lines = await service.export_rows(
-        db=db, account_id=caller.account_id, cycle_start_ms=cycle_start_ms
+        db=db, account_id=caller.account_id, cycle_start_ms=cycle_start_ms, label=label
     )
     filename = f"usage-{start.date().isoformat()}.csv"
     return StreamingResponse(

@@ -4,17 +4,34 @@ call, in the contract too) and the per-cycle entries of ``GET /web/account`` (SP
 
 from __future__ import annotations
 
+import re
 import uuid
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Annotated, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AwareDatetime, BeforeValidator, Field, WithJsonSchema
 
 from api.models import Platform
-from api.schemas import WHOLE_NUMBER, ApiModel, Required, Text
+from api.models.usage_label import LABEL_NAME_MAX_LENGTH, LABEL_VALUE_MAX_LENGTH
+from api.schemas import (
+    NON_BLANK_PATTERN,
+    WHOLE_NUMBER,
+    ApiModel,
+    FieldRule,
+    Required,
+    Text,
+)
 
 MAX_BATCH = 1000
 MAX_CLOCK_SKEW = timedelta(minutes=10)
+MAX_LABELS = 5
+LABEL_NAME = re.compile(rf"[a-z][a-z0-9_]{{0,{LABEL_NAME_MAX_LENGTH - 1}}}")
+BAD_LABEL_NAME = (
+    f"label names are 1 to {LABEL_NAME_MAX_LENGTH} lowercase letters, digits or underscores, "
+    "starting with a letter"
+)
+BLANK_LABEL_VALUE = "label values must not be blank"
 
 
 # Epoch times: seconds up to 2e10, milliseconds above (pydantic's reading), to the end of 9999.
@@ -34,6 +51,51 @@ def _timestamp(value: object) -> object:
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class _LabelName(FieldRule):
+    """A label's name: ``^[a-z][a-z0-9_]{0,31}$`` (README "Metering intake")."""
+
+    schema: ClassVar[dict[str, Any]] = {"pattern": f"^{LABEL_NAME.pattern}$(?!\\n)"}
+
+    def check(self, value: str) -> str:
+        """``value``, or ``ValueError`` naming the rule."""
+        if not LABEL_NAME.fullmatch(value):
+            raise ValueError(BAD_LABEL_NAME)
+        return value
+
+
+LabelName = Annotated[str, _LabelName()]
+LabelValue = Annotated[str, Text(LABEL_VALUE_MAX_LENGTH, 1), Required(BLANK_LABEL_VALUE)]
+Labels = Annotated[
+    dict[LabelName, LabelValue],
+    Field(max_length=MAX_LABELS),
+    # Stated whole: pydantic writes the names' rule as patternProperties, which leaves any
+    # other name allowed to a reader of the schema.
+    WithJsonSchema(
+        {
+            "type": "object",
+            "maxProperties": MAX_LABELS,
+            "propertyNames": {"pattern": f"^{LABEL_NAME.pattern}$(?!\\n)"},
+            "additionalProperties": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": LABEL_VALUE_MAX_LENGTH,
+                "pattern": NON_BLANK_PATTERN,
+            },
+            "description": (
+                f"Up to {MAX_LABELS} labels (name: value) to break usage down by, e.g. "
+                '{"project": "checkout-suite", "ci": "github-actions", "branch": "main"}. '
+                f"Names: 1 to {LABEL_NAME_MAX_LENGTH} lowercase letters, digits or "
+                f"underscores, starting with a letter; values: 1 to {LABEL_VALUE_MAX_LENGTH} "
+                "characters, no control characters, not blank. For a handful of values each "
+                "(a suite, a pipeline, a branch): every value is kept per billing cycle and "
+                "day."
+            ),
+        }
+    ),
+]
+
+
 class UsageRecordCreate(ApiModel):
     """One metered record: what one test run on one platform used.
 
@@ -42,6 +104,8 @@ class UsageRecordCreate(ApiModel):
     the number of test runs the record covers (usually 1), ``credits`` the metered ``ai()``
     requests (what the plan allowance limits). ``time`` is when it happened: ISO 8601 with a
     time zone, or epoch seconds/milliseconds; it picks the billing cycle the record counts in.
+    ``labels`` (optional) say what the usage was for; the console breaks a cycle's usage down
+    by them. A record sent again with other labels is still a duplicate: the first counts.
     """
 
     idempotency_key: Annotated[str, Text(200), Required("idempotencyKey is required")]
@@ -61,6 +125,7 @@ class UsageRecordCreate(ApiModel):
             }
         ),
     ]
+    labels: Labels = Field(default_factory=dict)
 
 
 class UsageBatchCreate(ApiModel):
@@ -131,3 +196,73 @@ class UsageAlertSettingsUpdate(ApiModel):
 
     thresholds: Annotated[list[AlertThreshold], Field(max_length=3)]
     recipient_ids: Annotated[list[uuid.UUID], Field(max_length=1000)]
+
+
+TOP_LABEL_VALUES = 10
+"""How many values of a label the breakdown names; the rest add up in ``otherValues``."""
+
+
+class UsageShare(ApiModel):
+    """Requests (metered ``ai()`` calls, what the allowance limits) and their share of the
+    billing cycle's requests (0 to 1; 0 when the cycle has none)."""
+
+    requests: int
+    share: float
+
+
+class KeyUsage(UsageShare):
+    """One API key's requests in the cycle: its id and how the console shows it
+    (``ak_…1a2b``), whether it still works or has expired."""
+
+    key_id: uuid.UUID
+    masked: str
+    expired: bool
+
+
+class LabelValueUsage(UsageShare):
+    """The requests of the records labelled with ``value``."""
+
+    value: str
+
+
+class UsageBreakdown(ApiModel):
+    """``GET /web/usage/breakdown`` (README "Usage alerts and export"): where one billing cycle's
+    requests went, read from the rollups the intake keeps (never the records).
+
+    ``by_key``: every key that sent requests in the cycle, most first; ``unknown_key``: requests
+    whose key was not recorded (metered before keys were). ``labels``: the names of the labels
+    the cycle's records carried; ``label``: the one broken down (the query's), with its
+    ``TOP_LABEL_VALUES`` values of most requests in ``by_label``, the rest of its values in
+    ``other_values`` and the requests without that label in ``unlabelled``. Everything adds up
+    to ``requests``.
+    """
+
+    cycle_start_ms: int
+    requests: int
+    by_key: list[KeyUsage]
+    unknown_key: UsageShare
+    labels: list[str]
+    label: str | None
+    by_label: list[LabelValueUsage]
+    other_values: UsageShare
+    unlabelled: UsageShare
+
+
+AtAllowance = Literal["keepRunning", "stop"]
+"""What happens at 100 % of the plan's allowance: alerts only, or the intake refuses what
+would pass it until the cycle ends (README "Metering intake")."""
+
+
+class UsageLimits(ApiModel):
+    """``GET /web/usage/limits``: what the account does at its plan's ``allowance`` (requests
+    per billing cycle), and when the current cycle stopped at it (None: it has not)."""
+
+    at_allowance: AtAllowance
+    allowance: int
+    stopped_at: datetime | None
+
+
+class UsageLimitsUpdate(ApiModel):
+    """``PUT /web/usage/limits``: keep running at the allowance, or stop at it."""
+
+    at_allowance: AtAllowance

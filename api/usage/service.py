@@ -3,17 +3,20 @@ time, into the per-cycle rollups that ``GET /web/account`` reads (SPEC 3 usage, 
 
 from __future__ import annotations
 
+import csv
+import io
 import uuid
 from collections.abc import AsyncIterator, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.audit import AuditAction, AuditTrail, Target, changed
+from api.auth.api_keys import masked
 from api.auth.principal import KeyHolder
 from api.errors import NotFound
 from api.models import Platform
-from api.usage import alerts, repository
+from api.usage import alerts, limits, repository
 from api.usage.cycles import (
     USAGE_CYCLES_SHOWN,
     containing_cycle_starts,
@@ -27,14 +30,22 @@ from api.usage.errors import RecordInTheFuture, RecordTooOld, UnknownAlertRecipi
 from api.usage.repository import NewRecord
 from api.usage.schemas import (
     MAX_CLOCK_SKEW,
+    TOP_LABEL_VALUES,
     AlertReached,
     AlertRecipient,
+    AtAllowance,
+    KeyUsage,
+    LabelValueUsage,
     PlatformUsage,
     UsageAlertSettings,
     UsageAlertSettingsUpdate,
     UsageBatchResponse,
+    UsageBreakdown,
     UsageEntry,
+    UsageLimits,
+    UsageLimitsUpdate,
     UsageRecordCreate,
+    UsageShare,
 )
 
 
@@ -53,12 +64,19 @@ async def ingest(
     per day) and the usage alerts this batch set off (README "Usage alerts and export"; their
     emails deferred to the job engine in the same transaction).
 
+    Spend limits (README "Metering intake"): when the key has a monthly limit or the account
+    stops at its allowance, a batch that would take a cycle's requests past one is refused
+    whole, counted nowhere (its work is rolled back to a savepoint), and the first refusal at a
+    limit in a cycle emails the alert recipients (api/usage/limits.py).
+
     Returns:
         how many records were counted now and how many were duplicates.
 
     Raises:
         RecordInTheFuture: a ``time`` more than ``MAX_CLOCK_SKEW`` ahead of the clock (400).
         RecordTooOld: a ``time`` before the start of the previous billing cycle (400).
+        KeyLimitReached: past the key's monthly limit (429, ``Retry-After``).
+        AllowanceReached: past the allowance of an account that stops at it (429).
     """
     now = datetime.now(UTC)
     latest = now + MAX_CLOCK_SKEW
@@ -77,15 +95,29 @@ async def ingest(
         unique.setdefault(record.idempotency_key, record)
     ordered = sorted(unique.values(), key=lambda r: r.idempotency_key)
     starts = containing_cycle_starts(holder.billing_cycle_anchor, [r.time for r in ordered])
-    accepted = await repository.insert_records(
-        db,
-        holder.account_id,
-        [
-            NewRecord(r.idempotency_key, r.platform, r.runs, r.credits, r.time, start)
-            for r, start in zip(ordered, starts, strict=True)
-        ],
-        holder.key_id,
-    )
+    new_records = [
+        NewRecord(r.idempotency_key, r.platform, r.runs, r.credits, r.time, start, r.labels)
+        for r, start in zip(ordered, starts, strict=True)
+    ]
+    allowance = holder.allowance if holder.stop_at_allowance else None
+    if allowance is None and holder.monthly_limit is None:
+        counted = await repository.insert_records(db, holder.account_id, new_records, holder.key_id)
+    else:
+        # A refused batch is undone to the savepoint; its notice commits (limits.refuse).
+        async with db.begin_nested() as savepoint:
+            counted = await repository.insert_records(
+                db,
+                holder.account_id,
+                new_records,
+                holder.key_id,
+                allowance=allowance,
+                key_limit=holder.monthly_limit,
+            )
+            if counted.refused:
+                await savepoint.rollback()
+        if counted.refused:
+            await limits.refuse(db, holder, counted, now)
+    accepted = counted.accepted
     current = current_cycle_start(holder.billing_cycle_anchor, now)
     if accepted and current in starts:
         await alerts.check(db, holder.account_id, current)
@@ -176,17 +208,143 @@ def _recipient_emails(settings: UsageAlertSettings) -> list[str]:
     return sorted(r.email for r in settings.recipients if r.enabled)
 
 
-CSV_HEADER = "date,platform,runs,credits\r\n"
+_AT_ALLOWANCE: dict[bool, AtAllowance] = {False: "keepRunning", True: "stop"}
+
+
+async def usage_limits(*, db: AsyncSession, account_id: uuid.UUID) -> UsageLimits:
+    """``GET /web/usage/limits``: whether the account stops at its allowance, the allowance, and
+    when the current cycle stopped there (README "Metering intake")."""
+    anchor = await repository.cycle_anchor(db, account_id)
+    policy = await repository.allowance_policy(
+        db, account_id, current_cycle_start(anchor, datetime.now(UTC))
+    )
+    return UsageLimits(
+        at_allowance=_AT_ALLOWANCE[policy.stop],
+        allowance=policy.allowance,
+        stopped_at=policy.stopped_at if policy.stop else None,
+    )
+
+
+async def update_usage_limits(
+    *, db: AsyncSession, audit: AuditTrail, account_id: uuid.UUID, update: UsageLimitsUpdate
+) -> UsageLimits:
+    """``PUT /web/usage/limits``: keep running at the allowance or stop at it, from the next
+    metering batch on; recorded in the audit log when it changes."""
+    before = await usage_limits(db=db, account_id=account_id)
+    if before.at_allowance != update.at_allowance:
+        await repository.set_stop_at_allowance(db, account_id, update.at_allowance == "stop")
+        await audit.record(
+            AuditAction.USAGE_LIMIT_CHANGED,
+            Target("account", account_id, "Usage limit"),
+            {"atAllowance": (before.at_allowance, update.at_allowance)},
+        )
+    return await usage_limits(db=db, account_id=account_id)
+
+
+async def _shown_cycle(
+    db: AsyncSession, account_id: uuid.UUID, cycle_start_ms: int, now: datetime
+) -> datetime:
+    """The start of the cycle ``cycle_start_ms`` names, one of the last 12 (the graph's).
+
+    Raises:
+        NotFound: it is not the start of one of them.
+    """
+    anchor = await repository.cycle_anchor(db, account_id)
+    starts = recent_cycle_starts(anchor, now, USAGE_CYCLES_SHOWN)
+    start = next((s for s in starts if epoch_ms(s) == cycle_start_ms), None)
+    if start is None:
+        raise NotFound("There is no such billing cycle in the last 12.")
+    return start
+
+
+def _share(requests: int, total: int) -> UsageShare:
+    return UsageShare(requests=requests, share=requests / total if total else 0.0)
+
+
+async def breakdown(
+    *,
+    db: AsyncSession,
+    account_id: uuid.UUID,
+    cycle_start_ms: int,
+    label: str | None,
+    now: datetime | None = None,
+) -> UsageBreakdown:
+    """``GET /web/usage/breakdown``: one of the last 12 billing cycles' requests by API key and
+    by the values of ``label`` (None: the first of the cycle's label names), its top
+    ``TOP_LABEL_VALUES``, the other values, and the requests without it (README "Usage alerts
+    and export"). Reads only rollups: the cycle's platform totals, one row per key, and the
+    label's rows in the cycle.
+
+    Raises:
+        NotFound: ``cycle_start_ms`` is not the start of one of the cycles shown.
+    """
+    start = await _shown_cycle(db, account_id, cycle_start_ms, now or datetime.now(UTC))
+    return await _breakdown(db, account_id, start, label)
+
+
+async def _breakdown(
+    db: AsyncSession, account_id: uuid.UUID, start: datetime, label: str | None
+) -> UsageBreakdown:
+    total = await repository.cycle_credits(db, account_id, start)
+    keys = await repository.credits_by_key(db, account_id, start)
+    labels = await repository.label_names(db, account_id, start)
+    label = label or next(iter(labels), None)
+    values, labelled = (
+        await repository.top_label_values(db, account_id, start, label, TOP_LABEL_VALUES)
+        if label
+        else ([], 0)
+    )
+    named = sum(credits for _, credits in values)
+    return UsageBreakdown(
+        cycle_start_ms=epoch_ms(start),
+        requests=total,
+        by_key=[
+            KeyUsage(
+                key_id=k.key_id,
+                masked=masked(k.last4),
+                expired=k.expired,
+                **_share(k.credits, total).model_dump(),
+            )
+            for k in keys
+        ],
+        unknown_key=_share(total - sum(k.credits for k in keys), total),
+        labels=labels,
+        label=label,
+        by_label=[
+            LabelValueUsage(value=value, **_share(credits, total).model_dump())
+            for value, credits in values
+        ],
+        other_values=_share(labelled - named, total),
+        unlabelled=_share(total - labelled, total),
+    )
+
+
+CSV_COLUMNS = ("date", "platform", "runs", "credits")
+
+
+def _csv_line(cells: Sequence[object]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerow(cells)
+    return out.getvalue()
 
 
 async def export_rows(
-    *, db: AsyncSession, account_id: uuid.UUID, cycle_start_ms: int, now: datetime | None = None
+    *,
+    db: AsyncSession,
+    account_id: uuid.UUID,
+    cycle_start_ms: int,
+    label: str | None = None,
+    now: datetime | None = None,
 ) -> tuple[datetime, AsyncIterator[str]]:
     """The usage of one of the last 12 billing cycles as CSV lines (README "Usage alerts and
     export"): a header, then for every UTC day of the cycle (up to today for the current one)
     one line per platform (``web``, ``nativeMobile``, ``api``) with its runs and credits, zeros
-    included, days in order. RFC 4180 (CRLF line ends). Read from the daily rollups: at most
-    3 x 31 rows, however many records were metered.
+    included, days in order. Then the requests of that day and platform broken down as
+    :func:`breakdown` does (``label`` as there): one column per API key (``key ak_…1a2b``, and
+    ``key not recorded`` when some were metered before keys were), and for the label one per
+    top value (``project=checkout-suite``), ``project (other values)`` and ``project (none)``;
+    each group adds up to ``credits``. RFC 4180 (CRLF line ends, quoted where needed). Read
+    from the daily rollups, however many records were metered.
 
     Returns:
         the cycle's start and the lines (an async iterator, for a streamed response).
@@ -195,24 +353,45 @@ async def export_rows(
         NotFound: ``cycle_start_ms`` is not the start of one of the cycles shown.
     """
     now = now or datetime.now(UTC)
-    anchor = await repository.cycle_anchor(db, account_id)
-    starts = recent_cycle_starts(anchor, now, USAGE_CYCLES_SHOWN)
-    start = next((s for s in starts if epoch_ms(s) == cycle_start_ms), None)
-    if start is None:
-        raise NotFound("There is no such billing cycle in the last 12.")
+    start = await _shown_cycle(db, account_id, cycle_start_ms, now)
     end = min(reset_date(start), now)
     rows = {(r.day, r.platform): r for r in await repository.daily_usage(db, account_id, start)}
+    summary = await _breakdown(db, account_id, start, label)
+    by_key = await repository.daily_credits_by_key(db, account_id, start)
+    values = [v.value for v in summary.by_label]
+    by_label = (
+        await repository.daily_credits_by_label(db, account_id, start, summary.label, values)
+        if summary.label
+        else {}
+    )
+    # Label names start with a letter, so no header cell can read as a spreadsheet formula.
+    header = [
+        *CSV_COLUMNS,
+        *(f"key {k.masked}" for k in summary.by_key),
+        *(["key not recorded"] if summary.unknown_key.requests else []),
+        *(f"{summary.label}={value}" for value in values),
+        *([f"{summary.label} (other values)", f"{summary.label} (none)"] if summary.label else []),
+    ]
+
+    def extra(day: date, platform: Platform, credits: int) -> list[int]:
+        keys = [by_key.get((day, platform, k.key_id), 0) for k in summary.by_key]
+        unknown = [credits - sum(keys)] if summary.unknown_key.requests else []
+        if not summary.label:
+            return [*keys, *unknown]
+        named = [by_label.get((day, platform, value), 0) for value in values]
+        other = by_label.get((day, platform, None), 0)
+        return [*keys, *unknown, *named, other, credits - sum(named) - other]
 
     async def lines() -> AsyncIterator[str]:
-        yield CSV_HEADER
+        yield _csv_line(header)
         day = start.astimezone(UTC).date()
         last = (end - timedelta(microseconds=1)).astimezone(UTC).date()
         while day <= last:
             for platform in Platform:
                 row = rows.get((day, platform))
-                yield (
-                    f"{day.isoformat()},{platform.value},"
-                    f"{row.runs if row else 0},{row.credits if row else 0}\r\n"
+                runs, credits = (row.runs, row.credits) if row else (0, 0)
+                yield _csv_line(
+                    [day.isoformat(), platform.value, runs, credits, *extra(day, platform, credits)]
                 )
             day += timedelta(days=1)
 

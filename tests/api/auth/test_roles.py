@@ -178,6 +178,12 @@ ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
         lambda t: ("POST", f"/web/api-keys/{_random_id()}/expire", None),
     ),
     (
+        "PATCH",
+        "/web/api-keys/{key_id:uuid}",
+        ADMINS,
+        lambda t: ("PATCH", f"/web/api-keys/{_random_id()}", {"monthlyLimit": 1000}),
+    ),
+    (
         "POST",
         "/web/api-keys/{key_id}/reveal",
         EVERYONE,  # SPEC 6: Members copy the API key
@@ -201,6 +207,12 @@ ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
         "/web/usage-alerts",
         ADMINS,
         lambda t: ("PUT", "/web/usage-alerts", {"thresholds": [80], "recipientIds": []}),
+    ),
+    (
+        "PUT",
+        "/web/usage/limits",
+        ADMINS,
+        lambda t: ("PUT", "/web/usage/limits", {"atAllowance": "stop"}),
     ),
     (
         "GET",

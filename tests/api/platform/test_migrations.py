@@ -157,3 +157,53 @@ def test_no_revision_imports_the_api() -> None:
             )
         }
         assert not {name for name in imported if name == "api" or name.startswith("api.")}, path
+
+
+def test_key_usage_is_filled_in_only_where_it_is_certain(stack: Stack) -> None:
+    """The usage-by-key upgrade: records stored before carry no key, so a key's credits of a
+    cycle are filled in from the account's rollup only when that key sent every record of the
+    cycle; otherwise they start at zero (never a guess). Each cycle's total (what the allowance
+    is checked against) is the sum of its platforms' rollups."""
+    name = f"console_migrate_{random_suffix()}"
+    url = stack.postgres.create_database(name)
+    sql = _sql_on(url, name)
+    try:
+        config = _config(url)
+        command.upgrade(config, "e4b8c2d6f1a9")
+        for statement in (
+            "INSERT INTO account (id, name) VALUES"
+            " ('00000000-0000-0000-0000-00000000000a', 'One key'),"
+            " ('00000000-0000-0000-0000-00000000000b', 'Two keys')",
+            "INSERT INTO api_key (id, account_id, key_hash, sealed, encryption_key_id, last4)"
+            " SELECT gen_random_uuid(), id, sha256((id::text || g)::bytea), 'x', 'k1', '1a2b'"
+            " FROM account AS a,"
+            " generate_series(1, CASE WHEN a.name = 'Two keys' THEN 2 ELSE 1 END) AS g",
+            "INSERT INTO usage_record (account_id, idempotency_key, platform, runs, credits,"
+            " recorded_at, cycle_start) SELECT id, 'r' || n, 'web', 1, 5, '2026-10-01Z',"
+            " '2026-10-01Z' FROM account, generate_series(1, 4) AS n",
+            "INSERT INTO usage (account_id, cycle_start, platform, runs, credits) SELECT id,"
+            " '2026-10-01Z', 'web', 4, 20 FROM account",
+            # One key sent all four records; of the two keys, each sent two.
+            "INSERT INTO api_key_usage (key_id, cycle_start, records) SELECT k.id, '2026-10-01Z',"
+            " CASE WHEN a.name = 'One key' THEN 4 ELSE 2 END"
+            " FROM api_key AS k JOIN account AS a ON a.id = k.account_id",
+        ):
+            sql(statement)
+        command.upgrade(config, "head")
+        rows = sql(
+            "SELECT a.name, k.records, k.runs, k.credits FROM api_key_usage AS k"
+            " JOIN api_key AS ak ON ak.id = k.key_id JOIN account AS a ON a.id = ak.account_id"
+            " ORDER BY a.name"
+        )
+        assert [tuple(r) for r in rows] == [
+            ("One key", 4, 4, 20),
+            ("Two keys", 2, 0, 0),
+            ("Two keys", 2, 0, 0),
+        ]
+        totals = sql(
+            "SELECT a.name, t.runs, t.credits FROM usage_total AS t"
+            " JOIN account AS a ON a.id = t.account_id ORDER BY a.name"
+        )
+        assert [tuple(r) for r in totals] == [("One key", 4, 20), ("Two keys", 4, 20)]
+    finally:
+        stack.postgres.drop_database(name)

@@ -34,7 +34,8 @@ async def backfill(
         )
     ]
     async with app.state.resources.sessionmaker() as db, db.begin():
-        assert await repository.insert_records(db, me.account.id, rows) == len(rows)
+        counted = await repository.insert_records(db, me.account.id, rows)
+        assert counted.accepted == len(rows)
 
 
 async def cycles(client: httpx.AsyncClient, me: SignedIn) -> list[int]:
@@ -93,7 +94,7 @@ class TestExport:
         assert response.headers["content-disposition"] == (
             f'attachment; filename="usage-{anchor.date().isoformat()}.csv"'
         )
-        assert response.text.startswith("date,platform,runs,credits\r\n")
+        assert response.text.startswith("date,platform,runs,credits,key not recorded\r\n")
         table = rows(response)
         days = sorted({r["date"] for r in table})
         span = (nxt.date() - anchor.date()).days + 1

@@ -17,8 +17,10 @@ export interface paths {
          * Ingest Usage
          * @description Count a batch of usage records (idempotent per record key) for the key's account; a
          *     batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the
-         *     account's users once per cycle (README "Usage alerts and export"). The batch's records count
-         *     against the account's records per minute first (duplicates too: they cost the same work).
+         *     account's users once per cycle (README "Usage alerts and export"). A batch that would take
+         *     a cycle past the key's monthly limit, or past the allowance of an account that stops at it,
+         *     is refused whole with 429 (README "Metering intake"). The batch's records count against the
+         *     account's records per minute first (duplicates too: they cost the same work).
          */
         post: operations["ingestUsage"];
         delete?: never;
@@ -302,13 +304,34 @@ export interface paths {
         /**
          * Roll Key
          * @description Make a new key (Owners and Admins); the current one keeps working for the chosen
-         *     overlap.
+         *     overlap. The new key's monthly limit: the body's, else the current key's.
          */
         post: operations["rollKey"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/web/api-keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Key
+         * @description Set a working key's monthly limit of requests, or none (Owners and Admins; README "API
+         *     keys").
+         */
+        patch: operations["updateKey"];
         trace?: never;
     };
     "/web/api-keys/{key_id}/expire": {
@@ -1134,6 +1157,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/usage/breakdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage Breakdown
+         * @description Where one billing cycle's requests went: by API key and by the values of a label (README
+         *     "Usage alerts and export").
+         */
+        get: operations["usageBreakdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/usage/export": {
         parameters: {
             query?: never;
@@ -1148,6 +1192,31 @@ export interface paths {
          */
         get: operations["exportUsage"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/usage/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Usage Limits
+         * @description What the account does at 100 % of its plan's allowance: keep running or stop (README
+         *     "Metering intake").
+         */
+        get: operations["getUsageLimits"];
+        /**
+         * Put Usage Limits
+         * @description Keep running at the allowance, or stop at it (Owners and Admins; audited).
+         */
+        put: operations["putUsageLimits"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1335,10 +1404,19 @@ export interface components {
             userId: string;
         };
         /**
+         * ApiKeyUpdate
+         * @description ``PATCH /web/api-keys/{id}``: the key's monthly limit of requests (null: none).
+         */
+        ApiKeyUpdate: {
+            /** Monthlylimit */
+            monthlyLimit: number | null;
+        };
+        /**
          * ApiKeyView
          * @description A key as the console lists it: masked (``ak_…1a2b``), when it was made, when it stops
-         *     working (None: no end), when it was last used (to the minute; None: never), and how many
-         *     records it sent that the current billing cycle counted.
+         *     working (None: no end), when it was last used (to the minute; None: never), how many
+         *     records and requests it sent that the current billing cycle counted, and its monthly limit
+         *     of requests (None: none; README "API keys").
          */
         ApiKeyView: {
             /**
@@ -1357,8 +1435,12 @@ export interface components {
             lastUsedAt: string | null;
             /** Masked */
             masked: string;
+            /** Monthlylimit */
+            monthlyLimit: number | null;
             /** Recordsthiscycle */
             recordsThisCycle: number;
+            /** Requeststhiscycle */
+            requestsThisCycle: number;
         };
         /**
          * ApiKeysResponse
@@ -1373,7 +1455,7 @@ export interface components {
          * @description Every action the log records; the value is stored and sent as it is.
          * @enum {string}
          */
-        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "sso.saml_connected" | "sso.saml_updated" | "sso.saml_removed" | "sso.saml_tested" | "user.sso_linked" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "usage_alerts.changed" | "scim_token.created" | "scim_token.revoked" | "user.provisioned" | "user.deactivated" | "user.reactivated";
+        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "sso.saml_connected" | "sso.saml_updated" | "sso.saml_removed" | "sso.saml_tested" | "user.sso_linked" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "api_key.limit_changed" | "usage_alerts.changed" | "scim_token.created" | "scim_token.revoked" | "user.provisioned" | "user.deactivated" | "user.reactivated" | "usage_limit.changed";
         /**
          * AuditActor
          * @description Who acted, as they were named when they did.
@@ -1647,6 +1729,26 @@ export interface components {
             code: "AccountRequired";
             /** Message */
             message: string;
+        };
+        /**
+         * Error_AllowanceReached
+         * @description The error `AllowanceReached` (HTTP 429).
+         */
+        Error_AllowanceReached: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "AllowanceReached";
+            /** Limit */
+            limit: number;
+            /** Message */
+            message: string;
+            /**
+             * Resetsat
+             * Format: date-time
+             */
+            resetsAt: string;
         };
         /**
          * Error_ApiKeyRequired
@@ -2026,6 +2128,26 @@ export interface components {
             message: string;
         };
         /**
+         * Error_KeyLimitReached
+         * @description The error `KeyLimitReached` (HTTP 429).
+         */
+        Error_KeyLimitReached: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "KeyLimitReached";
+            /** Limit */
+            limit: number;
+            /** Message */
+            message: string;
+            /**
+             * Resetsat
+             * Format: date-time
+             */
+            resetsAt: string;
+        };
+        /**
          * Error_LastApiKey
          * @description The error `LastApiKey` (HTTP 409).
          */
@@ -2278,8 +2400,8 @@ export interface components {
          */
         Error_RateLimited: {
             /**
-             * Code
-             * @constant
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
             code: "RateLimited";
             /** Message */
@@ -2692,6 +2814,38 @@ export interface components {
         };
         JsonValue: unknown;
         /**
+         * KeyUsage
+         * @description One API key's requests in the cycle: its id and how the console shows it
+         *     (``ak_…1a2b``), whether it still works or has expired.
+         */
+        KeyUsage: {
+            /** Expired */
+            expired: boolean;
+            /**
+             * Keyid
+             * Format: uuid
+             */
+            keyId: string;
+            /** Masked */
+            masked: string;
+            /** Requests */
+            requests: number;
+            /** Share */
+            share: number;
+        };
+        /**
+         * LabelValueUsage
+         * @description The requests of the records labelled with ``value``.
+         */
+        LabelValueUsage: {
+            /** Requests */
+            requests: number;
+            /** Share */
+            share: number;
+            /** Value */
+            value: string;
+        };
+        /**
          * PastDue
          * @description An invoice Stripe could not charge (README "Billing"): ``amount_due`` in the smallest
          *     unit of ``currency`` (cents for USD). ``POST /web/subscription/pay`` pays it.
@@ -2791,9 +2945,12 @@ export interface components {
         Role: "Owner" | "Admin" | "Member";
         /**
          * RollRequest
-         * @description ``POST /web/api-keys/roll``: how long the current key keeps working beside the new one.
+         * @description ``POST /web/api-keys/roll``: how long the current key keeps working beside the new one,
+         *     and the new key's monthly limit (null: none; left out: the current key's).
          */
         RollRequest: {
+            /** Monthlylimit */
+            monthlyLimit?: number | null;
             /**
              * Overlap
              * @enum {string}
@@ -3398,6 +3555,35 @@ export interface components {
             duplicates: number;
         };
         /**
+         * UsageBreakdown
+         * @description ``GET /web/usage/breakdown`` (README "Usage alerts and export"): where one billing cycle's
+         *     requests went, read from the rollups the intake keeps (never the records).
+         *
+         *     ``by_key``: every key that sent requests in the cycle, most first; ``unknown_key``: requests
+         *     whose key was not recorded (metered before keys were). ``labels``: the names of the labels
+         *     the cycle's records carried; ``label``: the one broken down (the query's), with its
+         *     ``TOP_LABEL_VALUES`` values of most requests in ``by_label``, the rest of its values in
+         *     ``other_values`` and the requests without that label in ``unlabelled``. Everything adds up
+         *     to ``requests``.
+         */
+        UsageBreakdown: {
+            /** Bykey */
+            byKey: components["schemas"]["KeyUsage"][];
+            /** Bylabel */
+            byLabel: components["schemas"]["LabelValueUsage"][];
+            /** Cyclestartms */
+            cycleStartMs: number;
+            /** Label */
+            label: string | null;
+            /** Labels */
+            labels: string[];
+            otherValues: components["schemas"]["UsageShare"];
+            /** Requests */
+            requests: number;
+            unknownKey: components["schemas"]["UsageShare"];
+            unlabelled: components["schemas"]["UsageShare"];
+        };
+        /**
          * UsageEntry
          * @description One billing cycle. ``start_ms`` is the cycle start in epoch milliseconds; ``requests``
          *     is the number of metered requests of all platforms (what the plan allowance limits).
@@ -3412,6 +3598,33 @@ export interface components {
             web: components["schemas"]["PlatformUsage"];
         };
         /**
+         * UsageLimits
+         * @description ``GET /web/usage/limits``: what the account does at its plan's ``allowance`` (requests
+         *     per billing cycle), and when the current cycle stopped at it (None: it has not).
+         */
+        UsageLimits: {
+            /** Allowance */
+            allowance: number;
+            /**
+             * Atallowance
+             * @enum {string}
+             */
+            atAllowance: "keepRunning" | "stop";
+            /** Stoppedat */
+            stoppedAt: string | null;
+        };
+        /**
+         * UsageLimitsUpdate
+         * @description ``PUT /web/usage/limits``: keep running at the allowance, or stop at it.
+         */
+        UsageLimitsUpdate: {
+            /**
+             * Atallowance
+             * @enum {string}
+             */
+            atAllowance: "keepRunning" | "stop";
+        };
+        /**
          * UsageRecordCreate
          * @description One metered record: what one test run on one platform used.
          *
@@ -3420,12 +3633,21 @@ export interface components {
          *     the number of test runs the record covers (usually 1), ``credits`` the metered ``ai()``
          *     requests (what the plan allowance limits). ``time`` is when it happened: ISO 8601 with a
          *     time zone, or epoch seconds/milliseconds; it picks the billing cycle the record counts in.
+         *     ``labels`` (optional) say what the usage was for; the console breaks a cycle's usage down
+         *     by them. A record sent again with other labels is still a duplicate: the first counts.
          */
         UsageRecordCreate: {
             /** Credits */
             credits: number;
             /** Idempotencykey */
             idempotencyKey: string;
+            /**
+             * Labels
+             * @description Up to 5 labels (name: value) to break usage down by, e.g. {"project": "checkout-suite", "ci": "github-actions", "branch": "main"}. Names: 1 to 32 lowercase letters, digits or underscores, starting with a letter; values: 1 to 100 characters, no control characters, not blank. For a handful of values each (a suite, a pipeline, a branch): every value is kept per billing cycle and day.
+             */
+            labels?: {
+                [key: string]: string;
+            };
             platform: components["schemas"]["Platform"];
             /** Runs */
             runs: number;
@@ -3434,6 +3656,17 @@ export interface components {
              * @description ISO 8601 with a time zone, or epoch seconds or milliseconds.
              */
             time: string | number;
+        };
+        /**
+         * UsageShare
+         * @description Requests (metered ``ai()`` calls, what the allowance limits) and their share of the
+         *     billing cycle's requests (0 to 1; 0 when the cycle has none).
+         */
+        UsageShare: {
+            /** Requests */
+            requests: number;
+            /** Share */
+            share: number;
         };
         /**
          * UserCreate
@@ -3554,15 +3787,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
-            /** @description RateLimited */
+            /** @description AllowanceReached | KeyLimitReached | RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_RateLimited"];
+                    "application/json": components["schemas"]["Error_AllowanceReached"] | components["schemas"]["Error_KeyLimitReached"] | components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable */
@@ -3630,7 +3863,7 @@ export interface operations {
             /** @description Over the token's requests per minute */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -3721,7 +3954,7 @@ export interface operations {
             /** @description Over the token's requests per minute */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -3802,7 +4035,7 @@ export interface operations {
             /** @description Over the token's requests per minute */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -3907,7 +4140,7 @@ export interface operations {
             /** @description Over the token's requests per minute */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -3983,7 +4216,7 @@ export interface operations {
             /** @description Over the token's requests per minute */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4088,7 +4321,7 @@ export interface operations {
             /** @description Over the token's requests per minute */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4364,7 +4597,7 @@ export interface operations {
             /** @description Over the token's requests per minute */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4458,7 +4691,7 @@ export interface operations {
             /** @description Over the token's requests per minute */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4539,7 +4772,7 @@ export interface operations {
             /** @description Over the token's requests per minute */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4644,7 +4877,7 @@ export interface operations {
             /** @description Over the token's requests per minute */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4720,7 +4953,7 @@ export interface operations {
             /** @description Over the token's requests per minute */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -4825,7 +5058,7 @@ export interface operations {
             /** @description Over the token's requests per minute */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -5091,12 +5324,92 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    updateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeysResponse"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_NotFound"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -5267,7 +5580,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -5592,7 +5905,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -5672,7 +5985,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -6023,7 +6336,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -6103,7 +6416,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -6183,7 +6496,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -6277,7 +6590,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -6373,7 +6686,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -6453,7 +6766,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -6522,7 +6835,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -6602,7 +6915,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -6731,7 +7044,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -6888,7 +7201,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -7353,7 +7666,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -8072,7 +8385,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -8374,11 +8687,13 @@ export interface operations {
             };
         };
     };
-    exportUsage: {
+    usageBreakdown: {
         parameters: {
             query: {
                 /** @description startMs of one of the 12 cycles GET /web/account shows. */
                 cycleStartMs: number;
+                /** @description The name of a label to break the requests down by its values (left out: the first of the cycle's label names). */
+                label?: string | null;
             };
             header?: never;
             path?: never;
@@ -8386,7 +8701,86 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV (RFC 4180): date,platform,runs,credits per UTC day and platform */
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageBreakdown"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_NotFound"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    exportUsage: {
+        parameters: {
+            query: {
+                /** @description startMs of one of the 12 cycles GET /web/account shows. */
+                cycleStartMs: number;
+                /** @description The name of a label to break the requests down by its values (left out: the first of the cycle's label names). */
+                label?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV (RFC 4180): date,platform,runs,credits per UTC day and platform, then the day's requests per API key and per value of the label */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8420,6 +8814,122 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_NotFound"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    getUsageLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageLimits"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    putUsageLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageLimitsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageLimits"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -8530,7 +9040,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -8798,7 +9308,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };

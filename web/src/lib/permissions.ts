@@ -19,9 +19,11 @@ const CHANGES = {
   /** The plan and its scheduled change, the card, paying an invoice past due. */
   changeBilling: { allowed: OWNERS, reason: "Only Owners can change billing." },
   renameAccount: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can rename the account." },
-  /** Roll key and Expire now (revealing and copying are for everyone). */
+  /** Roll key, Expire now and a key's monthly limit (revealing and copying are for everyone). */
   manageApiKeys: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can change API keys." },
   changeUsageAlerts: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can change usage alerts." },
+  /** Keep running or stop at the allowance (a key's monthly limit is `manageApiKeys`). */
+  changeUsageLimits: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can change usage limits." },
   /** Invite, edit, delete; Resend and Revoke an invitation. */
   manageUsers: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can manage users." },
   /** The single sign-on choice and its domains. */

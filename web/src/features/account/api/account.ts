@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 
 import { $api, fetchClient, useRefetchAccountAndSession } from "@/api";
 import { saveDownload } from "@/lib/download";
@@ -40,16 +40,44 @@ export function useUpdateUsageAlerts() {
 }
 
 /**
- * GET /web/usage/export: one billing cycle's usage per day and platform as CSV, saved as a
- * download. Through the API client (it carries the access token), read as a Blob.
+ * GET /web/usage/export: one billing cycle's usage per day and platform as CSV, with the
+ * requests per API key and per value of `label`, saved as a download. Through the API client
+ * (it carries the access token), read as a Blob.
  */
-export async function downloadUsageCsv(cycleStartMs: number): Promise<void> {
+export async function downloadUsageCsv(cycleStartMs: number, label?: string | null): Promise<void> {
   const { data, error, response } = await fetchClient.GET("/web/usage/export", {
-    params: { query: { cycleStartMs } },
+    params: { query: { cycleStartMs, ...(label ? { label } : {}) } },
     parseAs: "blob",
   });
   if (error !== undefined || !(data instanceof Blob)) throw error ?? new Error("No CSV received");
   saveDownload(data, response, "usage.csv");
+}
+
+/**
+ * GET /web/usage/breakdown: where one billing cycle's requests went, by API key and by the values
+ * of `label` (left out: the cycle's first label). The previous answer stays shown while another
+ * cycle or label loads, so the panel does not jump.
+ */
+export function useUsageBreakdown(cycleStartMs: number, label: string | null) {
+  return $api.useQuery(
+    "get",
+    "/web/usage/breakdown",
+    { params: { query: { cycleStartMs, ...(label ? { label } : {}) } } },
+    { placeholderData: keepPreviousData },
+  );
+}
+
+/** GET /web/usage/limits: keep running or stop at the plan's allowance (README "Metering intake"). */
+export function useUsageLimits() {
+  return $api.useQuery("get", "/web/usage/limits");
+}
+
+/** PUT /web/usage/limits: choose keep running or stop at the allowance. */
+export function useUpdateUsageLimits() {
+  const queryClient = useQueryClient();
+  return $api.useMutation("put", "/web/usage/limits", {
+    onSuccess: (data) => queryClient.setQueryData(["get", "/web/usage/limits"], data),
+  });
 }
 
 /** GET /web/api-keys: the account's working keys, current first, masked (README "API keys"). */
@@ -66,6 +94,14 @@ export function useRollApiKey() {
       queryClient.setQueryData(["get", "/web/api-keys"], data);
       return refetch();
     },
+  });
+}
+
+/** PATCH /web/api-keys/{key_id}: set the key's monthly limit of requests (null: none). */
+export function useUpdateApiKey() {
+  const queryClient = useQueryClient();
+  return $api.useMutation("patch", "/web/api-keys/{key_id}", {
+    onSuccess: (data) => queryClient.setQueryData(["get", "/web/api-keys"], data),
   });
 }
 

@@ -1,8 +1,9 @@
 /**
  * /account: Account Information (SPEC 2): the 'No usage detected for this account' warning
  * when the latest billing cycle has no requests, the Usage Overview graph, and Account
- * Configuration (account name, API key); below the graph, the usage export and the usage
- * alerts (README "Usage alerts and export").
+ * Configuration (account name, API keys); below the graph, where a cycle's requests went (by
+ * key and label, with the CSV export), the usage alerts and what happens at the allowance
+ * (README "Usage alerts and export", "Metering intake").
  */
 import { Suspense, lazy } from "react";
 
@@ -23,8 +24,11 @@ const AccountConfiguration = lazy(() =>
     default: m.AccountConfiguration,
   })),
 );
-const UsageExport = lazy(() =>
-  import("../components/UsageExport").then((m) => ({ default: m.UsageExport })),
+const UsageBreakdown = lazy(() =>
+  import("../components/UsageBreakdown").then((m) => ({ default: m.UsageBreakdown })),
+);
+const AllowanceChoice = lazy(() =>
+  import("../components/AllowanceChoice").then((m) => ({ default: m.AllowanceChoice })),
 );
 
 export function Component() {
@@ -38,8 +42,13 @@ export function Component() {
         {account.usage.at(-1)?.requests ? null : <NoUsageWarning />}
         <Panel title="Usage Overview">
           <UsageGraph account={account} asOfMs={dataUpdatedAt} />
-          <Suspense fallback={null}>
-            <UsageExport cycleStarts={account.usage.map((entry) => entry.startMs)} />
+        </Panel>
+        <Panel
+          title="Where the requests went"
+          description="A billing cycle's requests by API key and by the labels your tests send, and its CSV export."
+        >
+          <Suspense fallback={<p className={page.muted}>Loading…</p>}>
+            <UsageBreakdown cycleStarts={account.usage.map((entry) => entry.startMs)} />
           </Suspense>
         </Panel>
         <Panel title="Account Configuration" description="Your account and the key your tests use.">
@@ -53,6 +62,14 @@ export function Component() {
         >
           <Suspense fallback={<p className={page.muted}>Loading…</p>}>
             <UsageAlerts />
+          </Suspense>
+        </Panel>
+        <Panel
+          title="At the allowance"
+          description="What happens when this billing cycle's requests reach your plan's allowance."
+        >
+          <Suspense fallback={<p className={page.muted}>Loading…</p>}>
+            <AllowanceChoice />
           </Suspense>
         </Panel>
       </div>

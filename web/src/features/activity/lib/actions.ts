@@ -38,12 +38,14 @@ const WORDS: Readonly<Record<AuditAction, string>> = {
   "api_key.copied": "Copied the API key",
   "api_key.rolled": "Rolled the API key",
   "api_key.expired": "Expired an API key",
+  "api_key.limit_changed": "Changed an API key's monthly limit",
   "usage_alerts.changed": "Changed the usage alerts",
   "scim_token.created": "Generated a SCIM token",
   "scim_token.revoked": "Revoked a SCIM token",
   "user.provisioned": "Provisioned a user",
   "user.deactivated": "Deactivated a user",
   "user.reactivated": "Reactivated a user",
+  "usage_limit.changed": "Changed what happens at the allowance",
 };
 
 /** "Invited a user" for `user.invited`. */
@@ -115,7 +117,9 @@ export const ACTION_GROUPS: readonly { label: string; actions: readonly AuditAct
       "api_key.copied",
       "api_key.rolled",
       "api_key.expired",
+      "api_key.limit_changed",
       "usage_alerts.changed",
+      "usage_limit.changed",
     ],
   },
 ];

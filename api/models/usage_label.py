@@ -1,0 +1,52 @@
+"""The ``usage_label`` and ``usage_label_daily`` tables: an account's usage per value of each
+label its metering records carried (README "Metering intake"), per billing cycle and per UTC day
+and platform."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+
+from sqlalchemy import BigInteger, Date, DateTime, ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from api.db import Base
+from api.models.usage import Platform, platform_key_column
+
+LABEL_NAME_MAX_LENGTH = 32
+LABEL_VALUE_MAX_LENGTH = 100
+
+
+class UsageLabel(Base):
+    """Runs and credits of the records labelled ``label_key`` = ``label_value`` in one billing
+    cycle of one account. Kept by the intake's statement; the usage breakdown by label reads it
+    (a label's values in a cycle, never the records)."""
+
+    __tablename__ = "usage_label"
+
+    account_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("account.id", ondelete="CASCADE"), primary_key=True
+    )
+    cycle_start: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
+    label_key: Mapped[str] = mapped_column(String(LABEL_NAME_MAX_LENGTH), primary_key=True)
+    label_value: Mapped[str] = mapped_column(String(LABEL_VALUE_MAX_LENGTH), primary_key=True)
+    runs: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    credits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+
+
+class UsageLabelDaily(Base):
+    """``usage_label`` split by UTC day and platform, as ``usage_daily`` splits ``usage``: the
+    export's columns per label value (README "Usage alerts and export")."""
+
+    __tablename__ = "usage_label_daily"
+
+    account_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("account.id", ondelete="CASCADE"), primary_key=True
+    )
+    cycle_start: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
+    label_key: Mapped[str] = mapped_column(String(LABEL_NAME_MAX_LENGTH), primary_key=True)
+    label_value: Mapped[str] = mapped_column(String(LABEL_VALUE_MAX_LENGTH), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    platform: Mapped[Platform] = platform_key_column()
+    runs: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    credits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
