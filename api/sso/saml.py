@@ -35,6 +35,7 @@ from typing import Any
 
 import structlog
 from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.cognito import (
@@ -463,6 +464,34 @@ class SamlSignInRefused(Exception):
         self.message = message
 
 
+async def _new_member(
+    db: AsyncSession, account_id: uuid.UUID, identity: ProvenIdentity, sub: str
+) -> User | None:
+    """A Member of ``account_id`` for a SAML identity's first sign-in (People who arrive
+    through the connection are Members until an Owner changes it), with the names the identity
+    provider sent; None when a user of that email was committed meanwhile (a concurrent first
+    sign-in of the same person: the unique email refuses the second insert, which a savepoint
+    undoes so the transaction goes on)."""
+    user = User(
+        account_id=account_id,
+        identity_id=identity.username,
+        identity_sub=sub,
+        first_name=identity.first_name[:100],
+        last_name=identity.last_name[:100],
+        email=identity.email,
+        auth_type=AuthType.SAML_SSO,
+        role=Role.MEMBER,
+        signed_in_at=func.now(),
+    )
+    try:
+        async with db.begin_nested():
+            db.add(user)
+            await db.flush()
+    except IntegrityError:
+        return None
+    return user
+
+
 async def provision(
     *, db: AsyncSession, identity: ProvenIdentity, sub: str, client_address: str
 ) -> SigningIn:
@@ -499,31 +528,28 @@ async def provision(
     ):
         raise RemovedFromAccount(removed_message(account.name))
     user = await repository.user_with_email(db, email)
-    if user is not None and user.account_id != account.id:
+    created = None
+    if user is None:
+        created = await _new_member(db, account.id, identity, sub)
+        # None: another first sign-in of theirs (another tab) made the user meanwhile.
+        user = created or await repository.user_with_email(db, email)
+        if user is None:  # ...and it is gone again already
+            raise SamlSignInRefused("Signing you in did not complete. Please try again.")
+    if user.account_id != account.id:
         raise SamlSignInRefused(
             f"{email} already belongs to another account of the console. Ask your administrator."
         )
-    name = f"{identity.first_name} {identity.last_name}".strip()
-    if user is None:
-        user = User(
-            account_id=account.id,
-            identity_id=identity.username,
-            identity_sub=sub,
-            first_name=identity.first_name[:100],
-            last_name=identity.last_name[:100],
-            email=email,
-            auth_type=AuthType.SAML_SSO,
-            # People who arrive through the connection are Members until an Owner changes it.
-            role=Role.MEMBER,
-            signed_in_at=func.now(),
-        )
-        db.add(user)
-        await db.flush()
+    name = f"{user.first_name} {user.last_name}".strip()
+    if created is not None:
         action: AuditAction = AuditAction.USER_JOINED
         changes: dict[str, tuple[Any, Any]] = {
             "role": (None, user.role.value),
             "via": (None, "SAML SSO"),
         }
+    elif user.identity_id == identity.username and user.auth_type is AuthType.SAML_SSO:
+        user.identity_sub = sub  # linked already, by that other sign-in: nothing to record
+        await db.flush()
+        return SigningIn(user.id, account.id, name, user.email)
     else:
         changes = {"authType": (user.auth_type.value, AuthType.SAML_SSO.value)}
         user.identity_id = identity.username
@@ -533,7 +559,6 @@ async def provision(
         user.signed_in_at = func.now()
         await db.flush()
         action = AuditAction.USER_SSO_LINKED
-        name = f"{user.first_name} {user.last_name}".strip()
     actor = Actor(user.id, name, user.email, client_address)
     await AuditTrail(db, account.id, actor).record(
         action, Target("user", user.id, f"{name} <{user.email}>"), changes

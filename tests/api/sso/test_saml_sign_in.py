@@ -5,6 +5,7 @@ links the person's user in the connection's account. And the test sign-in."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import html
 import re
@@ -14,9 +15,10 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import select, text
 
 from api.adapters.cognito import CognitoClient
-from api.models import AuthType, Role
+from api.models import AuthType, Role, SamlConnection, User
 from devstack import saml_idp
 from devstack.saml_idp import Person
 from tests.api.conftest import (
@@ -105,6 +107,22 @@ async def sso_at_identity_provider(
     return await at_identity_provider(client, start.json()["authorizeUrl"], person)
 
 
+async def _until_waiting_on_a_lock(app: FastAPI) -> None:
+    """Return once a session of the test database waits on a lock (10 s at most)."""
+    for _ in range(200):
+        async with app.state.resources.read_engine.connect() as connection:
+            waiting = await connection.scalar(
+                text(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                )
+            )
+        if waiting:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("nobody waited on a lock")
+
+
 def resigned(app: FastAPI, at: AtAcs, *, sp_entity_id: str, lifetime_s: int = 300) -> str:
     """A response to the same request, signed by the stand-in identity provider's key but
     made for ``sp_entity_id`` and valid ``lifetime_s`` seconds (base64, as posted)."""
@@ -186,6 +204,46 @@ class TestSignInWithSso:
         assert again.status_code == 200
         users = (await client.get("/web/account", headers=owner.headers)).json()["account"]["users"]
         assert [u["email"] for u in users].count(person.email) == 1
+
+    async def test_a_first_sign_in_racing_another_tab_of_the_same_person_lands_too(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        # Another tab's first sign-in of the same person has inserted their user and not yet
+        # committed when this one inserts it too: the unique email makes ours wait, then
+        # refuses it once the other commits. It signs in as that user (it was a 500).
+        owner, domain = await connected_account(client, make_user)
+        person = Person(f"twice@{domain}", "Tia", "Twice")
+        returned = await post_to_acs(client, await sso_at_identity_provider(client, person))
+        async with app.state.resources.sessionmaker() as db:
+            provider = await db.scalar(
+                select(SamlConnection.provider_name).where(
+                    SamlConnection.account_id == owner.account.id
+                )
+            )
+            other_tab = User(
+                account_id=owner.account.id,
+                identity_id=f"{provider}_{person.email}",
+                first_name="Tia",
+                last_name="Twice",
+                email=person.email,
+                auth_type=AuthType.SAML_SSO,
+                role=Role.MEMBER,
+            )
+            db.add(other_tab)
+            await db.flush()
+            exchanging = asyncio.create_task(
+                exchange(client, Authorized(returned["code"], returned["state"]))
+            )
+            await _until_waiting_on_a_lock(app)
+            await db.commit()
+        exchanged = await exchanging
+        assert exchanged.status_code == 200, exchanged.text
+        users = (await client.get("/web/account", headers=owner.headers)).json()["account"]["users"]
+        assert [u["email"] for u in users].count(person.email) == 1
+        token = exchanged.json()["tokens"]["accessToken"]
+        session = await client.get("/web/session", headers={"Authorization": f"Bearer {token}"})
+        assert session.status_code == 200, session.text
+        assert session.json()["session"]["user"]["id"] == str(other_tab.id)
 
     async def test_an_existing_user_is_linked(
         self, client: httpx.AsyncClient, make_user: MakeUser
