@@ -154,6 +154,7 @@ async def saml_upkeep(resources: JobResources) -> None:
         unchanged=done.unchanged,
         failed=done.failed,
         notices=done.notices,
+        resynced=done.resynced,
     )
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import func, select, text
+from sqlalchemy import String, func, literal, select, text
+from sqlalchemy.dialects.postgresql import ARRAY, aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from api.models import Account, AuthType, DomainState, Role, SamlConnection, SsoDomain, User
@@ -201,6 +202,34 @@ async def next_connection_due(
         .where(SamlConnection.metadata_url.is_not(None))
         .where(SamlConnection.metadata_checked_at < checked_before)
         .order_by(SamlConnection.metadata_checked_at)
+        .limit(1)
+        .with_for_update(skip_locked=True)
+    )
+    if skip:
+        query = query.where(SamlConnection.id.not_in(skip))
+    return await db.scalar(query)
+
+
+async def next_connection_out_of_step(
+    db: AsyncSession, skip: set[uuid.UUID]
+) -> SamlConnection | None:
+    """One connection whose identifiers are not its account's verified domains (sorted, as
+    ``saml.sync_identifiers`` writes them), not in ``skip``, locked with FOR UPDATE SKIP
+    LOCKED."""
+    verified = (
+        select(
+            func.coalesce(
+                func.array_agg(aggregate_order_by(SsoDomain.domain, SsoDomain.domain)),
+                literal([], ARRAY(String(253))),
+            )
+        )
+        .where(SsoDomain.account_id == SamlConnection.account_id)
+        .where(SsoDomain.state == DomainState.VERIFIED)
+        .scalar_subquery()
+    )
+    query = (
+        select(SamlConnection)
+        .where(SamlConnection.idp_identifiers.is_distinct_from(verified))
         .limit(1)
         .with_for_update(skip_locked=True)
     )

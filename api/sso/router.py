@@ -136,6 +136,8 @@ async def add_domain(
         NotFound,
         RateLimited,
         DnsUnavailable,
+        ProviderRefused,
+        VendorUnavailable,
         RequestValidationFailed,
     ),
 )
@@ -145,15 +147,18 @@ async def verify_domain(
     db: DbSession,
     reads: ReadEngine,
     resolver: Resolver,
+    cognito: Cognito,
     audit: Audit,
 ) -> SsoDomainResponse:
     """Look the domain's TXT record up now; the domain comes back Verified, or Failed or
-    Lost with the reason. 429 also when this server runs too many lookups at once."""
+    Lost with the reason. 429 also when this server runs too many lookups at once. With a
+    SAML connection, its identity provider's domains follow (Cognito)."""
     return SsoDomainResponse(
         domain=await service.verify_domain(
             db=db,
             reads=reads,
             resolver=resolver,
+            cognito=cognito,
             caller=caller,
             audit=audit,
             domain_id=domain_id,
@@ -166,13 +171,18 @@ async def verify_domain(
     status_code=204,
     response_class=Response,
     dependencies=[OwnerOrAdmin],
-    responses=error_responses(*_AUTH, Forbidden, NotFound, RequestValidationFailed),
+    responses=error_responses(
+        *_AUTH, Forbidden, NotFound, ProviderRefused, RequestValidationFailed, VendorUnavailable
+    ),
 )
 async def remove_domain(
-    domain_id: uuid.UUID, caller: CurrentUser, db: DbSession, audit: Audit
+    domain_id: uuid.UUID, caller: CurrentUser, db: DbSession, cognito: Cognito, audit: Audit
 ) -> Response:
-    """Remove a domain; Google identities of it no longer join the account."""
-    await service.remove_domain(db=db, caller=caller, audit=audit, domain_id=domain_id)
+    """Remove a domain; Google identities of it no longer join the account, and its people no
+    longer reach the account's SAML connection."""
+    await service.remove_domain(
+        db=db, cognito=cognito, caller=caller, audit=audit, domain_id=domain_id
+    )
     return Response(status_code=204)
 
 

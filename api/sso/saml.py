@@ -230,6 +230,21 @@ async def sync_identifiers(
     await _set_identifiers(db, cognito, row, domains)
 
 
+async def sync_account_identifiers(
+    *, db: AsyncSession, cognito: CognitoClient, account_id: uuid.UUID
+) -> None:
+    """After the account's verified domains changed (one verified, lost, taken over or
+    removed), bring its SAML connection's ``IdpIdentifiers`` in step at once, so 'Sign in
+    with SSO' routes exactly those domains; nothing when it has no connection.
+
+    Raises: ProviderRefused, VendorUnavailable (Cognito; the request then changes nothing).
+    """
+    row = await repository.connection_of(db, account_id, for_update=True)
+    if row is not None:
+        async with cognito_errors():
+            await sync_identifiers(db=db, cognito=cognito, row=row)
+
+
 async def _set_identifiers(
     db: AsyncSession, cognito: CognitoClient, row: SamlConnection, domains: list[str]
 ) -> None:

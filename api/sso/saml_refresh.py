@@ -5,8 +5,10 @@ a periodic task (``saml_upkeep``, api/jobs/periodic.py).
   fetched: identity providers roll their signing certificates, and a connection whose metadata
   is a day old follows them. A new document is checked as at set-up and sent to Cognito
   (UpdateIdentityProvider); one that fails (no answer, a refused document) changes nothing but
-  ``metadata_error``, which User Management shows, and is tried again at the next pass. The
-  connection's identifiers are brought back in step with the account's verified domains too.
+  ``metadata_error``, which User Management shows, and is tried again at the next pass.
+- **Identifiers follow the verified domains**: a request that verifies, takes over or removes
+  a domain tells Cognito at once (``saml.sync_account_identifiers``); a domain the daily
+  re-check found Lost is dropped from the connection's identifiers here, within the hour.
 - **A signing certificate expiring within 30 days** gets one email to the account's Owners and
   Admins per certificate (``expiry_notice_for``), deferred to the job engine in the
   transaction that records it; User Management warns meanwhile.
@@ -42,12 +44,14 @@ REFRESH_INTERVAL = timedelta(days=1)
 @dataclass
 class RefreshReport:
     """What one pass did: metadata documents changed, unchanged and not fetched (the error is
-    on the connection), and expiry emails deferred (one per recipient)."""
+    on the connection), expiry emails deferred (one per recipient), and connections whose
+    identifiers were brought in step with their account's verified domains."""
 
     changed: int = 0
     unchanged: int = 0
     failed: int = 0
     notices: int = 0
+    resynced: int = 0
 
 
 async def _refresh_one(
@@ -189,12 +193,39 @@ async def notify_expiring(
             deferred += len(recipients)
 
 
+async def resync_identifiers(
+    sessionmaker: async_sessionmaker[AsyncSession], cognito: CognitoClient
+) -> int:
+    """Bring in step the identifiers of every connection whose account's verified domains
+    changed without a request that could tell Cognito (a domain the daily re-check found
+    Lost), one transaction each; returns how many changed. A Cognito failure leaves that
+    connection for the next pass."""
+    changed = 0
+    taken: set[uuid.UUID] = set()
+    while True:
+        async with sessionmaker() as db, db.begin():
+            row = await repository.next_connection_out_of_step(db, taken)
+            if row is None:
+                return changed
+            taken.add(row.id)
+            name = row.provider_name
+            try:
+                async with db.begin_nested():
+                    await sync_identifiers(db=db, cognito=cognito, row=row)
+            except (CognitoError, CognitoUnavailable) as exc:
+                log.warning("saml_cognito_update_failed", provider=name, error=str(exc))
+                continue
+            changed += 1
+
+
 async def upkeep(
     sessionmaker: async_sessionmaker[AsyncSession], cognito: CognitoClient, settings: Settings
 ) -> RefreshReport:
     """One pass (the periodic task's work, api/jobs/periodic.py): the metadata due a refresh,
-    fetched within the limits of ``settings``, then the expiry emails due."""
+    fetched within the limits of ``settings``, the identifiers out of step with their
+    account's verified domains, then the expiry emails due."""
     fetcher = MetadataFetcher.from_settings(settings, max_bytes=MAX_METADATA_BYTES)
     report = await refresh_due(sessionmaker, cognito, fetcher)
+    report.resynced = await resync_identifiers(sessionmaker, cognito)
     report.notices = await notify_expiring(sessionmaker)
     return report

@@ -23,6 +23,7 @@ import structlog
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from api.adapters.cognito import CognitoClient
 from api.adapters.dns_resolver import DnsBusy, DnsLookupFailed, DnsResolver
 from api.audit import DOMAIN_CHECK, AuditAction, AuditTrail, Target
 from api.auth.principal import Caller
@@ -30,7 +31,7 @@ from api.auth.sessions import end_sessions
 from api.emails import email_domain, is_blocked_domain, is_gmail_domain
 from api.errors import NotFound, RateLimited
 from api.models import Account, AuthType, DomainFailure, DomainState, SsoDomain, User
-from api.sso import repository
+from api.sso import repository, saml
 from api.sso.errors import (
     DnsUnavailable,
     DomainAlreadyAdded,
@@ -171,12 +172,20 @@ async def add_domain(
 
 
 async def remove_domain(
-    *, db: AsyncSession, caller: Caller, audit: AuditTrail, domain_id: uuid.UUID
+    *,
+    db: AsyncSession,
+    cognito: CognitoClient,
+    caller: Caller,
+    audit: AuditTrail,
+    domain_id: uuid.UUID,
 ) -> None:
-    """Remove a domain of the caller's account; if it was verified, auto-join for it stops.
+    """Remove a domain of the caller's account; if it was verified, auto-join for it stops and
+    its people no longer reach the account's SAML connection through 'Sign in with SSO'.
 
     Raises:
         NotFound: no such domain in the caller's account.
+        ProviderRefused, VendorUnavailable: Cognito (the account's SAML connection); nothing
+            is removed.
     """
     row = await repository.domain_in_account(db, caller.account_id, domain_id, for_update=True)
     if row is None:
@@ -184,8 +193,11 @@ async def remove_domain(
     await audit.record(
         AuditAction.SSO_DOMAIN_REMOVED, _target(row), {"state": (row.state.value, None)}
     )
+    was_verified = row.state is DomainState.VERIFIED
     await db.delete(row)
     await db.flush()
+    if was_verified:
+        await saml.sync_account_identifiers(db=db, cognito=cognito, account_id=caller.account_id)
 
 
 DNS_BUSY = "Too many domain checks are running right now. Please try again in a few seconds."
@@ -196,6 +208,7 @@ async def verify_domain(
     db: AsyncSession,
     reads: AsyncEngine,
     resolver: DnsResolver,
+    cognito: CognitoClient,
     caller: Caller,
     audit: AuditTrail,
     domain_id: uuid.UUID,
@@ -208,6 +221,8 @@ async def verify_domain(
       once this commits) and the caller's Verified.
     - It is not: Failed with the reason (``DomainNotFound``, ``RecordNotFound``,
       ``WrongToken``), or Lost when the domain was Verified: auto-join stops at once.
+    - A change of the verified domains reaches the account's SAML connection (Cognito's
+      ``IdpIdentifiers``, 'Sign in with SSO') in the same request.
 
     The lookup comes first, with no database connection held (the name is read on a
     short autocommit connection of ``reads``); only then is the row locked and written, so a
@@ -222,6 +237,8 @@ async def verify_domain(
             the lookup).
         RateLimited: every lookup slot of this process is taken (429, :data:`DNS_BUSY`).
         DnsUnavailable: no nameserver answered in time (503); nothing changed.
+        ProviderRefused, VendorUnavailable: Cognito (the account's SAML connection); nothing
+            changed.
     """
     async with reads.connect() as connection:
         name = await repository.domain_name(connection, caller.account_id, domain_id)
@@ -264,6 +281,10 @@ async def verify_domain(
             _target(row),
             {"state": (before.value, row.state.value)},
         )
+        if DomainState.VERIFIED in (before, row.state):
+            await saml.sync_account_identifiers(
+                db=db, cognito=cognito, account_id=caller.account_id
+            )
     return domain_out(row)
 
 

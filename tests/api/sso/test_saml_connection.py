@@ -10,11 +10,12 @@ import httpx
 import pytest
 import respx
 from fastapi import FastAPI
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from api.adapters.cognito import CognitoClient, ResourceNotFoundError
-from api.models import Account, AuthType, Role, User
+from api.models import Account, AuthType, DomainState, Role, SsoDomain, User
 from api.sso.saml import provider_name_of
+from api.sso.saml_refresh import resync_identifiers
 from tests.api.conftest import (
     PASSWORD,
     MakeUser,
@@ -276,6 +277,45 @@ class TestIdentifiers:
         assert holder_provider["IdpIdentifiers"] == []
         shown = (await client.get("/web/sso/saml", headers=holder.headers)).json()
         assert shown["connection"]["domains"] == []
+
+    async def test_a_domain_verified_or_removed_later_follows_at_once(
+        self, client: httpx.AsyncClient, make_user: MakeUser, cognito: CognitoClient
+    ) -> None:
+        owner, domain = await saml_owner(client, make_user)
+        assert (await connect(client, owner)).status_code == 200
+        name = provider_name_of(owner.account.id)
+        later = unique_domain("later")
+        added = await verified_domain(client, owner.headers, later)
+        # 'Sign in with SSO' reaches the connection for the new domain too.
+        provider = await cognito.describe_identity_provider(name)
+        assert provider["IdpIdentifiers"] == sorted([domain, later])
+        started = await client.post(
+            "/web/session/authorize/sso",
+            json={"email": f"new@{later}", "redirectUri": "http://testserver/oauth/sso"},
+        )
+        assert started.status_code == 200, started.text
+        removed = await client.delete(f"/web/sso/domains/{added['id']}", headers=owner.headers)
+        assert removed.status_code == 204
+        assert (await cognito.describe_identity_provider(name))["IdpIdentifiers"] == [domain]
+
+    async def test_a_domain_the_recheck_found_lost_leaves_at_the_upkeep(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser, cognito: CognitoClient
+    ) -> None:
+        owner, domain = await saml_owner(client, make_user)
+        assert (await connect(client, owner)).status_code == 200
+        async with app.state.resources.sessionmaker() as db, db.begin():
+            # What the daily re-check does when the TXT record is gone (no Cognito there).
+            await db.execute(
+                update(SsoDomain)
+                .where(SsoDomain.account_id == owner.account.id)
+                .values(state=DomainState.LOST)
+            )
+        name = provider_name_of(owner.account.id)
+        assert (await cognito.describe_identity_provider(name))["IdpIdentifiers"] == [domain]
+        resynced = await resync_identifiers(app.state.resources.sessionmaker, cognito)
+        assert resynced >= 1
+        assert (await cognito.describe_identity_provider(name))["IdpIdentifiers"] == []
+        assert await resync_identifiers(app.state.resources.sessionmaker, cognito) == 0
 
 
 class TestRemove:

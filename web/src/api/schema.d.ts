@@ -918,7 +918,8 @@ export interface paths {
         post?: never;
         /**
          * Remove Domain
-         * @description Remove a domain; Google identities of it no longer join the account.
+         * @description Remove a domain; Google identities of it no longer join the account, and its people no
+         *     longer reach the account's SAML connection.
          */
         delete: operations["removeDomain"];
         options?: never;
@@ -938,7 +939,8 @@ export interface paths {
         /**
          * Verify Domain
          * @description Look the domain's TXT record up now; the domain comes back Verified, or Failed or
-         *     Lost with the reason. 429 also when this server runs too many lookups at once.
+         *     Lost with the reason. 429 also when this server runs too many lookups at once. With a
+         *     SAML connection, its identity provider's domains follow (Cognito).
          */
         post: operations["verifyDomain"];
         delete?: never;
@@ -7542,6 +7544,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
             401: {
                 headers: {
@@ -7587,13 +7598,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
-            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
@@ -7616,6 +7627,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SsoDomainResponse"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | UserRemoved */
@@ -7674,13 +7694,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
-            /** @description DatabaseUnavailable | DnsUnavailable | IdentityProviderUnavailable */
+            /** @description DatabaseUnavailable | DnsUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_DnsUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_DnsUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
