@@ -10,14 +10,13 @@ rest of the request.
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, bindparam, func, literal_column, or_, select, text, update
+from sqlalchemy import BigInteger, bindparam, func, literal_column, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from api.auth.api_keys import hash_api_key, matches
@@ -30,6 +29,7 @@ from api.auth.errors import (
     SignInPolicyRefusal,
     UserRemoved,
 )
+from api.auth.last_used import LastUsed
 from api.auth.tokens import AccessClaims
 from api.db import driver_connection
 from api.errors import AppError
@@ -134,20 +134,7 @@ _KEY_HOLDER_QUERY = (
         or_(ApiKey.expires_at.is_(None), ApiKey.expires_at > func.now()),
     )
 )
-# At most once a minute per key in the database, whichever replica asks.
-_TOUCH_KEY = (
-    update(ApiKey)
-    .where(
-        ApiKey.id == bindparam("key_id"),
-        or_(
-            ApiKey.last_used_at.is_(None),
-            ApiKey.last_used_at < func.now() - text("interval '1 minute'"),
-        ),
-    )
-    .values(last_used_at=func.now())
-)
-LAST_USED_EVERY_S = 60.0
-_last_touched: dict[uuid.UUID, float] = {}
+_KEY_USES = LastUsed(ApiKey)
 
 
 def enforce_policy(claims: AccessClaims, values: Sequence[Any]) -> None:
@@ -249,8 +236,5 @@ async def get_key_holder(connection: AsyncConnection, api_key: str) -> KeyHolder
     if row is None or not matches(row[-1], api_key):
         return None
     holder = KeyHolder(*row[:-1])
-    now = time.monotonic()
-    if now - _last_touched.get(holder.key_id, -LAST_USED_EVERY_S) >= LAST_USED_EVERY_S:
-        _last_touched[holder.key_id] = now
-        await connection.execute(_TOUCH_KEY, {"key_id": holder.key_id})
+    await _KEY_USES.record(connection, holder.key_id)
     return holder

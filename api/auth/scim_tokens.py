@@ -7,14 +7,14 @@ nothing else of it is kept but its last four characters.
 from __future__ import annotations
 
 import secrets
-import time
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, func, or_, select, text, update
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from api.auth.api_keys import hash_api_key, matches
+from api.auth.last_used import LastUsed
 from api.models import ScimToken
 
 PREFIX = "scim_"
@@ -41,20 +41,7 @@ class DirectoryClient:
 _TOKEN_QUERY = select(ScimToken.account_id, ScimToken.id, ScimToken.token_hash).where(
     ScimToken.token_hash == bindparam("token_hash")
 )
-# At most once a minute per token in the database, whichever replica asks.
-_TOUCH_TOKEN = (
-    update(ScimToken)
-    .where(
-        ScimToken.id == bindparam("token_id"),
-        or_(
-            ScimToken.last_used_at.is_(None),
-            ScimToken.last_used_at < func.now() - text("interval '1 minute'"),
-        ),
-    )
-    .values(last_used_at=func.now())
-)
-LAST_USED_EVERY_S = 60.0
-_last_touched: dict[uuid.UUID, float] = {}
+_TOKEN_USES = LastUsed(ScimToken)
 
 
 async def get_directory_client(connection: AsyncConnection, token: str) -> DirectoryClient | None:
@@ -67,8 +54,5 @@ async def get_directory_client(connection: AsyncConnection, token: str) -> Direc
     if row is None or not matches(row[2], token):
         return None
     account_id, token_id, _ = row
-    now = time.monotonic()
-    if now - _last_touched.get(token_id, -LAST_USED_EVERY_S) >= LAST_USED_EVERY_S:
-        _last_touched[token_id] = now
-        await connection.execute(_TOUCH_TOKEN, {"token_id": token_id})
+    await _TOKEN_USES.record(connection, token_id)
     return DirectoryClient(account_id, token_id)
