@@ -108,6 +108,7 @@ def test_copy_api_key_fills_the_clipboard_and_the_tooltip_reverts(
     assert re.fullmatch(r"ak_…[0-9a-f]{4}", key)  # masked (issue 14)
     copy = page.get_by_role("button", name="Copy API Key")
     tooltip = page.get_by_role("tooltip").filter(has_text=re.compile("Copy API Key|Copied!"))
+    page.wait_for_load_state("networkidle")  # the panels above have loaded: nothing moves it
     copy.hover()
     expect(tooltip).to_have_text("Copy API Key")
     expect(tooltip).to_be_visible()

@@ -53,6 +53,10 @@ def _expect_disabled_with_tooltip(
     screenshot of the page with it into ``screenshot`` in the artifacts)."""
     expect(control).to_be_disabled()
     trigger = control.locator("xpath=ancestor::span[@tabindex][1]")
+    # Hover once the page has settled: a panel above that loads after the control (Account
+    # Information's lazy parts and their data) would move it from under the pointer, which
+    # closes its tooltip.
+    page.wait_for_load_state("networkidle")
     trigger.hover()
     tooltip = trigger.locator("xpath=following-sibling::*[@role='tooltip']")
     expect(tooltip).to_be_visible()

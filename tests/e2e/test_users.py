@@ -91,7 +91,9 @@ def test_password_user_sees_why_google_sso_is_disabled(page: Page) -> None:
     saml = page.get_by_role("radio", name=re.compile("^SAML"))
     expect(saml).to_be_disabled()
     saml.locator("xpath=ancestor::span[@tabindex]").hover()
-    expect(page.get_by_role("tooltip")).to_contain_text("email support")
+    expect(page.get_by_role("tooltip")).to_have_text(
+        "Verify your company's domain under Domains below before setting up SAML single sign-on."
+    )
     expect(page.get_by_role("radio", name=re.compile("^Email and password"))).to_be_checked()
 
 
