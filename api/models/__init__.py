@@ -7,6 +7,7 @@ from api.models.account import MAX_UNITS, Account
 from api.models.api_key import ApiKey, ApiKeyUsage
 from api.models.audit_event import AuditEvent
 from api.models.rate_limit_counter import RateLimitCounter
+from api.models.recovery_code import RecoveryCode
 from api.models.removed_identity import RemovedIdentity
 from api.models.sign_in_backoff import SignInBackoff
 from api.models.sso_domain import DomainFailure, DomainState, SsoDomain
@@ -30,6 +31,7 @@ __all__ = [
     "DomainState",
     "Platform",
     "RateLimitCounter",
+    "RecoveryCode",
     "RemovedIdentity",
     "Role",
     "SignInBackoff",

@@ -79,3 +79,6 @@ class Account(TimestampMixin, Base):
     usage_alert_thresholds: Mapped[list[int]] = mapped_column(
         ARRAY(SmallInteger), default=lambda: [50, 80, 100], server_default="{50,80,100}"
     )
+    # Since when its password users must use two-step sign-in (README "Two-step sign-in");
+    # null: not required.
+    two_step_required_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

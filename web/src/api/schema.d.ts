@@ -405,6 +405,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/session/recovery-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign In With Recovery Code
+         * @description Sign in with email, password and one of the user's recovery codes in place of the
+         *     authenticator app's code; each code works once, and a new set-up of two-step sign-in is
+         *     then due (``twoStepSetupRequired``).
+         */
+        post: operations["signInWithRecoveryCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/session/refresh": {
         parameters: {
             query?: never;
@@ -485,6 +507,27 @@ export interface paths {
          *     Sets the refresh token cookie.
          */
         post: operations["exchangeCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/session/two-step-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer Two Step Code
+         * @description Answer a sign-in's SOFTWARE_TOKEN_MFA challenge with the 6-digit code of the user's
+         *     authenticator app (README "Two-step sign-in").
+         */
+        post: operations["answerTwoStepCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -719,6 +762,112 @@ export interface paths {
         get: operations["previewSubscription"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/two-step-sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Two Step Sign In
+         * @description The caller's two-step sign-in: whether it applies to them, is on, is required by the
+         *     account or due to be set up, and how many recovery codes are left.
+         */
+        get: operations["getTwoStepSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/two-step-sign-in/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable Two Step Sign In
+         * @description Turn two-step sign-in off, with the password and a current code (not while the
+         *     account requires it); its recovery codes stop working.
+         */
+        post: operations["disableTwoStepSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/two-step-sign-in/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate Recovery Codes
+         * @description Ten new recovery codes, with the password and a current code; the earlier ones stop
+         *     working.
+         */
+        post: operations["regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/two-step-sign-in/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start Two Step Setup
+         * @description A new secret for an authenticator app (Cognito AssociateSoftwareToken): show it as
+         *     text and as the QR code of ``otpauth://totp/<issuer>:<email>?secret=<secret>&issuer=
+         *     <issuer>``; confirm with a code the app shows.
+         */
+        post: operations["startTwoStepSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/two-step-sign-in/setup/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm Two Step Setup
+         * @description Confirm the new authenticator app with a code it shows: two-step sign-in is on, and
+         *     here are ten recovery codes, shown this once.
+         */
+        post: operations["confirmTwoStepSetup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -990,7 +1139,7 @@ export interface components {
          * @description Every action the log records; the value is stored and sent as it is.
          * @enum {string}
          */
-        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "usage_alerts.changed";
+        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "usage_alerts.changed" | "two_step.enabled" | "two_step.disabled" | "two_step.recovery_codes_regenerated" | "two_step.recovery_code_used" | "two_step.reset" | "two_step.requirement_changed";
         /**
          * AuditActor
          * @description Who acted, as they were named when they did.
@@ -1892,6 +2041,19 @@ export interface components {
             message: string;
         };
         /**
+         * Error_RecoveryCodeMismatch
+         * @description The error `RecoveryCodeMismatch` (HTTP 400).
+         */
+        Error_RecoveryCodeMismatch: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "RecoveryCodeMismatch";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_RemovedFromAccount
          * @description The error `RemovedFromAccount` (HTTP 403).
          */
@@ -1940,6 +2102,97 @@ export interface components {
              * @enum {string}
              */
             code: "TooManyRequestsException";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_TwoStepCodeMismatch
+         * @description The error `TwoStepCodeMismatch` (HTTP 400).
+         */
+        Error_TwoStepCodeMismatch: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TwoStepCodeMismatch";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_TwoStepSetupRequired
+         * @description The error `TwoStepSetupRequired` (HTTP 401).
+         */
+        Error_TwoStepSetupRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TwoStepSetupRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_TwoStepSignInAlreadyOn
+         * @description The error `TwoStepSignInAlreadyOn` (HTTP 409).
+         */
+        Error_TwoStepSignInAlreadyOn: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "TwoStepSignInAlreadyOn";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_TwoStepSignInOff
+         * @description The error `TwoStepSignInOff` (HTTP 409).
+         */
+        Error_TwoStepSignInOff: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "TwoStepSignInOff";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_TwoStepSignInRequired
+         * @description The error `TwoStepSignInRequired` (HTTP 401).
+         */
+        Error_TwoStepSignInRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TwoStepSignInRequired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_TwoStepSignInRequiredByAccount
+         * @description The error `TwoStepSignInRequiredByAccount` (HTTP 400).
+         */
+        Error_TwoStepSignInRequiredByAccount: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TwoStepSignInRequiredByAccount";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_TwoStepSignInUnavailable
+         * @description The error `TwoStepSignInUnavailable` (HTTP 400).
+         */
+        Error_TwoStepSignInUnavailable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TwoStepSignInUnavailable";
             /** Message */
             message: string;
         };
@@ -2224,6 +2477,28 @@ export interface components {
             runs: number;
         };
         /**
+         * RecoveryCodeSignInRequest
+         * @description Sign in with a recovery code in place of the authenticator app's code: the email and
+         *     password again (the console keeps no password between requests) and one unused code.
+         */
+        RecoveryCodeSignInRequest: {
+            /** Email */
+            email: string;
+            /** Password */
+            password: string;
+            /** Recoverycode */
+            recoveryCode: string;
+        };
+        /**
+         * RecoveryCodesResponse
+         * @description Ten one-time recovery codes, shown this once (only their hashes are kept); each signs
+         *     in once in place of an authenticator-app code. Any earlier set stops working.
+         */
+        RecoveryCodesResponse: {
+            /** Recoverycodes */
+            recoveryCodes: string[];
+        };
+        /**
          * RegistrationRequest
          * @description The registration form (SPEC 3). Every field is required ('Required'); the email is a
          *     business email, lowercased and trimmed; names are trimmed; the password follows SPEC 5.
@@ -2355,6 +2630,12 @@ export interface components {
         SignInResponse: {
             challenge?: components["schemas"]["Challenge"] | null;
             tokens?: components["schemas"]["Tokens"] | null;
+            /**
+             * Twostepsetuprequired
+             * @description With tokens: the user must set up two-step sign-in before anything else (their account requires it, it was reset, or they signed in with a recovery code); until then the tokens work only for /web/two-step-sign-in and its set-up.
+             * @default false
+             */
+            twoStepSetupRequired: boolean;
         };
         /**
          * Sso
@@ -2624,6 +2905,90 @@ export interface components {
             idToken: string;
         };
         /**
+         * TwoStepCodeRequest
+         * @description Answer to the SOFTWARE_TOKEN_MFA challenge of a sign-in: the 6-digit code of the
+         *     user's authenticator app.
+         */
+        TwoStepCodeRequest: {
+            /** Code */
+            code: string;
+            /** Session */
+            session: string;
+            /** Username */
+            username: string;
+        };
+        /**
+         * TwoStepReauthentication
+         * @description Both factors again, for turning two-step sign-in off or regenerating recovery codes.
+         */
+        TwoStepReauthentication: {
+            /** Code */
+            code: string;
+            /** Password */
+            password: string;
+        };
+        /**
+         * TwoStepSetup
+         * @description A new authenticator-app secret (base32, RFC 4648) from Cognito's
+         *     AssociateSoftwareToken: put it in the app (as text or as the QR code of its ``otpauth://``
+         *     URI), then confirm with a code it shows. Until then the current one stays.
+         */
+        TwoStepSetup: {
+            /** Secretcode */
+            secretCode: string;
+        };
+        /**
+         * TwoStepSetupConfirm
+         * @description A code the authenticator app shows for the new secret.
+         */
+        TwoStepSetupConfirm: {
+            /** Code */
+            code: string;
+        };
+        /**
+         * TwoStepSignIn
+         * @description The caller's two-step sign-in.
+         */
+        TwoStepSignIn: {
+            /**
+             * Available
+             * @description Whether it applies to the caller: it is for password users; Google, GitHub and SAML sign-ins rely on their identity provider's own second factor.
+             */
+            available: boolean;
+            /**
+             * Enabled
+             * @description Whether it is on.
+             */
+            enabled: boolean;
+            /**
+             * Enabledat
+             * @description Since when it is on.
+             */
+            enabledAt: string | null;
+            /**
+             * Recoverycodesleft
+             * @description Unused recovery codes.
+             */
+            recoveryCodesLeft: number;
+            /**
+             * Requiredbyaccount
+             * @description Whether the caller's account requires it of its password users.
+             */
+            requiredByAccount: boolean;
+            /**
+             * Setupdue
+             * @description Whether the caller must set it up (again) before using the console: their account requires it, an Owner or Admin reset it, or they signed in with a recovery code.
+             */
+            setupDue: boolean;
+        };
+        /**
+         * TwoStepSignInResponse
+         * @description ``GET /web/two-step-sign-in`` body.
+         */
+        TwoStepSignInResponse: {
+            twoStepSignIn: components["schemas"]["TwoStepSignIn"];
+        };
+        /**
          * UsageAlertSettings
          * @description ``GET /web/usage-alerts`` (README "Usage alerts and export"): the thresholds that send an
          *     alert (percent of the allowance, of 50, 80 and 100), every user with whether they get them,
@@ -2878,13 +3243,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -2929,13 +3294,13 @@ export interface operations {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -2994,13 +3359,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -3045,13 +3410,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -3123,13 +3488,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -3212,13 +3577,13 @@ export interface operations {
                     "application/json": components["schemas"]["RevealedKey"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -3319,13 +3684,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_InvalidCursor"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -3384,13 +3749,13 @@ export interface operations {
                     "application/json": components["schemas"]["AuditActorsResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -3440,13 +3805,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -3537,13 +3902,13 @@ export interface operations {
                     "application/json": components["schemas"]["InvoicesResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -3716,13 +4081,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -3983,13 +4348,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -4079,13 +4444,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"] | components["schemas"]["Error_VerificationCodeExpired"] | components["schemas"]["Error_VerificationCodeMismatch"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -4226,6 +4591,86 @@ export interface operations {
             };
         };
     };
+    signInWithRecoveryCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoveryCodeSignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInResponse"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | RecoveryCodeMismatch | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_RecoveryCodeMismatch"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
     refresh: {
         parameters: {
             query?: never;
@@ -4246,13 +4691,13 @@ export interface operations {
                     "application/json": components["schemas"]["Tokens"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -4495,6 +4940,86 @@ export interface operations {
             };
         };
     };
+    answerTwoStepCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoStepCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInResponse"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
     setSso: {
         parameters: {
             query?: never;
@@ -4526,13 +5051,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_GoogleSsoAuthTypeRequired"] | components["schemas"]["Error_PersonalGmailAccount"] | components["schemas"]["Error_VerifiedDomainRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -4840,13 +5365,13 @@ export interface operations {
                     "application/json": components["schemas"]["SsoDomainsResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -4900,13 +5425,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_InvalidDomain"] | components["schemas"]["Error_PublicEmailDomain"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -4974,13 +5499,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5050,13 +5575,13 @@ export interface operations {
                     "application/json": components["schemas"]["SsoDomainResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -5148,13 +5673,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -5240,13 +5765,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -5327,13 +5852,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -5419,13 +5944,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5496,13 +6021,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5552,6 +6077,417 @@ export interface operations {
             };
         };
     };
+    getTwoStepSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoStepSignInResponse"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    disableTwoStepSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoStepReauthentication"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | TwoStepSignInRequiredByAccount | TwoStepSignInUnavailable | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepSignInRequiredByAccount"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description TwoStepSignInOff */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_TwoStepSignInOff"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoStepReauthentication"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodesResponse"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | TwoStepSignInUnavailable | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description TwoStepSignInOff */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_TwoStepSignInOff"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    startTwoStepSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoStepSetup"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | TwoStepSignInUnavailable | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description TwoStepSignInAlreadyOn */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_TwoStepSignInAlreadyOn"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    confirmTwoStepSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoStepSetupConfirm"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodesResponse"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | TwoStepCodeMismatch | TwoStepSignInUnavailable | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepCodeMismatch"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description TwoStepSignInAlreadyOn */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_TwoStepSignInAlreadyOn"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
     getUsageAlerts: {
         parameters: {
             query?: never;
@@ -5570,13 +6506,13 @@ export interface operations {
                     "application/json": components["schemas"]["UsageAlertSettings"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -5630,13 +6566,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_UnknownAlertRecipient"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5698,13 +6634,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -5785,13 +6721,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InviteRefusedWithSso"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -5885,13 +6821,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_LastOwnerRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -5968,13 +6904,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CannotDeleteSelf"] | components["schemas"]["Error_LastOwnerRequired"] | components["schemas"]["Error_LastUserRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6053,13 +6989,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationNotPending"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -6147,13 +7083,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CannotDeleteSelf"] | components["schemas"]["Error_InvitationNotPending"] | components["schemas"]["Error_LastOwnerRequired"] | components["schemas"]["Error_LastUserRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */

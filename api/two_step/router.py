@@ -1,0 +1,170 @@
+"""Two-step sign-in routes (README "Two-step sign-in"): the caller's own authenticator app
+and recovery codes. The set-up routes take ``TwoStepCaller``: a user who must set it up
+before anything else may call them, and nothing else."""
+
+from fastapi import APIRouter, Response
+
+from api.auth.errors import AccountRequired, NotAuthenticated, SignInPolicyRefusal
+from api.deps import (
+    Audit,
+    Cognito,
+    CurrentUser,
+    DbSession,
+    OptionalAccessToken,
+    PasswordAttemptsDep,
+    TwoStepAudit,
+    TwoStepCaller,
+)
+from api.errors import (
+    ProviderRefused,
+    RateLimited,
+    RequestValidationFailed,
+    VendorUnavailable,
+    error_responses,
+)
+from api.two_step import service
+from api.two_step.errors import (
+    TwoStepCodeMismatch,
+    TwoStepSignInAlreadyOn,
+    TwoStepSignInOff,
+    TwoStepSignInRequiredByAccount,
+    TwoStepSignInUnavailable,
+)
+from api.two_step.schemas import (
+    RecoveryCodesResponse,
+    TwoStepReauthentication,
+    TwoStepSetup,
+    TwoStepSetupConfirm,
+    TwoStepSignInResponse,
+)
+
+router = APIRouter(prefix="/web/two-step-sign-in", tags=["two-step sign-in"])
+
+_AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal)
+
+
+@router.get("", response_model=TwoStepSignInResponse, responses=error_responses(*_AUTH))
+async def get_two_step_sign_in(caller: TwoStepCaller, db: DbSession) -> TwoStepSignInResponse:
+    """The caller's two-step sign-in: whether it applies to them, is on, is required by the
+    account or due to be set up, and how many recovery codes are left."""
+    return TwoStepSignInResponse(two_step_sign_in=await service.status(db=db, caller=caller))
+
+
+@router.post(
+    "/setup",
+    response_model=TwoStepSetup,
+    responses=error_responses(
+        *_AUTH,
+        TwoStepSignInUnavailable,
+        TwoStepSignInAlreadyOn,
+        ProviderRefused,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def start_two_step_setup(
+    caller: TwoStepCaller, db: DbSession, cognito: Cognito, token: OptionalAccessToken
+) -> TwoStepSetup:
+    """A new secret for an authenticator app (Cognito AssociateSoftwareToken): show it as
+    text and as the QR code of ``otpauth://totp/<issuer>:<email>?secret=<secret>&issuer=
+    <issuer>``; confirm with a code the app shows."""
+    # ``token`` is the bearer token TwoStepCaller just verified.
+    secret = await service.start_setup(
+        db=db, cognito=cognito, caller=caller, access_token=token or ""
+    )
+    return TwoStepSetup(secret_code=secret)
+
+
+@router.post(
+    "/setup/confirm",
+    response_model=RecoveryCodesResponse,
+    responses=error_responses(
+        *_AUTH,
+        TwoStepSignInUnavailable,
+        TwoStepSignInAlreadyOn,
+        TwoStepCodeMismatch,
+        ProviderRefused,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def confirm_two_step_setup(
+    body: TwoStepSetupConfirm,
+    caller: TwoStepCaller,
+    db: DbSession,
+    cognito: Cognito,
+    audit: TwoStepAudit,
+    token: OptionalAccessToken,
+) -> RecoveryCodesResponse:
+    """Confirm the new authenticator app with a code it shows: two-step sign-in is on, and
+    here are ten recovery codes, shown this once."""
+    codes = await service.confirm_setup(
+        db=db, cognito=cognito, caller=caller, audit=audit, access_token=token or "", code=body.code
+    )
+    return RecoveryCodesResponse(recovery_codes=codes)
+
+
+_REAUTHENTICATION_ERRORS = (
+    *_AUTH,
+    TwoStepSignInUnavailable,
+    TwoStepSignInOff,
+    RateLimited,
+    ProviderRefused,
+    RequestValidationFailed,
+    VendorUnavailable,
+)
+
+
+@router.post(
+    "/recovery-codes",
+    response_model=RecoveryCodesResponse,
+    responses=error_responses(*_REAUTHENTICATION_ERRORS),
+)
+async def regenerate_recovery_codes(
+    body: TwoStepReauthentication,
+    caller: CurrentUser,
+    db: DbSession,
+    cognito: Cognito,
+    attempts: PasswordAttemptsDep,
+    audit: Audit,
+) -> RecoveryCodesResponse:
+    """Ten new recovery codes, with the password and a current code; the earlier ones stop
+    working."""
+    codes = await service.regenerate_codes(
+        db=db,
+        cognito=cognito,
+        attempts=attempts,
+        caller=caller,
+        audit=audit,
+        password=body.password,
+        code=body.code,
+    )
+    return RecoveryCodesResponse(recovery_codes=codes)
+
+
+@router.post(
+    "/disable",
+    status_code=204,
+    response_class=Response,
+    responses=error_responses(*_REAUTHENTICATION_ERRORS, TwoStepSignInRequiredByAccount),
+)
+async def disable_two_step_sign_in(
+    body: TwoStepReauthentication,
+    caller: CurrentUser,
+    db: DbSession,
+    cognito: Cognito,
+    attempts: PasswordAttemptsDep,
+    audit: Audit,
+) -> Response:
+    """Turn two-step sign-in off, with the password and a current code (not while the
+    account requires it); its recovery codes stop working."""
+    await service.disable(
+        db=db,
+        cognito=cognito,
+        attempts=attempts,
+        caller=caller,
+        audit=audit,
+        password=body.password,
+        code=body.code,
+    )
+    return Response(status_code=204)
