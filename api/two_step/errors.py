@@ -50,3 +50,20 @@ class RecoveryCodeMismatch(WrongCredential):
     sign-in attempt."""
 
     default_message = "That recovery code is not right, or it was used already."
+
+
+class SetUpTwoStepSignInFirst(AppError):
+    """400: an Owner who signs in with a password would require two-step sign-in without
+    having it: they would lock themselves out of the console until they set it up."""
+
+    default_message = "Set up two-step sign-in for yourself before requiring it."
+
+
+class CannotResetOwnTwoStepSignIn(AppError):
+    """400: a user resets their own two-step sign-in from their Two-step sign-in page (turn
+    it off, with a current code), not from User Management."""
+
+    default_message = (
+        "You cannot reset your own two-step sign-in here. Turn it off from Two-step sign-in "
+        "in the sidebar."
+    )

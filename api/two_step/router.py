@@ -2,20 +2,25 @@
 and recovery codes. The set-up routes take ``TwoStepCaller``: a user who must set it up
 before anything else may call them, and nothing else."""
 
+import uuid
+
 from fastapi import APIRouter, Response
 
-from api.auth.errors import AccountRequired, NotAuthenticated, SignInPolicyRefusal
+from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
 from api.deps import (
     Audit,
     Cognito,
     CurrentUser,
     DbSession,
     OptionalAccessToken,
+    OwnerOnly,
+    OwnerOrAdmin,
     PasswordAttemptsDep,
     TwoStepAudit,
     TwoStepCaller,
 )
 from api.errors import (
+    NotFound,
     ProviderRefused,
     RateLimited,
     RequestValidationFailed,
@@ -24,6 +29,8 @@ from api.errors import (
 )
 from api.two_step import service
 from api.two_step.errors import (
+    CannotResetOwnTwoStepSignIn,
+    SetUpTwoStepSignInFirst,
     TwoStepCodeMismatch,
     TwoStepSignInAlreadyOn,
     TwoStepSignInOff,
@@ -33,12 +40,16 @@ from api.two_step.errors import (
 from api.two_step.schemas import (
     RecoveryCodesResponse,
     TwoStepReauthentication,
+    TwoStepRequirement,
+    TwoStepRequirementResponse,
     TwoStepSetup,
     TwoStepSetupConfirm,
     TwoStepSignInResponse,
 )
 
 router = APIRouter(prefix="/web/two-step-sign-in", tags=["two-step sign-in"])
+# An Owner's or Admin's reset of another user's, beside the other User Management routes.
+users_router = APIRouter(prefix="/web/users", tags=["two-step sign-in"])
 
 _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal)
 
@@ -167,4 +178,46 @@ async def disable_two_step_sign_in(
         password=body.password,
         code=body.code,
     )
+    return Response(status_code=204)
+
+
+@router.put(
+    "/requirement",
+    response_model=TwoStepRequirementResponse,
+    dependencies=[OwnerOnly],
+    responses=error_responses(*_AUTH, Forbidden, SetUpTwoStepSignInFirst, RequestValidationFailed),
+)
+async def set_two_step_requirement(
+    body: TwoStepRequirement, caller: CurrentUser, db: DbSession, audit: Audit
+) -> TwoStepRequirementResponse:
+    """Require (or stop requiring) two-step sign-in of the account's password users
+    (Owners). Those without it lose their sessions and set it up at their next sign-in."""
+    required = await service.set_requirement(
+        db=db, caller=caller, audit=audit, required=body.required
+    )
+    return TwoStepRequirementResponse(requirement=TwoStepRequirement(required=required))
+
+
+@users_router.delete(
+    "/{user_id}/two-step-sign-in",
+    status_code=204,
+    response_class=Response,
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(
+        *_AUTH,
+        Forbidden,
+        NotFound,
+        CannotResetOwnTwoStepSignIn,
+        TwoStepSignInUnavailable,
+        TwoStepSignInOff,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def reset_two_step_sign_in(
+    user_id: uuid.UUID, caller: CurrentUser, db: DbSession, cognito: Cognito, audit: Audit
+) -> Response:
+    """Reset a user's two-step sign-in (Owners and Admins; only Owners reset Owners): it is
+    off, their sessions end, and they set it up again at their next sign-in."""
+    await service.reset(db=db, cognito=cognito, caller=caller, audit=audit, user_id=user_id)
     return Response(status_code=204)

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import uuid
 from datetime import UTC, datetime
 
 import structlog
-from sqlalchemy import ColumnElement, func
+from sqlalchemy import ColumnElement, and_, func
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.cognito import (
@@ -33,14 +34,18 @@ from api.adapters.cognito import (
 )
 from api.audit import AuditAction, AuditTrail, Target
 from api.auth.principal import Caller
+from api.auth.roles import require_may_manage
 from api.auth.two_step import APPLIES_TO
 from api.cognito_errors import cognito_errors
 from api.db import undo_on_rollback
-from api.models import User
+from api.errors import NotFound
+from api.models import Account, User
 from api.ratelimit.service import PasswordAttempts
 from api.two_step import recovery_codes, repository
 from api.two_step.errors import (
+    CannotResetOwnTwoStepSignIn,
     RecoveryCodeMismatch,
+    SetUpTwoStepSignInFirst,
     TwoStepCodeMismatch,
     TwoStepSignInAlreadyOn,
     TwoStepSignInOff,
@@ -57,6 +62,11 @@ SOFTWARE_TOKEN_MFA = "SOFTWARE_TOKEN_MFA"  # noqa: S105 - a challenge name
 
 def _target(user: User) -> Target:
     return Target("user", user.id, f"{user.first_name} {user.last_name} <{user.email}>")
+
+
+def requires_two_step(account: Account) -> bool:
+    """Whether ``account`` requires two-step sign-in of its password users."""
+    return account.two_step_required_at is not None
 
 
 def setup_due(user: User, required_at: datetime | None) -> bool:
@@ -257,10 +267,13 @@ async def disable(
     )
 
 
-async def _turn_off(db: AsyncSession, cognito: CognitoClient, user: User) -> None:
-    """Off here (flushed) and then at Cognito; if the transaction then fails, on again."""
+async def _turn_off(
+    db: AsyncSession, cognito: CognitoClient, user: User, *, set_up_again: bool = False
+) -> None:
+    """Off here (flushed; with ``set_up_again`` a new set-up is due from now) and then at
+    Cognito; if the transaction then fails, on again."""
     user.two_step_enabled_at = None
-    user.two_step_reset_at = None
+    user.two_step_reset_at = func.now() if set_up_again else None
     await repository.delete_codes(db, user.id)
     await db.flush()
     async with cognito_errors():
@@ -326,3 +339,75 @@ async def set_up_again_since(
         _target(user),
         {"recoveryCodesLeft": (None, await repository.codes_left(db, user.id))},
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The account's requirement and an Owner's or Admin's reset
+
+
+async def set_requirement(
+    *, db: AsyncSession, caller: Caller, audit: AuditTrail, required: bool
+) -> bool:
+    """Require (or stop requiring) two-step sign-in of the caller's account's password users.
+    From then on, those without it are refused with their current sessions and set it up at
+    their next sign-in (``api.auth.two_step``). Audited (``two_step.requirement_changed``).
+
+    Returns whether it is required now. Raises: SetUpTwoStepSignInFirst (a password user
+    without it requiring it).
+    """
+    user, _ = await _own(db, caller, lock=False)
+    if required and user.auth_type is APPLIES_TO and user.two_step_enabled_at is None:
+        raise SetUpTwoStepSignInFirst()
+    before = await repository.set_requirement(db, caller.account_id, required)
+    if before != required:
+        await audit.record(
+            AuditAction.TWO_STEP_REQUIREMENT_CHANGED,
+            Target("account", caller.account_id, caller.account_name),
+            {"requireTwoStepSignIn": (before, required)},
+        )
+    return required
+
+
+async def reset(
+    *,
+    db: AsyncSession,
+    cognito: CognitoClient,
+    caller: Caller,
+    audit: AuditTrail,
+    user_id: uuid.UUID,
+) -> None:
+    """Reset another user's two-step sign-in (they lost their authenticator and their
+    recovery codes): off at Cognito and here, their recovery codes gone, every session they
+    have ends (their tokens are refused, AdminUserGlobalSignOut revokes the refresh tokens),
+    and they set it up again at their next sign-in. Audited (``two_step.reset``).
+
+    Raises:
+        NotFound: not a user of the caller's account.
+        Forbidden: an Admin resetting an Owner.
+        CannotResetOwnTwoStepSignIn: the caller's own.
+        TwoStepSignInUnavailable: the user signs in with an identity provider.
+        TwoStepSignInOff: it is not on (and no set-up is due).
+        VendorUnavailable: Cognito is unreachable (nothing changes).
+    """
+    found = await repository.user_and_requirement(
+        db, and_(User.id == user_id, User.account_id == caller.account_id)
+    )
+    if found is None:
+        raise NotFound("User not found")
+    user = found[0]
+    require_may_manage(caller.role, user.role)
+    if user.id == caller.user_id:
+        raise CannotResetOwnTwoStepSignIn()
+    if user.auth_type is not APPLIES_TO:
+        raise TwoStepSignInUnavailable(
+            f"{user.first_name} {user.last_name} signs in with an identity provider: "
+            "two-step sign-in does not apply."
+        )
+    if user.two_step_enabled_at is None:
+        raise TwoStepSignInOff(
+            f"{user.first_name} {user.last_name} has no two-step sign-in to reset."
+        )
+    await audit.record(AuditAction.TWO_STEP_RESET, _target(user), {"twoStepSignIn": ("On", "Off")})
+    await _turn_off(db, cognito, user, set_up_again=True)
+    async with cognito_errors():
+        await cognito.admin_user_global_sign_out(user.identity_id)

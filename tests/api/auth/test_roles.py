@@ -191,6 +191,18 @@ ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
     ),
     (
         "PUT",
+        "/web/two-step-sign-in/requirement",
+        OWNER,
+        lambda t: ("PUT", "/web/two-step-sign-in/requirement", {"required": False}),
+    ),
+    (
+        "DELETE",
+        "/web/users/{user_id}/two-step-sign-in",
+        ADMINS,
+        lambda t: ("DELETE", f"/web/users/{t.target.user.id}/two-step-sign-in", None),
+    ),
+    (
+        "PUT",
         "/web/usage-alerts",
         ADMINS,
         lambda t: ("PUT", "/web/usage-alerts", {"thresholds": [80], "recipientIds": []}),

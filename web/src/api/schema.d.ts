@@ -831,6 +831,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/two-step-sign-in/requirement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Two Step Requirement
+         * @description Require (or stop requiring) two-step sign-in of the account's password users
+         *     (Owners). Those without it lose their sessions and set it up at their next sign-in.
+         */
+        put: operations["setTwoStepRequirement"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/two-step-sign-in/setup": {
         parameters: {
             query?: never;
@@ -994,6 +1015,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/users/{user_id}/two-step-sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Reset Two Step Sign In
+         * @description Reset a user's two-step sign-in (Owners and Admins; only Owners reset Owners): it is
+         *     off, their sessions end, and they set it up again at their next sign-in.
+         */
+        delete: operations["resetTwoStepSignIn"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1014,6 +1056,11 @@ export interface components {
             id: string;
             /** Name */
             name: string;
+            /**
+             * Requiretwostepsignin
+             * @description Whether the account requires two-step sign-in of its password users (README "Two-step sign-in").
+             */
+            requireTwoStepSignIn: boolean;
             sso: components["schemas"]["Sso"];
             subscription: components["schemas"]["Subscription"];
             /** Usage */
@@ -1067,6 +1114,11 @@ export interface components {
             lastName: string;
             role: components["schemas"]["Role"];
             status: components["schemas"]["UserStatus"];
+            /**
+             * Twostepsignin
+             * @description Whether the user's two-step sign-in (an authenticator app) is on; null for users who sign in with an identity provider, to whom it does not apply.
+             */
+            twoStepSignIn: boolean | null;
         };
         /**
          * AlertReached
@@ -1439,6 +1491,19 @@ export interface components {
              * @enum {string}
              */
             code: "CannotDeleteSelf";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_CannotResetOwnTwoStepSignIn
+         * @description The error `CannotResetOwnTwoStepSignIn` (HTTP 400).
+         */
+        Error_CannotResetOwnTwoStepSignIn: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "CannotResetOwnTwoStepSignIn";
             /** Message */
             message: string;
         };
@@ -2076,6 +2141,19 @@ export interface components {
              * @enum {string}
              */
             code: "SessionEnded";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_SetUpTwoStepSignInFirst
+         * @description The error `SetUpTwoStepSignInFirst` (HTTP 400).
+         */
+        Error_SetUpTwoStepSignInFirst: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "SetUpTwoStepSignInFirst";
             /** Message */
             message: string;
         };
@@ -2926,6 +3004,21 @@ export interface components {
             code: string;
             /** Password */
             password: string;
+        };
+        /**
+         * TwoStepRequirement
+         * @description Whether the account requires two-step sign-in of its password users.
+         */
+        TwoStepRequirement: {
+            /** Required */
+            required: boolean;
+        };
+        /**
+         * TwoStepRequirementResponse
+         * @description The account's requirement after the change.
+         */
+        TwoStepRequirementResponse: {
+            requirement: components["schemas"]["TwoStepRequirement"];
         };
         /**
          * TwoStepSetup
@@ -6318,6 +6411,84 @@ export interface operations {
             };
         };
     };
+    setTwoStepRequirement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoStepRequirement"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoStepRequirementResponse"];
+                };
+            };
+            /** @description SetUpTwoStepSignInFirst */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_SetUpTwoStepSignInFirst"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
     startTwoStepSetup: {
         parameters: {
             query?: never;
@@ -7108,6 +7279,98 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_NotFound"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    resetTwoStepSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description CannotResetOwnTwoStepSignIn | TwoStepSignInUnavailable */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CannotResetOwnTwoStepSignIn"] | components["schemas"]["Error_TwoStepSignInUnavailable"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_NotFound"];
+                };
+            };
+            /** @description TwoStepSignInOff */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_TwoStepSignInOff"];
                 };
             };
             /** @description PayloadTooLarge */
