@@ -22,6 +22,7 @@ import { useSetGoogleSso } from "../api/users";
 import { type SsoChoice, googleSsoBlockedReason } from "../lib/sso";
 
 import { DomainsBox } from "./DomainsBox";
+import { TwoStepRequirement } from "./TwoStepRequirement";
 
 import styles from "./users.module.css";
 
@@ -31,9 +32,11 @@ export const SAML_TOOLTIP =
 interface Props {
   sso: { isGoogleSSO: boolean; domains: string[] };
   currentUser: { email: string; authType: string };
+  /** The account's two-step sign-in requirement and who asks (its own part of Security). */
+  twoStep?: Parameters<typeof TwoStepRequirement>[0];
 }
 
-export function SecuritySection({ sso, currentUser }: Props) {
+export function SecuritySection({ sso, currentUser, twoStep }: Props) {
   const setGoogleSso = useSetGoogleSso();
   const current: SsoChoice = sso.isGoogleSSO ? "google" : "none";
   const [pending, setPending] = useState<SsoChoice | null>(null);
@@ -107,6 +110,7 @@ export function SecuritySection({ sso, currentUser }: Props) {
         )}
       </fieldset>
       <DomainsBox />
+      {twoStep ? <TwoStepRequirement {...twoStep} /> : null}
       {pending ? (
         <ConfirmModal
           width="medium"
