@@ -13,6 +13,8 @@ refresh keeps) is refused, and a token of a later sign-in may only set it up.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from api.auth.errors import TwoStepSetupRequired, TwoStepSignInRequired
 from api.auth.tokens import AccessClaims
 from api.models import AuthType, User
@@ -31,6 +33,17 @@ def setup_due_sql(user: str, account: str) -> str:
        THEN extract(epoch FROM date_trunc('second', greatest({user}.two_step_reset_at,
             CASE WHEN {user}.two_step_enabled_at IS NULL
                  THEN {account}.two_step_required_at END)))::bigint END"""
+
+
+def setup_due(user: User, required_at: datetime | None) -> bool:
+    """:func:`setup_due_sql` for a loaded row: whether ``user`` (of an account requiring it
+    since ``required_at``, None: not required) must set two-step sign-in up (again) before
+    using the console."""
+    if user.auth_type is not APPLIES_TO:
+        return False
+    return user.two_step_reset_at is not None or (
+        required_at is not None and user.two_step_enabled_at is None
+    )
 
 
 def enforce_two_step(claims: AccessClaims, setup_due: int | None, *, setting_up: bool) -> None:

@@ -63,6 +63,7 @@ from api.session.schemas import (
     Tokens,
 )
 from api.two_step import service as two_step
+from api.two_step.errors import RecoveryCodeMismatch
 
 
 def session_view(caller: Caller) -> bytes:
@@ -412,7 +413,13 @@ async def sign_in_with_recovery_code(
     ):
         await _refuse_by_policy(flow.db, email)
         result = await flow.cognito.password_auth(email, password)
-        user = await two_step.use_recovery_code(flow.db, email, recovery_code)
+        try:
+            user = await two_step.use_recovery_code(flow.db, email, recovery_code)
+        except RecoveryCodeMismatch:
+            if result.tokens is not None and result.tokens.refresh_token:
+                with contextlib.suppress(CognitoError, CognitoUnavailable):
+                    await flow.cognito.revoke_token(result.tokens.refresh_token)
+            raise
         if result.tokens is None:
             await flow.cognito.admin_set_software_token_mfa(email, enabled=False)
             try:

@@ -9,9 +9,9 @@ code of a user whose two-step sign-in is on here (api/session/service.py). So a 
 who turns MFA off at Cognito directly (the user's access token may call
 SetUserMFAPreference) gains nothing, and the API turns it on again.
 
-Changes span Cognito and our database; each completes or is undone: Cognito is called after
-our rows are written (flushed, not committed), so a refusal rolls them back, and a Cognito
-change whose transaction then fails is turned back (``api.db.undo_on_rollback``).
+Changes span Cognito and our database; each completes or is undone: a Cognito refusal rolls
+our writes back, and a Cognito change whose transaction then fails is turned back
+(``api.db.undo_on_rollback``).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from api.adapters.cognito import (
 from api.audit import AuditAction, AuditTrail, Target
 from api.auth.principal import Caller
 from api.auth.roles import require_may_manage
-from api.auth.two_step import APPLIES_TO
+from api.auth.two_step import APPLIES_TO, setup_due
 from api.cognito_errors import cognito_errors
 from api.db import undo_on_rollback
 from api.errors import NotFound
@@ -67,16 +67,6 @@ def _target(user: User) -> Target:
 def requires_two_step(account: Account) -> bool:
     """Whether ``account`` requires two-step sign-in of its password users."""
     return account.two_step_required_at is not None
-
-
-def setup_due(user: User, required_at: datetime | None) -> bool:
-    """Whether ``user`` must set two-step sign-in up (again) before using the console
-    (``api.auth.two_step.setup_due_sql`` for a loaded row)."""
-    if user.auth_type is not APPLIES_TO:
-        return False
-    return user.two_step_reset_at is not None or (
-        required_at is not None and user.two_step_enabled_at is None
-    )
 
 
 async def _own(
@@ -133,7 +123,8 @@ async def confirm_setup(
     """Confirm the new authenticator with a code it shows (VerifySoftwareToken: it replaces
     any earlier one), turn two-step sign-in on at Cognito (AdminSetUserMFAPreference) and
     here, and make ten new recovery codes (any earlier set stops working). A set-up that was
-    due is done. Audited (``two_step.enabled``).
+    due is done. Audited (``two_step.enabled``). Cognito is asked first here, so a wrong code
+    costs no hashing of recovery codes.
 
     Returns the recovery codes, to be shown once. Raises: TwoStepSignInUnavailable,
     TwoStepSignInAlreadyOn, TwoStepCodeMismatch (a wrong code), ProviderRefused,
@@ -141,9 +132,19 @@ async def confirm_setup(
     """
     user, required_at = await _own(db, caller)
     _settable(user, required_at)
+    was_on = user.two_step_enabled_at is not None
+    # Cognito first: a wrong code costs no hashing. If our writes then fail, a set-up that
+    # turned it on is turned off again at Cognito.
+    async with cognito_errors():
+        try:
+            await cognito.verify_software_token(access_token, code, DEVICE_NAME)
+        except CodeMismatchError as exc:
+            raise TwoStepCodeMismatch() from exc
+        await cognito.admin_set_software_token_mfa(user.identity_id, enabled=True)
+    if not was_on:
+        undo_on_rollback(db, functools.partial(_turn_off_quietly, cognito, user.identity_id))
     codes = recovery_codes.new_codes()
     await repository.replace_codes(db, user.id, await recovery_codes.hash_codes(codes))
-    was_on = user.two_step_enabled_at is not None
     # Set up again (a due set-up): a new authenticator, no field changes.
     await audit.record(
         AuditAction.TWO_STEP_ENABLED,
@@ -153,14 +154,6 @@ async def confirm_setup(
     user.two_step_enabled_at = datetime.now(UTC)
     user.two_step_reset_at = None
     await db.flush()
-    async with cognito_errors():
-        try:
-            await cognito.verify_software_token(access_token, code, DEVICE_NAME)
-        except CodeMismatchError as exc:
-            raise TwoStepCodeMismatch() from exc
-        await cognito.admin_set_software_token_mfa(user.identity_id, enabled=True)
-    if not was_on:
-        undo_on_rollback(db, functools.partial(_turn_off_quietly, cognito, user.identity_id))
     return codes
 
 
