@@ -194,6 +194,24 @@ async def get_caller(request: Request, credentials: BearerCredentials) -> Caller
 CurrentUser = Annotated[Caller, Depends(get_caller)]
 
 
+async def get_two_step_caller(request: Request, credentials: BearerCredentials) -> Caller:
+    """As :func:`get_caller`, for the routes that set up two-step sign-in: a user who must
+    set it up first (README "Two-step sign-in") may use them with a token of a sign-in made
+    since then, and no other route.
+
+    Raises: as :func:`get_caller`.
+    """
+    claims = await _verify(request, credentials)
+    reads = resources_of(request.app).read_engine
+    caller = await principal.get_caller(reads, claims, setting_up_two_step=True)
+    if caller is None:
+        raise AccountRequired()
+    return caller
+
+
+TwoStepCaller = Annotated[Caller, Depends(get_two_step_caller)]
+
+
 # Roles (SPEC 6; the rules in api/auth/roles.py): a route that changes account data lists
 # one of these in ``dependencies=``, and Forbidden (403) in its responses. The caller is
 # cached for the request, so the check costs no query.
@@ -222,9 +240,7 @@ async def _verified_email(caller: CurrentUser) -> None:
 VerifiedEmail = Depends(_verified_email)
 
 
-async def _audit_trail(db: DbSession, caller: CurrentUser, address: ClientAddress) -> AuditTrail:
-    """The request's audit log: the caller acting from the client's address, written in the
-    request's transaction (api/audit)."""
+def _trail(db: AsyncSession, caller: Caller, address: str) -> AuditTrail:
     actor = Actor(
         user_id=caller.user_id,
         name=f"{caller.first_name} {caller.last_name}".strip(),
@@ -234,7 +250,21 @@ async def _audit_trail(db: DbSession, caller: CurrentUser, address: ClientAddres
     return AuditTrail(db, caller.account_id, actor)
 
 
+async def _audit_trail(db: DbSession, caller: CurrentUser, address: ClientAddress) -> AuditTrail:
+    """The request's audit log: the caller acting from the client's address, written in the
+    request's transaction (api/audit)."""
+    return _trail(db, caller, address)
+
+
+async def _two_step_audit_trail(
+    db: DbSession, caller: TwoStepCaller, address: ClientAddress
+) -> AuditTrail:
+    return _trail(db, caller, address)
+
+
 Audit = Annotated[AuditTrail, Depends(_audit_trail)]
+# The audit log of the routes that set up two-step sign-in (their caller is ``TwoStepCaller``).
+TwoStepAudit = Annotated[AuditTrail, Depends(_two_step_audit_trail)]
 
 
 async def _sign_in_log(request: Request, address: ClientAddress) -> SignInLog:

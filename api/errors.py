@@ -132,6 +132,12 @@ class ProviderRefused(AppError):
         return (*PROVIDER_CODES, cls.__name__)
 
 
+class WrongCredential(AppError):
+    """400: a secret the user typed to sign in is wrong and only the console can tell (a
+    two-step sign-in recovery code). The sign-in limits count it as a failed attempt, as a
+    password Cognito refuses (api/ratelimit)."""
+
+
 class EmailInUse(AppError):
     """409: a user with this email exists already (SPEC 8 "Registration"); registration,
     joining with a federated identity and invitations answer it."""

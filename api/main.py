@@ -55,6 +55,8 @@ from api.scim.router import router as scim_router
 from api.scim.router import web_router as scim_web_router
 from api.session.router import router as session_router
 from api.sso.router import router as sso_router
+from api.two_step.router import router as two_step_router
+from api.two_step.router import users_router as two_step_users_router
 from api.usage.router import router as usage_router
 from api.usage.router import web_router as usage_web_router
 from api.users.router import router as users_router
@@ -210,6 +212,8 @@ ROUTERS = (
     account_router,
     users_router,
     sso_router,
+    two_step_router,
+    two_step_users_router,
     billing_router,
     stripe_webhook_router,
     keys_router,

@@ -49,6 +49,7 @@ HOSTED_DOMAIN_SCHEMA = {
 # only once verified (AttributesRequireVerificationBeforeUpdate); the console reads no
 # attribute of a password user as proof of anything.
 APP_CLIENT_AUTH_FLOWS = sorted(ALLOWED_AUTH_FLOWS)
+MFA_CONFIG = {"MfaConfiguration": "OPTIONAL", "SoftwareTokenMfaConfiguration": {"Enabled": True}}
 APP_CLIENT_WRITE_ATTRIBUTES = ["given_name", "family_name", "email", "custom:hd"]
 
 
@@ -137,6 +138,9 @@ async def ensure_user_pool(moto_url: str, public_url: str) -> tuple[str, str]:
                 {"UserPoolId": pool_id, "CustomAttributes": [HOSTED_DOMAIN_SCHEMA]},
                 signed=True,
             )
+        # README "User pool settings": users may add an authenticator app (two-step sign-in);
+        # the console, not the pool, decides who must.
+        await admin.call("SetUserPoolMfaConfig", MFA_CONFIG | {"UserPoolId": pool_id}, signed=True)
         clients = (
             await admin.call(
                 "ListUserPoolClients", {"UserPoolId": pool_id, "MaxResults": 60}, signed=True

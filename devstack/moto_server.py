@@ -25,15 +25,33 @@
   ('Cannot reset password for the user as there is no registered/verified email or
   phone_number') when the pool recovers by verified email, as Cognito does; moto sends a code
   anyway.
+- **Authenticator apps (software token MFA)** as Cognito runs them: moto gives every user the
+  same fixed secret and checks no code unless an environment variable says so. Here
+  ``AssociateSoftwareToken`` makes a random secret per user (160 bits, base32) and refuses
+  when the pool does not allow software token MFA (``SoftwareTokenMFANotFoundException``);
+  ``VerifySoftwareToken`` checks a code of that new secret
+  (``EnableSoftwareTokenMFAException`` 'Code mismatch' otherwise) and only then replaces the
+  user's authenticator; the ``SOFTWARE_TOKEN_MFA`` challenge checks the code against the
+  user's current secret (``CodeMismatchException``). Codes are RFC 6238 (SHA-1, 6 digits,
+  30 s); Cognito does not document how much clock drift it forgives: the stand-in takes the
+  step before and after the current one.
+- **Challenge sessions expire** after 3 minutes (Cognito's default ``AuthSessionValidity``):
+  answering later is ``NotAuthorizedException`` ('Invalid session for the user, session is
+  expired.'); moto keeps them for ever.
+- **Refreshed tokens keep ``auth_time``**, the time the user signed in, as Cognito's do
+  (OpenID Connect Core 2); moto stamps the time of the refresh.
 """
 
 from __future__ import annotations
 
+import base64
+import contextvars
 import secrets
 import sys
 import time
 from typing import Any
 
+from cryptography.hazmat.primitives.twofactor import InvalidToken
 from moto.cognitoidp import models, responses
 from moto.cognitoidp.exceptions import (
     CodeMismatchException,
@@ -42,6 +60,8 @@ from moto.cognitoidp.exceptions import (
     NotAuthorizedError,
     UserNotConfirmedException,
 )
+from moto.cognitoidp.utils import cognito_totp, verify_totp
+from moto.core.exceptions import JsonRESTError
 from moto.core.responses import ActionResult, EmptyResult
 from moto.server import main
 
@@ -115,13 +135,16 @@ def admin_initiate_auth(
         if user.status == models.UserStatus.UNCONFIRMED:
             raise UserNotConfirmedException("User is not confirmed.")
     try:
-        return _admin_initiate_auth(self, user_pool_id, client_id, auth_flow, auth_parameters)
+        result = _admin_initiate_auth(self, user_pool_id, client_id, auth_flow, auth_parameters)
     except NotAuthorizedError as exc:
         # moto puts the username in a wrong password's message; Cognito says this, as it
         # does for InitiateAuth.
         if exc.message != auth_parameters.get("USERNAME"):
             raise
         raise NotAuthorizedError("Incorrect username or password.") from exc
+    if result and result.get("Session"):
+        _session_started[result["Session"]] = time.time()
+    return result
 
 
 def revoke_token(self: models.CognitoIdpBackend, token: str, client_id: str) -> None:
@@ -246,6 +269,139 @@ def _verify_user_attribute_response(self: responses.CognitoIdpResponse) -> Empty
     return EmptyResult()
 
 
+# Software token MFA. (pool id, username) -> the secret AssociateSoftwareToken gave last, and
+# the one VerifySoftwareToken accepted (what the SOFTWARE_TOKEN_MFA challenge checks).
+_pending_secrets: dict[tuple[str, str], str] = {}
+_secrets: dict[tuple[str, str], str] = {}
+# Cognito's default AuthSessionValidity: a challenge must be answered within 3 minutes.
+CHALLENGE_SESSION_TTL_S = 180
+_session_started: dict[str, float] = {}
+TOTP_DRIFT_STEPS = 1
+
+
+class SoftwareTokenMFANotFoundException(JsonRESTError):
+    def __init__(self) -> None:
+        super().__init__(
+            "SoftwareTokenMFANotFoundException",
+            "Software Token MFA has not been enabled by the userPool.",
+        )
+
+
+class EnableSoftwareTokenMFAException(JsonRESTError):
+    def __init__(self) -> None:
+        super().__init__("EnableSoftwareTokenMFAException", "Code mismatch")
+
+
+def _code_matches(secret: str | None, code: str) -> bool:
+    if not secret or not code.isdigit():
+        return False
+    try:
+        verify_totp(cognito_totp(secret), code.encode(), valid_window=TOTP_DRIFT_STEPS)
+    except InvalidToken:
+        return False
+    return True
+
+
+def associate_software_token(
+    self: models.CognitoIdpBackend, access_token: str, session: str
+) -> dict[str, str]:
+    """A new random secret for the token's user; their authenticator stays until a code of
+    it is verified."""
+    if session:
+        raise InvalidParameterException("The stand-in associates with an access token only")
+    pool, user = _token_user(self, access_token)
+    if pool.token_mfa_config != {"Enabled": True}:
+        raise SoftwareTokenMFANotFoundException()
+    secret = base64.b32encode(secrets.token_bytes(20)).decode()
+    _pending_secrets[(pool.id, user.username)] = secret
+    return {"SecretCode": secret}
+
+
+def verify_software_token(
+    self: models.CognitoIdpBackend,
+    access_token: str,
+    session: str,
+    user_code: str,
+    friendly_device_name: str,
+) -> dict[str, str]:
+    """Check a code of the secret associated last; it becomes the user's authenticator."""
+    if session:
+        raise InvalidParameterException("The stand-in verifies with an access token only")
+    pool, user = _token_user(self, access_token)
+    key = (pool.id, user.username)
+    if not _code_matches(_pending_secrets.get(key), user_code or ""):
+        raise EnableSoftwareTokenMFAException()
+    _secrets[key] = _pending_secrets.pop(key)
+    user.token_verified = True
+    return {"Status": "SUCCESS"}
+
+
+_respond_to_auth_challenge = models.CognitoIdpBackend.respond_to_auth_challenge
+
+
+def respond_to_auth_challenge(
+    self: models.CognitoIdpBackend,
+    session: str,
+    client_id: str,
+    challenge_name: str,
+    challenge_responses: dict[str, str],
+) -> dict[str, Any]:
+    started = _session_started.get(session)
+    if started is not None and time.time() - started > CHALLENGE_SESSION_TTL_S:
+        raise NotAuthorizedError("Invalid session for the user, session is expired.")
+    if challenge_name == "SOFTWARE_TOKEN_MFA" and session in self.sessions:
+        username, pool = self.sessions[session]
+        code = (challenge_responses or {}).get("SOFTWARE_TOKEN_MFA_CODE") or ""
+        if not _code_matches(_secrets.get((pool.id, username)), code):
+            raise CodeMismatchException("Invalid code received for user")
+    result = _respond_to_auth_challenge(
+        self, session, client_id, challenge_name, challenge_responses
+    )
+    if "AuthenticationResult" in result:
+        _session_started.pop(session, None)
+    return result
+
+
+# Refreshed tokens carry the auth_time of the sign-in their refresh token came from.
+_refresh_auth_time: dict[str, int] = {}
+_auth_time: contextvars.ContextVar[int | None] = contextvars.ContextVar("auth_time", default=None)
+_create_refresh_token = models.CognitoIdpUserPool.create_refresh_token
+_create_tokens_from_refresh_token = models.CognitoIdpUserPool.create_tokens_from_refresh_token
+_create_jwt = models.CognitoIdpUserPool.create_jwt
+
+
+def create_refresh_token(
+    self: models.CognitoIdpUserPool, client_id: str, username: str
+) -> tuple[str, str]:
+    refresh_token, origin_jti = _create_refresh_token(self, client_id, username)
+    _refresh_auth_time[refresh_token] = int(time.time())
+    return refresh_token, origin_jti
+
+
+def create_tokens_from_refresh_token(
+    self: models.CognitoIdpUserPool, refresh_token: str
+) -> tuple[str, str, int]:
+    reset = _auth_time.set(_refresh_auth_time.get(refresh_token))
+    try:
+        return _create_tokens_from_refresh_token(self, refresh_token)
+    finally:
+        _auth_time.reset(reset)
+
+
+def create_jwt(
+    self: models.CognitoIdpUserPool,
+    client_id: str,
+    username: str,
+    token_use: str,
+    expires_in: int = 60 * 60,
+    extra_data: dict[str, Any] | None = None,
+) -> tuple[str, int]:
+    auth_time = _auth_time.get()
+    if auth_time is not None:
+        extra_data = {**(extra_data or {}), "auth_time": auth_time}
+    return _create_jwt(self, client_id, username, token_use, expires_in, extra_data)
+
+
 def install() -> None:
     """Patch moto's Cognito backend and responses (idempotent)."""
     models.CognitoIdpBackend.initiate_auth = initiate_auth  # type: ignore[method-assign]
@@ -261,6 +417,13 @@ def install() -> None:
         _get_user_attribute_verification_code_response
     )
     response.verify_user_attribute = _verify_user_attribute_response  # type: ignore[attr-defined]
+    backend.associate_software_token = associate_software_token  # type: ignore[method-assign]
+    backend.verify_software_token = verify_software_token  # type: ignore[method-assign]
+    backend.respond_to_auth_challenge = respond_to_auth_challenge  # type: ignore[method-assign]
+    pool = models.CognitoIdpUserPool
+    pool.create_refresh_token = create_refresh_token  # type: ignore[method-assign]
+    pool.create_tokens_from_refresh_token = create_tokens_from_refresh_token  # type: ignore[method-assign]
+    pool.create_jwt = create_jwt  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":

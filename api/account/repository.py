@@ -14,6 +14,7 @@ from api.billing.account_view import payment_method_sql, subscription_sql
 from api.keys.account_view import current_masked_sql
 from api.models import Account
 from api.sso.account_view import sso_sql
+from api.two_step.account_view import requires_two_step_sql
 from api.usage.account_view import usage_by_cycle_sql
 from api.usage.cycles import USAGE_CYCLES_SHOWN
 from api.users.account_view import account_users_sql
@@ -46,7 +47,8 @@ convert_to(json_build_object('account', json_build_object(
     'subscription', {subscription_sql("a")},
     'billing', {payment_method_sql("a")},
     'users', {account_users_sql("a.id", _NOW)},
-    'sso', {sso_sql("a")}
+    'sso', {sso_sql("a")},
+    'requireTwoStepSignIn', {requires_two_step_sql("a")}
 ))::text, 'UTF8')
 FROM "user" AS caller
 JOIN account AS a ON a.id = caller.account_id

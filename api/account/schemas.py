@@ -6,6 +6,8 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
+from pydantic import Field
+
 from api.billing.schemas import Billing, Subscription
 from api.schemas import ACCOUNT_NAME_REQUIRED, AccountName, ApiModel, Required
 from api.sso.schemas import Sso
@@ -25,6 +27,10 @@ class Account(ApiModel):
     billing: Billing | None
     users: list[AccountUser]
     sso: Sso
+    require_two_step_sign_in: bool = Field(
+        description="Whether the account requires two-step sign-in of its password users "
+        '(README "Two-step sign-in").'
+    )
 
 
 class AccountResponse(ApiModel):

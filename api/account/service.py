@@ -18,6 +18,7 @@ from api.billing.service import payment_method_of, subscription_of
 from api.config import Settings
 from api.keys.service import add_first_key, current_masked
 from api.sso.service import sso_of
+from api.two_step.service import requires_two_step
 from api.usage.service import usage_by_cycle
 from api.users.service import account_users
 
@@ -87,6 +88,7 @@ async def account_summary(
         billing=payment_method_of(account),
         users=await account_users(db=db, account_id=account.id, now=now),
         sso=await sso_of(db=db, account=account),
+        require_two_step_sign_in=requires_two_step(account),
     )
 
 

@@ -65,7 +65,8 @@ class InvalidPasswordError(CognitoError):
 
 class CodeMismatchError(CognitoError):
     """CodeMismatchException / ExpiredCodeException: a wrong or stale verification code
-    (``code`` tells which)."""
+    (``code`` tells which); EnableSoftwareTokenMFAException: a wrong authenticator-app code
+    when setting it up."""
 
 
 class NoVerifiedAddressError(CognitoError):
@@ -102,6 +103,7 @@ _ERRORS: dict[str, type[CognitoError]] = {
     "InvalidPasswordException": InvalidPasswordError,
     "CodeMismatchException": CodeMismatchError,
     "ExpiredCodeException": CodeMismatchError,
+    "EnableSoftwareTokenMFAException": CodeMismatchError,
     "TooManyRequestsException": TooManyRequestsError,
     "LimitExceededException": TooManyRequestsError,
     "ResourceNotFoundException": ResourceNotFoundError,
@@ -449,6 +451,74 @@ class CognitoClient:
             signed=True,
         )
         return _auth_result(body)
+
+    async def respond_software_token_mfa(
+        self, username: str, session: str, code: str
+    ) -> AuthResult:
+        """AdminRespondToAuthChallenge SOFTWARE_TOKEN_MFA (the challenge of
+        :meth:`password_auth` for a user with an authenticator app) with its 6-digit code.
+
+        Raises: CodeMismatchError (a wrong code), NotAuthorizedError (an expired or used
+        session), CognitoError, CognitoUnavailable.
+        """
+        body = await self.call(
+            "AdminRespondToAuthChallenge",
+            {
+                "UserPoolId": self.user_pool_id,
+                "ClientId": self.client_id,
+                "ChallengeName": "SOFTWARE_TOKEN_MFA",
+                "Session": session,
+                "ChallengeResponses": {"USERNAME": username, "SOFTWARE_TOKEN_MFA_CODE": code},
+            },
+            signed=True,
+        )
+        return _auth_result(body)
+
+    async def associate_software_token(self, access_token: str) -> str:
+        """AssociateSoftwareToken, authorised by the signed-in user's access token (there is
+        no admin form): Cognito makes a new TOTP secret for the user and returns it (base32,
+        for the authenticator app). It replaces the current one only once
+        :meth:`verify_software_token` accepts a code of it.
+
+        Raises: NotAuthorizedError, CognitoError (SoftwareTokenMFANotFoundException: the pool
+        does not allow software token MFA), CognitoUnavailable.
+        """
+        body = await self.call(
+            "AssociateSoftwareToken", {"AccessToken": access_token}, signed=False
+        )
+        return str(body["SecretCode"])
+
+    async def verify_software_token(self, access_token: str, code: str, device_name: str) -> None:
+        """VerifySoftwareToken: a code of the secret :meth:`associate_software_token` gave,
+        which registers it as the user's authenticator (the previous one stops working).
+
+        Raises: CodeMismatchError (a wrong code), NotAuthorizedError, CognitoError,
+        CognitoUnavailable.
+        """
+        body = await self.call(
+            "VerifySoftwareToken",
+            {"AccessToken": access_token, "UserCode": code, "FriendlyDeviceName": device_name},
+            signed=False,
+        )
+        if body.get("Status") != "SUCCESS":
+            raise CodeMismatchError("CodeMismatchException", "Code mismatch")
+
+    async def admin_set_software_token_mfa(self, username: str, *, enabled: bool) -> None:
+        """AdminSetUserMFAPreference: turn the user's authenticator-app MFA on (and
+        preferred: every password sign-in then answers SOFTWARE_TOKEN_MFA) or off.
+
+        Raises: UserNotFoundError, CognitoError (InvalidParameterException: no verified
+        authenticator to turn on), CognitoUnavailable.
+        """
+        await self.call(
+            "AdminSetUserMFAPreference",
+            {
+                "UserPoolId": self.user_pool_id,
+                "Username": username,
+                "SoftwareTokenMfaSettings": {"Enabled": enabled, "PreferredMfa": enabled},
+            },
+            signed=True,
+        )
 
     def authorize_url(
         self,

@@ -68,6 +68,12 @@ class AuditAction(enum.StrEnum):
     USER_DEACTIVATED = "user.deactivated"
     USER_REACTIVATED = "user.reactivated"
     USAGE_LIMIT_CHANGED = "usage_limit.changed"
+    TWO_STEP_ENABLED = "two_step.enabled"
+    TWO_STEP_DISABLED = "two_step.disabled"
+    TWO_STEP_RECOVERY_CODES_REGENERATED = "two_step.recovery_codes_regenerated"
+    TWO_STEP_RECOVERY_CODE_USED = "two_step.recovery_code_used"
+    TWO_STEP_RESET = "two_step.reset"
+    TWO_STEP_REQUIREMENT_CHANGED = "two_step.requirement_changed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +181,8 @@ class SignInLog:
     """Sign-ins of one request (README "Audit log": "sign-in success and failure"), in the log of
     the account of the user the sign-in names; a sign-in naming nobody we know is not recorded
     (there is no account to record it in). ``method`` says how: ``password``, ``new password``,
-    ``password reset`` or ``identity provider`` (Google, GitHub). Built by ``api.deps.SignIns``."""
+    ``password reset``, ``two-step code``, ``recovery code`` or ``identity provider`` (Google,
+    GitHub). Built by ``api.deps.SignIns``."""
 
     __slots__ = ("client_address", "engine")
 
@@ -197,6 +204,12 @@ class SignInLog:
     async def succeeded(self, db: AsyncSession, user: SigningIn, method: str) -> None:
         """Record ``user``'s successful sign-in in the request's transaction ``db``."""
         await self._insert(db, user, AuditAction.SIGN_IN_SUCCEEDED, method)
+
+    def trail(self, db: AsyncSession, user: SigningIn) -> AuditTrail:
+        """The audit log of a change that ``user`` makes as they sign in (a recovery code
+        spent), in the request's transaction ``db``."""
+        actor = Actor(user.user_id, user.name, user.email, self.client_address)
+        return AuditTrail(db, user.account_id, actor)
 
     async def failed(self, identity_id: str, method: str) -> None:
         """Record a refused sign-in of the Cognito username ``identity_id`` on a connection of

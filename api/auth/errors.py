@@ -186,3 +186,24 @@ class EmailVerificationRequired(AppError):
     def for_email(cls, email: str) -> EmailVerificationRequired:
         """The refusal naming the address the code went to."""
         return cls(f"Verify your email address first: enter the code we sent to {email}.")
+
+
+# Two-step sign-in's refusals (README "Two-step sign-in"; api/auth/two_step.py): a password
+# user who must set it up and has not.
+
+
+class TwoStepSignInRequired(SignInPolicyRefusal):
+    """401: the user must set up two-step sign-in (their account requires it, or it was
+    reset) and this token comes from a sign-in before that: they sign in again and set it
+    up."""
+
+    status_code = 401
+    default_message = "Sign in again to set up two-step sign-in."
+
+
+class TwoStepSetupRequired(SignInPolicyRefusal):
+    """401: the user signed in but must set up two-step sign-in before anything else; only
+    the set-up itself accepts this token."""
+
+    status_code = 401
+    default_message = "Set up two-step sign-in to continue."

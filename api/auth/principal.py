@@ -31,6 +31,7 @@ from api.auth.errors import (
 )
 from api.auth.last_used import LastUsed
 from api.auth.tokens import AccessClaims
+from api.auth.two_step import enforce_two_step, setup_due_sql
 from api.db import driver_connection
 from api.errors import AppError
 from api.models import Account, ApiKey, AuthType, Role
@@ -81,7 +82,8 @@ def policy_columns(user: str, account: str) -> str:
        {user}.auth_type,
        {user}.deactivated_at IS NOT NULL,
        {user}.signed_in_at IS NULL AND {user}.invitation_expires_at <= now(),
-       extract(epoch FROM {user}.tokens_valid_after)::bigint"""
+       extract(epoch FROM {user}.tokens_valid_after)::bigint,
+       {setup_due_sql(user, account)}"""
 
 
 # The auth type an account's requirement asks for (``Account.required_auth_type`` in SQL).
@@ -92,7 +94,7 @@ _REQUIRED: dict[str, type[SignInPolicyRefusal]] = {
     AuthType.GOOGLE_SSO.value: GoogleSignInRequired,
     AuthType.SAML_SSO.value: SamlSignInRequired,
 }
-POLICY_COLUMN_COUNT = 5
+POLICY_COLUMN_COUNT = 6
 
 # Sent as it is with asyncpg (prepared once per connection), the token's sub as $1: what the
 # sign-in policy reads, then the columns of ``Caller``.
@@ -137,18 +139,22 @@ _KEY_HOLDER_QUERY = (
 _KEY_USES = LastUsed(ApiKey)
 
 
-def enforce_policy(claims: AccessClaims, values: Sequence[Any]) -> None:
+def enforce_policy(
+    claims: AccessClaims, values: Sequence[Any], *, setting_up_two_step: bool = False
+) -> None:
     """The sign-in policy (README "Security model"), on the values of :func:`policy_columns`.
     In order: the account requires a way of signing in (Google or its SAML connection, SPEC 4
     "SSO setting") and the user signs in another way; the user's access is turned off; an
     invitee's invitation lapsed before their first sign-in; the token was issued before the
-    user's ``tokens_valid_after`` (whole seconds, as ``iat``).
+    user's ``tokens_valid_after`` (whole seconds, as ``iat``); the user must set up two-step
+    sign-in (``api.auth.two_step``: only a request that sets it up, ``setting_up_two_step``,
+    may go on, with a token of a sign-in since).
 
     Raises:
         GoogleSignInRequired, SamlSignInRequired, AccessDeactivated, InvitationLapsed,
-        SessionEnded (all 401).
+        SessionEnded, TwoStepSignInRequired, TwoStepSetupRequired (all 401).
     """
-    required, auth_type, deactivated, invitation_lapsed, valid_after = values
+    required, auth_type, deactivated, invitation_lapsed, valid_after, two_step = values
     if required is not None and auth_type != required:
         raise _REQUIRED[required]()
     if deactivated:
@@ -157,6 +163,7 @@ def enforce_policy(claims: AccessClaims, values: Sequence[Any]) -> None:
         raise InvitationLapsed()
     if valid_after is not None and claims.issued_at < valid_after:
         raise SessionEnded()
+    enforce_two_step(claims, two_step, setting_up=setting_up_two_step)
 
 
 async def explain_missing_user(connection: Any, claims: AccessClaims) -> AppError | None:
@@ -171,7 +178,11 @@ async def explain_missing_user(connection: Any, claims: AccessClaims) -> AppErro
 
 
 async def fetch_acting_row(
-    read_engine: AsyncEngine, claims: AccessClaims, sql: str, *args: Any
+    read_engine: AsyncEngine,
+    claims: AccessClaims,
+    sql: str,
+    *args: Any,
+    setting_up_two_step: bool = False,
 ) -> Sequence[Any] | None:
     """Run ``sql`` (one row whose first :data:`POLICY_COLUMN_COUNT` columns are
     :func:`policy_columns` of the token's user, found by ``sub``) and apply the sign-in policy
@@ -188,25 +199,31 @@ async def fetch_acting_row(
         if missing is not None:
             raise missing
         return None
-    enforce_policy(claims, row[:POLICY_COLUMN_COUNT])
+    enforce_policy(claims, row[:POLICY_COLUMN_COUNT], setting_up_two_step=setting_up_two_step)
     result: Sequence[Any] = row
     return result
 
 
-async def get_caller(read_engine: AsyncEngine, claims: AccessClaims) -> Caller | None:
+async def get_caller(
+    read_engine: AsyncEngine, claims: AccessClaims, *, setting_up_two_step: bool = False
+) -> Caller | None:
     """The user a verified access token acts for, with its account, if the account's sign-in
     policy lets the token act now; None when the identity has no user yet (a federated
-    identity choosing an account, SPEC 4 needsAccount).
+    identity choosing an account, SPEC 4 needsAccount). ``setting_up_two_step``: the request
+    sets up two-step sign-in, which a user who must do so may (``api.auth.two_step``).
 
     One indexed read by the token's ``sub`` on a connection of ``read_engine`` (the
     autocommit engine); a second only when no user matches, to tell why.
 
     Raises:
         GoogleSignInRequired, SamlSignInRequired, AccessDeactivated, InvitationLapsed,
-            SessionEnded: the policy refuses the token (:func:`enforce_policy`; all 401).
+            SessionEnded, TwoStepSignInRequired, TwoStepSetupRequired: the policy refuses the
+            token (:func:`enforce_policy`; all 401).
         UserRemoved, SessionEnded: no user matches and :func:`explain_missing_user` says why.
     """
-    row = await fetch_acting_row(read_engine, claims, _CALLER_SQL, claims.sub)
+    row = await fetch_acting_row(
+        read_engine, claims, _CALLER_SQL, claims.sub, setting_up_two_step=setting_up_two_step
+    )
     if row is None:
         return None
     user_id, first, last, email, auth_type, elevation, account_id, account_name, role, verified = (

@@ -39,13 +39,16 @@ class AccessClaims:
 
     ``sub`` is the pool user's immutable id (what sessions are bound to: ``user.identity_sub``);
     ``username`` the Cognito username (our ``user.identity_id``); ``issued_at`` (``iat``) and
-    ``expires_at`` (``exp``) are in epoch seconds.
+    ``expires_at`` (``exp``) are in epoch seconds; ``authenticated_at`` (``auth_time``, epoch
+    seconds) is when the user signed in, which refreshed tokens keep (OpenID Connect Core 2);
+    0 when the token has none, so no check that needs it passes.
     """
 
     sub: str
     username: str
     issued_at: int
     expires_at: int
+    authenticated_at: int = 0
 
 
 class AccessTokenVerifier:
@@ -162,6 +165,7 @@ class AccessTokenVerifier:
             username=username,
             issued_at=int(claims["iat"]),
             expires_at=int(claims["exp"]),
+            authenticated_at=int(claims.get("auth_time") or 0),
         )
         self._verified[token] = result
         if len(self._verified) > self._cache_size:

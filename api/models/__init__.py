@@ -8,6 +8,7 @@ from api.models.api_key import ApiKey, ApiKeyUsage, ApiKeyUsageDaily
 from api.models.audit_event import AuditEvent
 from api.models.pending_pool_user import PendingPoolUser
 from api.models.rate_limit_counter import RateLimitCounter
+from api.models.recovery_code import RecoveryCode
 from api.models.removed_identity import RemovedIdentity
 from api.models.saml_connection import SamlConnection
 from api.models.scim_token import ScimToken
@@ -37,6 +38,7 @@ __all__ = [
     "PendingPoolUser",
     "Platform",
     "RateLimitCounter",
+    "RecoveryCode",
     "RemovedIdentity",
     "Role",
     "SamlConnection",

@@ -100,6 +100,10 @@ class Account(TimestampMixin, Base):
     # requests past it until the cycle ends (README "Metering intake").
     stop_at_allowance: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
 
+    # Since when its password users must use two-step sign-in (README "Two-step sign-in");
+    # null: not required.
+    two_step_required_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
     @property
     def required_auth_type(self) -> AuthType | None:
         """How the account's users must sign in (SPEC 4 "SSO setting": google or saml), or

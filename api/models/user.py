@@ -101,6 +101,11 @@ class User(TimestampMixin, Base):
     email_verified: Mapped[bool] = mapped_column(Boolean, default=True, server_default="true")
     external_id: Mapped[str | None] = mapped_column(String(255))
     directory_attributes: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    # Two-step sign-in (README "Two-step sign-in"; password users only): on since
+    # ``two_step_enabled_at``; a new set-up is due since ``two_step_reset_at`` (an Owner or
+    # Admin reset it, or the user signed in with a recovery code), cleared by the set-up.
+    two_step_enabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    two_step_reset_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 Index("uq_user_email_lower", func.lower(User.email), unique=True)

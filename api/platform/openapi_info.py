@@ -48,6 +48,10 @@ TAGS = [
     {"name": "account", "description": "The account: name, users, plan, card and usage."},
     {"name": "users", "description": "Users of the account: invitations, roles, removal."},
     {"name": "sso", "description": "Single sign-on: verified email domains and the policy."},
+    {
+        "name": "two-step sign-in",
+        "description": "Authenticator-app codes and recovery codes for password users.",
+    },
     {"name": "billing", "description": "Plan changes, payment method and invoices (Stripe)."},
     {"name": "api keys", "description": "The account's API keys for the test service."},
     {"name": "usage", "description": "Metered usage: the intake, alerts and CSV export."},

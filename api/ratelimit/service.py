@@ -31,7 +31,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.config import Settings
-from api.errors import ProviderRefused, RateLimited
+from api.errors import ProviderRefused, RateLimited, WrongCredential
 from api.models import RateLimitCounter, SignInBackoff
 from api.platform.client_address import limit_key
 
@@ -341,8 +341,9 @@ class PasswordAttempts:
 
         The address, the subject's ceiling and its backoff from this address are counted
         first; the subject's counts are given back unless the block raises
-        ``ProviderRefused`` (a wrong password, a wrong code), and its backoff from this
-        address is cleared when the block succeeds.
+        ``ProviderRefused`` (a wrong password, a wrong code) or ``WrongCredential`` (a wrong
+        recovery code), and its backoff from this address is cleared when the block
+        succeeds.
 
         Raises:
             RateLimited: too many attempts from this address, a wait of this subject's
@@ -360,7 +361,7 @@ class PasswordAttempts:
             raise
         try:
             yield
-        except ProviderRefused:
+        except (ProviderRefused, WrongCredential):
             raise
         except BaseException:
             await self.limiter.release(per_email, subject, now)

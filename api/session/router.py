@@ -81,6 +81,7 @@ from api.session.schemas import (
     EmailVerificationResponse,
     ForgotPasswordRequest,
     ForgotPasswordResponse,
+    RecoveryCodeSignInRequest,
     RegistrationRequest,
     SessionResponse,
     SignInRequest,
@@ -90,9 +91,11 @@ from api.session.schemas import (
     SsoCreateRequest,
     SsoJoinRequest,
     Tokens,
+    TwoStepCodeRequest,
 )
 from api.sso.errors import SamlConnectionRequired, SamlTestFailed
 from api.sso.schemas import SamlTestResponse, SamlTestResult, SamlTestStart
+from api.two_step.errors import RecoveryCodeMismatch
 
 router = APIRouter(prefix="/web", tags=["session"])
 
@@ -258,6 +261,39 @@ async def complete_new_password(
         username=body.username,
         session=body.session,
         new_password=body.new_password,
+    )
+
+
+@router.post(
+    "/session/two-step-code",
+    status_code=200,
+    response_model=SignInResponse,
+    responses=error_responses(*_PASSWORD_ERRORS),
+    openapi_extra={"security": []},
+)
+async def answer_two_step_code(body: TwoStepCodeRequest, flow: PasswordFlow) -> SignInResponse:
+    """Answer a sign-in's SOFTWARE_TOKEN_MFA challenge with the 6-digit code of the user's
+    authenticator app (README "Two-step sign-in")."""
+    return await service.answer_two_step_code(
+        flow=flow, username=body.username, session=body.session, code=body.code
+    )
+
+
+@router.post(
+    "/session/recovery-code",
+    status_code=200,
+    response_model=SignInResponse,
+    responses=error_responses(*_PASSWORD_ERRORS, RecoveryCodeMismatch),
+    openapi_extra={"security": []},
+)
+async def sign_in_with_recovery_code(
+    body: RecoveryCodeSignInRequest, flow: PasswordFlow
+) -> SignInResponse:
+    """Sign in with email, password and one of the user's recovery codes in place of the
+    authenticator app's code; each code works once, and a new set-up of two-step sign-in is
+    then due (``twoStepSetupRequired``)."""
+    return await service.sign_in_with_recovery_code(
+        flow=flow, email=body.email, password=body.password, recovery_code=body.recovery_code
     )
 
 

@@ -22,6 +22,7 @@ from api.schemas import (
     ValidEmail,
 )
 from api.session import rules
+from api.two_step.schemas import AuthenticatorCode
 
 EMAIL_REQUIRED = "Email address is required"  # SPEC 5 Login, reset screens
 PASSWORD_MAX_LENGTH = 256
@@ -124,6 +125,30 @@ class SignInResponse(ApiModel):
 
     tokens: Tokens | None = None
     challenge: Challenge | None = None
+    two_step_setup_required: bool = Field(
+        default=False,
+        description="With tokens: the user must set up two-step sign-in before anything "
+        "else (their account requires it, it was reset, or they signed in with a recovery "
+        "code); until then the tokens work only for /web/two-step-sign-in and its set-up.",
+    )
+
+
+class TwoStepCodeRequest(ApiModel):
+    """Answer to the SOFTWARE_TOKEN_MFA challenge of a sign-in: the 6-digit code of the
+    user's authenticator app."""
+
+    username: Annotated[str, Text(320, min_length=1)]
+    session: Annotated[str, Text(8192, min_length=1)]
+    code: AuthenticatorCode
+
+
+class RecoveryCodeSignInRequest(ApiModel):
+    """Sign in with a recovery code in place of the authenticator app's code: the email and
+    password again (the console keeps no password between requests) and one unused code."""
+
+    email: Annotated[Email, Required(EMAIL_REQUIRED)]
+    password: Annotated[Password, Required("Password is required")]
+    recovery_code: Annotated[str, Text(64), Required("Enter a recovery code")]
 
 
 class CompleteNewPasswordRequest(ApiModel):

@@ -29,7 +29,7 @@ from api.adapters.cognito import (
 )
 from api.adapters.cognito import CodeDelivery as CognitoCodeDelivery
 from api.adapters.cognito import Tokens as CognitoTokens
-from api.audit import SignInLog
+from api.audit import SigningIn, SignInLog
 from api.auth import principal
 from api.auth.errors import (
     AccessDeactivated,
@@ -43,7 +43,7 @@ from api.auth.sessions import end_sessions
 from api.auth.tokens import AccessClaims, AccessTokenVerifier, IdentityProviderDown, InvalidToken
 from api.cognito_errors import cognito_errors
 from api.emails import email_domain
-from api.errors import ProviderRefused, VendorUnavailable
+from api.errors import ProviderRefused, VendorUnavailable, WrongCredential
 from api.models import AuthType, User
 from api.ratelimit.service import PasswordAttempts
 from api.session import repository
@@ -70,6 +70,8 @@ from api.session.schemas import (
 )
 from api.session.sso_accounts import land_provisioned_user
 from api.sso import saml
+from api.two_step import service as two_step
+from api.two_step.errors import RecoveryCodeMismatch
 
 
 def session_view(caller: Caller) -> bytes:
@@ -122,6 +124,7 @@ async def _logged(sign_ins: SignInLog, username: str, method: str) -> AsyncItera
         yield
     except (
         ProviderRefused,
+        WrongCredential,
         MustSignInWithGoogle,
         MustSignInWithSso,
         InvitationExpired,
@@ -133,16 +136,16 @@ async def _logged(sign_ins: SignInLog, username: str, method: str) -> AsyncItera
 
 async def signed_in(
     *, db: AsyncSession, sign_ins: SignInLog, claims: AccessClaims, method: str
-) -> bool:
+) -> SigningIn | None:
     """A sign-in succeeded with the token of ``claims``: the user of that username is bound
     to the token's pool user (``sub``), their first sign-in ends a Pending invitation, and
     each is recorded in the account's audit log, in the request's transaction. An identity
-    without a user yet (a federated one choosing an account) changes nothing. Returns
-    whether a user matched."""
+    without a user yet (a federated one choosing an account) changes nothing. Returns who
+    signed in (None: nobody we know)."""
     user = await repository.mark_signed_in(db, claims.username, claims.sub)
     if user is not None:
         await sign_ins.succeeded(db, user, method)
-    return user is not None
+    return user
 
 
 async def verified_claims(*, verifier: AccessTokenVerifier, tokens: CognitoTokens) -> AccessClaims:
@@ -172,6 +175,9 @@ class PasswordSignIn:
 async def _sign_in_response(
     flow: PasswordSignIn, method: str, result: AuthResult, username: str
 ) -> SignInResponse:
+    """What a password flow answers with Cognito's ``result``: the tokens (the sign-in
+    recorded, and whether a set-up of two-step sign-in must come first), or the challenge to
+    answer."""
     if result.tokens is not None:
         await signed_in(
             db=flow.db,
@@ -179,7 +185,10 @@ async def _sign_in_response(
             claims=await verified_claims(verifier=flow.verifier, tokens=result.tokens),
             method=method,
         )
-        return SignInResponse(tokens=tokens_out(result.tokens, flow.cookies))
+        return SignInResponse(
+            tokens=tokens_out(result.tokens, flow.cookies),
+            two_step_setup_required=await two_step.setup_due_for(flow.db, username),
+        )
     assert result.challenge is not None
     return SignInResponse(
         challenge=Challenge(
@@ -188,6 +197,28 @@ async def _sign_in_response(
             username=result.challenge.parameters.get("USER_ID_FOR_SRP", username),
         )
     )
+
+
+async def _password_auth(flow: PasswordSignIn, username: str, password: str) -> AuthResult:
+    """AdminInitiateAuth with the password, holding the console's two-step sign-in: a user
+    who has it on here must get the SOFTWARE_TOKEN_MFA challenge (README "Two-step sign-in"),
+    whatever Cognito's own setting says. When Cognito issued tokens instead (MFA was turned
+    off at Cognito behind the console, e.g. with the user's access token), they are revoked,
+    MFA is turned on again at Cognito, and the password is tried again.
+
+    Raises: CognitoError, CognitoUnavailable (as ``CognitoClient.password_auth``).
+    """
+    result = await flow.cognito.password_auth(username, password)
+    if result.tokens is None or not await two_step.is_on(flow.db, username):
+        return result
+    if result.tokens.refresh_token:
+        with contextlib.suppress(CognitoError, CognitoUnavailable):
+            await flow.cognito.revoke_token(result.tokens.refresh_token)
+    await flow.cognito.admin_set_software_token_mfa(username, enabled=True)
+    result = await flow.cognito.password_auth(username, password)
+    if result.tokens is not None:
+        raise CognitoUnavailable("Cognito signs in without the code of an authenticator app")
+    return result
 
 
 def tokens_out(tokens: CognitoTokens, cookies: SessionCookies) -> Tokens:
@@ -227,7 +258,7 @@ async def sign_in(
         cognito_errors(),
     ):
         await _refuse_by_policy(flow.db, email)
-        result = await flow.cognito.password_auth(email, password)
+        result = await _password_auth(flow, email, password)
     return await _sign_in_response(flow, "password", result, email)
 
 
@@ -357,8 +388,82 @@ async def confirm_forgot_password(
         await repository.mark_email_verified(flow.db, User.identity_id == email)
         await end_sessions(flow.db, User.identity_id == email)
         await flow.cognito.admin_user_global_sign_out(email)
-        result = await flow.cognito.password_auth(email, new_password)
+        result = await _password_auth(flow, email, new_password)
     return await _sign_in_response(flow, method, result, email)
+
+
+async def answer_two_step_code(
+    *, flow: PasswordSignIn, username: str, session: str, code: str
+) -> SignInResponse:
+    """Answer a sign-in's SOFTWARE_TOKEN_MFA challenge with the authenticator app's code
+    (AdminRespondToAuthChallenge; README "Two-step sign-in"). A wrong code counts as a failed
+    attempt, as a wrong password does.
+
+    Raises: RateLimited, MustSignInWithGoogle, AccessDeactivated, InvitationExpired,
+    ProviderRefused (CodeMismatchException, an expired challenge session: Cognito's
+    message), VendorUnavailable.
+    """
+    method = "two-step code"
+    async with (
+        _logged(flow.sign_ins, username, method),
+        flow.attempts.attempt(username),
+        cognito_errors(),
+    ):
+        await _refuse_by_policy(flow.db, username)
+        result = await flow.cognito.respond_software_token_mfa(username, session, code)
+    return await _sign_in_response(flow, method, result, username)
+
+
+async def sign_in_with_recovery_code(
+    *, flow: PasswordSignIn, email: str, password: str, recovery_code: str
+) -> SignInResponse:
+    """Sign in with the password and a recovery code in place of the authenticator app's
+    code (README "Two-step sign-in"). The password is checked by Cognito first; then one of
+    the user's unused codes is spent; then, as Cognito has no recovery codes, its MFA is
+    lifted for this one sign-in (AdminSetUserMFAPreference off, AdminInitiateAuth, on again
+    at once), so the sign-in still ends in Cognito's tokens. Meanwhile any other password
+    sign-in still needs the code: the console's own record says two-step sign-in is on
+    (:func:`_password_auth`). A new set-up is then due: the tokens work only for it until the
+    user has a new authenticator. Audited (``sign_in.succeeded`` with the method ``recovery
+    code``, and ``two_step.recovery_code_used``). A wrong code counts as a failed attempt.
+
+    Raises: RateLimited, MustSignInWithGoogle, AccessDeactivated, InvitationExpired,
+    ProviderRefused (a wrong password), RecoveryCodeMismatch, VendorUnavailable.
+    """
+    method = "recovery code"
+    async with (
+        _logged(flow.sign_ins, email, method),
+        flow.attempts.attempt(email),
+        cognito_errors(),
+    ):
+        await _refuse_by_policy(flow.db, email)
+        result = await flow.cognito.password_auth(email, password)
+        try:
+            user = await two_step.use_recovery_code(flow.db, email, recovery_code)
+        except RecoveryCodeMismatch:
+            if result.tokens is not None and result.tokens.refresh_token:
+                with contextlib.suppress(CognitoError, CognitoUnavailable):
+                    await flow.cognito.revoke_token(result.tokens.refresh_token)
+            raise
+        if result.tokens is None:
+            await flow.cognito.admin_set_software_token_mfa(email, enabled=False)
+            try:
+                result = await flow.cognito.password_auth(email, password)
+            finally:
+                await flow.cognito.admin_set_software_token_mfa(email, enabled=True)
+        else:  # MFA was off at Cognito behind the console: on again
+            await flow.cognito.admin_set_software_token_mfa(email, enabled=True)
+    if result.tokens is None:
+        raise UnableToAuthenticate()
+    claims = await verified_claims(verifier=flow.verifier, tokens=result.tokens)
+    signing_in = await signed_in(db=flow.db, sign_ins=flow.sign_ins, claims=claims, method=method)
+    if signing_in is not None:
+        await two_step.set_up_again_since(
+            flow.db, user, claims.authenticated_at, flow.sign_ins.trail(flow.db, signing_in)
+        )
+    return SignInResponse(
+        tokens=tokens_out(result.tokens, flow.cookies), two_step_setup_required=True
+    )
 
 
 def _id_claims(id_token: str) -> dict[str, Any]:

@@ -4,6 +4,7 @@ whole body (api/account/repository.py): the account's users as ``account_users``
 
 from __future__ import annotations
 
+from api.auth.two_step import two_step_on_sql
 from api.schemas import json_time_sql
 from api.users.status import user_status_sql
 
@@ -23,6 +24,7 @@ def account_users_sql(account_id: str, now: str) -> str:
             'authType', m.auth_type,
             'role', m.role,
             'status', {user_status_sql("m", now)},
+            'twoStepSignIn', {two_step_on_sql("m")},
             'invitedAt', {json_time_sql("m.invited_at")},
             'invitationExpiresAt',
                 CASE WHEN m.signed_in_at IS NULL THEN {json_time_sql("m.invitation_expires_at")} END

@@ -33,6 +33,10 @@ class AccountUser(ApiModel):
     auth_type: str
     role: Role
     status: UserStatus
+    two_step_sign_in: bool | None = Field(
+        description="Whether the user's two-step sign-in (an authenticator app) is on; null "
+        "for users who sign in with an identity provider, to whom it does not apply."
+    )
     invited_at: datetime | None = Field(description="When the (last) invitation was sent.")
     invitation_expires_at: datetime | None = Field(
         description="When a Pending invitation expires; null for users without one."

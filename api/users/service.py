@@ -42,6 +42,7 @@ from api.auth.pool_users import PoolUserLedger
 from api.auth.principal import Caller
 from api.auth.roles import require_may_grant, require_may_manage
 from api.auth.sessions import end_sessions, lift_removal, record_removal
+from api.auth.two_step import two_step_on
 from api.cognito_errors import cognito_errors
 from api.db import undo_on_rollback
 from api.errors import EmailInUse, NotFound
@@ -74,6 +75,7 @@ def account_user(user: User, now: datetime | None = None) -> AccountUser:
         status=user_status(user, now or datetime.now(UTC)),
         invited_at=user.invited_at,
         invitation_expires_at=user.invitation_expires_at if user.signed_in_at is None else None,
+        two_step_sign_in=two_step_on(user),
     )
 
 

@@ -36,6 +36,9 @@ def test_signed_in_screens_have_no_axe_violations(page: Page) -> None:
         page.get_by_role("navigation", name="Main").get_by_role("link", name=link).click()
         expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
         assert_no_axe_violations(page, path)
+    page.get_by_role("link", name="Two-step sign-in").click()
+    expect(page.get_by_role("button", name="Set up two-step sign-in")).to_be_visible()
+    assert_no_axe_violations(page, "/two-step-sign-in")
     page.goto("/payment")
     expect(page.get_by_role("button", name="Update Payment Method")).to_be_visible()
     # The card field's frame is the card provider's (Stripe.js): only it is left out.

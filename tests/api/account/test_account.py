@@ -60,10 +60,12 @@ class TestGetAccount:
                 "authType": "Email",
                 "role": "Owner",
                 "status": "Active",
+                "twoStepSignIn": False,
                 "invitedAt": None,
                 "invitationExpiresAt": None,
             }
         ]
+        assert account["requireTwoStepSignIn"] is False
         # A brand-new account has exactly its current cycle, with nothing used.
         assert len(account["usage"]) == 1
         assert account["usage"][0]["requests"] == 0

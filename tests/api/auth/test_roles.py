@@ -23,7 +23,7 @@ from fastapi.routing import APIRoute
 from sqlalchemy import func, select
 
 from api.auth.roles import ADMIN_REQUIRED, OWNER_REQUIRED
-from api.deps import _owner_only, _owner_or_admin, get_caller
+from api.deps import _owner_only, _owner_or_admin, get_caller, get_two_step_caller
 from api.models import AuditEvent, Role
 from tests.api.conftest import MakeUser, SignedIn, unique_domain, unique_email
 
@@ -53,6 +53,7 @@ def _random_id() -> str:
 
 
 # (method, path template as routed, who may, the request: method, URL and JSON body)
+_REAUTHENTICATION = {"password": "Not-the-password-1!", "code": "123456"}
 ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
     ("PUT", "/web/account", ADMINS, lambda t: ("PUT", "/web/account", {"name": "Renamed"})),
     ("POST", "/web/sso", ADMINS, lambda t: ("POST", "/web/sso", {"requireGoogleSSO": False})),
@@ -202,6 +203,43 @@ ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
         EVERYONE,
         lambda t: ("POST", "/web/session/email-verification/confirm", {"code": "123456"}),
     ),
+    # A user's own two-step sign-in, whatever their role.
+    (
+        "POST",
+        "/web/two-step-sign-in/setup",
+        EVERYONE,
+        lambda t: ("POST", "/web/two-step-sign-in/setup", None),
+    ),
+    (
+        "POST",
+        "/web/two-step-sign-in/setup/confirm",
+        EVERYONE,
+        lambda t: ("POST", "/web/two-step-sign-in/setup/confirm", {"code": "123456"}),
+    ),
+    (
+        "POST",
+        "/web/two-step-sign-in/recovery-codes",
+        EVERYONE,
+        lambda t: ("POST", "/web/two-step-sign-in/recovery-codes", _REAUTHENTICATION),
+    ),
+    (
+        "POST",
+        "/web/two-step-sign-in/disable",
+        EVERYONE,
+        lambda t: ("POST", "/web/two-step-sign-in/disable", _REAUTHENTICATION),
+    ),
+    (
+        "PUT",
+        "/web/two-step-sign-in/requirement",
+        OWNER,
+        lambda t: ("PUT", "/web/two-step-sign-in/requirement", {"required": False}),
+    ),
+    (
+        "DELETE",
+        "/web/users/{user_id}/two-step-sign-in",
+        ADMINS,
+        lambda t: ("DELETE", f"/web/users/{t.target.user.id}/two-step-sign-in", None),
+    ),
     (
         "PUT",
         "/web/usage-alerts",
@@ -303,7 +341,9 @@ def test_every_guarded_route_is_in_the_table(app: FastAPI) -> None:
     # to every role on purpose.
     open_to_all = {(m, p) for m, p, roles, _ in ROUTES if roles == EVERYONE}
     for method, route in _web_routes(app):
-        if method in {"GET", "HEAD"} or not _has(route.dependant, get_caller):
+        if method in {"GET", "HEAD"} or not (
+            _has(route.dependant, get_caller) or _has(route.dependant, get_two_step_caller)
+        ):
             continue
         assert (method, route.path) in _routed(app) | open_to_all, (
             f"{method} {route.path} changes account data without a role dependency"

@@ -48,6 +48,7 @@ class TestInvite:
             "authType": "Email",
             "role": "Admin",
             "status": "Pending",
+            "twoStepSignIn": False,
             "invitedAt": user["invitedAt"],
             "invitationExpiresAt": user["invitationExpiresAt"],
         }

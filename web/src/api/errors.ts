@@ -37,6 +37,8 @@ const SIGN_IN_POLICY: Record<SignInPolicyCode, true> = {
   SamlSignInRequired: true,
   SessionEnded: true,
   UserRemoved: true,
+  TwoStepSignInRequired: true,
+  TwoStepSetupRequired: true,
 };
 export const SIGN_IN_POLICY_CODES: ReadonlySet<ErrorCode> = new Set(
   Object.keys(SIGN_IN_POLICY) as SignInPolicyCode[],

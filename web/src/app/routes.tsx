@@ -7,7 +7,8 @@
  * where it does not, the page's heading is ('Account Information', 'User Management',
  * 'Billing & Subscription'; "/" has that of /account, where it redirects); /logout and the
  * provider redirects have none. /activity (the audit log, README "Audit log") is 'Activity';
- * /oauth/saml-test (the SAML test window, README "SAML single sign-on") 'Test sign-in'.
+ * /oauth/saml-test (the SAML test window, README "SAML single sign-on") 'Test sign-in';
+ * /two-step-sign-in (README "Two-step sign-in") 'Two-step sign-in'.
  */
 import { type ComponentType, Suspense, lazy, useEffect } from "react";
 import { Navigate, Route, Routes, useNavigate } from "react-router";
@@ -31,6 +32,7 @@ const AccountPage = lazyRoute(() => import("@/features/account/routes/account"))
 const UsersPage = lazyRoute(() => import("@/features/users/routes/users"));
 const BillingPage = lazyRoute(() => import("@/features/billing/routes/billing"));
 const ActivityPage = lazyRoute(() => import("@/features/activity/routes/activity"));
+const TwoStepPage = lazyRoute(() => import("@/features/session/routes/two-step-sign-in"));
 const PaymentPage = lazyRoute(() => import("@/features/billing/routes/payment"));
 const LoginPage = lazyRoute(() => import("@/features/session/routes/login"));
 const LogoutPage = lazyRoute(() => import("@/features/session/routes/logout"));
@@ -51,6 +53,7 @@ const SIGNED_IN_PAGES: Record<string, { preload: () => void }> = {
   "/users": UsersPage,
   "/billing": BillingPage,
   "/activity": ActivityPage,
+  "/two-step-sign-in": TwoStepPage,
   "/payment": PaymentPage,
 };
 
@@ -105,6 +108,10 @@ export function AppRoutes() {
               <Route path="users" element={<Titled title="User Management"><UsersPage /></Titled>} />
               <Route path="billing" element={<Titled title="Billing & Subscription"><BillingPage /></Titled>} />
               <Route path="activity" element={<Titled title="Activity"><ActivityPage /></Titled>} />
+              <Route
+                path="two-step-sign-in"
+                element={<Titled title="Two-step sign-in"><TwoStepPage /></Titled>}
+              />
             </Route>
             {/* Sign-in is "not shown" for /payment in the spec; changing a card needs an account. */}
             <Route path="payment" element={<Titled title="Payment"><PaymentPage /></Titled>} />

@@ -10,10 +10,15 @@
  */
 export function saveDownload(blob: Blob, response: Response, fallback: string): void {
   const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1];
+  saveBlob(blob, name ?? fallback);
+}
+
+/** Save `blob` as the browser's download named `filename` (made in the page, e.g. a text file). */
+export function saveBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
-  link.download = name ?? fallback;
+  link.download = filename;
   link.click();
   URL.revokeObjectURL(url);
 }

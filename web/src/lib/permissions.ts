@@ -28,6 +28,8 @@ const CHANGES = {
   manageUsers: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can manage users." },
   /** The single sign-on choice and its domains. */
   changeSso: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can change single sign-on." },
+  /** Whether the account requires two-step sign-in (README "Two-step sign-in"). */
+  requireTwoStep: { allowed: OWNERS, reason: "Only Owners can require two-step sign-in." },
 } as const satisfies Record<string, { allowed: readonly Role[]; reason: string }>;
 
 export type Change = keyof typeof CHANGES;

@@ -1,7 +1,7 @@
 /**
  * The signed-in layout (SPEC 2 "Shell", SPEC 9 layout): a 278px sidebar with the account
- * name, the three menu items (and Activity for Owners and Admins, README "Roles and invitations"), Documentation
- * and Logout; the email verification banner above the content while the user's address is
+ * name, the three menu items (and Activity for Owners and Admins, README "Roles and invitations"), Documentation,
+ * the user's own Two-step sign-in (README "Two-step sign-in") and Logout; the email verification banner above the content while the user's address is
  * unverified; the content area renders only once both the session and the account have
  * loaded; a footer with terms, privacy and copyright. Its first Tab stop is 'Skip to
  * content' (WCAG 2.4.1), which moves the focus past the sidebar to the main region.
@@ -18,6 +18,7 @@ import {
   CardIcon,
   ExternalIcon,
   LogoutIcon,
+  ShieldIcon,
   UserIcon,
   UsersIcon,
   WarningIcon,
@@ -92,6 +93,13 @@ export function Component() {
             Documentation
             <ExternalIcon className={styles.external} />
           </a>
+          <NavLink
+            to="/two-step-sign-in"
+            className={({ isActive }) => `${styles.navLink} ${isActive ? styles.active : ""}`}
+          >
+            <ShieldIcon width={18} height={18} />
+            Two-step sign-in
+          </NavLink>
           {user ? (
             <Link className={styles.logout} to="/logout" data-testid="logout-link">
               <span className={styles.avatar} aria-hidden>

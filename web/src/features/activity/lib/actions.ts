@@ -46,6 +46,12 @@ const WORDS: Readonly<Record<AuditAction, string>> = {
   "user.deactivated": "Deactivated a user",
   "user.reactivated": "Reactivated a user",
   "usage_limit.changed": "Changed what happens at the allowance",
+  "two_step.enabled": "Turned on two-step sign-in",
+  "two_step.disabled": "Turned off two-step sign-in",
+  "two_step.recovery_codes_regenerated": "Made new recovery codes",
+  "two_step.recovery_code_used": "Signed in with a recovery code",
+  "two_step.reset": "Reset a user's two-step sign-in",
+  "two_step.requirement_changed": "Changed the two-step sign-in requirement",
 };
 
 /** "Invited a user" for `user.invited`. */
@@ -120,6 +126,17 @@ export const ACTION_GROUPS: readonly { label: string; actions: readonly AuditAct
       "api_key.limit_changed",
       "usage_alerts.changed",
       "usage_limit.changed",
+    ],
+  },
+  {
+    label: "Two-step sign-in",
+    actions: [
+      "two_step.enabled",
+      "two_step.disabled",
+      "two_step.recovery_codes_regenerated",
+      "two_step.recovery_code_used",
+      "two_step.reset",
+      "two_step.requirement_changed",
     ],
   },
 ];

@@ -8,7 +8,7 @@ import { type IssuedTokens, tokenStore } from "@/lib/token-store";
  * asking for a reset code and setting the new password with it. Tokens a call returns are
  * stored and the cache of any previous user is dropped, as on sign-in.
  */
-function useStoreTokens() {
+export function useStoreTokens() {
   const queryClient = useQueryClient();
   return (result: { tokens?: IssuedTokens | null }) => {
     if (result.tokens) {

@@ -6,6 +6,7 @@ import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
 
 import { useConfirmForgotPassword } from "../api/password";
+import { type NextStep, nextStep } from "../lib/two-step";
 import { validateCompleteForgotPassword } from "../lib/validation";
 
 import { BackToLogin } from "./BackToLogin";
@@ -15,6 +16,8 @@ interface CompleteForgotPasswordFormProps {
   email: string;
   /** Signed in with the new password. */
   onDone: () => void;
+  /** Two-step sign-in asks for its code (a reset does not bypass it), or a set-up first. */
+  onTwoStep: (step: NextStep, password: string) => void;
   onBackToLogin: () => void;
 }
 
@@ -22,7 +25,12 @@ interface CompleteForgotPasswordFormProps {
  * The complete-forgot-password mode (SPEC 2): email (read-only), verification code, new
  * password, confirm password and 'Change Password'. Success signs the user in (SPEC 4).
  */
-export function CompleteForgotPasswordForm({ email, onDone, onBackToLogin }: CompleteForgotPasswordFormProps) {
+export function CompleteForgotPasswordForm({
+  email,
+  onDone,
+  onTwoStep,
+  onBackToLogin,
+}: CompleteForgotPasswordFormProps) {
   const [code, setCode] = useState("");
   const [password, setPassword] = useState("");
   const [confirmPassword, setConfirmPassword] = useState("");
@@ -40,8 +48,10 @@ export function CompleteForgotPasswordForm({ email, onDone, onBackToLogin }: Com
       { body: { email, code: code.trim(), newPassword: password } },
       {
         onSuccess: (result) => {
-          if (result.tokens) onDone();
-          else setError(`Unexpected sign-in challenge: ${result.challenge?.name ?? "none"}`);
+          const step = nextStep(result, email);
+          if (step.kind === "signedIn") onDone();
+          else if (step.kind === "challenge") setError(`Unexpected sign-in challenge: ${step.name}`);
+          else onTwoStep(step, password);
         },
         onError: (err) => setError(errorMessage(err)),
       },

@@ -10,6 +10,7 @@ import { clearSignInNotice, peekSignInNotice } from "@/lib/sign-in-notice";
 
 import { useSignIn, useStartSso } from "../api/sign-in";
 import { isPasswordExpired } from "../lib/sign-in-errors";
+import { type NextStep, nextStep } from "../lib/two-step";
 import { normalizeEmail, validateEmailOnly, validateLogin } from "../lib/validation";
 
 import styles from "./forms.module.css";
@@ -22,6 +23,8 @@ interface LoginFormProps {
   next: string;
   onForgotPassword: (email: string) => void;
   onNewPasswordRequired: (challenge: { username: string; tempPassword: string; session: string }) => void;
+  /** Two-step sign-in asks for its code, or for a set-up first (README "Two-step sign-in"). */
+  onTwoStep: (step: NextStep, password: string) => void;
 }
 
 /**
@@ -30,7 +33,13 @@ interface LoginFormProps {
  * browser to the company's identity provider; a domain without one is refused above, with
  * the other choices still there.
  */
-export function LoginForm({ initialEmail, next, onForgotPassword, onNewPasswordRequired }: LoginFormProps) {
+export function LoginForm({
+  initialEmail,
+  next,
+  onForgotPassword,
+  onNewPasswordRequired,
+  onTwoStep,
+}: LoginFormProps) {
   const navigate = useNavigate();
   const signIn = useSignIn();
   const [email, setEmail] = useState(initialEmail);
@@ -79,16 +88,15 @@ export function LoginForm({ initialEmail, next, onForgotPassword, onNewPasswordR
       { body: { email: username, password } },
       {
         onSuccess: (result) => {
-          if (result.tokens) {
+          const step = nextStep(result, username);
+          if (step.kind === "signedIn") {
             void navigate(next, { replace: true });
-          } else if (result.challenge?.name === NEW_PASSWORD_REQUIRED) {
-            onNewPasswordRequired({
-              username: result.challenge.username || username,
-              tempPassword: password,
-              session: result.challenge.session,
-            });
+          } else if (step.kind === "twoStepCode" || step.kind === "twoStepSetup") {
+            onTwoStep(step, password);
+          } else if (step.name === NEW_PASSWORD_REQUIRED) {
+            onNewPasswordRequired({ username: step.username, tempPassword: password, session: step.session });
           } else {
-            setError(`Unexpected sign-in challenge: ${result.challenge?.name ?? "none"}`);
+            setError(`Unexpected sign-in challenge: ${step.name}`);
           }
         },
         onError: (err) => {

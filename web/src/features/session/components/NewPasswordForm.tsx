@@ -17,6 +17,8 @@ interface NewPasswordFormProps {
   challengeSession: string;
   /** Signed in with the new password. */
   onDone: () => void;
+  /** Signed in, and two-step sign-in must be set up first (the account requires it). */
+  onTwoStepSetup: () => void;
   onBackToLogin: () => void;
 }
 
@@ -25,7 +27,13 @@ interface NewPasswordFormProps {
  * 'Change Password' button, with the error above. The server adds given_name and
  * family_name from our user record to the answer (SPEC 3).
  */
-export function NewPasswordForm({ username, challengeSession, onDone, onBackToLogin }: NewPasswordFormProps) {
+export function NewPasswordForm({
+  username,
+  challengeSession,
+  onDone,
+  onTwoStepSetup,
+  onBackToLogin,
+}: NewPasswordFormProps) {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const complete = useCompleteNewPassword();
@@ -42,7 +50,8 @@ export function NewPasswordForm({ username, challengeSession, onDone, onBackToLo
       { body: { username, session: challengeSession, newPassword: password } },
       {
         onSuccess: (result) => {
-          if (result.tokens) onDone();
+          if (result.tokens && result.twoStepSetupRequired) onTwoStepSetup();
+          else if (result.tokens) onDone();
           // SPEC 8: an unexpected challenge state raises an error naming the state.
           else setError(`Unexpected challenge state: ${result.challenge?.name ?? "none"}`);
         },

@@ -49,4 +49,37 @@ describe("login modes (SPEC 4)", () => {
       username: "a@b.co",
     });
   });
+
+  it("asks for the two-step code after the password or a reset, keeping the password", () => {
+    const asked = loginReducer(initialLoginState, {
+      type: "twoStepCodeRequired",
+      username: "a@b.co",
+      password: "Pass#12345678",
+      session: "sess",
+    });
+    expect(asked).toEqual<LoginState>({
+      mode: "two-step-code",
+      username: "a@b.co",
+      tempPassword: "Pass#12345678",
+      challengeSession: "sess",
+    });
+    const reset = { ...initialLoginState, mode: "complete-forgot-password" as const };
+    expect(
+      loginReducer(reset, { type: "twoStepCodeRequired", username: "a", password: "p", session: "s" }).mode,
+    ).toBe("two-step-code");
+    const newPassword = { ...initialLoginState, mode: "new-password-required" as const };
+    expect(
+      loginReducer(newPassword, { type: "twoStepCodeRequired", username: "a", password: "p", session: "s" }),
+    ).toBe(newPassword);
+  });
+
+  it("goes to the set-up from any mode, dropping the password", () => {
+    const asked = { mode: "two-step-code" as const, username: "a@b.co", tempPassword: "p", challengeSession: "s" };
+    expect(loginReducer(asked, { type: "twoStepSetupRequired", username: "a@b.co" })).toEqual<LoginState>({
+      mode: "two-step-setup",
+      username: "a@b.co",
+      tempPassword: "",
+      challengeSession: null,
+    });
+  });
 });

@@ -1,8 +1,11 @@
 /**
- * /login (title 'Login'): the four-mode login screen (SPEC 2, SPEC 4).
+ * /login (title 'Login'): the login screen (SPEC 2, SPEC 4) with its four modes and two-step
+ * sign-in's (README "Two-step sign-in"): the authenticator app's code or a recovery code, and
+ * the set-up an account's requirement (or a reset, or a recovery code) asks for first. The
+ * set-up, with its QR code library, loads only in that mode.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useReducer, useState } from "react";
+import { Suspense, lazy, useEffect, useReducer, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 
 import { Spinner } from "@/components/ui/Spinner";
@@ -15,9 +18,13 @@ import { CompleteForgotPasswordForm } from "../components/CompleteForgotPassword
 import { ForgotPasswordForm } from "../components/ForgotPasswordForm";
 import { LoginForm } from "../components/LoginForm";
 import { NewPasswordForm } from "../components/NewPasswordForm";
+import { TwoStepCodeForm } from "../components/TwoStepCodeForm";
 import formStyles from "../components/forms.module.css";
 import { initialLoginState, loginReducer } from "../lib/login-machine";
 import { safeNext } from "../lib/login-redirect";
+import type { NextStep } from "../lib/two-step";
+
+const TwoStepSetup = lazy(() => import("../components/two-step/TwoStepSetup"));
 
 /**
  * SPEC 2: "The login screen, on load, checks for an existing session. If the session call
@@ -66,6 +73,14 @@ const HEADINGS = {
     title: "Choose a new password",
     subtitle: "Your temporary password must be changed before you continue.",
   },
+  "two-step-code": {
+    title: "Two-step sign-in",
+    subtitle: "Enter the code your authenticator app shows, or one of your recovery codes.",
+  },
+  "two-step-setup": {
+    title: "Set up two-step sign-in",
+    subtitle: "Add an authenticator app to your sign-in before you continue.",
+  },
 } as const;
 
 export function Component() {
@@ -78,6 +93,16 @@ export function Component() {
   const passwordChanged = () => {
     dispatch({ type: "passwordChanged" });
     void navigate("/", { replace: true });
+  };
+  const twoStep = (step: NextStep, password: string) => {
+    if (step.kind === "twoStepSetup") dispatch({ type: "twoStepSetupRequired", username: step.username });
+    else if (step.kind === "twoStepCode") {
+      dispatch({ type: "twoStepCodeRequired", username: step.username, password, session: step.session });
+    }
+  };
+  const signedIn = (step: NextStep) => {
+    if (step.kind === "twoStepSetup") dispatch({ type: "twoStepSetupRequired", username: step.username });
+    else void navigate(next, { replace: true });
   };
   const heading = HEADINGS[state.mode];
   const checking = useExistingSessionCheck(next);
@@ -101,6 +126,7 @@ export function Component() {
           next={next}
           onForgotPassword={(username) => dispatch({ type: "forgotPassword", username })}
           onNewPasswordRequired={(challenge) => dispatch({ type: "newPasswordRequired", ...challenge })}
+          onTwoStep={twoStep}
         />
       );
       break;
@@ -119,12 +145,38 @@ export function Component() {
           username={state.username}
           challengeSession={state.challengeSession ?? ""}
           onDone={passwordChanged}
+          onTwoStepSetup={() => dispatch({ type: "twoStepSetupRequired", username: state.username })}
           onBackToLogin={backToLogin}
         />
       );
       break;
     case "complete-forgot-password":
-      body = <CompleteForgotPasswordForm email={state.username} onDone={passwordChanged} onBackToLogin={backToLogin} />;
+      body = (
+        <CompleteForgotPasswordForm
+          email={state.username}
+          onDone={passwordChanged}
+          onTwoStep={twoStep}
+          onBackToLogin={backToLogin}
+        />
+      );
+      break;
+    case "two-step-code":
+      body = (
+        <TwoStepCodeForm
+          username={state.username}
+          password={state.tempPassword}
+          challengeSession={state.challengeSession ?? ""}
+          onSignedIn={signedIn}
+          onBackToLogin={backToLogin}
+        />
+      );
+      break;
+    case "two-step-setup":
+      body = (
+        <Suspense fallback={<Spinner size={18} label="Loading" />}>
+          <TwoStepSetup email={state.username} doneLabel="Continue" onDone={() => void navigate(next, { replace: true })} />
+        </Suspense>
+      );
       break;
   }
 

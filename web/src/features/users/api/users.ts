@@ -62,3 +62,22 @@ export function useRevokeInvitation() {
   const refetch = useRefetchAccountAndSession();
   return $api.useMutation("delete", "/web/users/{user_id}/invitation", { onSuccess: refetch });
 }
+
+/** DELETE /web/users/{user_id}/two-step-sign-in: reset it (they set it up again at their next sign-in). */
+export function useResetTwoStep() {
+  const refetch = useRefetchAccountAndSession();
+  return $api.useMutation("delete", "/web/users/{user_id}/two-step-sign-in", { onSuccess: refetch });
+}
+
+/** Whether the account requires two-step sign-in (GET /web/account). */
+export function useTwoStepRequired() {
+  return $api.useQuery("get", "/web/account", undefined, {
+    select: (data) => data.account.requireTwoStepSignIn,
+  });
+}
+
+/** PUT /web/two-step-sign-in/requirement: { required }. */
+export function useSetTwoStepRequirement() {
+  const refetch = useRefetchAccountAndSession();
+  return $api.useMutation("put", "/web/two-step-sign-in/requirement", { onSuccess: refetch });
+}

@@ -28,12 +28,15 @@ import { type SsoChoice, googleSsoBlockedReason } from "../lib/sso";
 
 import { DomainsBox } from "./DomainsBox";
 import { SamlBox } from "./SamlBox";
+import { TwoStepRequirement } from "./TwoStepRequirement";
 
 import styles from "./users.module.css";
 
 interface Props {
   sso: { isGoogleSSO: boolean; isSamlSSO: boolean; domains: string[] };
   currentUser: { email: string; authType: string };
+  /** The account's two-step sign-in requirement and who asks (its own part of Security). */
+  twoStep?: Parameters<typeof TwoStepRequirement>[0];
 }
 
 /** The confirmation of a change of the choice: its title and what it says. */
@@ -61,7 +64,7 @@ function confirmation(current: SsoChoice, next: SsoChoice, domains: string): { t
       };
 }
 
-export function SecuritySection({ sso, currentUser }: Props) {
+export function SecuritySection({ sso, currentUser, twoStep }: Props) {
   const setGoogleSso = useSetGoogleSso();
   const setSamlSso = useSetSamlRequirement();
   const connected = Boolean(useSamlSettings().data?.connection);
@@ -143,6 +146,7 @@ export function SecuritySection({ sso, currentUser }: Props) {
       </fieldset>
       <SamlBox blocked={samlSetUpBlocked} settingUp={settingUp} onSetUp={setSettingUp} />
       <DomainsBox />
+      {twoStep ? <TwoStepRequirement {...twoStep} /> : null}
       {asked ? (
         <ConfirmModal
           width="medium"

@@ -2,7 +2,8 @@
  * A row of the users list (SPEC 2; README "Roles and invitations"): the name with a Pending or Expired badge and the
  * invite date, the email, the role, how they sign in, and the actions the signed-in
  * user may take on them: Edit, then Delete for an Active user (none to delete oneself), or
- * Resend and Revoke for a Pending or Expired invitation. An action the signed-in user's role
+ * Resend and Revoke for a Pending or Expired invitation; whether their two-step sign-in is on
+ * (— for identity-provider users), and its reset while it is (not one's own). An action the signed-in user's role
  * does not allow is disabled with the reason as a tooltip.
  */
 import { errorMessage } from "@/api";
@@ -16,7 +17,7 @@ import { type AccountUser, awaitsSsoSignIn, invitationLabel } from "../lib/roles
 
 import styles from "./users.module.css";
 
-export type UserAction = "edit" | "delete" | "revoke";
+export type UserAction = "edit" | "delete" | "revoke" | "resetTwoStep";
 /** What a Resend did, for the list's notice. */
 export type Notice = { variant: "info" | "error"; text: string };
 
@@ -84,8 +85,20 @@ export function UserRow({ user, isMe, onAction, onNotice }: Props) {
       <td className={styles.noWrap}>
         <span className={page.badge}>{user.authType}</span>
       </td>
+      <td className={styles.noWrap} data-testid="two-step-cell">
+        {user.twoStepSignIn === null ? (
+          <span className={page.muted} title="Their identity provider's own two-step verification applies">
+            —
+          </span>
+        ) : (
+          <span className={page.badge} data-two-step={user.twoStepSignIn ? "on" : "off"}>
+            {user.twoStepSignIn ? "On" : "Off"}
+          </span>
+        )}
+      </td>
       <td className={styles.rowActions}>
         {action("Edit", () => onAction("edit", user))}
+        {user.twoStepSignIn && !isMe ? action("Reset two-step", () => onAction("resetTwoStep", user)) : null}
         {user.status === "Active"
           ? isMe
             ? null

@@ -2,8 +2,9 @@
  * /users: User Management (SPEC 2; README "Roles and invitations"): the users list with each
  * one's role, a Pending or Expired badge for invitations not yet accepted, and the actions the
  * signed-in user's role allows (Edit, Delete; Resend and Revoke for invitations); '+ Invite
- * User' (disabled with its tooltip while Google or SAML SSO is on, SPEC 5, or for Members); the
- * Security section; and, for Owners and Admins, Directory sync (SCIM tokens). While the SAML
+ * User' (disabled with its tooltip while Google or SAML SSO is on, SPEC 5, or for Members);
+ * whether each has two-step sign-in on, and its reset (README "Two-step sign-in"); the Security
+ * section; and, for Owners and Admins, Directory sync (SCIM tokens). While the SAML
  * connection's signing certificate expires within 30 days (or has expired), a warning says so
  * at the top (README "SAML single sign-on").
  */
@@ -18,9 +19,10 @@ import { Panel } from "@/components/ui/Panel";
 import { usePermissions } from "@/api/use-permissions";
 
 import { useSamlSettings } from "../api/saml";
-import { useAccountUsers, useSessionUser, useSso } from "../api/users";
+import { useAccountUsers, useSessionUser, useSso, useTwoStepRequired } from "../api/users";
 import { DeleteUserModal } from "../components/DeleteUserModal";
 import { DirectorySync } from "../components/DirectorySync";
+import { ResetTwoStepModal } from "../components/ResetTwoStepModal";
 import { RevokeInvitationModal } from "../components/RevokeInvitationModal";
 import { SecuritySection } from "../components/SecuritySection";
 import { UserFormModal } from "../components/UserFormModal";
@@ -37,11 +39,12 @@ export function Component() {
   const { data: sso } = useSso();
   const { data: me } = useSessionUser();
   const connection = useSamlSettings().data?.connection;
+  const { data: twoStepRequired } = useTwoStepRequired();
   const { whyNot } = usePermissions();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   if (!users || !sso || !me) return null; // the shell renders pages once both have loaded
-  const currentUser = users.find((u) => u.id === me.id) ?? { ...me, authType: "Email" };
+  const currentUser = users.find((u) => u.id === me.id);
   const close = () => setDialog(null);
   const open = (next: Dialog) => {
     setNotice(null); // a Resend's notice is about what came before
@@ -86,6 +89,7 @@ export function Component() {
                 <th scope="col">Email</th>
                 <th scope="col">Role</th>
                 <th scope="col">Sign-in</th>
+                <th scope="col">Two-step</th>
                 <th scope="col">
                   <span className={styles.srOnly}>Actions</span>
                 </th>
@@ -104,13 +108,18 @@ export function Component() {
             </tbody>
           </table>
         </Panel>
-        <SecuritySection sso={sso} currentUser={currentUser} />
+        <SecuritySection
+          sso={sso}
+          currentUser={currentUser ?? { ...me, authType: "Email" }}
+          twoStep={currentUser ? { required: twoStepRequired ?? false, currentUser } : undefined}
+        />
         {whyNot("manageUsers") === null ? <DirectorySync /> : null}
       </div>
       {dialog?.kind === "invite" ? <UserFormModal onClose={close} /> : null}
       {dialog?.kind === "edit" ? <UserFormModal user={dialog.user} onClose={close} /> : null}
       {dialog?.kind === "delete" ? <DeleteUserModal user={dialog.user} onClose={close} /> : null}
       {dialog?.kind === "revoke" ? <RevokeInvitationModal user={dialog.user} onClose={close} /> : null}
+      {dialog?.kind === "resetTwoStep" ? <ResetTwoStepModal user={dialog.user} onClose={close} /> : null}
     </>
   );
 }

@@ -1,0 +1,90 @@
+"""Helpers of the two-step sign-in tests: set it up through the API as the console does, and
+compute authenticator-app codes with pyotp (RFC 6238) from the secret Cognito gave."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+import httpx
+import pyotp
+from fastapi import FastAPI
+from sqlalchemy import func, update
+
+from api.models import Account
+from tests.api.conftest import PASSWORD, SignedIn
+
+
+@dataclass
+class TwoStep:
+    """A user's authenticator secret and recovery codes."""
+
+    secret: str
+    recovery_codes: list[str]
+
+    def code(self) -> str:
+        return pyotp.TOTP(self.secret).now()
+
+    def wrong_code(self) -> str:
+        right = self.code()
+        return f"{(int(right) + 500_000) % 1_000_000:06d}"
+
+
+async def set_up(client: httpx.AsyncClient, headers: dict[str, str]) -> TwoStep:
+    """Set up two-step sign-in with the tokens of ``headers``."""
+    started = await client.post("/web/two-step-sign-in/setup", headers=headers)
+    assert started.status_code == 200, started.text
+    secret = started.json()["secretCode"]
+    confirmed = await client.post(
+        "/web/two-step-sign-in/setup/confirm",
+        headers=headers,
+        json={"code": pyotp.TOTP(secret).now()},
+    )
+    assert confirmed.status_code == 200, confirmed.text
+    return TwoStep(secret, confirmed.json()["recoveryCodes"])
+
+
+async def sign_in(
+    client: httpx.AsyncClient, email: str, password: str = PASSWORD
+) -> httpx.Response:
+    return await client.post("/web/session/sign-in", json={"email": email, "password": password})
+
+
+async def answer(client: httpx.AsyncClient, challenge: dict[str, str], code: str) -> httpx.Response:
+    return await client.post(
+        "/web/session/two-step-code",
+        json={"username": challenge["username"], "session": challenge["session"], "code": code},
+    )
+
+
+async def recover(
+    client: httpx.AsyncClient, email: str, code: str, password: str = PASSWORD
+) -> httpx.Response:
+    return await client.post(
+        "/web/session/recovery-code",
+        json={"email": email, "password": password, "recoveryCode": code},
+    )
+
+
+def bearer(response: httpx.Response) -> dict[str, str]:
+    return {"Authorization": f"Bearer {response.json()['tokens']['accessToken']}"}
+
+
+async def require_two_step(app: FastAPI, account: Account) -> None:
+    """Require two-step sign-in of the account from now on, directly in the database."""
+    async with app.state.resources.sessionmaker() as db, db.begin():
+        await db.execute(
+            update(Account).where(Account.id == account.id).values(two_step_required_at=func.now())
+        )
+
+
+async def next_second() -> None:
+    """Wait until the wall clock's second changes (duties count whole seconds)."""
+    now = time.time()
+    await asyncio.sleep(1.01 - (now - int(now)))
+
+
+async def enabled_user(client: httpx.AsyncClient, user: SignedIn) -> TwoStep:
+    """``user`` with two-step sign-in on."""
+    return await set_up(client, user.headers)
