@@ -370,6 +370,16 @@ class Settings(BaseSettings):
     email_verification_limit_per_address: int = Field(
         default=50, description="Email verification requests per client address per hour."
     )
+    two_step_setup_limit_per_account: int = Field(
+        default=30,
+        description=(
+            "Two-step sign-in set-up requests per account per hour: new authenticator secrets "
+            "(AssociateSoftwareToken) and codes entered to confirm one."
+        ),
+    )
+    two_step_setup_limit_per_address: int = Field(
+        default=60, description="Two-step sign-in set-up requests per client address per hour."
+    )
     invoices_limit_per_account: int = Field(
         default=120, description="Invoice list pages per account per hour."
     )

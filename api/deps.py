@@ -377,6 +377,13 @@ async def _metering_throttle(
     await _throttle(request, "metering").hit(limiter, address, holder.account_id)
 
 
+async def _two_step_setup_throttle(
+    request: Request, limiter: Limiter, address: ClientAddress, caller: TwoStepCaller
+) -> None:
+    # Counted for the set-up's own caller: a user whose set-up is due may call nothing else.
+    await _throttle(request, "two-step-setup").hit(limiter, address, caller.account_id)
+
+
 async def _email_verification_throttle(
     request: Request, limiter: Limiter, address: ClientAddress, caller: CurrentUser
 ) -> None:
@@ -431,6 +438,7 @@ async def _metering_records(
 MeteringRecords = Annotated[MeteringRecordsQuota, Depends(_metering_records)]
 RegistrationThrottle = Depends(_registration_throttle)
 EmailVerificationThrottle = Depends(_email_verification_throttle)
+TwoStepSetupThrottle = Depends(_two_step_setup_throttle)
 InvitationThrottle = Depends(_invitation_throttle)
 PaymentMethodThrottle = Depends(_payment_method_throttle)
 MeteringThrottle = Depends(_metering_throttle)

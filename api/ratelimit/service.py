@@ -493,6 +493,12 @@ def throttles(settings: Settings) -> dict[str, Throttle]:
             settings.metering_limit_per_account,
             MINUTE_S,
         ),
+        "two-step-setup": Throttle(
+            "two-step-setup",
+            settings.two_step_setup_limit_per_address,
+            settings.two_step_setup_limit_per_account,
+            HOUR_S,
+        ),
         "invoices": Throttle(
             "invoices",
             settings.invoices_limit_per_address,

@@ -18,6 +18,7 @@ from api.deps import (
     PasswordAttemptsDep,
     TwoStepAudit,
     TwoStepCaller,
+    TwoStepSetupThrottle,
 )
 from api.errors import (
     NotFound,
@@ -63,12 +64,14 @@ async def get_two_step_sign_in(caller: TwoStepCaller, db: DbSession) -> TwoStepS
 
 @router.post(
     "/setup",
+    dependencies=[TwoStepSetupThrottle],
     response_model=TwoStepSetup,
     responses=error_responses(
         *_AUTH,
         TwoStepSignInUnavailable,
         TwoStepSignInAlreadyOn,
         ProviderRefused,
+        RateLimited,
         RequestValidationFailed,
         VendorUnavailable,
     ),
@@ -88,6 +91,7 @@ async def start_two_step_setup(
 
 @router.post(
     "/setup/confirm",
+    dependencies=[TwoStepSetupThrottle],
     response_model=RecoveryCodesResponse,
     responses=error_responses(
         *_AUTH,
@@ -95,6 +99,7 @@ async def start_two_step_setup(
         TwoStepSignInAlreadyOn,
         TwoStepCodeMismatch,
         ProviderRefused,
+        RateLimited,
         RequestValidationFailed,
         VendorUnavailable,
     ),

@@ -34,6 +34,7 @@ async def strict_app(stack: Stack) -> AsyncIterator[FastAPI]:
         invoices_limit_per_account=2,
         api_key_limit_per_account=2,
         domain_verify_limit_per_account=2,
+        two_step_setup_limit_per_account=2,
         session_token_limit_per_address=2,
         session_refresh_limit_per_address=2,
         sso_accounts_limit_per_address=2,
@@ -175,6 +176,21 @@ async def test_api_key_reveal_and_roll_per_account(
         theirs = await client.post(
             "/web/api-keys/roll", json={"overlap": "1h"}, headers=other.headers
         )
+    assert theirs.status_code == 200
+
+
+async def test_two_step_set_up_per_account(strict_app: FastAPI, make_user: MakeUser) -> None:
+    # Each set-up has Cognito make a new authenticator secret (AssociateSoftwareToken).
+    me = await make_user()
+    async with _client(strict_app, "198.51.100.86") as client:
+        setups = [
+            (await client.post("/web/two-step-sign-in/setup", headers=me.headers)).status_code
+            for _ in range(3)
+        ]
+    assert setups == [200, 200, 429]
+    other = await make_user()
+    async with _client(strict_app, "198.51.100.86") as client:
+        theirs = await client.post("/web/two-step-sign-in/setup", headers=other.headers)
     assert theirs.status_code == 200
 
 

@@ -9591,6 +9591,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
             503: {
                 headers: {
@@ -9676,6 +9687,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
