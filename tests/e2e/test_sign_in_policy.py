@@ -48,6 +48,9 @@ def test_a_removed_member_is_sent_to_login_and_cannot_join_again(
     expect(_join_choice(page)).to_be_checked()
     page.get_by_role("button", name="Join Account").click()
     expect(page).to_have_url(ACCOUNT)
+    # Every read of the page done (its lazy panels load after it), so the click below makes
+    # the next call, not one of those.
+    page.wait_for_load_state("networkidle")
 
     users = httpx.get(f"{console_url}/web/account", headers=owner).json()["account"]["users"]
     member = next(u for u in users if u["email"] == email)
