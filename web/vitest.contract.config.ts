@@ -1,5 +1,5 @@
 /**
- * The client contract suite (issue 10): src/**\/*.live.ts call a running API through the
+ * The client contract suite: src/**\/*.live.ts call a running API through the
  * generated client. tests/fuzz/test_client_contract.py starts the dev stack, signs a fresh
  * account in and runs `vitest run --config vitest.contract.config.ts` with CONTRACT_API_URL,
  * CONTRACT_EMAIL, CONTRACT_PASSWORD and CONTRACT_API_KEY set. `npm test` does not run it.

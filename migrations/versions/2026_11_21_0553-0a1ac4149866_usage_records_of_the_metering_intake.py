@@ -1,4 +1,4 @@
-"""Usage records of the metering intake, keyed by (account, idempotency key) (issue 4).
+"""Usage records of the metering intake, keyed by (account, idempotency key) (SPEC 3).
 
 The ``platform`` enum type exists already (initial schema): reused, not created.
 

@@ -1,5 +1,5 @@
 """Account: the plan change scheduled for the end of the paid period, and the invoice that is
-past due (issue 11).
+past due.
 
 Revision ID: 8c4e2a7b91d0
 Revises: 5b1f2c9d7e31

@@ -1,4 +1,4 @@
-"""SSO domains with DNS proof (issue 17): the ``sso_domain`` table replaces
+"""SSO domains with DNS proof: the ``sso_domain`` table replaces
 ``account.sso_domains``.
 
 Accounts that require Google SSO today keep working for their existing users (they sign in

@@ -1,4 +1,4 @@
-"""Daily usage rollups for the export, usage alerts sent, and who gets them (issue 14).
+"""Daily usage rollups for the export, usage alerts sent, and who gets them.
 
 ``usage_daily`` is filled from the records already stored, so every past cycle can be
 exported at once.

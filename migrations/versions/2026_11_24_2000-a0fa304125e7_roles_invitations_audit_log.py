@@ -1,4 +1,4 @@
-"""Roles, the invitation lifecycle and the audit log (issue 15).
+"""Roles, the invitation lifecycle and the audit log.
 
 - ``user.role`` (Owner, Admin, Member): every existing user becomes an Owner, so nobody loses
   what they could do before roles existed; the column has no default afterwards, so the code
@@ -16,7 +16,7 @@
   ``audit_event_drop_partitions_before(cutoff)`` drops the month partitions that end at or
   before ``cutoff``. Dropping a partition is the owner's
   right, not a DELETE, so retention needs no DELETE privilege.
-- ``api_key_reveal`` (issue 14's record of API keys revealed or copied) moves into the audit
+- ``api_key_reveal`` (the record of API keys revealed or copied) moves into the audit
   log as ``api_key.revealed`` / ``api_key.copied`` events (client address unknown: empty) and
   goes. Downgrade brings the table back empty.
 

@@ -41,7 +41,7 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 
-# Every page the tests open fails its test on a Content-Security-Policy violation (issue 9):
+# Every page the tests open fails its test on a Content-Security-Policy violation:
 # Chromium logs each one as a console error ("Refused to ... violates the following Content
 # Security Policy directive ..."), and this init script, run in every frame before the page's
 # own scripts, records the `securitypolicyviolation` events too and reports them on the console.

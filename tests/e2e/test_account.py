@@ -1,4 +1,4 @@
-"""Account Information in the browser (issue 4): replayed metering traffic reaches the graph,
+"""Account Information in the browser: replayed metering traffic reaches the graph,
 renaming updates the sidebar, the API key copies with its tooltip, and an account without
 usage sees the setup warning."""
 
@@ -105,7 +105,7 @@ def test_copy_api_key_fills_the_clipboard_and_the_tooltip_reverts(
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=console_url)
     sign_in(page)
     key = page.get_by_test_id("api-key").inner_text()
-    assert re.fullmatch(r"ak_…[0-9a-f]{4}", key)  # masked (issue 14)
+    assert re.fullmatch(r"ak_…[0-9a-f]{4}", key)  # masked
     copy = page.get_by_role("button", name="Copy API Key")
     tooltip = page.get_by_role("tooltip").filter(has_text=re.compile("Copy API Key|Copied!"))
     page.wait_for_load_state("networkidle")  # the panels above have loaded: nothing moves it
@@ -116,7 +116,7 @@ def test_copy_api_key_fills_the_clipboard_and_the_tooltip_reverts(
     clicked = time.monotonic()
     expect(tooltip).to_have_text("Copied!")
     expect(tooltip).to_be_visible()
-    # Copied without being revealed (issue 14): the screen keeps the masked key.
+    # Copied without being revealed: the screen keeps the masked key.
     copied = page.evaluate("navigator.clipboard.readText()")
     assert re.fullmatch(r"ak_[0-9a-f]{40}", copied) and key == f"ak_…{copied[-4:]}"
     expect(page.get_by_test_id("api-key")).to_have_text(key)
@@ -143,7 +143,7 @@ def _groups(pattern: str, text: str) -> tuple[str, ...]:
 
 
 def test_the_forecast_extends_the_current_bar_and_warns_past_the_allowance(page: Page) -> None:
-    """Issue 14 'Forecast': the seeded demo account has usage in the current cycle and the one
+    """The forecast: the seeded demo account has usage in the current cycle and the one
     before, so the overview projects the cycle's end, the graph draws the projection as a dashed
     extension on top of the current bar, and a projection past the plan's allowance warns."""
     sign_in(page)

@@ -1,4 +1,4 @@
-"""The Activity page in the browser (issue 15 "Audit log"): the demo Owner renames the account
+"""The Activity page in the browser: the demo Owner renames the account
 and finds it in the log, filters by action (the URL keeps the filter), loads older events
 and exports the filtered log as CSV; the Admin reads it too; the Member has no Activity item.
 

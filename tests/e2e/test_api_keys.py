@@ -1,4 +1,4 @@
-"""API keys in the browser (issue 14): masked by default, Reveal and Hide, Roll key with an
+"""API keys in the browser: masked by default, Reveal and Hide, Roll key with an
 overlap (the old key listed with its countdown and Expire now)."""
 
 from __future__ import annotations

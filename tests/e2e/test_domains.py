@@ -1,4 +1,4 @@
-"""The domain box of User Management's Security section (issue 17, SPEC 9): add a domain,
+"""The domain box of User Management's Security section (SPEC 9): add a domain,
 publish its TXT record through the dev stack's DNS stand-in, verify it, remove it; and the
 Google option disabled with its tooltip until a domain is verified."""
 

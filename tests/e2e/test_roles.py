@@ -1,4 +1,4 @@
-"""Roles and invitations in the browser (issue 15): the invite dialog's role choice, Pending
+"""Roles and invitations in the browser: the invite dialog's role choice, Pending
 invitations with Resend and Revoke, and every change an Admin or a Member may not make shown
 disabled with a tooltip naming the role it needs; a refusal of the API (403 Forbidden) shows
 its message and keeps the session."""

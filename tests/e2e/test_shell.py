@@ -1,5 +1,5 @@
 """The walking skeleton in the browser: sign in as the demo user, see the shell, move between
-the menu items, sign out (issue 2 acceptance)."""
+the menu items, sign out."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Sign-in, password reset, registration and Google/GitHub sign-in in the browser against the
-dev stack (issue 3 acceptance). Every user here is new (fresh emails and domains); the demo
+dev stack. Every user here is new (fresh emails and domains); the demo
 account is only read."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Where the browser keeps the session (issue 9): no token is readable by script, a reload
+"""Where the browser keeps the session: no token is readable by script, a reload
 restores the session through the httpOnly refresh cookie, and sign-out is final."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Account Information's usage tools (issue 14) in the browser: the CSV export of a billing
+"""Account Information's usage tools in the browser: the CSV export of a billing
 cycle (beside where its requests went) and the usage alert settings. Leaves the demo
 account's settings as it found them."""
 

@@ -1,4 +1,4 @@
-"""User Management and Google SSO in the browser (issue 5 acceptance)."""
+"""User Management and Google SSO in the browser."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def test_password_user_sees_why_google_sso_is_disabled(page: Page) -> None:
 
 
 def test_google_user_turns_google_sso_on_and_off(page: Page, console_url: str) -> None:
-    # Katherine is a Member in the demo account, and Members cannot change SSO (issue 15).
+    # Katherine is a Member in the demo account, and Members cannot change SSO.
     set_role(console_url, DEMO_GOOGLE_EMAIL, "Admin")
     try:
         _turn_google_sso_on_and_off(page, console_url)
@@ -110,7 +110,7 @@ def _turn_google_sso_on_and_off(page: Page, console_url: str) -> None:
     sign_in_with_google(page, DEMO_GOOGLE_EMAIL, "Katherine", "Johnson")
     expect(page).to_have_url(re.compile(r"/account$"))
     page.get_by_role("link", name="User Management").click()
-    # Google SSO needs the domain proved by DNS first (issue 17).
+    # Google SSO needs the domain proved by DNS first.
     verify_domain_in_console(page, console_url, "acme-robotics.dev")
 
     page.get_by_role("radio", name=re.compile("^Google")).click()  # opens the confirmation

@@ -1,4 +1,4 @@
-"""The generated TypeScript client against the running API (issue 10): the vitest suite in
+"""The generated TypeScript client against the running API: the vitest suite in
 web/src/**/*.live.ts calls every operation's main path and an error path through the SPA's
 own client, so CI fails when the server and the generated types disagree."""
 

@@ -1,4 +1,4 @@
-"""Federation is what Cognito asserts, never a name (api/auth/identity.py, issue 9)."""
+"""Federation is what Cognito asserts, never a name (api/auth/identity.py)."""
 
 from __future__ import annotations
 

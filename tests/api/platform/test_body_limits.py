@@ -1,5 +1,5 @@
 """Request bodies are limited per route, with a 413 before the body is read in full
-(issue 10 "Abuse controls")."""
+(abuse controls)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 9: security headers on every response, HEAD wherever GET works, ``Allow`` on every 405,
+"""Security headers on every response, HEAD wherever GET works, ``Allow`` on every 405,
 and the guard that keeps the development stand-ins away from real vendors."""
 
 from __future__ import annotations

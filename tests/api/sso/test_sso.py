@@ -1,4 +1,4 @@
-"""POST /web/sso: requiring Google single sign-on (SPEC 4, 5; issues 5 and 17)."""
+"""POST /web/sso: requiring Google single sign-on (SPEC 4, 5), the domain proved by DNS first."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""GET /web/usage/export (issue 14 "Export"): one billing cycle's usage per UTC day and
+"""GET /web/usage/export: one billing cycle's usage per UTC day and
 platform as CSV, from the daily rollups the intake keeps."""
 
 from __future__ import annotations
