@@ -51,6 +51,8 @@ from api.platform.spa import mount_spa
 from api.platform.vendor_budget import VendorBudgetMiddleware
 from api.ratelimit.service import RateLimiter, quotas, throttles
 from api.resources import Resources
+from api.scim.errors import ScimErrorsMiddleware
+from api.scim.router import SCIM_BASE
 from api.scim.router import router as scim_router
 from api.scim.router import web_router as scim_web_router
 from api.session.router import router as session_router
@@ -201,6 +203,9 @@ def _add_middleware(app: FastAPI, settings: Settings, metrics: HttpMetrics) -> N
     app.add_middleware(
         BodyLimitMiddleware, default_bytes=WEB_MAX_BODY_BYTES, by_prefix=BODY_LIMITS_BY_PREFIX
     )
+    # The SCIM service's refusals made by the layers above (413, 503, no such path or
+    # method) in SCIM's error format (RFC 7644 3.12), like those of its routes.
+    app.add_middleware(ScimErrorsMiddleware, prefix=SCIM_BASE)
     app.add_middleware(RequestContextMiddleware)
     # Outermost of ours: every request is counted and timed, a 413 or a CORS preflight too.
     app.add_middleware(HttpMetricsMiddleware, metrics=metrics)

@@ -4,19 +4,24 @@ Table 9 names one, ``scimType``.
 
 The SCIM routes raise :class:`ScimError` (or scim2-models' ``SCIMException``, which the wire
 models raise themselves); the console's own errors (``AppError``: the SCIM token's refusals,
-a 429, a 503) are rendered the same way by :func:`scim_error_response`, so a SCIM client never
-sees the console's ``{"code", "message"}`` envelope.
+a 429) are rendered the same way by :func:`scim_error_response`. What answers before or
+around the routes (no such path or method, a body over the limit, a database that is gone)
+answers in the console's envelope; :class:`ScimErrorsMiddleware` turns those into SCIM errors,
+so a SCIM client never sees the ``{"code", "message"}`` envelope.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
+import orjson
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from scim2_models import Context, Error, SCIMException
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.errors import RETRY_AFTER_HEADER, AppError, RateLimited
 
@@ -83,9 +88,13 @@ class ScimErrorBody(BaseModel):
     detail: str | None = None
 
 
-def _body(status: int, detail: str, scim_type: str | None) -> JSONResponse:
+def _error(status: int, detail: str, scim_type: str | None) -> dict[str, Any]:
     error = Error(status=status, scim_type=scim_type, detail=detail)
-    return ScimResponse(error.model_dump(scim_ctx=Context.DEFAULT), status_code=status)
+    return error.model_dump(scim_ctx=Context.DEFAULT)
+
+
+def _body(status: int, detail: str, scim_type: str | None) -> JSONResponse:
+    return ScimResponse(_error(status, detail, scim_type), status_code=status)
 
 
 def scim_error_response(exc: Exception) -> JSONResponse:
@@ -110,6 +119,70 @@ def scim_error_response(exc: Exception) -> JSONResponse:
         detail = f"{where}: {first.get('msg', 'invalid')}" if where else "The request is invalid"
         return _body(400, detail, "invalidValue")
     raise exc
+
+
+class ScimErrorsMiddleware:
+    """Pure ASGI middleware: an error response under ``prefix`` that is in the console's
+    envelope (``application/json`` with a ``message``) is sent as the SCIM error of the same
+    status instead (``detail`` = the message; its headers, ``Allow`` and ``Retry-After``
+    among them, kept). Other paths pass straight through; only error bodies are buffered,
+    and they are a few hundred bytes.
+
+    Place it outside the layers that answer for the app (body limits, the database-fault
+    retry) so their answers pass through it. Starlette's last-resort 500 is rendered outside
+    every middleware and stays in the envelope.
+    """
+
+    def __init__(self, app: ASGIApp, *, prefix: str) -> None:
+        self.app = app
+        self.prefix = prefix.rstrip("/")
+
+    def _covers(self, path: str) -> bool:
+        return path == self.prefix or path.startswith(self.prefix + "/")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not self._covers(scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        held: Message | None = None  # the start of an envelope error, until its body is in
+        chunks: list[bytes] = []
+
+        async def rewriting_send(message: Message) -> None:
+            nonlocal held
+            if message["type"] == "http.response.start":
+                content_type = MutableHeaders(raw=message["headers"]).get("content-type", "")
+                if message["status"] >= 400 and content_type.startswith("application/json"):
+                    held = message
+                    return
+            elif held is not None and message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+                if message.get("more_body", False):
+                    return
+                start, held = held, None
+                await _send_as_scim_error(start, b"".join(chunks), send)
+                return
+            await send(message)
+
+        await self.app(scope, receive, rewriting_send)
+
+
+async def _send_as_scim_error(start: Message, body: bytes, send: Send) -> None:
+    """Send the envelope error ``start`` + ``body`` as a SCIM error (as it was when ``body``
+    is not an envelope, e.g. the empty body of a HEAD)."""
+    try:
+        envelope = orjson.loads(body)
+        message = envelope["message"]
+    except (orjson.JSONDecodeError, KeyError, TypeError):
+        await send(start)
+        await send({"type": "http.response.body", "body": body})
+        return
+    status = start["status"]
+    scim_body = orjson.dumps(_error(status, str(message), None))
+    headers = MutableHeaders(raw=list(start["headers"]))
+    headers["content-type"] = SCIM_MEDIA_TYPE
+    headers["content-length"] = str(len(scim_body))
+    await send({**start, "headers": headers.raw})
+    await send({"type": "http.response.body", "body": scim_body})
 
 
 class ScimResponse(JSONResponse):

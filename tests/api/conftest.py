@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import asyncpg
 import httpx
 import pytest
 import respx
 from fastapi import FastAPI
 from sqlalchemy import update
+from sqlalchemy.engine import make_url
 
 from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
@@ -62,6 +64,22 @@ async def app(stack: Stack) -> AsyncIterator[FastAPI]:
             with contextlib.suppress(asyncio.CancelledError):
                 await worker
         await resources.aclose()
+
+
+async def terminate_database_connections(app: FastAPI) -> int:
+    """What an administrator or a failover does: end every other backend of the app's
+    database. Returns how many were ended; ``app.state.resources.replace_pools()`` gives the
+    app live connections again."""
+    url = make_url(app.state.settings.database_url).set(drivername="postgresql")
+    admin = await asyncpg.connect(url.render_as_string(hide_password=False))
+    try:
+        terminated = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+    return int(terminated)
 
 
 @pytest.fixture

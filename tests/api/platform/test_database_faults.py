@@ -7,13 +7,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy.engine import make_url
 
-from tests.api.conftest import MakeUser
+from tests.api.conftest import MakeUser, terminate_database_connections
 
 
 @pytest.fixture(autouse=True)
@@ -22,20 +20,6 @@ async def _fresh_pool_afterwards(app: FastAPI) -> AsyncIterator[None]:
     # through requests, which recover by themselves): leave them a pool of live connections.
     yield
     await app.state.resources.replace_pools()
-
-
-async def _terminate_the_apis_connections(app: FastAPI) -> int:
-    """What an administrator or a failover does: end every other backend of the database."""
-    url = make_url(app.state.settings.database_url).set(drivername="postgresql")
-    admin = await asyncpg.connect(url.render_as_string(hide_password=False))
-    try:
-        terminated = await admin.fetchval(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-    finally:
-        await admin.close()
-    return int(terminated)
 
 
 async def test_reads_under_traffic_survive_terminated_connections(
@@ -53,7 +37,7 @@ async def test_reads_under_traffic_survive_terminated_connections(
     statuses = await burst()  # the pool holds open connections now
     traffic = asyncio.gather(*(burst() for _ in range(6)))
     await asyncio.sleep(0)
-    assert await _terminate_the_apis_connections(app) > 0
+    assert await terminate_database_connections(app) > 0
     for more in await traffic:
         statuses += more
     statuses += await burst()
@@ -65,7 +49,7 @@ async def test_a_write_on_a_dead_connection_is_503_and_keeps_nothing(
 ) -> None:
     me = await make_user(account_name="Before")
     assert (await client.get("/web/account", headers=me.headers)).status_code == 200
-    assert await _terminate_the_apis_connections(app) > 0
+    assert await terminate_database_connections(app) > 0
     response = await client.put("/web/account", json={"name": "After"}, headers=me.headers)
     assert response.status_code == 503
     assert response.json() == {
@@ -82,5 +66,5 @@ async def test_a_write_on_a_dead_connection_is_503_and_keeps_nothing(
 
 async def test_readyz_is_ready_again_at_once(app: FastAPI, client: httpx.AsyncClient) -> None:
     assert (await client.get("/readyz")).status_code == 200
-    assert await _terminate_the_apis_connections(app) > 0
+    assert await terminate_database_connections(app) > 0
     assert (await client.get("/readyz")).json() == {"status": "ready"}
