@@ -99,6 +99,37 @@ def test_rename_account_updates_the_sidebar(page: Page, console_url: str) -> Non
         _rename_via_api(console_url, DEMO_ACCOUNT)
 
 
+# Each layout shift the page makes, as where its moved elements are: "main" (the page's own
+# content) or "outside" (the footer, pushed down as the content first appears).
+RECORD_LAYOUT_SHIFTS = """
+window.__layoutShifts = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (entry.hadRecentInput) continue;
+    window.__layoutShifts.push(entry.sources.map((source) => {
+      const node = source.node;
+      const element = node && (node.nodeType === 1 ? node : node.parentElement);
+      return element && element.closest("main") ? "main" : "outside";
+    }));
+  }
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
+def test_account_information_does_not_move_while_it_loads(page: Page) -> None:
+    """Everything below the graph loads apart (its own chunks and reads) and appears at once:
+    no panel is pushed down by one above it growing, on a window tall enough to show them all."""
+    page.set_viewport_size({"width": 1280, "height": 1800})
+    page.add_init_script(RECORD_LAYOUT_SHIFTS)
+    sign_in(page)
+    for _ in range(2):  # the first visit, then a reload with the chunks in the cache
+        page.reload()
+        expect(page.get_by_role("region", name="At the allowance")).to_be_visible()
+        page.wait_for_load_state("networkidle")
+        shifts = page.evaluate("window.__layoutShifts")
+        assert all("main" not in sources for sources in shifts), shifts
+
+
 def test_copy_api_key_fills_the_clipboard_and_the_tooltip_reverts(
     page: Page, console_url: str
 ) -> None:
