@@ -62,8 +62,20 @@ from api.scim.errors import (
 )
 from api.scim.errors import scim_error_response as _scim_error
 from api.scim.resources import CONFIG, POLICY, PROVIDER
-from api.scim.resources import User as ScimUser
-from api.scim.schemas import DirectorySync, ScimTokenCreated
+from api.scim.resources import User as UserResource
+from api.scim.schemas import (
+    DirectorySync,
+    ScimGroup,
+    ScimGroupList,
+    ScimResourceType,
+    ScimResourceTypeList,
+    ScimSchema,
+    ScimSchemaList,
+    ScimServiceProviderConfig,
+    ScimTokenCreated,
+    ScimUser,
+    ScimUserList,
+)
 
 SCIM_BASE = "/scim/v2"
 
@@ -186,7 +198,7 @@ def _dump(resource: Any, context: Context, returned: Any = None) -> dict[str, An
     return dumped
 
 
-_USER_RETURNED = Annotated[Any, Depends(Returned(ScimUser))]
+_USER_RETURNED = Annotated[Any, Depends(Returned(UserResource))]
 _GROUP_RETURNED = Annotated[Any, Depends(Returned(Group))]
 _PAYLOAD = Annotated[dict[str, Any], Body(media_type=SCIM_MEDIA_TYPE)]
 _FILTER = Annotated[str | None, Query(alias="filter", max_length=1000)]
@@ -219,16 +231,14 @@ async def _directory(
 DirectoryDep = Annotated[service.Directory, Depends(_directory)]
 
 
-def _resource_schema(name: str) -> dict[str, Any]:
-    return {"content": {SCIM_MEDIA_TYPE: {"schema": {"type": "object", "description": name}}}}
+def _ok(model: type[Any], description: str = "OK") -> dict[str, Any]:
+    return {"model": model, "description": description}
 
 
 _DISCOVERY = scim_responses(404)
-_READ = {200: _resource_schema("A SCIM resource"), **scim_responses(400, 401, 404, 429, 503)}
-_WRITE = {
-    200: _resource_schema("The SCIM resource as stored"),
-    **scim_responses(400, 401, 404, 409, 413, 429, 503),
-}
+_READ = scim_responses(400, 401, 404, 429, 503)
+_WRITE = scim_responses(400, 401, 404, 409, 413, 429, 503)
+_CREATE = scim_responses(400, 401, 409, 413, 429, 503)
 
 
 # Discovery describes the service, the same for every account: no token needed (RFC 7644 4).
@@ -237,7 +247,7 @@ _PUBLIC: dict[str, Any] = {"security": []}
 
 @router.get(
     "/ServiceProviderConfig",
-    responses={200: _resource_schema("ServiceProviderConfig"), **_DISCOVERY},
+    responses={200: _ok(ScimServiceProviderConfig), **_DISCOVERY},
     openapi_extra=_PUBLIC,
 )
 async def get_service_provider_config() -> Response:
@@ -248,7 +258,7 @@ async def get_service_provider_config() -> Response:
 
 @router.get(
     "/ResourceTypes",
-    responses={200: _resource_schema("ListResponse of ResourceType"), **_DISCOVERY},
+    responses={200: _ok(ScimResourceTypeList), **_DISCOVERY},
     openapi_extra=_PUBLIC,
 )
 async def list_resource_types() -> Response:
@@ -258,7 +268,7 @@ async def list_resource_types() -> Response:
 
 @router.get(
     "/ResourceTypes/{name}",
-    responses={200: _resource_schema("ResourceType"), **_DISCOVERY},
+    responses={200: _ok(ScimResourceType), **_DISCOVERY},
     openapi_extra=_PUBLIC,
 )
 async def get_resource_type(name: str) -> Response:
@@ -271,7 +281,7 @@ async def get_resource_type(name: str) -> Response:
 
 @router.get(
     "/Schemas",
-    responses={200: _resource_schema("ListResponse of Schema"), **_DISCOVERY},
+    responses={200: _ok(ScimSchemaList), **_DISCOVERY},
     openapi_extra=_PUBLIC,
 )
 async def list_schemas() -> Response:
@@ -281,7 +291,7 @@ async def list_schemas() -> Response:
 
 @router.get(
     "/Schemas/{schema_id}",
-    responses={200: _resource_schema("Schema"), **_DISCOVERY},
+    responses={200: _ok(ScimSchema), **_DISCOVERY},
     openapi_extra=_PUBLIC,
 )
 async def get_schema(schema_id: str) -> Response:
@@ -302,7 +312,7 @@ def _list_of(resources: list[Any]) -> dict[str, Any]:
     }
 
 
-@router.get("/Users", responses=_READ)
+@router.get("/Users", responses={200: _ok(ScimUserList), **_READ})
 async def list_scim_users(
     directory: DirectoryDep,
     returned: _USER_RETURNED,
@@ -322,19 +332,19 @@ async def list_scim_users(
 @router.post(
     "/Users",
     status_code=201,
-    responses={201: _WRITE[200], **scim_responses(400, 401, 409, 413, 429, 503)},
+    responses={201: _ok(ScimUser, "The user as stored"), **_CREATE},
 )
 async def create_scim_user(
     directory: DirectoryDep, payload: _PAYLOAD, returned: _USER_RETURNED
 ) -> Response:
     """Provision a user (a Member until Groups say otherwise), or take over the account's
     user of that email; Pending until their first sign-in."""
-    resource = _read(ScimUser, payload, Context.RESOURCE_CREATION_REQUEST)
+    resource = _read(UserResource, payload, Context.RESOURCE_CREATION_REQUEST)
     created = await service.create_user(directory, resource)
     return _json(_dump(created, Context.RESOURCE_CREATION_RESPONSE, returned), 201)
 
 
-@router.get("/Users/{resource_id}", responses=_READ)
+@router.get("/Users/{resource_id}", responses={200: _ok(ScimUser), **_READ})
 async def get_scim_user(
     resource_id: str, directory: DirectoryDep, returned: _USER_RETURNED
 ) -> Response:
@@ -343,22 +353,24 @@ async def get_scim_user(
     return _json(_dump(user, Context.RESOURCE_QUERY_RESPONSE, returned))
 
 
-@router.put("/Users/{resource_id}", responses=_WRITE)
+@router.put("/Users/{resource_id}", responses={200: _ok(ScimUser, "The user as stored"), **_WRITE})
 async def replace_scim_user(
     resource_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _USER_RETURNED
 ) -> Response:
     """Replace a user's attributes (``active`` false turns their access off at once)."""
-    resource = _read(ScimUser, payload, Context.RESOURCE_REPLACEMENT_REQUEST)
+    resource = _read(UserResource, payload, Context.RESOURCE_REPLACEMENT_REQUEST)
     user = await service.replace_user(directory, resource_id, resource)
     return _json(_dump(user, Context.RESOURCE_REPLACEMENT_RESPONSE, returned))
 
 
-@router.patch("/Users/{resource_id}", responses=_WRITE)
+@router.patch(
+    "/Users/{resource_id}", responses={200: _ok(ScimUser, "The user as stored"), **_WRITE}
+)
 async def patch_scim_user(
     resource_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _USER_RETURNED
 ) -> Response:
     """Apply PATCH operations (add, replace, remove; with or without ``path``; any case)."""
-    patch = _read(PatchOp[ScimUser], payload, Context.RESOURCE_PATCH_REQUEST)
+    patch = _read(PatchOp[UserResource], payload, Context.RESOURCE_PATCH_REQUEST)
     user = await service.patch_user(directory, resource_id, patch)
     return _json(_dump(user, Context.RESOURCE_PATCH_RESPONSE, returned))
 
@@ -374,7 +386,7 @@ async def delete_scim_user(resource_id: str, directory: DirectoryDep) -> Respons
     return Response(status_code=204)
 
 
-@router.get("/Groups", responses=_READ)
+@router.get("/Groups", responses={200: _ok(ScimGroupList), **_READ})
 async def list_scim_groups(
     directory: DirectoryDep,
     returned: _GROUP_RETURNED,
@@ -389,14 +401,14 @@ async def list_scim_groups(
     return _json(_dump(page, Context.RESOURCE_QUERY_RESPONSE, returned))
 
 
-@router.post("/Groups", status_code=201, responses=scim_responses(400, 401, 409, 413, 429, 503))
+@router.post("/Groups", status_code=201, responses=_CREATE)
 async def create_scim_group(directory: DirectoryDep, payload: _PAYLOAD) -> Response:
     """Refused: the groups are fixed (409 for an existing name, 400 ``mutability`` else)."""
     resource = _read(Group, payload, Context.RESOURCE_CREATION_REQUEST)
     service.refuse_group_change(resource.display_name)
 
 
-@router.get("/Groups/{group_id}", responses=_READ)
+@router.get("/Groups/{group_id}", responses={200: _ok(ScimGroup), **_READ})
 async def get_scim_group(
     group_id: str, directory: DirectoryDep, returned: _GROUP_RETURNED
 ) -> Response:
@@ -405,7 +417,7 @@ async def get_scim_group(
     return _json(_dump(group, Context.RESOURCE_QUERY_RESPONSE, returned))
 
 
-@router.put("/Groups/{group_id}", responses=_WRITE)
+@router.put("/Groups/{group_id}", responses={200: _ok(ScimGroup, "The group as stored"), **_WRITE})
 async def replace_scim_group(
     group_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _GROUP_RETURNED
 ) -> Response:
@@ -415,7 +427,9 @@ async def replace_scim_group(
     return _json(_dump(group, Context.RESOURCE_REPLACEMENT_RESPONSE, returned))
 
 
-@router.patch("/Groups/{group_id}", responses=_WRITE)
+@router.patch(
+    "/Groups/{group_id}", responses={200: _ok(ScimGroup, "The group as stored"), **_WRITE}
+)
 async def patch_scim_group(
     group_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _GROUP_RETURNED
 ) -> Response:

@@ -3438,6 +3438,52 @@ export interface components {
             redirectUri: string;
         };
         /**
+         * ScimAuthenticationScheme
+         * @description How a SCIM client authenticates: a SCIM token as a bearer token.
+         */
+        ScimAuthenticationScheme: {
+            /** Description */
+            description: string;
+            /** Name */
+            name: string;
+            /** Primary */
+            primary?: boolean;
+            /** Specuri */
+            specUri?: string;
+            /**
+             * Type
+             * @example oauthbearertoken
+             */
+            type: string;
+        };
+        /**
+         * ScimBulk
+         * @description Bulk operations: not offered.
+         */
+        ScimBulk: {
+            /** Maxoperations */
+            maxOperations: number;
+            /** Maxpayloadsize */
+            maxPayloadSize: number;
+            /** Supported */
+            supported: boolean;
+        };
+        /**
+         * ScimEmail
+         * @description An entry of a User's ``emails``; the primary one is the address they sign in with.
+         */
+        ScimEmail: {
+            /** Primary */
+            primary?: boolean;
+            /**
+             * Type
+             * @example work
+             */
+            type?: string;
+            /** Value */
+            value: string;
+        };
+        /**
          * ScimErrorBody
          * @description The wire shape of a SCIM error (RFC 7644 3.12).
          */
@@ -3453,6 +3499,256 @@ export interface components {
              * @description The HTTP status code, as a string.
              */
             status: string;
+        };
+        /**
+         * ScimFilter
+         * @description Filters, and the most resources one list answers.
+         */
+        ScimFilter: {
+            /** Maxresults */
+            maxResults: number;
+            /** Supported */
+            supported: boolean;
+        };
+        /**
+         * ScimGroup
+         * @description One of the three fixed groups (``owners``, ``admins``, ``members``), whose membership is
+         *     the role (``urn:ietf:params:scim:schemas:core:2.0:Group``).
+         */
+        ScimGroup: {
+            /**
+             * Displayname
+             * @example Owners
+             */
+            displayName?: string;
+            /**
+             * Id
+             * @example owners
+             */
+            id: string;
+            /**
+             * Members
+             * @description Left out when empty.
+             */
+            members?: components["schemas"]["ScimMember"][];
+            /** Meta */
+            meta?: components["schemas"]["ScimMeta"];
+            /**
+             * Schemas
+             * @example [
+             *       "urn:ietf:params:scim:schemas:core:2.0:Group"
+             *     ]
+             */
+            schemas: string[];
+        };
+        /**
+         * ScimGroupList
+         * @description A page of Groups.
+         */
+        ScimGroupList: {
+            /**
+             * Resources
+             * @default []
+             */
+            Resources: components["schemas"]["ScimGroup"][];
+            /** Itemsperpage */
+            itemsPerPage?: number;
+            /**
+             * Schemas
+             * @example [
+             *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+             *     ]
+             */
+            schemas: string[];
+            /** Startindex */
+            startIndex?: number;
+            /**
+             * Totalresults
+             * @description Every match, across pages.
+             */
+            totalResults: number;
+        };
+        /**
+         * ScimMember
+         * @description A member of a Group: a User of the account.
+         */
+        ScimMember: {
+            /**
+             * Display
+             * @description The console's name of the user (given and family name).
+             */
+            display?: string;
+            /**
+             * Type
+             * @example User
+             */
+            type?: string;
+            /**
+             * Value
+             * @description The User's id.
+             */
+            value: string;
+        };
+        /**
+         * ScimMeta
+         * @description ``meta`` of a resource (RFC 7643 3.1).
+         */
+        ScimMeta: {
+            /**
+             * Created
+             * Format: date-time
+             * @description Users only.
+             */
+            created?: string;
+            /**
+             * Location
+             * @description The resource's URL.
+             */
+            location: string;
+            /**
+             * Resourcetype
+             * @example User
+             */
+            resourceType: string;
+        };
+        /**
+         * ScimName
+         * @description ``name`` of a User: the console user's first and last name.
+         */
+        ScimName: {
+            /** Familyname */
+            familyName?: string;
+            /** Givenname */
+            givenName?: string;
+        };
+        /**
+         * ScimResourceType
+         * @description A resource type (RFC 7643 6): ``User`` at ``/Users``, ``Group`` at ``/Groups``.
+         */
+        ScimResourceType: {
+            /** Description */
+            description?: string;
+            /**
+             * Endpoint
+             * @example /Users
+             */
+            endpoint: string;
+            /**
+             * Id
+             * @example User
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Schema
+             * @example urn:ietf:params:scim:schemas:core:2.0:User
+             */
+            schema: string;
+            /** Schemas */
+            schemas: string[];
+        };
+        /**
+         * ScimResourceTypeList
+         * @description Every resource type.
+         */
+        ScimResourceTypeList: {
+            /**
+             * Resources
+             * @default []
+             */
+            Resources: components["schemas"]["ScimResourceType"][];
+            /** Itemsperpage */
+            itemsPerPage?: number;
+            /**
+             * Schemas
+             * @example [
+             *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+             *     ]
+             */
+            schemas: string[];
+            /** Startindex */
+            startIndex?: number;
+            /**
+             * Totalresults
+             * @description Every match, across pages.
+             */
+            totalResults: number;
+        };
+        /**
+         * ScimSchema
+         * @description A schema (RFC 7643 7): a resource's attributes as the console keeps them.
+         */
+        ScimSchema: {
+            /**
+             * Attributes
+             * @description The attribute definitions (RFC 7643 7: name, type, multiValued...).
+             */
+            attributes: {
+                [key: string]: unknown;
+            }[];
+            /** Description */
+            description?: string;
+            /**
+             * Id
+             * @example urn:ietf:params:scim:schemas:core:2.0:User
+             */
+            id: string;
+            /** Name */
+            name?: string;
+            /** Schemas */
+            schemas: string[];
+        };
+        /**
+         * ScimSchemaList
+         * @description Every schema.
+         */
+        ScimSchemaList: {
+            /**
+             * Resources
+             * @default []
+             */
+            Resources: components["schemas"]["ScimSchema"][];
+            /** Itemsperpage */
+            itemsPerPage?: number;
+            /**
+             * Schemas
+             * @example [
+             *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+             *     ]
+             */
+            schemas: string[];
+            /** Startindex */
+            startIndex?: number;
+            /**
+             * Totalresults
+             * @description Every match, across pages.
+             */
+            totalResults: number;
+        };
+        /**
+         * ScimServiceProviderConfig
+         * @description What the service supports (RFC 7643 5).
+         */
+        ScimServiceProviderConfig: {
+            /** Authenticationschemes */
+            authenticationSchemes: components["schemas"]["ScimAuthenticationScheme"][];
+            bulk: components["schemas"]["ScimBulk"];
+            changePassword: components["schemas"]["ScimSupported"];
+            etag: components["schemas"]["ScimSupported"];
+            filter: components["schemas"]["ScimFilter"];
+            patch: components["schemas"]["ScimSupported"];
+            /** Schemas */
+            schemas: string[];
+            sort: components["schemas"]["ScimSupported"];
+        };
+        /**
+         * ScimSupported
+         * @description Whether a feature of the protocol is offered.
+         */
+        ScimSupported: {
+            /** Supported */
+            supported: boolean;
         };
         /**
          * ScimTokenCreated
@@ -3490,6 +3786,72 @@ export interface components {
             lastUsedAt: string | null;
             /** Masked */
             masked: string;
+        };
+        /**
+         * ScimUser
+         * @description A User resource (``urn:ietf:params:scim:schemas:core:2.0:User``), with the attributes
+         *     the console keeps (README "Directory sync (SCIM)").
+         */
+        ScimUser: {
+            /**
+             * Active
+             * @description False: their access is turned off.
+             */
+            active?: boolean;
+            /** Displayname */
+            displayName?: string;
+            /** Emails */
+            emails?: components["schemas"]["ScimEmail"][];
+            /** Externalid */
+            externalId?: string;
+            /**
+             * Id
+             * @description The console's user id.
+             */
+            id: string;
+            /** Meta */
+            meta?: components["schemas"]["ScimMeta"];
+            /** Name */
+            name?: components["schemas"]["ScimName"];
+            /**
+             * Schemas
+             * @example [
+             *       "urn:ietf:params:scim:schemas:core:2.0:User"
+             *     ]
+             */
+            schemas: string[];
+            /**
+             * Username
+             * @description The email, unique in the account.
+             */
+            userName?: string;
+        };
+        /**
+         * ScimUserList
+         * @description A page of Users.
+         */
+        ScimUserList: {
+            /**
+             * Resources
+             * @default []
+             */
+            Resources: components["schemas"]["ScimUser"][];
+            /** Itemsperpage */
+            itemsPerPage?: number;
+            /**
+             * Schemas
+             * @example [
+             *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+             *     ]
+             */
+            schemas: string[];
+            /** Startindex */
+            startIndex?: number;
+            /**
+             * Totalresults
+             * @description Every match, across pages.
+             */
+            totalResults: number;
         };
         /**
          * ServiceProvider
@@ -4284,13 +4646,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimGroupList"];
                 };
             };
             /** @description invalidValue | invalidFilter | invalidSyntax | mutability | noTarget | invalidPath */
@@ -4456,13 +4818,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimGroup"];
                 };
             };
             /** @description invalidValue | invalidFilter | invalidSyntax | mutability | noTarget | invalidPath */
@@ -4543,13 +4905,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description The group as stored */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimGroup"];
                 };
             };
             /** @description invalidValue | invalidFilter | invalidSyntax | mutability | noTarget | invalidPath */
@@ -4724,13 +5086,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description The group as stored */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimGroup"];
                 };
             };
             /** @description invalidValue | invalidFilter | invalidSyntax | mutability | noTarget | invalidPath */
@@ -4818,13 +5180,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimResourceTypeList"];
                 };
             };
             /** @description No such resource in the token's account */
@@ -4858,13 +5220,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimResourceType"];
                 };
             };
             /** @description No such resource in the token's account */
@@ -4896,13 +5258,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimSchemaList"];
                 };
             };
             /** @description No such resource in the token's account */
@@ -4936,13 +5298,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimSchema"];
                 };
             };
             /** @description No such resource in the token's account */
@@ -4974,13 +5336,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimServiceProviderConfig"];
                 };
             };
             /** @description No such resource in the token's account */
@@ -5018,13 +5380,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimUserList"];
                 };
             };
             /** @description invalidValue | invalidFilter | invalidSyntax | mutability | noTarget | invalidPath */
@@ -5103,13 +5465,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description The user as stored */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimUser"];
                 };
             };
             /** @description invalidValue | invalidFilter | invalidSyntax | mutability | noTarget | invalidPath */
@@ -5193,13 +5555,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimUser"];
                 };
             };
             /** @description invalidValue | invalidFilter | invalidSyntax | mutability | noTarget | invalidPath */
@@ -5280,13 +5642,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description The user as stored */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimUser"];
                 };
             };
             /** @description invalidValue | invalidFilter | invalidSyntax | mutability | noTarget | invalidPath */
@@ -5461,13 +5823,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description The user as stored */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": Record<string, never>;
+                    "application/scim+json": components["schemas"]["ScimUser"];
                 };
             };
             /** @description invalidValue | invalidFilter | invalidSyntax | mutability | noTarget | invalidPath */
