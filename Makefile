@@ -57,6 +57,7 @@ lint: $(VENV_STAMP)
 	@# Comments name the reason, the rule or the SPEC/README section, never an issue number:
 	@# issue numbers mean nothing to the next reader (design history is in commit messages).
 	@! grep -rnIE --exclude-dir=node_modules '\b[Ii]ssues? #?[0-9]+' api devstack tools web/src openapi.json \
+		tests migrations deploy bench docs README.md web/README.md requirements.in requirements-dev.in \
 		|| { echo "lint: name the reason or the SPEC/README section, not an issue number"; exit 1; }
 
 test-api: $(VENV_STAMP) xmlsec1
