@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Literal
 
 import orjson
+import structlog
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
@@ -24,6 +25,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.errors import RETRY_AFTER_HEADER, AppError, RateLimited
+
+log = structlog.get_logger(__name__)
 
 SCIM_MEDIA_TYPE = "application/scim+json"
 ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error"
@@ -129,8 +132,9 @@ class ScimErrorsMiddleware:
     and they are a few hundred bytes.
 
     Place it outside the layers that answer for the app (body limits, the database-fault
-    retry) so their answers pass through it. Starlette's last-resort 500 is rendered outside
-    every middleware and stays in the envelope.
+    retry) so their answers pass through it. An exception that reaches it before a response
+    began (a defect: the database's own faults are answered inside it) is logged and answered
+    as a SCIM 500, where the rest of the API answers the envelope's ``InternalError``.
     """
 
     def __init__(self, app: ASGIApp, *, prefix: str) -> None:
@@ -163,7 +167,20 @@ class ScimErrorsMiddleware:
                 return
             await send(message)
 
-        await self.app(scope, receive, rewriting_send)
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await rewriting_send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception as exc:
+            if started:
+                raise
+            log.exception("unhandled_error", exc_info=exc)
+            await _body(500, "Internal server error", None)(scope, receive, send)
 
 
 async def _send_as_scim_error(start: Message, body: bytes, send: Send) -> None:

@@ -6,8 +6,11 @@ console's ``{"code", "message"}`` envelope."""
 from __future__ import annotations
 
 import httpx
+import pytest
 from fastapi import FastAPI
+from structlog.testing import capture_logs
 
+from api.scim import service
 from tests.api.conftest import terminate_database_connections
 from tests.api.scim.conftest import MakeDirectory, scim_error
 
@@ -57,6 +60,22 @@ async def test_a_database_that_is_gone_is_a_scim_503_with_retry_after(
         assert response.headers["retry-after"] == "2"
     finally:
         await app.state.resources.replace_pools()
+
+
+async def test_a_defect_is_a_scim_500_and_logged(
+    make_directory: MakeDirectory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory = await make_directory()
+
+    async def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("a defect")
+
+    monkeypatch.setattr(service, "list_users", broken)
+    with capture_logs() as logs:
+        response = await directory.request("GET", "/Users")
+    assert scim_error(response, 500) == "Internal server error"
+    [logged] = [entry for entry in logs if entry["event"] == "unhandled_error"]
+    assert isinstance(logged["exc_info"], RuntimeError)
 
 
 async def test_the_web_api_keeps_its_envelope(client: httpx.AsyncClient) -> None:
