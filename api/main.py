@@ -204,7 +204,7 @@ def _add_middleware(app: FastAPI, settings: Settings, metrics: HttpMetrics) -> N
         BodyLimitMiddleware, default_bytes=WEB_MAX_BODY_BYTES, by_prefix=BODY_LIMITS_BY_PREFIX
     )
     # The SCIM service's refusals made by the layers above (413, 503, no such path or
-    # method) in SCIM's error format (RFC 7644 3.12), like those of its routes.
+    # method, a defect's 500) in SCIM's error format (RFC 7644 3.12), like its routes' own.
     app.add_middleware(ScimErrorsMiddleware, prefix=SCIM_BASE)
     app.add_middleware(RequestContextMiddleware)
     # Outermost of ours: every request is counted and timed, a 413 or a CORS preflight too.

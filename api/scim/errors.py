@@ -148,12 +148,14 @@ class ScimErrorsMiddleware:
         if scope["type"] != "http" or not self._covers(scope["path"]):
             await self.app(scope, receive, send)
             return
+        started = False
         held: Message | None = None  # the start of an envelope error, until its body is in
         chunks: list[bytes] = []
 
         async def rewriting_send(message: Message) -> None:
-            nonlocal held
+            nonlocal started, held
             if message["type"] == "http.response.start":
+                started = True
                 content_type = MutableHeaders(raw=message["headers"]).get("content-type", "")
                 if message["status"] >= 400 and content_type.startswith("application/json"):
                     held = message
@@ -167,15 +169,8 @@ class ScimErrorsMiddleware:
                 return
             await send(message)
 
-        started = False
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await rewriting_send(message)
-
         try:
-            await self.app(scope, receive, tracking_send)
+            await self.app(scope, receive, rewriting_send)
         except Exception as exc:
             if started:
                 raise
