@@ -116,6 +116,17 @@ class SamlSignInRequired(SignInPolicyRefusal):
     default_message = "This user must sign in with SSO"
 
 
+class SamlConnectionRemoved(SignInPolicyRefusal):
+    """401: the token is of a SAML identity whose connection the account removed; its user
+    signs in with email and password now (README "SAML single sign-on")."""
+
+    status_code = 401
+    default_message = (
+        "Your account no longer uses SAML single sign-on. Sign in with your email and "
+        "password; if you have no password yet, choose Forgot password to set one."
+    )
+
+
 class SessionEnded(SignInPolicyRefusal):
     """401: the token was issued before the user's sessions were ended (sign-out, a password
     reset, a role change, an SSO requirement), or it belongs to an earlier pool user of the

@@ -24,6 +24,7 @@ from api.auth.errors import (
     AccessDeactivated,
     GoogleSignInRequired,
     InvitationLapsed,
+    SamlConnectionRemoved,
     SamlSignInRequired,
     SessionEnded,
     SignInPolicyRefusal,
@@ -106,15 +107,19 @@ FROM "user" AS u JOIN account AS a ON a.id = u.account_id
 WHERE u.identity_sub = $1
 """  # noqa: S608 - constant column names only; the value is $1
 
-# Why a verified token matches no user: the pool user was removed from an account ($1, its
-# sub), or a user of that username is bound to another pool user now ($2) — the token is of
-# an earlier pool user of the same username, or of the password user (username: the email)
-# whom a SAML sign-in linked to its identity since. Neither: an identity with no account yet.
+# Why a verified token matches no user, first match wins: the pool user was removed from an
+# account ($1, its sub: 'removed' and the account's name); it is the SAML identity of a user
+# whose account removed its SAML connection ('saml_removed'); a user of that username is bound
+# to another pool user now ($2: 'rebound') — the token is of an earlier pool user of the same
+# username, or of the password user (username: the email) whom a SAML sign-in linked to its
+# identity since. None: an identity with no account yet.
 _NO_USER_SQL = """
-(SELECT a.name FROM removed_identity AS r JOIN account AS a ON a.id = r.account_id
+(SELECT 'removed', a.name FROM removed_identity AS r JOIN account AS a ON a.id = r.account_id
  WHERE r.identity_sub = $1 ORDER BY r.removed_at DESC LIMIT 1)
 UNION ALL
-(SELECT NULL FROM "user" WHERE identity_id = $2 OR lower(email) = lower($2))
+(SELECT 'saml_removed', NULL FROM "user" WHERE retired_identity_sub = $1 LIMIT 1)
+UNION ALL
+(SELECT 'rebound', NULL FROM "user" WHERE identity_id = $2 OR lower(email) = lower($2))
 LIMIT 1
 """
 
@@ -168,13 +173,17 @@ def enforce_policy(
 
 async def explain_missing_user(connection: Any, claims: AccessClaims) -> AppError | None:
     """Why no user matches a verified token, on an asyncpg ``connection``: the refusal to
-    raise (UserRemoved when its pool user was removed from an account; SessionEnded when the
-    user of its username, or of that email, is bound to another pool user now), or None for
-    an identity with no account yet (SPEC 4 needsAccount)."""
+    raise (UserRemoved when its pool user was removed from an account; SamlConnectionRemoved
+    when it is the SAML identity of a user whose account removed the connection; SessionEnded
+    when the user of its username, or of that email, is bound to another pool user now), or
+    None for an identity with no account yet (SPEC 4 needsAccount)."""
     why = await connection.fetchrow(_NO_USER_SQL, claims.sub, claims.username)
     if why is None:
         return None
-    return UserRemoved.from_account(why[0]) if why[0] is not None else SessionEnded()
+    kind, account_name = why
+    if kind == "removed":
+        return UserRemoved.from_account(account_name)
+    return SamlConnectionRemoved() if kind == "saml_removed" else SessionEnded()
 
 
 async def fetch_acting_row(
@@ -188,8 +197,8 @@ async def fetch_acting_row(
     :func:`policy_columns` of the token's user, found by ``sub``) and apply the sign-in policy
     to it: the row when the token may act, None when its identity has no user yet.
 
-    Raises: as :func:`enforce_policy`, and UserRemoved / SessionEnded when no user matches
-    (:func:`explain_missing_user`).
+    Raises: as :func:`enforce_policy`, and UserRemoved / SamlConnectionRemoved / SessionEnded
+    when no user matches (:func:`explain_missing_user`).
     """
     # Refusals are raised outside the block: an exception inside it discards the connection.
     async with driver_connection(read_engine) as connection:
@@ -219,7 +228,8 @@ async def get_caller(
         GoogleSignInRequired, SamlSignInRequired, AccessDeactivated, InvitationLapsed,
             SessionEnded, TwoStepSignInRequired, TwoStepSetupRequired: the policy refuses the
             token (:func:`enforce_policy`; all 401).
-        UserRemoved, SessionEnded: no user matches and :func:`explain_missing_user` says why.
+        UserRemoved, SamlConnectionRemoved, SessionEnded: no user matches and
+            :func:`explain_missing_user` says why.
     """
     row = await fetch_acting_row(
         read_engine, claims, _CALLER_SQL, claims.sub, setting_up_two_step=setting_up_two_step

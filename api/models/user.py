@@ -60,7 +60,9 @@ class User(TimestampMixin, Base):
     (set at every sign-in): access tokens are matched to users by it, so a pool user deleted
     and created again under the same username does not inherit the old one's tokens.
     ``tokens_valid_after`` ends every access token issued before it (whole seconds: a token's
-    ``iat`` is); ``deactivated_at`` ends access until cleared. The rules that read them:
+    ``iat`` is); ``deactivated_at`` ends access until cleared. ``retired_identity_sub`` is the
+    ``sub`` of the SAML identity the user signed in with until the account removed its SAML
+    connection: its tokens open nothing, and are told why. The rules that read them:
     ``api/auth/principal.py``.
     """
 
@@ -93,6 +95,7 @@ class User(TimestampMixin, Base):
     # they opt out.
     usage_alerts: Mapped[bool] = mapped_column(Boolean, default=True, server_default="true")
     identity_sub: Mapped[str | None] = mapped_column(String(64), unique=True)
+    retired_identity_sub: Mapped[str | None] = mapped_column(String(64))
     tokens_valid_after: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     deactivated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Whether the user proved they receive mail at ``email``: the identity provider asserted
@@ -117,3 +120,8 @@ Index(
     unique=True,
 )
 Index("ix_user_account_id_external_id", User.account_id, User.external_id)
+Index(
+    "ix_user_retired_identity_sub",
+    User.retired_identity_sub,
+    postgresql_where=User.retired_identity_sub.is_not(None),
+)

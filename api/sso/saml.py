@@ -403,11 +403,13 @@ async def remove_connection(
     if account.require_saml_sso:
         account.require_saml_sso = False
         changes["requireSamlSSO"] = (True, False)
-    # Unbound from their SAML identities, whose tokens then open no account; the next
-    # password sign-in binds them to their pool user again.
+    # Unbound from their SAML identities, whose tokens then open no account and are told
+    # why (``retired_identity_sub``); the next password sign-in binds them to their pool
+    # user again.
     for user in await repository.users_signing_in_with(db, account.id, AuthType.SAML_SSO):
         user.auth_type = AuthType.EMAIL
         user.identity_id = user.email.lower()
+        user.retired_identity_sub = user.identity_sub
         user.identity_sub = None
     provider = identity_provider_of(row)
     await db.delete(row)

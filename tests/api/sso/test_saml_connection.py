@@ -345,10 +345,16 @@ class TestRemove:
         assert user is not None
         assert user.auth_type is AuthType.EMAIL
         assert user.identity_id == f"owner@{domain}"
-        # Their SAML identity is nobody's any more: its tokens open no account.
-        session = await client.get("/web/session", headers=owner.headers)
-        assert session.status_code == 403
-        assert session.json()["code"] == "AccountRequired"
+        # Their SAML identity is nobody's any more: its tokens open no account, and say why.
+        for path in ("/web/session", "/web/account"):
+            refused = await client.get(path, headers=owner.headers)
+            assert refused.status_code == 401
+            assert refused.json() == {
+                "code": "SamlConnectionRemoved",
+                "message": "Your account no longer uses SAML single sign-on. Sign in with "
+                "your email and password; if you have no password yet, choose Forgot "
+                "password to set one.",
+            }
 
     async def test_another_accounts_connection_is_404(
         self, client: httpx.AsyncClient, make_user: MakeUser

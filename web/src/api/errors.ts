@@ -34,6 +34,7 @@ const SIGN_IN_POLICY: Record<SignInPolicyCode, true> = {
   AccessDeactivated: true,
   GoogleSignInRequired: true,
   InvitationLapsed: true,
+  SamlConnectionRemoved: true,
   SamlSignInRequired: true,
   SessionEnded: true,
   UserRemoved: true,

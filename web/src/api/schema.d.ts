@@ -2676,6 +2676,19 @@ export interface components {
             message: string;
         };
         /**
+         * Error_SamlConnectionRemoved
+         * @description The error `SamlConnectionRemoved` (HTTP 401).
+         */
+        Error_SamlConnectionRemoved: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SamlConnectionRemoved";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_SamlConnectionRequired
          * @description The error `SamlConnectionRequired` (HTTP 400).
          */
@@ -5940,13 +5953,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -5991,13 +6004,13 @@ export interface operations {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6056,13 +6069,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -6107,13 +6120,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6189,13 +6202,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6265,13 +6278,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6354,13 +6367,13 @@ export interface operations {
                     "application/json": components["schemas"]["RevealedKey"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -6461,13 +6474,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_InvalidCursor"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6526,13 +6539,13 @@ export interface operations {
                     "application/json": components["schemas"]["AuditActorsResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6582,13 +6595,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6679,13 +6692,13 @@ export interface operations {
                     "application/json": components["schemas"]["InvoicesResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -6844,13 +6857,13 @@ export interface operations {
                     "application/json": components["schemas"]["DirectorySync"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -6891,13 +6904,13 @@ export interface operations {
                     "application/json": components["schemas"]["ScimTokenCreated"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -6938,13 +6951,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -7026,13 +7039,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -7364,13 +7377,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -7460,13 +7473,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"] | components["schemas"]["Error_VerificationCodeExpired"] | components["schemas"]["Error_VerificationCodeMismatch"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -7707,13 +7720,13 @@ export interface operations {
                     "application/json": components["schemas"]["Tokens"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -8076,13 +8089,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_GoogleSsoAuthTypeRequired"] | components["schemas"]["Error_PersonalGmailAccount"] | components["schemas"]["Error_VerifiedDomainRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -8390,13 +8403,13 @@ export interface operations {
                     "application/json": components["schemas"]["SsoDomainsResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -8450,13 +8463,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_InvalidDomain"] | components["schemas"]["Error_PublicEmailDomain"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -8533,13 +8546,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -8618,13 +8631,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -8703,13 +8716,13 @@ export interface operations {
                     "application/json": components["schemas"]["SamlSettingsResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -8763,13 +8776,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvalidSamlMetadata"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_SamlMetadataUnreachable"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"] | components["schemas"]["Error_VerifiedDomainRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -8835,13 +8848,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -8922,13 +8935,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_SamlConnectionRequired"] | components["schemas"]["Error_SamlSsoAuthTypeRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -9000,13 +9013,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_SamlConnectionRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -9080,13 +9093,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_SamlConnectionRequired"] | components["schemas"]["Error_SamlTestFailed"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -9158,13 +9171,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -9250,13 +9263,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -9337,13 +9350,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -9429,13 +9442,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -9506,13 +9519,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -9580,13 +9593,13 @@ export interface operations {
                     "application/json": components["schemas"]["TwoStepSignInResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -9638,13 +9651,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepSignInRequiredByAccount"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -9736,13 +9749,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -9834,13 +9847,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_SetUpTwoStepSignInFirst"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -9908,13 +9921,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -10006,13 +10019,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepCodeMismatch"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -10091,13 +10104,13 @@ export interface operations {
                     "application/json": components["schemas"]["UsageAlertSettings"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -10151,13 +10164,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_UnknownAlertRecipient"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -10221,13 +10234,13 @@ export interface operations {
                     "application/json": components["schemas"]["UsageBreakdown"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -10300,13 +10313,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -10374,13 +10387,13 @@ export interface operations {
                     "application/json": components["schemas"]["UsageLimits"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired */
@@ -10425,13 +10438,13 @@ export interface operations {
                     "application/json": components["schemas"]["UsageLimits"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -10503,13 +10516,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InviteRefusedWithSso"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -10603,13 +10616,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_LastOwnerRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -10686,13 +10699,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CannotDeleteSelf"] | components["schemas"]["Error_LastOwnerRequired"] | components["schemas"]["Error_LastUserRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -10771,13 +10784,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationNotPending"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | EmailVerificationRequired | Forbidden */
@@ -10865,13 +10878,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CannotDeleteSelf"] | components["schemas"]["Error_InvitationNotPending"] | components["schemas"]["Error_LastOwnerRequired"] | components["schemas"]["Error_LastUserRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
@@ -10948,13 +10961,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CannotResetOwnTwoStepSignIn"] | components["schemas"]["Error_TwoStepSignInUnavailable"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description AccountRequired | Forbidden */
