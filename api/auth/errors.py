@@ -123,7 +123,7 @@ class SamlConnectionRemoved(SignInPolicyRefusal):
     status_code = 401
     default_message = (
         "Your account no longer uses SAML single sign-on. Sign in with your email and "
-        "password; if you have no password yet, choose Forgot password to set one."
+        "password; if you have no password yet, use 'Forgot your password?' to set one."
     )
 
 

@@ -1,8 +1,9 @@
 """SAML single sign-on in the browser (README "SAML single sign-on"): an Admin sets it up from
 the stand-in identity provider's metadata URL and tests it, a new person signs in through
-'Sign in with SSO' and lands in the account, SAML is required, and a password user of the
-account is refused at the next request. The certificate-expiry warning, and a domain with no
-connection on the login screen."""
+'Sign in with SSO' and lands in the account, SAML is required, a password user of the
+account is refused at the next request, and removing the connection signs its people out with
+what to do now. The certificate-expiry warning, and a domain with no connection on the login
+screen."""
 
 from __future__ import annotations
 
@@ -139,7 +140,6 @@ def test_set_up_test_join_and_require_saml(browser: Browser, page: Page, console
     _sign_in_with_sso(new_page, f"nina@{domain}", "Nina", "New")
     expect(new_page).to_have_url(ACCOUNT)
     expect(new_page.get_by_text("Samlington").first).to_be_visible()
-    newcomer.close()
     page.reload()
     users = page.get_by_role("table", name="Users")
     nina = users.get_by_role("row").filter(has_text=f"nina@{domain}")
@@ -174,6 +174,22 @@ def test_set_up_test_join_and_require_saml(browser: Browser, page: Page, console
     expect(disable).to_be_visible()
     disable.get_by_role("button", name="Cancel").click()
     expect(_saml_option(page)).to_be_checked()
+
+    # Removing the connection: the Owner, who signed in through it, is told they will be
+    # signed out, and is; Nina's open tab is refused at its next request. Both are told what
+    # to do now.
+    box.get_by_role("button", name="Remove").click()
+    removal = page.get_by_role("dialog", name="Remove SAML single sign-on")
+    expect(removal).to_contain_text("You signed in through it: you will be signed out")
+    removal.get_by_role("button", name="Remove").click()
+    notice = page.get_by_text("Your account no longer uses SAML single sign-on.")
+    expect(page).to_have_url(LOGIN)
+    expect(notice).to_be_visible()
+    new_page.reload()
+    expect(new_page).to_have_url(LOGIN)
+    expect(new_page.get_by_text("use 'Forgot your password?' to set one")).to_be_visible()
+    new_page.screenshot(path=str(ARTIFACTS / "saml_removed_notice.png"), full_page=True)
+    newcomer.close()
 
 
 def test_an_expiring_certificate_is_warned_about(page: Page, console_url: str) -> None:

@@ -352,8 +352,8 @@ class TestRemove:
             assert refused.json() == {
                 "code": "SamlConnectionRemoved",
                 "message": "Your account no longer uses SAML single sign-on. Sign in with "
-                "your email and password; if you have no password yet, choose Forgot "
-                "password to set one.",
+                "your email and password; if you have no password yet, use 'Forgot your "
+                "password?' to set one.",
             }
 
     async def test_another_accounts_connection_is_404(

@@ -32,9 +32,11 @@ interface Props {
   /** The set-up modal is open (also when the SAML option is chosen before any set-up). */
   settingUp: boolean;
   onSetUp: (open: boolean) => void;
+  /** The current user signed in through the connection: removing it signs them out. */
+  signedInThroughIt: boolean;
 }
 
-export function SamlBox({ blocked, settingUp, onSetUp }: Props) {
+export function SamlBox({ blocked, settingUp, onSetUp, signedInThroughIt }: Props) {
   const { data } = useSamlSettings();
   const [removing, setRemoving] = useState(false);
   const remove = useRemoveSaml();
@@ -89,6 +91,11 @@ export function SamlBox({ blocked, settingUp, onSetUp }: Props) {
             email and password again; those who only used single sign-on set a password with “Forgot your
             password?” on the sign-in page.
           </p>
+          {signedInThroughIt ? (
+            <p className={domainStyles.lead}>
+              You signed in through it: you will be signed out, and sign in with your email and password.
+            </p>
+          ) : null}
         </ConfirmModal>
       ) : null}
     </section>

@@ -23,7 +23,7 @@ import { usePermissions } from "@/api/use-permissions";
 
 import { useSamlSettings, useSetSamlRequirement } from "../api/saml";
 import { useSetGoogleSso } from "../api/users";
-import { samlBlockedReason } from "../lib/saml";
+import { SAML_AUTH_TYPE, samlBlockedReason } from "../lib/saml";
 import { type SsoChoice, googleSsoBlockedReason } from "../lib/sso";
 
 import { DomainsBox } from "./DomainsBox";
@@ -144,7 +144,12 @@ export function SecuritySection({ sso, currentUser, twoStep }: Props) {
           samlBlocked,
         )}
       </fieldset>
-      <SamlBox blocked={samlSetUpBlocked} settingUp={settingUp} onSetUp={setSettingUp} />
+      <SamlBox
+        blocked={samlSetUpBlocked}
+        settingUp={settingUp}
+        onSetUp={setSettingUp}
+        signedInThroughIt={currentUser.authType === SAML_AUTH_TYPE}
+      />
       <DomainsBox />
       {twoStep ? <TwoStepRequirement {...twoStep} /> : null}
       {asked ? (

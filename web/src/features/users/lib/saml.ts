@@ -11,6 +11,8 @@ export type ServiceProvider = components["schemas"]["ServiceProvider"];
 
 export const SAML_NO_VERIFIED_DOMAIN_TOOLTIP =
   "Verify your company's domain under Domains below before setting up SAML single sign-on.";
+/** The sign-in type (`user.authType`) of people who sign in through the account's connection. */
+export const SAML_AUTH_TYPE = "SAML SSO";
 /** The mirror of SPEC 5's 'You must have a Google SSO auth type to require Google SSO.' */
 export const SAML_AUTH_TYPE_TOOLTIP = "You must have a SAML SSO auth type to require SAML SSO.";
 
@@ -25,7 +27,7 @@ export function samlBlockedReason(
   connected: boolean,
 ): string | null {
   if (verifiedDomains.length === 0) return SAML_NO_VERIFIED_DOMAIN_TOOLTIP;
-  if (connected && user.authType !== "SAML SSO") return SAML_AUTH_TYPE_TOOLTIP;
+  if (connected && user.authType !== SAML_AUTH_TYPE) return SAML_AUTH_TYPE_TOOLTIP;
   return null;
 }
 
