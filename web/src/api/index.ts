@@ -7,6 +7,6 @@ export {
   isEnvelope,
   type ErrorEnvelope,
 } from "./errors";
-export { useRefetchAccountAndSession } from "./refetch";
+export { useRefetchAccountAndSession, useRefetchTwoStep } from "./refetch";
 export type { paths } from "./schema";
 export type * from "./types";

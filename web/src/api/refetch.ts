@@ -13,3 +13,17 @@ export function useRefetchAccountAndSession(): () => Promise<unknown> {
       queryClient.invalidateQueries({ queryKey: ["get", "/web/session"] }),
     ]);
 }
+
+/**
+ * Refetch the two-step state (GET /web/two-step-sign-in), the account (its users list shows it)
+ * and the session: after the user's own two-step changes and the account's requirement (whose
+ * `requiredByAccount` decides whether the user may turn it off).
+ */
+export function useRefetchTwoStep(): () => Promise<unknown> {
+  const queryClient = useQueryClient();
+  const refetchAccount = useRefetchAccountAndSession();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: ["get", "/web/two-step-sign-in"] });
+    return refetchAccount();
+  };
+}

@@ -8,7 +8,7 @@ import type { components } from "@/api/schema";
 type Breakdown = components["schemas"]["UsageBreakdown"];
 
 /** The largest monthly limit the API takes (api/keys/schemas.py `MonthlyLimit`). */
-export const MAX_MONTHLY_LIMIT = 1_000_000_000_000;
+const MAX_MONTHLY_LIMIT = 1_000_000_000_000;
 
 const count = (n: number) => n.toLocaleString("en-US");
 

@@ -1,8 +1,7 @@
 import type { components } from "@/api/schema";
 import page from "@/components/layout/page.module.css";
+import { dayLabel } from "@/lib/dates";
 import { formatAmount } from "@/lib/money";
-
-import { formatBillingDate } from "../lib/invoices";
 
 import styles from "./billing.module.css";
 
@@ -17,12 +16,12 @@ export function ChargePreview({ preview }: { preview: Preview }) {
   } else if (preview.change === "start") {
     rows.push(["Charged today for the first month", money(preview.amountDueNow)]);
   } else if (preview.change === "downgrade" || preview.change === "cancel") {
-    rows.push(["Takes effect on", formatBillingDate(preview.effectiveAt)]);
+    rows.push(["Takes effect on", dayLabel(preview.effectiveAt)]);
   }
   rows.push([
     "Next invoice",
     preview.nextInvoiceAt && preview.nextInvoiceAmount != null
-      ? `${money(preview.nextInvoiceAmount)} on ${formatBillingDate(preview.nextInvoiceAt)}`
+      ? `${money(preview.nextInvoiceAmount)} on ${dayLabel(preview.nextInvoiceAt)}`
       : "None",
   ]);
   return (

@@ -10,10 +10,11 @@ import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Panel } from "@/components/ui/Panel";
 import { Spinner } from "@/components/ui/Spinner";
+import { dayLabel } from "@/lib/dates";
 import { formatAmount } from "@/lib/money";
 
 import { useInvoices } from "../api/billing";
-import { formatBillingDate, invoiceStatusLabel } from "../lib/invoices";
+import { invoiceStatusLabel } from "../lib/invoices";
 
 import styles from "./InvoicesPanel.module.css";
 
@@ -43,7 +44,7 @@ function InvoicePage({ startingAfter, onMore }: { startingAfter?: string; onMore
     <>
       {invoices.map((invoice) => (
         <tr key={invoice.id}>
-          <td>{formatBillingDate(invoice.createdAt)}</td>
+          <td>{dayLabel(invoice.createdAt)}</td>
           <td className={styles.amount}>{formatAmount(invoice.amountDue, invoice.currency)}</td>
           <td>
             <span className={styles.status} data-status={invoice.status}>

@@ -9,10 +9,10 @@ import { InfoBox } from "@/components/ui/InfoBox";
 import { Modal } from "@/components/ui/Modal";
 import { Panel } from "@/components/ui/Panel";
 import { RangeSlider } from "@/components/ui/RangeSlider";
+import { dayLabel } from "@/lib/dates";
 import { allowedRequests } from "@/lib/plan";
 
 import { useSubscriptionPreview, useUpdateSubscription } from "../api/billing";
-import { formatBillingDate } from "../lib/invoices";
 import { MAX_UNITS, canUpdatePlan, formatRequests, monthlyPriceUsd } from "../lib/plan";
 
 import styles from "./billing.module.css";
@@ -64,7 +64,7 @@ export function PlanPanel({ subscription, hasCard, blocked, onError }: PlanPanel
             variant="info"
             title={`Changes to ${subscription.scheduledUnits} ${
               subscription.scheduledUnits === 1 ? "unit" : "units"
-            } on ${formatBillingDate(subscription.scheduledChangeAt)}`}
+            } on ${dayLabel(subscription.scheduledChangeAt)}`}
             action={
               <DisabledReason reason={blocked} align="end">
                 <Button

@@ -16,8 +16,3 @@ const STATUS_LABELS: Readonly<Record<string, string>> = {
 export function invoiceStatusLabel(status: string): string {
   return STATUS_LABELS[status] ?? status;
 }
-
-/** "Nov 23, 2026", in UTC like the billing cycles. */
-export function formatBillingDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-US", { timeZone: "UTC", year: "numeric", month: "short", day: "numeric" });
-}

@@ -3,9 +3,7 @@
  * signing in with a recovery code (tokens are stored as on sign-in), and the signed-in user's
  * own set-up, recovery codes and turning it off.
  */
-import { useQueryClient } from "@tanstack/react-query";
-
-import { $api, useRefetchAccountAndSession } from "@/api";
+import { $api, useRefetchTwoStep } from "@/api";
 
 import { useStoreTokens } from "./password";
 
@@ -26,16 +24,6 @@ export function useTwoStepSignIn() {
   return $api.useQuery("get", "/web/two-step-sign-in", undefined, {
     select: (data) => data.twoStepSignIn,
   });
-}
-
-/** Refetch the two-step state, the account (its users list shows it) and the session. */
-function useRefetchTwoStep() {
-  const queryClient = useQueryClient();
-  const refetchAccount = useRefetchAccountAndSession();
-  return () => {
-    void queryClient.invalidateQueries({ queryKey: ["get", "/web/two-step-sign-in"] });
-    return refetchAccount();
-  };
 }
 
 /** POST /web/two-step-sign-in/setup: a new secret for an authenticator app. */

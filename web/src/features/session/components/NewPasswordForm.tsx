@@ -6,6 +6,7 @@ import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
 
 import { useCompleteNewPassword } from "../api/password";
+import { nextStep } from "../lib/two-step";
 import { validateNewPassword } from "../lib/validation";
 
 import { BackToLogin } from "./BackToLogin";
@@ -50,8 +51,9 @@ export function NewPasswordForm({
       { body: { username, session: challengeSession, newPassword: password } },
       {
         onSuccess: (result) => {
-          if (result.tokens && result.twoStepSetupRequired) onTwoStepSetup();
-          else if (result.tokens) onDone();
+          const step = nextStep(result, username);
+          if (step.kind === "signedIn") onDone();
+          else if (step.kind === "twoStepSetup") onTwoStepSetup();
           // SPEC 8: an unexpected challenge state raises an error naming the state.
           else setError(`Unexpected challenge state: ${result.challenge?.name ?? "none"}`);
         },

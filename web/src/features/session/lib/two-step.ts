@@ -6,7 +6,7 @@ import type { components } from "@/api/schema";
 
 type SignInResponse = components["schemas"]["SignInResponse"];
 
-export const SOFTWARE_TOKEN_MFA = "SOFTWARE_TOKEN_MFA";
+const SOFTWARE_TOKEN_MFA = "SOFTWARE_TOKEN_MFA";
 /** SPEC 5's style: the field's message when it is empty. */
 export const CODE_REQUIRED = "Enter the 6-digit code from your authenticator app";
 export const RECOVERY_CODE_REQUIRED = "Enter a recovery code";

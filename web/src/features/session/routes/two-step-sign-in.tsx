@@ -17,6 +17,7 @@ import { InfoBox } from "@/components/ui/InfoBox";
 import { Modal } from "@/components/ui/Modal";
 import { Panel } from "@/components/ui/Panel";
 import { Spinner } from "@/components/ui/Spinner";
+import { dayLabel } from "@/lib/dates";
 
 import { useSession } from "../api/session";
 import { useDisableTwoStep, useRegenerateRecoveryCodes, useTwoStepSignIn } from "../api/two-step";
@@ -25,7 +26,7 @@ import { RecoveryCodes } from "../components/two-step/RecoveryCodes";
 
 const TwoStepSetup = lazy(() => import("../components/two-step/TwoStepSetup"));
 
-const REQUIRED_REASON = "Your account requires two-step sign-in, so it stays on.";
+const REQUIRED_REASON = "Your account requires two-step sign-in, so it cannot be turned off.";
 
 export function Component() {
   const { data: status, error } = useTwoStepSignIn();
@@ -79,7 +80,7 @@ export function Component() {
           <span className={page.badge} data-testid="two-step-status">
             On
           </span>{" "}
-          {status.enabledAt ? `since ${new Date(status.enabledAt).toLocaleDateString()}` : null}
+          {status.enabledAt ? `since ${dayLabel(status.enabledAt)}` : null}
         </dd>
         <dt>Recovery codes</dt>
         <dd>

@@ -9,9 +9,9 @@ import { $api } from "@/api";
 
 const KEY = ["get", "/web/scim-tokens"] as const;
 
-/** The base URL and the tokens; only asked for when `enabled` (Owners and Admins). */
-export function useDirectorySync(enabled: boolean) {
-  return $api.useQuery("get", "/web/scim-tokens", undefined, { enabled });
+/** The base URL and the tokens (Owners and Admins). */
+export function useDirectorySync() {
+  return $api.useQuery("get", "/web/scim-tokens");
 }
 
 /** POST /web/scim-tokens: a new token; the response's `secret` is the only time it is shown. */

@@ -4,7 +4,7 @@
  * SSO setting are mutations that refetch the account and the session afterwards ("After
  * updates the account and session are fetched again").
  */
-import { $api, useRefetchAccountAndSession } from "@/api";
+import { $api, useRefetchAccountAndSession, useRefetchTwoStep } from "@/api";
 
 /** The account's users, read from GET /web/account (the same cached query as the shell's). */
 export function useAccountUsers() {
@@ -76,8 +76,11 @@ export function useTwoStepRequired() {
   });
 }
 
-/** PUT /web/two-step-sign-in/requirement: { required }. */
+/**
+ * PUT /web/two-step-sign-in/requirement: { required }. Also refetches the user's own two-step
+ * state: its `requiredByAccount` decides whether they may turn it off.
+ */
 export function useSetTwoStepRequirement() {
-  const refetch = useRefetchAccountAndSession();
+  const refetch = useRefetchTwoStep();
   return $api.useMutation("put", "/web/two-step-sign-in/requirement", { onSuccess: refetch });
 }

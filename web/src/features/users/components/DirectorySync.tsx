@@ -28,7 +28,7 @@ function when(iso: string): string {
 }
 
 export function DirectorySync() {
-  const { data, error } = useDirectorySync(true);
+  const { data, error } = useDirectorySync();
   const generate = useGenerateScimToken();
   const [secret, setSecret] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<Token | null>(null);

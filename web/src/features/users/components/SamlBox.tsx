@@ -16,11 +16,12 @@ import { Button } from "@/components/ui/Button";
 import { ConfirmModal } from "@/components/ui/ConfirmModal";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
+import { dayLabel } from "@/lib/dates";
 import { samlTestMessage, samlTestRedirectUri } from "@/lib/saml-test-message";
 
 import { useFinishSamlTest, useRemoveSaml, useSamlSettings, useStartSamlTest } from "../api/saml";
 import { lastCheckLabel } from "../lib/domains";
-import { type SamlConnection, certificateWarning, dayLabel, testSummary } from "../lib/saml";
+import { type SamlConnection, certificateWarning, testSummary } from "../lib/saml";
 
 import { SamlSetupModal } from "./SamlSetupModal";
 import domainStyles from "./domains.module.css";

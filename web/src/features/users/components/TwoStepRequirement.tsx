@@ -15,7 +15,7 @@ import type { AccountUser } from "../lib/roles";
 import own from "./two-step.module.css";
 import styles from "./users.module.css";
 
-export const SET_UP_FIRST = "Set up two-step sign-in for yourself first (Two-step sign-in in the sidebar).";
+const SET_UP_FIRST = "Set up two-step sign-in for yourself before requiring it.";
 
 export function TwoStepRequirement({ required, currentUser }: { required: boolean; currentUser: AccountUser }) {
   const setRequirement = useSetTwoStepRequirement();
@@ -43,7 +43,7 @@ export function TwoStepRequirement({ required, currentUser }: { required: boolea
             <span className={styles.optionLabel}>Require two-step sign-in</span>
             <span className={styles.optionDescription}>
               Everyone who signs in with a password also enters a code from an authenticator app.
-              Google, GitHub and SAML sign-ins rely on their own provider&apos;s.
+              Google, GitHub and SAML sign-ins rely on their identity provider&apos;s own second factor.
             </span>
           </span>
         </label>

@@ -4,6 +4,7 @@
  * identity providers customers use most.
  */
 import type { components } from "@/api/schema";
+import { dayLabel } from "@/lib/dates";
 
 export type SamlConnection = components["schemas"]["SamlConnection"];
 export type SamlTest = components["schemas"]["SamlTest"];
@@ -29,16 +30,6 @@ export function samlBlockedReason(
   if (verifiedDomains.length === 0) return SAML_NO_VERIFIED_DOMAIN_TOOLTIP;
   if (connected && user.authType !== SAML_AUTH_TYPE) return SAML_AUTH_TYPE_TOOLTIP;
   return null;
-}
-
-/** "Dec 1, 2026" (UTC), the day a certificate expires. */
-export function dayLabel(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-US", {
-    timeZone: "UTC",
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-  });
 }
 
 /** The warning shown while the identity provider's signing certificate expires within 30 days. */
