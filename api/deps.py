@@ -184,8 +184,15 @@ async def get_caller(request: Request, credentials: BearerCredentials) -> Caller
             the sign-in policy refuses the token (401).
         AccountRequired: the identity is valid but belongs to no account yet (SPEC 4).
     """
+    return await _load_caller(request, credentials)
+
+
+async def _load_caller(
+    request: Request, credentials: BearerCredentials, *, setting_up_two_step: bool = False
+) -> Caller:
     claims = await _verify(request, credentials)
-    caller = await principal.get_caller(resources_of(request.app).read_engine, claims)
+    reads = resources_of(request.app).read_engine
+    caller = await principal.get_caller(reads, claims, setting_up_two_step=setting_up_two_step)
     if caller is None:
         raise AccountRequired()
     return caller
@@ -201,12 +208,7 @@ async def get_two_step_caller(request: Request, credentials: BearerCredentials) 
 
     Raises: as :func:`get_caller`.
     """
-    claims = await _verify(request, credentials)
-    reads = resources_of(request.app).read_engine
-    caller = await principal.get_caller(reads, claims, setting_up_two_step=True)
-    if caller is None:
-        raise AccountRequired()
-    return caller
+    return await _load_caller(request, credentials, setting_up_two_step=True)
 
 
 TwoStepCaller = Annotated[Caller, Depends(get_two_step_caller)]

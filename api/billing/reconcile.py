@@ -152,10 +152,9 @@ async def _read_stripe(
         if phase is not None and phase.quantity != kept.quantity:
             scheduled = (max(0, min(MAX_UNITS, phase.quantity)), phase.start)
     card = await stripe.default_card(customer_id)
-    past_due = None
-    if account.past_due_invoice_id is not None:
-        past_due = await stripe.invoice(account.past_due_invoice_id)
     invoices = await stripe.all_invoices(customer_id)
+    # The invoice shown as past due is one of the customer's: read from the list, not again.
+    past_due = next((i for i in invoices if i.id == account.past_due_invoice_id), None)
     return _StripeSide(live, kept, scheduled, card, past_due, invoices)
 
 
@@ -275,9 +274,9 @@ async def _reconcile_account(
                 "cleared" if fix else None,
             )
         )
-        if fix:  # the copy says it is settled: refresh_past_due below clears it
-            await mirror_invoice(db, account.id, past_due, synced_at=synced_at, force=True)
 
+    # With ``fix`` the mirror copies every invoice, the settled past-due one included, and
+    # refresh_past_due then clears what is no longer owed.
     found += await _reconcile_invoices(db, account, side.invoices, synced_at, fix=fix)
     if fix:
         await refresh_past_due(db, account)

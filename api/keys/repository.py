@@ -87,11 +87,6 @@ async def lock_working_keys(db: AsyncSession, account_id: uuid.UUID) -> list[Api
     return list(result)
 
 
-async def set_monthly_limit(db: AsyncSession, key_id: uuid.UUID, limit: int | None) -> None:
-    """Set the key's monthly limit of requests (None: none)."""
-    await db.execute(update(ApiKey).where(ApiKey.id == key_id).values(monthly_limit=limit))
-
-
 async def expire(db: AsyncSession, key_ids: list[uuid.UUID], after_s: int) -> None:
     """End the keys ``after_s`` seconds from the database's now (never later than an end they
     already have). The database's clock, as every check of ``expires_at`` uses it."""

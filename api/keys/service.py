@@ -159,12 +159,11 @@ async def set_monthly_limit(
     if row is None:
         raise NotFound("There is no such API key.")
     if row.monthly_limit != limit:
-        before = row.monthly_limit
-        await repository.set_monthly_limit(db, key_id, limit)
+        before, row.monthly_limit = row.monthly_limit, limit
         await audit.record(
             AuditAction.API_KEY_LIMIT_CHANGED, _target(row), {"monthlyLimit": (before, limit)}
         )
-    db.expire_all()
+        await db.flush()
     return await list_keys(db=db, account_id=caller.account_id)
 
 
