@@ -211,11 +211,9 @@ async def _password_auth(flow: PasswordSignIn, username: str, password: str) -> 
     result = await flow.cognito.password_auth(username, password)
     if result.tokens is None or not await two_step.is_on(flow.db, username):
         return result
-    if result.tokens.refresh_token:
-        with contextlib.suppress(CognitoError, CognitoUnavailable):
-            await flow.cognito.revoke_token(result.tokens.refresh_token)
-    await flow.cognito.admin_set_software_token_mfa(username, enabled=True)
-    result = await flow.cognito.password_auth(username, password)
+    result = await two_step.password_auth_with_mfa_on(
+        flow.cognito, username, password, result.tokens
+    )
     if result.tokens is not None:
         raise CognitoUnavailable("Cognito signs in without the code of an authenticator app")
     return result
@@ -441,9 +439,8 @@ async def sign_in_with_recovery_code(
         try:
             user = await two_step.use_recovery_code(flow.db, email, recovery_code)
         except RecoveryCodeMismatch:
-            if result.tokens is not None and result.tokens.refresh_token:
-                with contextlib.suppress(CognitoError, CognitoUnavailable):
-                    await flow.cognito.revoke_token(result.tokens.refresh_token)
+            if result.tokens is not None:
+                await two_step.revoke_quietly(flow.cognito, result.tokens)
             raise
         if result.tokens is None:
             await flow.cognito.admin_set_software_token_mfa(email, enabled=False)

@@ -26,6 +26,7 @@ from sqlalchemy import ColumnElement, and_, func
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.cognito import (
+    AuthResult,
     CodeMismatchError,
     CognitoClient,
     CognitoError,
@@ -153,7 +154,9 @@ async def confirm_setup(
             raise TwoStepCodeMismatch() from exc
         await cognito.admin_set_software_token_mfa(_username(user), enabled=True)
     if not was_on:
-        undo_on_rollback(db, functools.partial(_turn_off_quietly, cognito, _username(user)))
+        undo_on_rollback(
+            db, functools.partial(_set_mfa_quietly, cognito, _username(user), enabled=False)
+        )
     codes = recovery_codes.new_codes()
     await repository.replace_codes(db, user.id, await recovery_codes.hash_codes(codes))
     # Set up again (a due set-up): a new authenticator, no field changes.
@@ -168,18 +171,36 @@ async def confirm_setup(
     return codes
 
 
-async def _turn_off_quietly(cognito: CognitoClient, username: str) -> None:
+async def _set_mfa_quietly(cognito: CognitoClient, username: str, *, enabled: bool) -> None:
+    """Undo step of a rolled-back change: Cognito's MFA setting back, logged if it fails."""
     try:
-        await cognito.admin_set_software_token_mfa(username, enabled=False)
+        await cognito.admin_set_software_token_mfa(username, enabled=enabled)
     except (CognitoError, CognitoUnavailable):
         log.exception("cognito_undo_failed", username=username)
 
 
-async def _revoke_quietly(cognito: CognitoClient, tokens: Tokens) -> None:
-    """Drop a refresh token the API obtained but hands to nobody."""
+async def revoke_quietly(cognito: CognitoClient, tokens: Tokens) -> None:
+    """Drop a refresh token the API obtained but hands to nobody (a failure is ignored: the
+    tokens are not handed out either way)."""
     if tokens.refresh_token:
         with contextlib.suppress(CognitoError, CognitoUnavailable):
             await cognito.revoke_token(tokens.refresh_token)
+
+
+async def password_auth_with_mfa_on(
+    cognito: CognitoClient, username: str, password: str, issued: Tokens
+) -> AuthResult:
+    """For a user with two-step sign-in on here to whom Cognito's password sign-in issued
+    ``issued`` instead of the SOFTWARE_TOKEN_MFA challenge (MFA turned off at Cognito behind
+    the console's back, e.g. with the user's access token): revoke them, turn MFA on again at
+    Cognito and try the password again. The result should be the challenge; a caller refuses
+    tokens.
+
+    Raises: CognitoError, CognitoUnavailable.
+    """
+    await revoke_quietly(cognito, issued)
+    await cognito.admin_set_software_token_mfa(username, enabled=True)
+    return await cognito.password_auth(username, password)
 
 
 async def _reauthenticate(
@@ -196,17 +217,15 @@ async def _reauthenticate(
     username = _username(user)
     async with attempts.attempt(username), cognito_errors():
         result = await cognito.password_auth(username, password)
-        if result.tokens is not None:  # MFA turned off at Cognito behind the console's back
-            await _revoke_quietly(cognito, result.tokens)
-            await cognito.admin_set_software_token_mfa(username, enabled=True)
-            result = await cognito.password_auth(username, password)
+        if result.tokens is not None:
+            result = await password_auth_with_mfa_on(cognito, username, password, result.tokens)
         if result.challenge is None or result.challenge.name != SOFTWARE_TOKEN_MFA:
             raise TwoStepSignInOff()
         answered = await cognito.respond_software_token_mfa(
             username, result.challenge.session, code
         )
     if answered.tokens is not None:
-        await _revoke_quietly(cognito, answered.tokens)
+        await revoke_quietly(cognito, answered.tokens)
 
 
 async def _own_and_on(db: AsyncSession, caller: Caller) -> tuple[User, datetime | None]:
@@ -283,14 +302,9 @@ async def _turn_off(
     await db.flush()
     async with cognito_errors():
         await cognito.admin_set_software_token_mfa(_username(user), enabled=False)
-    undo_on_rollback(db, functools.partial(_turn_on_quietly, cognito, _username(user)))
-
-
-async def _turn_on_quietly(cognito: CognitoClient, username: str) -> None:
-    try:
-        await cognito.admin_set_software_token_mfa(username, enabled=True)
-    except (CognitoError, CognitoUnavailable):
-        log.exception("cognito_undo_failed", username=username)
+    undo_on_rollback(
+        db, functools.partial(_set_mfa_quietly, cognito, _username(user), enabled=True)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
