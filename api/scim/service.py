@@ -19,6 +19,7 @@ What a directory user is in the console:
 
 from __future__ import annotations
 
+import string
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -220,6 +221,22 @@ def _directory_attributes(resource: ScimUser) -> dict[str, Any]:
     return {key: dumped[key] for key in _KEPT if key in dumped}
 
 
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
+def _keeps_user_name(user: User, user_name: str) -> bool:
+    """Whether ``user_name`` is the userName ``user`` already holds in the unique index
+    (``uq_user_directory_user_name``), in any case: nobody else can hold it then, so
+    :func:`_check_user_name` (a query the index cannot serve) is not needed. Only the userName
+    the directory stored counts, not the email a user it does not manage reads as theirs (the
+    index does not cover it), and only ASCII case (PostgreSQL's lower() under the C collation
+    folds no other letter)."""
+    stored = (user.directory_attributes or {}).get("userName")
+    return isinstance(stored, str) and (
+        stored.translate(_ASCII_LOWER) == user_name.translate(_ASCII_LOWER)
+    )
+
+
 async def _check_user_name(directory: Directory, user_name: str, user: User | None) -> None:
     holder = await repository.user_with_user_name(
         directory.db, directory.account_id, user_name, USER_NAME
@@ -258,7 +275,8 @@ async def _apply(directory: Directory, user: User, resource: ScimUser) -> None:
     user_name = resource.user_name or ""
     if not user_name.strip():
         raise InvalidValue("userName is required")
-    await _check_user_name(directory, user_name, user)
+    if not _keeps_user_name(user, user_name):
+        await _check_user_name(directory, user_name, user)
     edits = changed(
         first_name=(user.first_name, first),
         last_name=(user.last_name, last),

@@ -215,11 +215,16 @@ async def next_connection_out_of_step(
 ) -> SamlConnection | None:
     """One connection whose identifiers are not its account's verified domains (sorted, as
     ``saml.sync_identifiers`` writes them), not in ``skip``, locked with FOR UPDATE SKIP
-    LOCKED."""
+    LOCKED.
+
+    The aggregate sorts with ``COLLATE "C"`` (code-point order, Python's ``sorted`` for ASCII
+    domains): under the database's collation (en_US.utf8 ignores punctuation first, putting
+    'acme.com' before 'acme-corp.com') a connection with two such domains would look out of
+    step at every pass."""
     verified = (
         select(
             func.coalesce(
-                func.array_agg(aggregate_order_by(SsoDomain.domain, SsoDomain.domain)),
+                func.array_agg(aggregate_order_by(SsoDomain.domain, SsoDomain.domain.collate("C"))),
                 literal([], ARRAY(String(253))),
             )
         )

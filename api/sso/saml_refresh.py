@@ -55,10 +55,13 @@ class RefreshReport:
 
 
 async def _refresh_one(
-    db: AsyncSession, cognito: CognitoClient, fetcher: MetadataFetcher, row: SamlConnection
+    cognito: CognitoClient, fetcher: MetadataFetcher, row: SamlConnection
 ) -> bool | None:
     """Fetch ``row``'s metadata again; True when it changed (Cognito has the new one), False
-    when it did not, None when it could not be used (``metadata_error`` says why)."""
+    when it did not, None when it could not be used (``metadata_error`` says why).
+
+    Identifiers are not touched here: :func:`upkeep` runs :func:`resync_identifiers` next, so a
+    Cognito refusal of identifiers does not roll back a good metadata refresh."""
     now = datetime.now(UTC)
     row.metadata_checked_at = now
     try:
@@ -75,7 +78,6 @@ async def _refresh_one(
         row.sso_url = metadata.sso_url
         row.certificate_expires_at = metadata.certificate_expires_at
         await cognito.update_identity_provider(identity_provider_of(row))
-    await sync_identifiers(db=db, cognito=cognito, row=row)
     return changed
 
 
@@ -105,7 +107,7 @@ async def refresh_due(
                 name = row.provider_name  # the row expires if its savepoint rolls back
                 try:
                     async with db.begin_nested():
-                        changed = await _refresh_one(db, cognito, fetcher, row)
+                        changed = await _refresh_one(cognito, fetcher, row)
                 except (CognitoError, CognitoUnavailable) as exc:
                     log.warning("saml_cognito_update_failed", provider=name, error=str(exc))
                     report.failed += 1

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from api.models import AuditEvent, AuthType, Role, User
 from tests.api.conftest import MakeFederated, MakeUser, google_sso_for, mails_to, unique_domain
@@ -286,6 +286,54 @@ async def test_put_replaces_and_keeps_a_bound_email(
         {"schemas": [USER_SCHEMA], "userName": email, "emails": [{"value": _email("new")}]},
     )
     scim_error(moved, 400, "mutability")
+
+
+async def test_a_user_name_in_use_is_refused_on_change(
+    app: FastAPI, make_directory: MakeDirectory, make_user: MakeUser
+) -> None:
+    directory = await make_directory()
+    taken = _email("taken")
+    await directory.create(taken)
+    mine = _email("mine")
+    created = await directory.create(mine)
+    path = f"/Users/{created['id']}"
+
+    def put(user_name: str) -> dict[str, Any]:
+        return {
+            "schemas": [USER_SCHEMA],
+            "userName": user_name,
+            "emails": [{"value": mine, "primary": True}],
+        }
+
+    # userName is unique in the account case-insensitively (RFC 7643 caseExact false).
+    scim_error(
+        await directory.patch(path, {"op": "replace", "path": "userName", "value": taken.upper()}),
+        409,
+        "uniqueness",
+    )
+    scim_error(await directory.request("PUT", path, put(taken)), 409, "uniqueness")
+    # A user the directory does not manage reads their email as their userName.
+    console = await make_user(account=directory.owner.account, email=_email("console"))
+    scim_error(await directory.request("PUT", path, put(console.user.email)), 409, "uniqueness")
+    # Their own userName in another case, and a free one, are theirs; an unchanged userName is
+    # not looked up again (the lookup cannot use the unique index).
+    statements: list[str] = []
+
+    def seen(*args: object) -> None:
+        statements.append(str(args[2]))
+
+    engine = app.state.resources.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        kept = await directory.request("PUT", path, put(mine.upper()))
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert kept.status_code == 200, kept.text
+    assert kept.json()["userName"] == mine.upper()
+    assert not [sql for sql in statements if "lower(coalesce(" in sql], statements
+    renamed = await directory.patch(path, {"op": "replace", "path": "userName", "value": "free"})
+    assert renamed.status_code == 200, renamed.text
+    assert renamed.json()["userName"] == "free"
 
 
 async def test_a_deactivation_ends_a_live_session_and_is_audited(

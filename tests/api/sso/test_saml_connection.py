@@ -10,10 +10,11 @@ import httpx
 import pytest
 import respx
 from fastapi import FastAPI
-from sqlalchemy import select, update
+from sqlalchemy import event, select, update
 
 from api.adapters.cognito import CognitoClient, ResourceNotFoundError
-from api.models import Account, AuthType, DomainState, Role, SsoDomain, User
+from api.models import Account, AuthType, DomainState, Role, SamlConnection, SsoDomain, User
+from api.sso import repository as sso_repository
 from api.sso.saml import provider_name_of
 from api.sso.saml_refresh import resync_identifiers
 from tests.api.conftest import (
@@ -316,6 +317,46 @@ class TestIdentifiers:
         assert resynced >= 1
         assert (await cognito.describe_identity_provider(name))["IdpIdentifiers"] == []
         assert await resync_identifiers(app.state.resources.sessionmaker, cognito) == 0
+
+    async def test_identifiers_in_code_point_order_are_in_step(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser, cognito: CognitoClient
+    ) -> None:
+        # 'x-zone.dev' sorts before 'x.dev' by code point ('-' < '.'), as Python's sorted() that
+        # writes the identifiers; en_US.utf8 ignores punctuation first and puts it after
+        # ('xdev' < 'xzonedev'). An aggregate in the database's collation would see this
+        # connection out of step at every pass.
+        owner, domain = await saml_owner(client, make_user)
+        zone = domain.removesuffix(".dev") + "-zone.dev"
+        await verified_domain(client, owner.headers, zone)
+        assert (await connect(client, owner)).status_code == 200
+        name = provider_name_of(owner.account.id)
+        assert (await cognito.describe_identity_provider(name))["IdpIdentifiers"] == [zone, domain]
+        await resync_identifiers(app.state.resources.sessionmaker, cognito)
+        assert await resync_identifiers(app.state.resources.sessionmaker, cognito) == 0
+        assert (await cognito.describe_identity_provider(name))["IdpIdentifiers"] == [zone, domain]
+        # The test database's collation may be C, which cannot show the difference: the query
+        # itself must sort the verified domains by code point.
+        statements: list[str] = []
+
+        def seen(*args: object) -> None:
+            statements.append(str(args[2]))
+
+        async with app.state.resources.sessionmaker() as db, db.begin():
+            others = set(
+                await db.scalars(
+                    select(SamlConnection.id).where(SamlConnection.account_id != owner.account.id)
+                )
+            )
+            connection = (await db.connection()).sync_connection
+            assert connection is not None
+            event.listen(connection, "before_cursor_execute", seen)
+            try:
+                assert await sso_repository.next_connection_out_of_step(db, others) is None
+            finally:
+                event.remove(connection, "before_cursor_execute", seen)
+        aggregated = [sql for sql in statements if "array_agg" in sql]
+        assert len(aggregated) == 1, statements
+        assert 'ORDER BY sso_domain.domain COLLATE "C"' in aggregated[0], aggregated[0]
 
 
 class TestRemove:
