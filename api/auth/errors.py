@@ -55,6 +55,17 @@ class InvalidScimToken(AppError):
     default_message = "Invalid SCIM token: it was revoked or never generated"
 
 
+class ScimTokenCreatorLeft(AppError):
+    """401: the SCIM token acts with its creator's authority, and its creator was removed,
+    deactivated or is no longer an Owner or Admin (README "Directory sync (SCIM)")."""
+
+    status_code = 401
+    default_message = (
+        "This SCIM token stopped working: the user who generated it is no longer an Owner or "
+        "Admin of the account. An Owner or Admin generates a new one."
+    )
+
+
 class InvalidApiKey(AppError):
     """401: the ``X-API-Key`` header matches no account."""
 

@@ -14,8 +14,10 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from api.auth.api_keys import hash_api_key, matches
+from api.auth.errors import ScimTokenCreatorLeft
 from api.auth.last_used import LastUsed
-from api.models import ScimToken
+from api.auth.roles import OWNERS_AND_ADMINS
+from api.models import Role, ScimToken, User
 
 PREFIX = "scim_"
 
@@ -32,14 +34,32 @@ def hash_scim_token(token: str) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class DirectoryClient:
-    """Who calls the SCIM service: the account's identity provider, by the token it holds."""
+    """Who calls the SCIM service: the account's identity provider, by the token it holds,
+    acting with the authority of the user who generated it (README "Directory sync (SCIM)"):
+    ``creator_role`` is that user's current role (an Owner or an Admin), ``creator_id`` and
+    ``creator_name`` who they are."""
 
     account_id: uuid.UUID
     token_id: uuid.UUID
+    creator_id: uuid.UUID
+    creator_role: Role
+    creator_name: str
 
 
-_TOKEN_QUERY = select(ScimToken.account_id, ScimToken.id, ScimToken.token_hash).where(
-    ScimToken.token_hash == bindparam("token_hash")
+_TOKEN_QUERY = (
+    select(
+        ScimToken.account_id,
+        ScimToken.id,
+        ScimToken.token_hash,
+        User.id,
+        User.role,
+        User.deactivated_at,
+        User.first_name,
+        User.last_name,
+        User.email,
+    )
+    .outerjoin(User, User.id == ScimToken.created_by_user_id)
+    .where(ScimToken.token_hash == bindparam("token_hash"))
 )
 _TOKEN_USES = LastUsed(ScimToken)
 
@@ -48,11 +68,20 @@ async def get_directory_client(connection: AsyncConnection, token: str) -> Direc
     """The account whose SCIM token is ``token`` (looked up by its SHA-256, compared in
     constant time), or None. Records the token's use (``last_used_at``) at most once a minute
     per token (this process skips the write within the minute; the statement's own condition
-    holds it across replicas)."""
+    holds it across replicas).
+
+    Raises:
+        ScimTokenCreatorLeft: the user who generated the token was removed, deactivated, or is
+            no longer an Owner or Admin; the token stops with their authority (401).
+    """
     digest = hash_scim_token(token)
     row = (await connection.execute(_TOKEN_QUERY, {"token_hash": digest})).first()
     if row is None or not matches(row[2], token):
         return None
-    account_id, token_id, _ = row
+    account_id, token_id, _, creator_id, role, deactivated_at, first, last, email = row
+    if creator_id is None or deactivated_at is not None or role not in OWNERS_AND_ADMINS:
+        raise ScimTokenCreatorLeft()
     await _TOKEN_USES.record(connection, token_id)
-    return DirectoryClient(account_id, token_id)
+    return DirectoryClient(
+        account_id, token_id, creator_id, role, f"{first} {last} <{email}>".strip()
+    )

@@ -220,7 +220,8 @@ def scim_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 _DESCRIPTIONS = {
     400: "invalidValue | invalidFilter | invalidSyntax | mutability | noTarget | invalidPath",
-    401: "No SCIM token, or one that was revoked",
+    401: "No SCIM token, a revoked one, or one whose creator is no longer an Owner or Admin",
+    403: "The token's authority (its creator's current role) does not allow the change",
     404: "No such resource in the token's account",
     409: "uniqueness",
     413: "The request body is too large",

@@ -50,6 +50,7 @@ from api.deps import (
     VerifiedEmail,
 )
 from api.errors import NotFound, RequestValidationFailed, error_responses
+from api.membership import service as membership
 from api.ratelimit.service import count_invitation
 from api.scim import service, tokens
 from api.scim.errors import (
@@ -220,6 +221,13 @@ async def _directory(
         cognito=cognito,
         audit=audit,
         account_id=client.account_id,
+        # The token acts with its creator's authority, capped at their current role; it is
+        # the directory acting, not its creator, so the directory may also move its creator.
+        acting=membership.Acting(
+            role=client.creator_role,
+            user_id=None,
+            name=f"Directory sync (a SCIM token of {client.creator_name})",
+        ),
         base_url=_base_url(settings),
         invitation_validity=timedelta(days=settings.invitation_validity_days),
         count_email=functools.partial(count_invitation, limiter, settings),
@@ -237,8 +245,8 @@ def _ok(model: type[Any], description: str = "OK") -> dict[str, Any]:
 
 _DISCOVERY = scim_responses(404)
 _READ = scim_responses(400, 401, 404, 429, 503)
-_WRITE = scim_responses(400, 401, 404, 409, 413, 429, 503)
-_CREATE = scim_responses(400, 401, 409, 413, 429, 503)
+_WRITE = scim_responses(400, 401, 403, 404, 409, 413, 429, 503)
+_CREATE = scim_responses(400, 401, 403, 409, 413, 429, 503)
 
 
 # Discovery describes the service, the same for every account: no token needed (RFC 7644 4).
@@ -378,7 +386,7 @@ async def patch_scim_user(
 @router.delete(
     "/Users/{resource_id}",
     status_code=204,
-    responses=scim_responses(400, 401, 404, 429, 503),
+    responses=scim_responses(400, 401, 403, 404, 429, 503),
 )
 async def delete_scim_user(resource_id: str, directory: DirectoryDep) -> Response:
     """Remove a user from the account (their access ends with it)."""
@@ -443,7 +451,7 @@ async def patch_scim_group(
 @router.delete(
     "/Groups/{group_id}",
     status_code=204,
-    responses=scim_responses(400, 401, 404, 429, 503),
+    responses=scim_responses(400, 401, 403, 404, 429, 503),
 )
 async def delete_scim_group(group_id: str, directory: DirectoryDep) -> Response:
     """Refused: the groups are fixed."""

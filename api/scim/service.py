@@ -41,10 +41,12 @@ from sqlalchemy import ColumnElement, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.cognito import CognitoClient
-from api.audit import AuditAction, AuditTrail, Target, changed
+from api.audit import AuditAction, AuditTrail, changed
 from api.auth.pool_users import PoolUserLedger
-from api.auth.sessions import end_sessions, lift_removal
+from api.auth.sessions import lift_removal
 from api.emails import is_valid_email, normalize_email
+from api.membership import service as membership
+from api.membership.errors import LastOwnerRequired, LastUserRequired
 from api.models import Account, Role, User
 from api.scim import repository
 from api.scim.errors import (
@@ -57,14 +59,7 @@ from api.scim.errors import (
 from api.scim.filters import USER_NAME, user_condition
 from api.scim.resources import MAX_RESULTS, POLICY, Email, Name
 from api.scim.resources import User as ScimUser
-from api.users.errors import LastOwnerRequired, LastUserRequired
-from api.users.service import (
-    add_invited_user,
-    change_role,
-    keep_an_owner,
-    record_user_removal,
-    remove_user,
-)
+from api.users.service import add_invited_user
 
 _NAME_MAX = 100  # user.first_name / last_name
 
@@ -72,7 +67,8 @@ _NAME_MAX = 100  # user.first_name / last_name
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Directory:
     """What a SCIM request works with: its transaction, Cognito, the audit log (actor
-    'Directory sync'), the token's account, the service's base URL (``meta.location``), how
+    'Directory sync'), the token's account and the authority it acts with (its creator's
+    current role: ``api.membership``), the service's base URL (``meta.location``), how
     long an invitation stays Pending, the invitation emails' cap per recipient, the ledger of
     pool users being created (``api.auth.pool_users``) and whether the pool is the development
     stand-in."""
@@ -81,15 +77,12 @@ class Directory:
     cognito: CognitoClient
     audit: AuditTrail
     account_id: uuid.UUID
+    acting: membership.Acting
     base_url: str
     invitation_validity: timedelta
     count_email: Callable[[str], Awaitable[None]]
     pool_users: PoolUserLedger
     stand_in_pool: bool = False
-
-
-def _target(user: User) -> Target:
-    return Target("user", user.id, f"{user.first_name} {user.last_name} <{user.email}>".strip())
 
 
 def _parse_id(resource_id: str) -> uuid.UUID | None:
@@ -246,30 +239,27 @@ async def _check_user_name(directory: Directory, user_name: str, user: User | No
 
 
 async def _set_active(directory: Directory, user: User, active: bool) -> None:
-    """Turn the user's access off (ending their sessions at the next request, refresh
-    included: ``api.auth.principal``) or back on, recorded in the audit log."""
-    if active == (user.deactivated_at is None):
-        return
-    if active:
-        user.deactivated_at = None
-        await directory.audit.record(AuditAction.USER_REACTIVATED, _target(user))
-        return
+    """Turn the user's access off or back on (``api.membership.service.set_active``).
+
+    Raises: Forbidden (the token's authority may not manage the user), Mutability (the last
+    Owner)."""
     try:
-        await keep_an_owner(directory.db, user)
+        await membership.set_active(
+            directory.db, acting=directory.acting, audit=directory.audit, user=user, active=active
+        )
     except LastOwnerRequired as exc:
         raise Mutability(exc.message) from exc
-    user.deactivated_at = datetime.now(UTC)
-    await end_sessions(directory.db, User.id == user.id)
-    await directory.audit.record(AuditAction.USER_DEACTIVATED, _target(user))
 
 
 async def _apply(directory: Directory, user: User, resource: ScimUser) -> None:
     """Make ``user`` what ``resource`` says (names, email, ``externalId``, the directory's
     attributes, ``active``), recording what changed.
 
-    Raises: InvalidValue, Uniqueness (userName or email held by another user), Mutability
-    (the email of a user with a sign-in of their own; deactivating the last Owner).
+    Raises: Forbidden (the token's authority may not manage the user), InvalidValue,
+    Uniqueness (userName or email held by another user), Mutability (the email of a user with
+    a sign-in of their own; deactivating the last Owner).
     """
+    directory.acting.require_may_manage(user)
     first, last = _names(resource)
     email = _sign_in_email(resource)
     user_name = resource.user_name or ""
@@ -293,7 +283,7 @@ async def _apply(directory: Directory, user: User, resource: ScimUser) -> None:
         if holder is not None and holder.id != user.id:
             raise Uniqueness("This email address is already in use")
     if edits:
-        await directory.audit.record(AuditAction.USER_EDITED, _target(user), edits)
+        await directory.audit.record(AuditAction.USER_EDITED, membership.target(user), edits)
     user.first_name, user.last_name, user.email = first, last, email
     user.external_id = resource.external_id
     user.directory_attributes = _directory_attributes(resource)
@@ -321,8 +311,11 @@ async def create_user(directory: Directory, resource: ScimUser) -> ScimUser:
     if existing is not None:
         if existing.account_id != directory.account_id or existing.directory_attributes:
             raise Uniqueness("This email address is already in use")
+        directory.acting.require_may_manage(existing)
         await directory.audit.record(
-            AuditAction.USER_PROVISIONED, _target(existing), {"managedBy": (None, "directory")}
+            AuditAction.USER_PROVISIONED,
+            membership.target(existing),
+            {"managedBy": (None, "directory")},
         )
         await _apply(directory, existing, resource)
         return to_resource(existing, directory.base_url)
@@ -344,8 +337,14 @@ async def create_user(directory: Directory, resource: ScimUser) -> ScimUser:
         # They sign in through the account's single sign-on: no pool user until they do.
         user.auth_type = account.required_auth_type
         user.invited_at = datetime.now(UTC)
-        db.add(user)
-        await db.flush()
+        await membership.add(
+            db,
+            acting=directory.acting,
+            audit=directory.audit,
+            user=user,
+            action=AuditAction.USER_PROVISIONED,
+            changes={"email": (None, user.email), "role": (None, user.role.value)},
+        )
     else:
         await directory.count_email(email)
         await add_invited_user(
@@ -354,12 +353,10 @@ async def create_user(directory: Directory, resource: ScimUser) -> ScimUser:
             pool_users=directory.pool_users,
             user=user,
             validity=directory.invitation_validity,
+            acting=directory.acting,
+            audit=directory.audit,
+            action=AuditAction.USER_PROVISIONED,
         )
-    await directory.audit.record(
-        AuditAction.USER_PROVISIONED,
-        _target(user),
-        {"email": (None, user.email), "role": (None, user.role.value)},
-    )
     if resource.active is False:
         await _set_active(directory, user, False)
         await db.flush()
@@ -393,16 +390,19 @@ async def delete_user(directory: Directory, resource_id: str) -> None:
     """DELETE: remove the user from the account, as User Management's Delete does (their pool
     user goes, the removal is remembered, their sessions end with the row).
 
-    Raises: ResourceNotFound; Mutability (the account's last user or last Owner);
-    VendorUnavailable.
+    Raises: ResourceNotFound; Forbidden (the token's authority may not remove the user);
+    Mutability (the account's last user or last Owner); VendorUnavailable.
     """
     user = await _user(directory, resource_id, for_update=True)
-    await directory.audit.record(
-        AuditAction.USER_DELETED, _target(user), {"role": (user.role.value, None)}
-    )
-    await record_user_removal(directory.cognito, directory.db, user, directory.stand_in_pool)
     try:
-        await remove_user(db=directory.db, cognito=directory.cognito, user=user)
+        await membership.remove(
+            directory.db,
+            cognito=directory.cognito,
+            acting=directory.acting,
+            audit=directory.audit,
+            user=user,
+            stand_in_pool=directory.stand_in_pool,
+        )
     except (LastOwnerRequired, LastUserRequired) as exc:
         raise Mutability(exc.message) from exc
 
@@ -476,7 +476,9 @@ async def _set_members(directory: Directory, group: Group, wanted: Sequence[str]
     role, each member left out becomes a Member (Members itself cannot lose anyone: everyone
     without another group is one). Demoting the last Owner is refused.
 
-    Raises: InvalidValue (an id that is no user of the account), Mutability (the last Owner).
+    Raises: InvalidValue (an id that is no user of the account), Forbidden (the token's
+    authority may not grant the role or manage the user), CannotChangeOwnRole (the token's
+    creator among the changes), Mutability (the last Owner).
     """
     assert group.id is not None
     _, role = GROUPS[group.id]
@@ -497,7 +499,13 @@ async def _set_members(directory: Directory, group: Group, wanted: Sequence[str]
         ]
     try:
         for user, new_role in changes:
-            await change_role(db=directory.db, audit=directory.audit, user=user, role=new_role)
+            await membership.change_role(
+                directory.db,
+                acting=directory.acting,
+                audit=directory.audit,
+                user=user,
+                role=new_role,
+            )
     except LastOwnerRequired as exc:
         raise Mutability(exc.message) from exc
     await directory.db.flush()

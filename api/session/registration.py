@@ -15,7 +15,6 @@ the commit is undone by the worker (``api.auth.pool_users``).
 from __future__ import annotations
 
 import structlog
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.account.service import create_account
@@ -31,7 +30,8 @@ from api.cognito_errors import cognito_errors
 from api.config import Settings
 from api.db import undo_on_rollback
 from api.emails import email_domain, is_blocked_domain
-from api.errors import EmailInUse, ProviderRefused
+from api.errors import ProviderRefused
+from api.membership import service as membership
 from api.models import AuthType, Role, User
 from api.session.cookies import SessionCookies
 from api.session.email_verification import send_first_code
@@ -93,25 +93,24 @@ async def register(
     async with cognito_errors():
         await cognito.admin_set_user_password(email, form.new_password, permanent=True)
 
-    try:
-        account = await create_account(db=db, settings=settings, name=form.organization_name)
-        db.add(
-            User(
-                account_id=account.id,
-                identity_id=email,
-                first_name=form.first_name,
-                last_name=form.last_name,
-                email=email,
-                auth_type=AuthType.EMAIL,
-                # Who registers an account owns it (README "Roles and invitations").
-                role=Role.OWNER,
-                email_verified=False,
-            )
-        )
-        await db.flush()
-    except IntegrityError as exc:
-        # The unique email index: e.g. a Google user of ours already has this address.
-        raise EmailInUse() from exc
+    account = await create_account(db=db, settings=settings, name=form.organization_name)
+    # Who registers an account owns it (README "Roles and invitations"). The unique email
+    # index answers EmailInUse: e.g. a Google user of ours already has this address.
+    await membership.add(
+        db,
+        acting=membership.joining(email),
+        user=User(
+            account_id=account.id,
+            identity_id=email,
+            first_name=form.first_name,
+            last_name=form.last_name,
+            email=email,
+            auth_type=AuthType.EMAIL,
+            role=Role.OWNER,
+            email_verified=False,
+        ),
+        founding=True,
+    )
     async with cognito_errors():
         result = await cognito.password_auth(email, form.new_password)
     if result.tokens is None:

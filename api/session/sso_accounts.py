@@ -18,20 +18,21 @@ import uuid
 from dataclasses import dataclass
 
 from sqlalchemy import func
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
-from api.audit import Actor, AuditAction, AuditTrail, Target
+from api.audit import Actor, AuditAction, AuditTrail
 from api.auth.errors import RemovedFromAccount, removed_message
 from api.auth.identity import ProvenIdentity, prove_identity
 from api.auth.sessions import was_removed
 from api.auth.tokens import AccessClaims
 from api.cognito_errors import cognito_errors
 from api.config import Settings
+from api.db import new_id
 from api.emails import email_domain, is_gmail_domain, normalize_email
-from api.errors import BadRequest, Conflict, EmailInUse, NotFound
+from api.errors import BadRequest, Conflict, NotFound
+from api.membership import service as membership
 from api.models import AuthType, Role, User
 from api.session import repository
 from api.session.errors import EmailNotVerified
@@ -136,9 +137,8 @@ async def _removed(db: AsyncSession, account_id: uuid.UUID, identity: ProvenIden
     )
 
 
-async def _add_user(
+def _new_user(
     *,
-    db: AsyncSession,
     account_id: uuid.UUID,
     sub: str,
     identity: ProvenIdentity,
@@ -146,8 +146,9 @@ async def _add_user(
     role: Role,
 ) -> User:
     """The identity's user in the account: who it is as Cognito asserts it (``identity``),
-    named as the person typed (``claimed``). Raises EmailInUse."""
-    user = User(
+    named as the person typed (``claimed``)."""
+    return User(
+        id=new_id(),  # known before the row is written: the audit log names its own join
         account_id=account_id,
         identity_id=identity.username,
         identity_sub=sub,
@@ -158,12 +159,6 @@ async def _add_user(
         role=role,
         signed_in_at=func.now(),
     )
-    db.add(user)
-    try:
-        await db.flush()
-    except IntegrityError as exc:
-        raise EmailInUse() from exc
-    return user
 
 
 async def join(
@@ -197,8 +192,7 @@ async def join(
     if await _removed(db, account_id, identity):
         raise RemovedFromAccount(removed_message(account.name))
     # Users who join through Google SSO are Members until an Owner changes it.
-    user = await _add_user(
-        db=db,
+    user = _new_user(
         account_id=account_id,
         sub=claims.sub,
         identity=identity,
@@ -206,11 +200,14 @@ async def join(
         role=Role.MEMBER,
     )
     name = f"{user.first_name} {user.last_name}".strip()
-    audit = AuditTrail(db, account_id, Actor(user.id, name, user.email, client_address))
-    await audit.record(
-        AuditAction.USER_JOINED,
-        Target("user", user.id, f"{name} <{user.email}>"),
-        {"role": (None, user.role.value), "via": (None, "Google SSO")},
+    await membership.add(
+        db,
+        acting=membership.joining(f"{name} <{user.email}>"),
+        # They are the actor of their own join.
+        audit=AuditTrail(db, account_id, Actor(user.id, name, user.email, client_address)),
+        user=user,
+        action=AuditAction.USER_JOINED,
+        changes={"role": (None, user.role.value), "via": (None, "Google SSO")},
     )
 
 
@@ -233,14 +230,14 @@ async def create(
         raise BadRequest(FEDERATED_ONLY)
     _require_verified_email(identity)
     account = await create_account(db=db, settings=settings, name=account_name)
-    await _add_user(
-        db=db,
+    user = _new_user(
         account_id=account.id,
         sub=claims.sub,
         identity=identity,
         claimed=claimed,
         role=Role.OWNER,
     )
+    await membership.add(db, acting=membership.joining(identity.email), user=user, founding=True)
 
 
 async def land_provisioned_user(*, db: AsyncSession, identity: ProvenIdentity) -> bool:

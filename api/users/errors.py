@@ -11,25 +11,6 @@ class InviteRefusedWithSso(AppError):
     default_message = INVITE_REFUSED_WITH_SSO
 
 
-class CannotDeleteSelf(AppError):
-    """400: a user cannot delete themselves."""
-
-    default_message = "You cannot delete your own user."
-
-
-class LastUserRequired(AppError):
-    """400: an account keeps at least one user."""
-
-    default_message = "The last user of an account cannot be deleted."
-
-
-class LastOwnerRequired(AppError):
-    """400: the account's last Owner cannot be deleted or made Admin or Member (README "Roles and
-    invitations")."""
-
-    default_message = "An account needs at least one Owner. Make another user an Owner first."
-
-
 SIGNS_IN_WITH_SSO = (
     "This user was provisioned by your directory and signs in with single sign-on: there is "
     "no invitation to resend."

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import Role, User
+from api.models import User
 
 
 async def list_users(db: AsyncSession, account_id: uuid.UUID) -> Sequence[User]:
@@ -26,20 +26,6 @@ async def user_in_account(
 ) -> User | None:
     """The user ``user_id`` if it belongs to ``account_id``, else None."""
     return await db.scalar(select(User).where(User.id == user_id, User.account_id == account_id))
-
-
-async def lock_owners(db: AsyncSession, account_id: uuid.UUID) -> list[uuid.UUID]:
-    """The ids of the account's Owners, their rows locked (``FOR UPDATE``) until the
-    transaction ends: two requests that would each remove an Owner (a delete, a demotion) run
-    one after the other, and the second sees the first's result (READ COMMITTED re-reads a
-    locked row once it is released), so an account never loses its last Owner."""
-    result = await db.scalars(
-        select(User.id)
-        .where(User.account_id == account_id, User.role == Role.OWNER)
-        .order_by(User.id)
-        .with_for_update()
-    )
-    return list(result.all())
 
 
 async def email_taken(db: AsyncSession, email: str) -> bool:

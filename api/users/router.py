@@ -36,15 +36,15 @@ from api.errors import (
     VendorUnavailable,
     error_responses,
 )
-from api.ratelimit.service import count_invitation
-from api.users import service
-from api.users.errors import (
+from api.membership.errors import (
+    CannotChangeOwnRole,
     CannotDeleteSelf,
-    InvitationNotPending,
-    InviteRefusedWithSso,
     LastOwnerRequired,
     LastUserRequired,
 )
+from api.ratelimit.service import count_invitation
+from api.users import service
+from api.users.errors import InvitationNotPending, InviteRefusedWithSso
 from api.users.schemas import UserCreate, UserResponse, UserUpdate
 
 router = APIRouter(prefix="/web/users", tags=["users"])
@@ -99,7 +99,9 @@ async def invite_user(
     "/{user_id}",
     response_model=UserResponse,
     dependencies=[OwnerOrAdmin],
-    responses=error_responses(*_AUTH, NotFound, LastOwnerRequired, RequestValidationFailed),
+    responses=error_responses(
+        *_AUTH, NotFound, CannotChangeOwnRole, LastOwnerRequired, RequestValidationFailed
+    ),
 )
 async def update_user(
     user_id: uuid.UUID, body: UserUpdate, caller: CurrentUser, db: DbSession, audit: Audit

@@ -1,7 +1,8 @@
 """User Management rules (SPEC 2 "User Management", 5 "Other", 6; README "Roles and
 invitations": roles, the invitation lifecycle; README "Audit log").
 
-Who may change whom is ``api/auth/roles.py``; the last Owner's guard is here (``keep_an_owner``).
+Who may join, leave and hold which role is ``api/membership`` (the one home of those powers,
+the last Owner's guard included); this module is User Management's use of it.
 An invited user is Pending until their first sign-in (``api/session``), Expired once
 ``invitation_expires_at`` passes; Resend sends a new temporary password (the old one stops
 working) and starts a new validity period; Revoke removes the user, as Delete does, but only
@@ -17,7 +18,6 @@ Invite, delete and resend span our database and Cognito; each either completes o
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import secrets
 import string
@@ -26,36 +26,25 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 import structlog
-from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.cognito import (
     CognitoClient,
     CognitoError,
     CognitoUnavailable,
-    UserNotFoundError,
 )
-from api.audit import AuditAction, AuditTrail, Target, changed
-from api.auth.identity import prove_identity
+from api.audit import AuditAction, AuditTrail, changed
 from api.auth.pool_users import PoolUserLedger
 from api.auth.principal import Caller
-from api.auth.roles import require_may_grant, require_may_manage
-from api.auth.sessions import end_sessions, lift_removal, record_removal
+from api.auth.sessions import lift_removal
 from api.auth.two_step import two_step_on
 from api.cognito_errors import cognito_errors
 from api.db import undo_on_rollback
 from api.errors import EmailInUse, NotFound
-from api.models import Account, AuthType, Role, User
+from api.membership import service as membership
+from api.models import Account, AuthType, User
 from api.users import repository
-from api.users.errors import (
-    SIGNS_IN_WITH_SSO,
-    CannotDeleteSelf,
-    InvitationNotPending,
-    InviteRefusedWithSso,
-    LastOwnerRequired,
-    LastUserRequired,
-)
+from api.users.errors import SIGNS_IN_WITH_SSO, InvitationNotPending, InviteRefusedWithSso
 from api.users.schemas import INVITED_ROLE, AccountUser, UserCreate, UserStatus, UserUpdate
 from api.users.status import user_status
 
@@ -96,23 +85,11 @@ def temporary_password(length: int = 16) -> str:
     return "".join(chars)
 
 
-def _target(user: User) -> Target:
-    return Target("user", user.id, f"{user.first_name} {user.last_name} <{user.email}>")
-
-
 async def _user_in_account(db: AsyncSession, caller: Caller, user_id: uuid.UUID) -> User:
     user = await repository.user_in_account(db, caller.account_id, user_id)
     if user is None:
         raise NotFound("User not found")
     return user
-
-
-async def keep_an_owner(db: AsyncSession, user: User) -> None:
-    """Raise LastOwnerRequired when ``user`` is their account's only Owner; holds the Owner
-    rows locked to the end of the transaction (``repository.lock_owners``). Every change that
-    removes an Owner (a delete, a demotion, from the console or the directory) asks this."""
-    if user.role is Role.OWNER and await repository.lock_owners(db, user.account_id) == [user.id]:
-        raise LastOwnerRequired()
 
 
 def _invitation_attributes(user: User) -> dict[str, str]:
@@ -149,7 +126,8 @@ async def invite(
         ProviderRefused / VendorUnavailable: Cognito refused or is unreachable.
     """
     role = body.role or INVITED_ROLE
-    require_may_grant(caller.role, role)
+    acting = membership.by_user(caller)
+    acting.require_may_grant(role)  # before Cognito is asked for anything
     account = await db.get_one(Account, caller.account_id)
     if account.required_auth_type is not None:
         raise InviteRefusedWithSso()
@@ -165,12 +143,14 @@ async def invite(
         role=role,
     )
     await add_invited_user(
-        db=db, cognito=cognito, pool_users=pool_users, user=user, validity=validity
-    )
-    await audit.record(
-        AuditAction.USER_INVITED,
-        _target(user),
-        {"email": (None, user.email), "role": (None, user.role.value)},
+        db=db,
+        cognito=cognito,
+        pool_users=pool_users,
+        user=user,
+        validity=validity,
+        acting=acting,
+        audit=audit,
+        action=AuditAction.USER_INVITED,
     )
     return account_user(user)
 
@@ -182,18 +162,24 @@ async def add_invited_user(
     pool_users: PoolUserLedger,
     user: User,
     validity: timedelta,
+    acting: membership.Acting,
+    audit: AuditTrail,
+    action: AuditAction,
 ) -> None:
     """Add ``user`` (account, names, email and role set) as an email-and-password user whose
     invitation is Pending for ``validity``: Cognito creates the pool user and emails the
-    temporary password (SPEC's invite flow), then the row is flushed. If the request's
+    temporary password (SPEC's invite flow), then the membership home adds the row for
+    ``acting`` and records ``action`` (its email and role) in ``audit``. If the request's
     transaction does not commit, the pool user is deleted again, so the email can be retried;
     ``pool_users`` records the creation until the row commits, so a crash in between is undone
     by the worker (``api.auth.pool_users``).
 
     Raises:
+        Forbidden: ``acting`` may not grant the user's role.
         EmailInUse: another user took the email meanwhile (409).
         ProviderRefused / VendorUnavailable: Cognito refused or is unreachable.
     """
+    acting.require_may_grant(user.role)
     now = datetime.now(UTC)
     user.identity_id = user.email
     user.auth_type = AuthType.EMAIL
@@ -206,11 +192,14 @@ async def add_invited_user(
         )
     user.identity_sub = created.sub
     undo_on_rollback(db, functools.partial(_undo_cognito_user, cognito, user.email))
-    db.add(user)
-    try:
-        await db.flush()
-    except IntegrityError as exc:
-        raise EmailInUse() from exc  # lost a race with another invite of this email
+    await membership.add(
+        db,
+        acting=acting,
+        audit=audit,
+        user=user,
+        action=action,
+        changes={"email": (None, user.email), "role": (None, user.role.value)},
+    )
 
 
 async def _undo_cognito_user(cognito: CognitoClient, username: str) -> None:
@@ -229,68 +218,23 @@ async def update(
     Raises:
         NotFound: not a user of the caller's account.
         Forbidden: an Admin changing an Owner, or making someone an Owner.
+        CannotChangeOwnRole: ``body.role`` differs from the caller's own.
         LastOwnerRequired: the account's only Owner would stop being one.
     """
     user = await _user_in_account(db, caller, user_id)
-    require_may_manage(caller.role, user.role)
+    acting = membership.by_user(caller)
+    acting.require_may_manage(user)
     names = changed(
         first_name=(user.first_name, body.first_name), last_name=(user.last_name, body.last_name)
     )
-    if body.role is not None and body.role is not user.role:
-        require_may_grant(caller.role, body.role)
-        await change_role(db=db, audit=audit, user=user, role=body.role)
+    if body.role is not None:
+        await membership.change_role(db, acting=acting, audit=audit, user=user, role=body.role)
     if names:
-        await audit.record(AuditAction.USER_EDITED, _target(user), names)
+        await audit.record(AuditAction.USER_EDITED, membership.target(user), names)
         user.first_name = body.first_name
         user.last_name = body.last_name
     await db.flush()
     return account_user(user)
-
-
-async def change_role(*, db: AsyncSession, audit: AuditTrail, user: User, role: Role) -> None:
-    """Give ``user`` the ``role`` (a different one), recorded in the audit log; their open
-    sessions end, so the console they have open reloads who they are. Who may grant it is
-    the caller's business (``api.auth.roles``).
-
-    Raises:
-        LastOwnerRequired: the account's only Owner would stop being one.
-    """
-    await keep_an_owner(db, user)
-    await audit.record(
-        AuditAction.USER_ROLE_CHANGED, _target(user), {"role": (user.role.value, role.value)}
-    )
-    user.role = role
-    await end_sessions(db, User.id == user.id)
-
-
-async def _remove(db: AsyncSession, cognito: CognitoClient, caller: Caller, user: User) -> None:
-    if user.id == caller.user_id:
-        raise CannotDeleteSelf()
-    await remove_user(db=db, cognito=cognito, user=user)
-
-
-async def remove_user(*, db: AsyncSession, cognito: CognitoClient, user: User) -> None:
-    """Delete ``user``'s row (flushed) and then their pool user, if they have one; if Cognito
-    fails the request fails and the transaction rolls the delete back.
-
-    Raises:
-        LastUserRequired / LastOwnerRequired: the account would lose its last user or Owner.
-        VendorUnavailable: Cognito is unreachable.
-    """
-    remaining = await db.scalar(
-        select(func.count()).select_from(User).where(User.account_id == user.account_id)
-    )
-    if (remaining or 0) <= 1:
-        raise LastUserRequired()
-    await keep_an_owner(db, user)
-    await db.delete(user)
-    await db.flush()
-    if user.identity_id is None:
-        return  # provisioned for single sign-on and never signed in: no pool user yet
-    # A user already gone from the pool: our delete still stands.
-    async with cognito_errors():
-        with contextlib.suppress(UserNotFoundError):
-            await cognito.admin_delete_user(user.identity_id)
 
 
 async def delete(
@@ -302,10 +246,9 @@ async def delete(
     user_id: uuid.UUID,
     stand_in_pool: bool = False,
 ) -> None:
-    """Remove a user from the account and from Cognito, and remember the removal so that
-    auto-join refuses them (``api.auth.sessions.record_removal``); their open sessions end
-    with their row. ``stand_in_pool``: the pool is the development stand-in
-    (``api.auth.identity.prove_identity``).
+    """Remove a user from the account and from Cognito (``api.membership.service.remove``:
+    the removal is remembered so that auto-join refuses them; their open sessions end with
+    their row). ``stand_in_pool``: the pool is the development stand-in.
 
     Raises:
         NotFound: not a user of the caller's account.
@@ -315,32 +258,19 @@ async def delete(
         VendorUnavailable: Cognito is unreachable (nothing is deleted).
     """
     user = await _user_in_account(db, caller, user_id)
-    require_may_manage(caller.role, user.role)
-    await audit.record(AuditAction.USER_DELETED, _target(user), {"role": (user.role.value, None)})
-    await record_user_removal(cognito, db, user, stand_in_pool)
-    await _remove(db, cognito, caller, user)
-
-
-async def record_user_removal(
-    cognito: CognitoClient, db: AsyncSession, user: User, stand_in_pool: bool
-) -> None:
-    """Remember the removal (README "Security model": removal sticks): a federated user by
-    the provider's own id of the person too, as Cognito asserts it, since their next
-    sign-in creates a new pool user."""
-    provider = subject = None
-    if user.auth_type is not AuthType.EMAIL and user.identity_id is not None:
-        async with cognito_errors():
-            with contextlib.suppress(UserNotFoundError):
-                proven = prove_identity(
-                    await cognito.admin_get_user(user.identity_id), stand_in_pool=stand_in_pool
-                )
-                provider, subject = proven.auth_type.value, proven.provider_subject
-    await record_removal(db, user, provider=provider, provider_subject=subject)
+    await membership.remove(
+        db,
+        cognito=cognito,
+        acting=membership.by_user(caller),
+        audit=audit,
+        user=user,
+        stand_in_pool=stand_in_pool,
+    )
 
 
 async def _pending_invitation(db: AsyncSession, caller: Caller, user_id: uuid.UUID) -> User:
     user = await _user_in_account(db, caller, user_id)
-    require_may_manage(caller.role, user.role)
+    membership.by_user(caller).require_may_manage(user)
     if user_status(user, datetime.now(UTC)) is UserStatus.ACTIVE:
         raise InvitationNotPending()
     return user
@@ -376,7 +306,7 @@ async def resend_invitation(
     await db.flush()
     await audit.record(
         AuditAction.INVITATION_RESENT,
-        _target(user),
+        membership.target(user),
         {"expiresAt": (_iso(before), _iso(user.invitation_expires_at))},
     )
     async with cognito_errors():
@@ -403,5 +333,11 @@ async def revoke_invitation(
     Raises: NotFound, Forbidden, InvitationNotPending, VendorUnavailable (nothing changes).
     """
     user = await _pending_invitation(db, caller, user_id)
-    await audit.record(AuditAction.INVITATION_REVOKED, _target(user))
-    await _remove(db, cognito, caller, user)
+    await membership.remove(
+        db,
+        cognito=cognito,
+        acting=membership.by_user(caller),
+        audit=audit,
+        user=user,
+        action=AuditAction.INVITATION_REVOKED,
+    )

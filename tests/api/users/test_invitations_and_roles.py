@@ -14,8 +14,9 @@ from sqlalchemy import func, select, update
 
 from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.auth.roles import ADMIN_REQUIRED, OWNER_GRANTS_OWNER, OWNER_MANAGES_OWNERS
+from api.membership.errors import CannotChangeOwnRole
 from api.models import Role, User
-from api.users.errors import InvitationNotPending, LastOwnerRequired
+from api.users.errors import InvitationNotPending
 from tests.api.conftest import MakeUser, SignedIn, unique_email
 
 NEW_PASSWORD = "Fresh-password-2026!"
@@ -235,21 +236,33 @@ async def _owners(app: FastAPI, account_id: object) -> int:
 
 
 class TestLastOwner:
-    async def test_the_only_owner_cannot_step_down(
-        self, client: httpx.AsyncClient, make_user: MakeUser
+    async def test_nobody_changes_their_own_role(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:
+        # Not even an Owner stepping down beside another Owner: another Owner does it, so
+        # the only Owner can never leave the account with none.
         owner = await make_user()
-        await make_user(account=owner.account, role=Role.ADMIN)
-        response = await client.put(
-            f"/web/users/{owner.user.id}",
-            headers=owner.headers,
-            json={"firstName": "Test", "lastName": "User", "role": "Admin"},
+        await make_user(account=owner.account, role=Role.OWNER)
+        admin = await make_user(account=owner.account, role=Role.ADMIN)
+        for who, role in ((owner, "Admin"), (admin, "Member"), (admin, "Owner")):
+            response = await client.put(
+                f"/web/users/{who.user.id}",
+                headers=who.headers,
+                json={"firstName": "Test", "lastName": "User", "role": role},
+            )
+            assert response.status_code == 400, response.text
+            assert response.json() == {
+                "code": "CannotChangeOwnRole",
+                "message": CannotChangeOwnRole.default_message,
+            }
+        assert await _owners(app, owner.account.id) == 2
+        # Their own names they still change.
+        renamed = await client.put(
+            f"/web/users/{admin.user.id}",
+            headers=admin.headers,
+            json={"firstName": "Grace", "lastName": "Hopper", "role": "Admin"},
         )
-        assert response.status_code == 400
-        assert response.json() == {
-            "code": "LastOwnerRequired",
-            "message": LastOwnerRequired.default_message,
-        }
+        assert renamed.status_code == 200, renamed.text
 
     async def test_two_owners_demoting_each_other_at_once_leave_one(
         self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser

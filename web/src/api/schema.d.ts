@@ -1980,6 +1980,19 @@ export interface components {
             message: string;
         };
         /**
+         * Error_CannotChangeOwnRole
+         * @description The error `CannotChangeOwnRole` (HTTP 400).
+         */
+        Error_CannotChangeOwnRole: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "CannotChangeOwnRole";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_CannotDeleteSelf
          * @description The error `CannotDeleteSelf` (HTTP 400).
          */
@@ -4677,7 +4690,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description No SCIM token, or one that was revoked */
+            /** @description No SCIM token, a revoked one, or one whose creator is no longer an Owner or Admin */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4759,8 +4772,17 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description No SCIM token, or one that was revoked */
+            /** @description No SCIM token, a revoked one, or one whose creator is no longer an Owner or Admin */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimErrorBody"];
+                };
+            };
+            /** @description The token's authority (its creator's current role) does not allow the change */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4849,7 +4871,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description No SCIM token, or one that was revoked */
+            /** @description No SCIM token, a revoked one, or one whose creator is no longer an Owner or Admin */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4936,8 +4958,17 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description No SCIM token, or one that was revoked */
+            /** @description No SCIM token, a revoked one, or one whose creator is no longer an Owner or Admin */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimErrorBody"];
+                };
+            };
+            /** @description The token's authority (its creator's current role) does not allow the change */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5030,8 +5061,17 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description No SCIM token, or one that was revoked */
+            /** @description No SCIM token, a revoked one, or one whose creator is no longer an Owner or Admin */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimErrorBody"];
+                };
+            };
+            /** @description The token's authority (its creator's current role) does not allow the change */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5117,8 +5157,17 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description No SCIM token, or one that was revoked */
+            /** @description No SCIM token, a revoked one, or one whose creator is no longer an Owner or Admin */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimErrorBody"];
+                };
+            };
+            /** @description The token's authority (its creator's current role) does not allow the change */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5411,7 +5460,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description No SCIM token, or one that was revoked */
+            /** @description No SCIM token, a revoked one, or one whose creator is no longer an Owner or Admin */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5496,8 +5545,17 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description No SCIM token, or one that was revoked */
+            /** @description No SCIM token, a revoked one, or one whose creator is no longer an Owner or Admin */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimErrorBody"];
+                };
+            };
+            /** @description The token's authority (its creator's current role) does not allow the change */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5586,7 +5644,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description No SCIM token, or one that was revoked */
+            /** @description No SCIM token, a revoked one, or one whose creator is no longer an Owner or Admin */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5673,8 +5731,17 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description No SCIM token, or one that was revoked */
+            /** @description No SCIM token, a revoked one, or one whose creator is no longer an Owner or Admin */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimErrorBody"];
+                };
+            };
+            /** @description The token's authority (its creator's current role) does not allow the change */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5767,8 +5834,17 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description No SCIM token, or one that was revoked */
+            /** @description No SCIM token, a revoked one, or one whose creator is no longer an Owner or Admin */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimErrorBody"];
+                };
+            };
+            /** @description The token's authority (its creator's current role) does not allow the change */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5854,8 +5930,17 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description No SCIM token, or one that was revoked */
+            /** @description No SCIM token, a revoked one, or one whose creator is no longer an Owner or Admin */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimErrorBody"];
+                };
+            };
+            /** @description The token's authority (its creator's current role) does not allow the change */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10607,13 +10692,13 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description LastOwnerRequired */
+            /** @description CannotChangeOwnRole | LastOwnerRequired */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_LastOwnerRequired"];
+                    "application/json": components["schemas"]["Error_CannotChangeOwnRole"] | components["schemas"]["Error_LastOwnerRequired"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */

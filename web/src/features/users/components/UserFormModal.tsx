@@ -24,10 +24,15 @@ import styles from "./users.module.css";
 interface Props {
   /** The user to edit; undefined invites a new one. */
   user?: AccountUser;
+  /** The user edited is the signed-in one: their role is another Owner's to change. */
+  isMe?: boolean;
   onClose: () => void;
 }
 
-export function UserFormModal({ user, onClose }: Props) {
+/** The API's own words (CannotChangeOwnRole). */
+export const OWN_ROLE = "You cannot change your own role. Ask another Owner to change it.";
+
+export function UserFormModal({ user, isMe = false, onClose }: Props) {
   const invite = useInviteUser();
   const update = useUpdateUser();
   const mutation = user ? update : invite;
@@ -98,7 +103,13 @@ export function UserFormModal({ user, onClose }: Props) {
           hint={user ? "The email address cannot be changed." : undefined}
           error={missing.has("email") ? "Required" : null}
         />
-        <RoleChoice value={role} onChange={setRole} roles={grantable} />
+        {isMe && user ? (
+          <p className={styles.ownRole}>
+            Role: <strong>{user.role}</strong>. {OWN_ROLE}
+          </p>
+        ) : (
+          <RoleChoice value={role} onChange={setRole} roles={grantable} />
+        )}
         <div className={styles.actions}>
           <Button variant="secondary" onClick={onClose}>
             Cancel

@@ -116,7 +116,7 @@ export function Component() {
         {whyNot("manageUsers") === null ? <DirectorySync /> : null}
       </div>
       {dialog?.kind === "invite" ? <UserFormModal onClose={close} /> : null}
-      {dialog?.kind === "edit" ? <UserFormModal user={dialog.user} onClose={close} /> : null}
+      {dialog?.kind === "edit" ? <UserFormModal user={dialog.user} isMe={dialog.user.id === me.id} onClose={close} /> : null}
       {dialog?.kind === "delete" ? <DeleteUserModal user={dialog.user} onClose={close} /> : null}
       {dialog?.kind === "revoke" ? <RevokeInvitationModal user={dialog.user} onClose={close} /> : null}
       {dialog?.kind === "resetTwoStep" ? <ResetTwoStepModal user={dialog.user} onClose={close} /> : null}
