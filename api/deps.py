@@ -13,10 +13,11 @@ objects, read through :func:`~api.resources.resources_of`) and ``api.platform.cl
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import APIRouter, Depends, Request
+from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
@@ -37,11 +38,12 @@ from api.auth.errors import (
 )
 from api.auth.pool_users import PoolUserLedger
 from api.auth.principal import Caller, KeyHolder
-from api.auth.roles import OWNER_ONLY, OWNERS_AND_ADMINS, require
+from api.auth.roles import NOT_A_ROLES, Permission, holders, require
 from api.auth.scim_tokens import DirectoryClient, get_directory_client
 from api.auth.tokens import AccessClaims, AccessTokenVerifier, IdentityProviderDown, InvalidToken
 from api.config import Settings
 from api.db import get_db
+from api.models import Role
 from api.platform.client_address import client_address
 from api.ratelimit.service import MINUTE_S, Limit, PasswordAttempts, Quota, RateLimiter, Throttle
 from api.resources import resources_of
@@ -214,19 +216,82 @@ async def get_two_step_caller(request: Request, credentials: BearerCredentials) 
 TwoStepCaller = Annotated[Caller, Depends(get_two_step_caller)]
 
 
-# Roles (SPEC 6; the rules in api/auth/roles.py): a route that changes account data lists
-# one of these in ``dependencies=``, and Forbidden (403) in its responses. The caller is
-# cached for the request, so the check costs no query.
-async def _owner_only(caller: CurrentUser) -> None:
-    require(caller.role, OWNER_ONLY)
+# Permissions (SPEC 6; the table in api/auth/roles.py): every operation lists exactly one
+# ``Permit(...)`` in its ``dependencies=``, which :func:`declare_permissions` shows in the
+# contract as ``x-permission``; a role-bound one answers Forbidden (403, in its responses). The
+# caller is cached for the request, so the check costs no query.
+@dataclass(frozen=True, slots=True)
+class _RolePermit:
+    permission: Permission
+
+    async def __call__(self, caller: CurrentUser) -> None:
+        require(caller.role, self.permission)
 
 
-async def _owner_or_admin(caller: CurrentUser) -> None:
-    require(caller.role, OWNERS_AND_ADMINS)
+@dataclass(frozen=True, slots=True)
+class _DirectoryPermit:
+    permission: Permission
+
+    async def __call__(self, client: DirectoryCaller) -> None:
+        require(client.creator_role, self.permission)
 
 
-OwnerOnly = Depends(_owner_only)
-OwnerOrAdmin = Depends(_owner_or_admin)
+@dataclass(frozen=True, slots=True)
+class _Declared:
+    """A permission no role grants (public, the person themselves, an API key): how the
+    route authenticates its caller is the check."""
+
+    permission: Permission
+
+    async def __call__(self) -> None:
+        return None
+
+
+_PERMITS = (_RolePermit, _DirectoryPermit, _Declared)
+
+
+def Permit(permission: Permission) -> Any:  # noqa: N802 - reads as a declaration
+    """The route dependency that declares and checks ``permission`` for a signed-in user
+    (``Authorization: Bearer`` access token). For PUBLIC, SELF and API_KEY, and for a
+    permission every role holds, it only declares: how the route authenticates its caller is
+    the whole check, and no caller is looked up for it (``GET /web/account`` reads claims)."""
+    if permission in NOT_A_ROLES or holders(permission) == frozenset(Role):
+        return Depends(_Declared(permission))
+    return Depends(_RolePermit(permission))
+
+
+def DirectoryPermit(permission: Permission) -> Any:  # noqa: N802
+    """The SCIM routes' :func:`Permit`: the token's creator's current role must hold it."""
+    return Depends(_DirectoryPermit(permission))
+
+
+def route_permission(route: APIRoute) -> Permission:
+    """The one permission ``route`` declares.
+
+    Raises:
+        LookupError: it declares none or more than one (a route added without its
+            permission is refused when the app is built).
+    """
+    found = [
+        dependency.call.permission
+        for dependency in route.dependant.dependencies
+        if isinstance(dependency.call, _PERMITS)
+    ]
+    if len(found) != 1:
+        raise LookupError(f"{route.name} ({route.path}) declares {len(found)} permits")
+    return found[0]
+
+
+def declare_permissions(router: APIRouter) -> None:
+    """Show each documented operation's permission in the contract (``x-permission``).
+
+    Raises: LookupError (see :func:`route_permission`)."""
+    for route in router.routes:
+        if isinstance(route, APIRoute) and route.include_in_schema:
+            route.openapi_extra = {
+                **(route.openapi_extra or {}),
+                "x-permission": route_permission(route).value,
+            }
 
 
 async def _verified_email(caller: CurrentUser) -> None:

@@ -31,6 +31,7 @@ from api.billing.router import router as billing_router
 from api.billing.webhooks.router import router as stripe_webhook_router
 from api.config import Settings
 from api.db import create_engine, create_read_sessionmaker, create_sessionmaker
+from api.deps import declare_permissions
 from api.errors import install_error_handlers
 from api.keys.router import router as keys_router
 from api.keys.service import key_ring
@@ -294,6 +295,8 @@ def create_app(
     app.state.metrics.registry.register(PoolCollector(lambda: _pools(app)))
     _add_middleware(app, settings, app.state.metrics)
     install_error_handlers(app)
+    for router in ROUTERS:
+        declare_permissions(router)  # every operation names its permission (api/auth/roles.py)
     for router in (*ROUTERS, *extra_routers):
         app.include_router(router)
     if settings.web_dist:

@@ -7,7 +7,8 @@ challenge of each attempt.)
 
 from fastapi import APIRouter
 
-from api.deps import SettingsDep
+from api.auth.roles import Permission
+from api.deps import Permit, SettingsDep
 from api.errors import PayloadTooLarge, error_responses
 from api.schemas import ApiModel
 
@@ -33,6 +34,7 @@ class WebConfigResponse(ApiModel):
     # Reads nothing but settings; a body over the limit is refused before it (api/body_limits).
     responses=error_responses(PayloadTooLarge, database=False),
     openapi_extra={"security": []},
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def get_config(settings: SettingsDep) -> WebConfigResponse:
     """Public, unauthenticated client configuration."""

@@ -5,7 +5,8 @@ from fastapi import APIRouter, Request, Response, status
 from api.account import service
 from api.account.schemas import AccountResponse, AccountUpdate
 from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
-from api.deps import Audit, Claims, CurrentUser, DbSession, OwnerOrAdmin, ReadEngine
+from api.auth.roles import Permission
+from api.deps import Audit, Claims, CurrentUser, DbSession, Permit, ReadEngine
 from api.errors import RequestValidationFailed, error_responses
 from api.platform.etags import CONDITIONAL_GET_RESPONSES, IF_NONE_MATCH_PARAMETER, conditional_json
 
@@ -21,6 +22,7 @@ router = APIRouter(prefix="/web", tags=["account"])
         **CONDITIONAL_GET_RESPONSES,
     },
     openapi_extra=IF_NONE_MATCH_PARAMETER,
+    dependencies=[Permit(Permission.ACCOUNT_READ)],
 )
 async def get_account(claims: Claims, reads: ReadEngine, request: Request) -> Response:
     """The caller's account: name, API key, usage per billing cycle, plan, card, users, SSO.
@@ -32,7 +34,7 @@ async def get_account(claims: Claims, reads: ReadEngine, request: Request) -> Re
     "/account",
     response_model=AccountResponse,
     status_code=status.HTTP_200_OK,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.ACCOUNT_WRITE)],
     responses=error_responses(
         NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden, RequestValidationFailed
     ),

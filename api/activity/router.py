@@ -16,7 +16,8 @@ from api.activity.schemas import (
     AuditEventsResponse,
 )
 from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
-from api.deps import CurrentUser, DbSession, OwnerOrAdmin, ReadEngine
+from api.auth.roles import Permission
+from api.deps import CurrentUser, DbSession, Permit, ReadEngine
 from api.errors import RequestValidationFailed, error_responses
 
 router = APIRouter(prefix="/web/audit-events", tags=["activity"])
@@ -27,7 +28,7 @@ _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden)
 @router.get(
     "",
     response_model=AuditEventsResponse,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.AUDIT_READ)],
     responses=error_responses(*_AUTH, InvalidCursor, RequestValidationFailed),
 )
 async def list_audit_events(
@@ -41,7 +42,7 @@ async def list_audit_events(
 @router.get(
     "/actors",
     response_model=AuditActorsResponse,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.AUDIT_READ)],
     responses=error_responses(*_AUTH),
 )
 async def list_audit_actors(caller: CurrentUser, db: DbSession) -> AuditActorsResponse:
@@ -53,7 +54,7 @@ async def list_audit_actors(caller: CurrentUser, db: DbSession) -> AuditActorsRe
 @router.get(
     "/export",
     response_class=StreamingResponse,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.AUDIT_READ)],
     responses={
         200: {
             "description": "CSV (RFC 4180) of every matching event, newest first: "

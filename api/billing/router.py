@@ -6,6 +6,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, status
 
 from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
+from api.auth.roles import Permission
 from api.billing import service
 from api.billing.errors import (
     CardDeclined,
@@ -27,8 +28,8 @@ from api.deps import (
     CurrentUser,
     DbSession,
     InvoicesThrottle,
-    OwnerOnly,
     PaymentMethodThrottle,
+    Permit,
     SettingsDep,
     Stripe,
 )
@@ -48,7 +49,7 @@ router = APIRouter(prefix="/web", tags=["billing"])
     "/subscription",
     response_model=SubscriptionResponse,
     status_code=status.HTTP_200_OK,
-    dependencies=[OwnerOnly],
+    dependencies=[Permit(Permission.BILLING_WRITE)],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
@@ -107,7 +108,7 @@ async def update_subscription(
 @router.get(
     "/subscription/preview",
     response_model=SubscriptionPreview,
-    dependencies=[OwnerOnly],
+    dependencies=[Permit(Permission.BILLING_WRITE)],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
@@ -136,7 +137,7 @@ async def preview_subscription(
 @router.post(
     "/subscription/pay",
     response_model=SubscriptionResponse,
-    dependencies=[OwnerOnly],
+    dependencies=[Permit(Permission.BILLING_WRITE)],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
@@ -161,7 +162,7 @@ async def pay_past_due(
 @router.get(
     "/invoices",
     response_model=InvoicesResponse,
-    dependencies=[InvoicesThrottle],
+    dependencies=[Permit(Permission.BILLING_READ), InvoicesThrottle],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
@@ -193,7 +194,7 @@ async def list_invoices(
     "/subscription/payment",
     response_model=PaymentMethodResponse,
     status_code=status.HTTP_200_OK,
-    dependencies=[OwnerOnly, PaymentMethodThrottle],
+    dependencies=[Permit(Permission.BILLING_WRITE), PaymentMethodThrottle],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
@@ -220,7 +221,7 @@ async def update_payment_method(
 @router.delete(
     "/subscription/payment",
     status_code=status.HTTP_204_NO_CONTENT,
-    dependencies=[OwnerOnly],
+    dependencies=[Permit(Permission.BILLING_WRITE)],
     responses=error_responses(
         PaidPlanNeedsPaymentMethod,
         NotAuthenticated,

@@ -6,7 +6,8 @@ import uuid
 from fastapi import APIRouter
 
 from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
-from api.deps import ApiKeyThrottle, Audit, CurrentUser, DbSession, KeyRingDep, OwnerOrAdmin
+from api.auth.roles import Permission
+from api.deps import ApiKeyThrottle, Audit, CurrentUser, DbSession, KeyRingDep, Permit
 from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
 from api.keys import service
 from api.keys.errors import LastApiKey
@@ -25,6 +26,7 @@ router = APIRouter(prefix="/web/api-keys", tags=["api keys"])
     "",
     response_model=ApiKeysResponse,
     responses=error_responses(NotAuthenticated, AccountRequired, SignInPolicyRefusal),
+    dependencies=[Permit(Permission.API_KEYS_READ)],
 )
 async def list_keys(caller: CurrentUser, db: DbSession) -> ApiKeysResponse:
     """The account's working API keys, newest (current) first, masked."""
@@ -34,7 +36,7 @@ async def list_keys(caller: CurrentUser, db: DbSession) -> ApiKeysResponse:
 @router.post(
     "/roll",
     response_model=ApiKeysResponse,
-    dependencies=[OwnerOrAdmin, ApiKeyThrottle],
+    dependencies=[Permit(Permission.API_KEYS_WRITE), ApiKeyThrottle],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
@@ -56,7 +58,7 @@ async def roll_key(
     # A UUID only: /web/api-keys/roll is not a key (PATCH there is 405, as for any other path).
     "/{key_id:uuid}",
     response_model=ApiKeysResponse,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.API_KEYS_WRITE)],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
@@ -79,7 +81,7 @@ async def update_key(
 @router.post(
     "/{key_id}/reveal",
     response_model=RevealedKey,
-    dependencies=[ApiKeyThrottle],
+    dependencies=[Permit(Permission.API_KEYS_READ), ApiKeyThrottle],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
@@ -107,7 +109,7 @@ async def reveal_key(
 @router.post(
     "/{key_id}/expire",
     response_model=ApiKeysResponse,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.API_KEYS_WRITE)],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,

@@ -36,6 +36,7 @@ from api.auth.errors import (
     NotAuthenticated,
     SignInPolicyRefusal,
 )
+from api.auth.roles import Permission
 from api.deps import (
     Audit,
     Cognito,
@@ -43,8 +44,9 @@ from api.deps import (
     DbSession,
     DirectoryAudit,
     DirectoryCaller,
+    DirectoryPermit,
     Limiter,
-    OwnerOrAdmin,
+    Permit,
     PoolUsers,
     SettingsDep,
     VerifiedEmail,
@@ -115,7 +117,7 @@ _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden)
 @web_router.get(
     "",
     response_model=DirectorySync,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.DIRECTORY_READ)],
     responses=error_responses(*_AUTH),
 )
 async def get_directory_sync(
@@ -131,7 +133,7 @@ async def get_directory_sync(
     "",
     status_code=201,
     response_model=ScimTokenCreated,
-    dependencies=[OwnerOrAdmin, VerifiedEmail],
+    dependencies=[Permit(Permission.DIRECTORY_WRITE), VerifiedEmail],
     responses=error_responses(*_AUTH, EmailVerificationRequired),
 )
 async def generate_scim_token(caller: CurrentUser, db: DbSession, audit: Audit) -> ScimTokenCreated:
@@ -143,7 +145,7 @@ async def generate_scim_token(caller: CurrentUser, db: DbSession, audit: Audit) 
     "/{token_id}",
     status_code=204,
     response_class=Response,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.DIRECTORY_WRITE)],
     responses=error_responses(*_AUTH, NotFound, RequestValidationFailed),
 )
 async def revoke_scim_token(
@@ -257,6 +259,7 @@ _PUBLIC: dict[str, Any] = {"security": []}
     "/ServiceProviderConfig",
     responses={200: _ok(ScimServiceProviderConfig), **_DISCOVERY},
     openapi_extra=_PUBLIC,
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def get_service_provider_config() -> Response:
     """What the service supports (RFC 7644 4): PATCH, filters (at most 200 results), no bulk,
@@ -268,6 +271,7 @@ async def get_service_provider_config() -> Response:
     "/ResourceTypes",
     responses={200: _ok(ScimResourceTypeList), **_DISCOVERY},
     openapi_extra=_PUBLIC,
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def list_resource_types() -> Response:
     """The resource types: ``User`` at ``/Users``, ``Group`` at ``/Groups``."""
@@ -278,6 +282,7 @@ async def list_resource_types() -> Response:
     "/ResourceTypes/{name}",
     responses={200: _ok(ScimResourceType), **_DISCOVERY},
     openapi_extra=_PUBLIC,
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def get_resource_type(name: str) -> Response:
     """One resource type by its id (``User``, ``Group``)."""
@@ -291,6 +296,7 @@ async def get_resource_type(name: str) -> Response:
     "/Schemas",
     responses={200: _ok(ScimSchemaList), **_DISCOVERY},
     openapi_extra=_PUBLIC,
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def list_schemas() -> Response:
     """The schemas of the User and Group resources, as the console keeps them."""
@@ -301,6 +307,7 @@ async def list_schemas() -> Response:
     "/Schemas/{schema_id}",
     responses={200: _ok(ScimSchema), **_DISCOVERY},
     openapi_extra=_PUBLIC,
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def get_schema(schema_id: str) -> Response:
     """One schema by its URN."""
@@ -320,7 +327,11 @@ def _list_of(resources: list[Any]) -> dict[str, Any]:
     }
 
 
-@router.get("/Users", responses={200: _ok(ScimUserList), **_READ})
+@router.get(
+    "/Users",
+    responses={200: _ok(ScimUserList), **_READ},
+    dependencies=[DirectoryPermit(Permission.USERS_READ)],
+)
 async def list_scim_users(
     directory: DirectoryDep,
     returned: _USER_RETURNED,
@@ -341,6 +352,7 @@ async def list_scim_users(
     "/Users",
     status_code=201,
     responses={201: _ok(ScimUser, "The user as stored"), **_CREATE},
+    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
 )
 async def create_scim_user(
     directory: DirectoryDep, payload: _PAYLOAD, returned: _USER_RETURNED
@@ -352,7 +364,11 @@ async def create_scim_user(
     return _json(_dump(created, Context.RESOURCE_CREATION_RESPONSE, returned), 201)
 
 
-@router.get("/Users/{resource_id}", responses={200: _ok(ScimUser), **_READ})
+@router.get(
+    "/Users/{resource_id}",
+    responses={200: _ok(ScimUser), **_READ},
+    dependencies=[DirectoryPermit(Permission.USERS_READ)],
+)
 async def get_scim_user(
     resource_id: str, directory: DirectoryDep, returned: _USER_RETURNED
 ) -> Response:
@@ -361,7 +377,11 @@ async def get_scim_user(
     return _json(_dump(user, Context.RESOURCE_QUERY_RESPONSE, returned))
 
 
-@router.put("/Users/{resource_id}", responses={200: _ok(ScimUser, "The user as stored"), **_WRITE})
+@router.put(
+    "/Users/{resource_id}",
+    responses={200: _ok(ScimUser, "The user as stored"), **_WRITE},
+    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
+)
 async def replace_scim_user(
     resource_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _USER_RETURNED
 ) -> Response:
@@ -372,7 +392,9 @@ async def replace_scim_user(
 
 
 @router.patch(
-    "/Users/{resource_id}", responses={200: _ok(ScimUser, "The user as stored"), **_WRITE}
+    "/Users/{resource_id}",
+    responses={200: _ok(ScimUser, "The user as stored"), **_WRITE},
+    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
 )
 async def patch_scim_user(
     resource_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _USER_RETURNED
@@ -387,6 +409,7 @@ async def patch_scim_user(
     "/Users/{resource_id}",
     status_code=204,
     responses=scim_responses(400, 401, 403, 404, 429, 503),
+    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
 )
 async def delete_scim_user(resource_id: str, directory: DirectoryDep) -> Response:
     """Remove a user from the account (their access ends with it)."""
@@ -394,7 +417,11 @@ async def delete_scim_user(resource_id: str, directory: DirectoryDep) -> Respons
     return Response(status_code=204)
 
 
-@router.get("/Groups", responses={200: _ok(ScimGroupList), **_READ})
+@router.get(
+    "/Groups",
+    responses={200: _ok(ScimGroupList), **_READ},
+    dependencies=[DirectoryPermit(Permission.USERS_READ)],
+)
 async def list_scim_groups(
     directory: DirectoryDep,
     returned: _GROUP_RETURNED,
@@ -409,14 +436,23 @@ async def list_scim_groups(
     return _json(_dump(page, Context.RESOURCE_QUERY_RESPONSE, returned))
 
 
-@router.post("/Groups", status_code=201, responses=_CREATE)
+@router.post(
+    "/Groups",
+    status_code=201,
+    responses=_CREATE,
+    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
+)
 async def create_scim_group(directory: DirectoryDep, payload: _PAYLOAD) -> Response:
     """Refused: the groups are fixed (409 for an existing name, 400 ``mutability`` else)."""
     resource = _read(Group, payload, Context.RESOURCE_CREATION_REQUEST)
     service.refuse_group_change(resource.display_name)
 
 
-@router.get("/Groups/{group_id}", responses={200: _ok(ScimGroup), **_READ})
+@router.get(
+    "/Groups/{group_id}",
+    responses={200: _ok(ScimGroup), **_READ},
+    dependencies=[DirectoryPermit(Permission.USERS_READ)],
+)
 async def get_scim_group(
     group_id: str, directory: DirectoryDep, returned: _GROUP_RETURNED
 ) -> Response:
@@ -425,7 +461,11 @@ async def get_scim_group(
     return _json(_dump(group, Context.RESOURCE_QUERY_RESPONSE, returned))
 
 
-@router.put("/Groups/{group_id}", responses={200: _ok(ScimGroup, "The group as stored"), **_WRITE})
+@router.put(
+    "/Groups/{group_id}",
+    responses={200: _ok(ScimGroup, "The group as stored"), **_WRITE},
+    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
+)
 async def replace_scim_group(
     group_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _GROUP_RETURNED
 ) -> Response:
@@ -436,7 +476,9 @@ async def replace_scim_group(
 
 
 @router.patch(
-    "/Groups/{group_id}", responses={200: _ok(ScimGroup, "The group as stored"), **_WRITE}
+    "/Groups/{group_id}",
+    responses={200: _ok(ScimGroup, "The group as stored"), **_WRITE},
+    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
 )
 async def patch_scim_group(
     group_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _GROUP_RETURNED
@@ -452,6 +494,7 @@ async def patch_scim_group(
     "/Groups/{group_id}",
     status_code=204,
     responses=scim_responses(400, 401, 403, 404, 429, 503),
+    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
 )
 async def delete_scim_group(group_id: str, directory: DirectoryDep) -> Response:
     """Refused: the groups are fixed."""

@@ -14,6 +14,7 @@ from api.auth.errors import (
     RemovedFromAccount,
     SignInPolicyRefusal,
 )
+from api.auth.roles import Permission
 from api.deps import (
     Audit,
     Claims,
@@ -23,8 +24,8 @@ from api.deps import (
     DbSession,
     EmailVerificationThrottle,
     OptionalAccessToken,
-    OwnerOrAdmin,
     PasswordAttemptsDep,
+    Permit,
     PoolUsers,
     ReadEngine,
     RegistrationThrottle,
@@ -147,6 +148,7 @@ _PASSWORD_ERRORS = (
         **CONDITIONAL_GET_RESPONSES,
     },
     openapi_extra=IF_NONE_MATCH_PARAMETER,
+    dependencies=[Permit(Permission.SELF)],
 )
 async def get_session(caller: CurrentUser, request: Request) -> Response:
     """The signed-in user and their account's name. Reads only our database. An
@@ -170,7 +172,7 @@ _EMAIL_VERIFICATION_ERRORS = (
     "/session/email-verification",
     status_code=200,
     response_model=EmailVerificationResponse,
-    dependencies=[EmailVerificationThrottle],
+    dependencies=[Permit(Permission.SELF), EmailVerificationThrottle],
     responses=error_responses(*_EMAIL_VERIFICATION_ERRORS),
 )
 async def send_email_verification(
@@ -188,7 +190,7 @@ async def send_email_verification(
     "/session/email-verification/confirm",
     status_code=204,
     response_class=Response,
-    dependencies=[EmailVerificationThrottle],
+    dependencies=[Permit(Permission.SELF), EmailVerificationThrottle],
     responses=error_responses(
         *_EMAIL_VERIFICATION_ERRORS, VerificationCodeMismatch, VerificationCodeExpired
     ),
@@ -231,6 +233,7 @@ async def confirm_email_verification(
             }
         },
     },
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def sign_in(
     body: SignInRequest,
@@ -250,6 +253,7 @@ async def sign_in(
     response_model=SignInResponse,
     responses=error_responses(*_PASSWORD_ERRORS),
     openapi_extra={"security": []},
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def complete_new_password(
     body: CompleteNewPasswordRequest,
@@ -270,6 +274,7 @@ async def complete_new_password(
     response_model=SignInResponse,
     responses=error_responses(*_PASSWORD_ERRORS),
     openapi_extra={"security": []},
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def answer_two_step_code(body: TwoStepCodeRequest, flow: PasswordFlow) -> SignInResponse:
     """Answer a sign-in's SOFTWARE_TOKEN_MFA challenge with the 6-digit code of the user's
@@ -285,6 +290,7 @@ async def answer_two_step_code(body: TwoStepCodeRequest, flow: PasswordFlow) -> 
     response_model=SignInResponse,
     responses=error_responses(*_PASSWORD_ERRORS, RecoveryCodeMismatch),
     openapi_extra={"security": []},
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def sign_in_with_recovery_code(
     body: RecoveryCodeSignInRequest, flow: PasswordFlow
@@ -303,6 +309,7 @@ async def sign_in_with_recovery_code(
     response_model=ForgotPasswordResponse,
     responses=error_responses(*_PASSWORD_ERRORS, PasswordResetUnavailable),
     openapi_extra={"security": []},
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def forgot_password(
     body: ForgotPasswordRequest,
@@ -322,6 +329,7 @@ async def forgot_password(
     response_model=SignInResponse,
     responses=error_responses(*_PASSWORD_ERRORS),
     openapi_extra={"security": []},
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def confirm_forgot_password(
     body: ConfirmForgotPasswordRequest,
@@ -343,6 +351,7 @@ async def confirm_forgot_password(
     response_model=AuthorizeResponse,
     responses=error_responses(RequestValidationFailed, VendorUnavailable),
     openapi_extra={"security": []},
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def authorize(
     body: AuthorizeRequest, cognito: Cognito, cookies: Cookies
@@ -361,7 +370,7 @@ async def authorize(
     "/session/token",
     status_code=200,
     response_model=CodeExchangeResponse,
-    dependencies=[SessionTokenThrottle],
+    dependencies=[Permit(Permission.PUBLIC), SessionTokenThrottle],
     responses=error_responses(
         ValidationCodeExpired,
         UnableToAuthenticate,
@@ -408,7 +417,7 @@ async def exchange_code(
     "/session/authorize/sso",
     status_code=200,
     response_model=AuthorizeResponse,
-    dependencies=[SsoAccountsThrottle],
+    dependencies=[Permit(Permission.PUBLIC), SsoAccountsThrottle],
     responses=error_responses(
         SsoNotConfigured, RateLimited, RequestValidationFailed, VendorUnavailable
     ),
@@ -441,7 +450,7 @@ _SAML_TEST_ERRORS = (
     "/sso/saml/test",
     status_code=200,
     response_model=AuthorizeResponse,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.SSO_WRITE)],
     responses=error_responses(*_SAML_TEST_ERRORS),
     tags=["sso"],
 )
@@ -460,7 +469,7 @@ async def start_saml_test(
     "/sso/saml/test/result",
     status_code=200,
     response_model=SamlTestResponse,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.SSO_WRITE)],
     responses=error_responses(*_SAML_TEST_ERRORS, SamlTestFailed),
     tags=["sso"],
 )
@@ -498,7 +507,7 @@ async def finish_saml_test(
     "/session/refresh",
     status_code=200,
     response_model=Tokens,
-    dependencies=[SessionRefreshThrottle],
+    dependencies=[Permit(Permission.PUBLIC), SessionRefreshThrottle],
     responses=error_responses(
         NotAuthenticated,
         SignInPolicyRefusal,
@@ -534,6 +543,7 @@ async def refresh(
     responses=error_responses(RequestValidationFailed, VendorUnavailable),
     # The access token is optional: with it, the user's tokens issued until now stop working.
     openapi_extra={"security": [{}, {"HTTPBearer": []}]},
+    dependencies=[Permit(Permission.PUBLIC)],
 )
 async def sign_out(
     db: DbSession,
@@ -560,7 +570,7 @@ async def sign_out(
     "/registration",
     status_code=201,
     response_model=Tokens,
-    dependencies=[RegistrationThrottle],
+    dependencies=[Permit(Permission.PUBLIC), RegistrationThrottle],
     responses=error_responses(
         RateLimited,
         InvalidEmailProvider,
@@ -599,7 +609,7 @@ async def register(
     "/sso-accounts",
     status_code=200,
     response_model=SsoAccountsResponse,
-    dependencies=[SsoAccountsThrottle],
+    dependencies=[Permit(Permission.SELF), SsoAccountsThrottle],
     responses=error_responses(
         NotAuthenticated,
         BadRequest,
@@ -639,6 +649,7 @@ async def get_sso_accounts(
         RequestValidationFailed,
         VendorUnavailable,
     ),
+    dependencies=[Permit(Permission.SELF)],
 )
 async def join_sso_account(
     body: SsoJoinRequest,
@@ -675,6 +686,7 @@ async def join_sso_account(
         RequestValidationFailed,
         VendorUnavailable,
     ),
+    dependencies=[Permit(Permission.SELF)],
 )
 async def create_sso_account(
     body: SsoCreateRequest, claims: Claims, db: DbSession, cognito: Cognito, settings: SettingsDep

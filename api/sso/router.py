@@ -17,13 +17,14 @@ from api.auth.errors import (
     NotAuthenticated,
     SignInPolicyRefusal,
 )
+from api.auth.roles import Permission
 from api.deps import (
     Audit,
     Cognito,
     CurrentUser,
     DbSession,
     DomainVerifyThrottle,
-    OwnerOrAdmin,
+    Permit,
     ReadEngine,
     Resolver,
     SettingsDep,
@@ -74,7 +75,7 @@ _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal)
 @router.post(
     "/sso",
     response_model=SsoResponse,
-    dependencies=[OwnerOrAdmin, VerifiedEmail],
+    dependencies=[Permit(Permission.SSO_WRITE), VerifiedEmail],
     responses=error_responses(
         *_AUTH,
         Forbidden,
@@ -95,7 +96,12 @@ async def set_sso(body: SsoUpdate, caller: CurrentUser, db: DbSession, audit: Au
     )
 
 
-@router.get("/sso/domains", response_model=SsoDomainsResponse, responses=error_responses(*_AUTH))
+@router.get(
+    "/sso/domains",
+    response_model=SsoDomainsResponse,
+    responses=error_responses(*_AUTH),
+    dependencies=[Permit(Permission.SSO_READ)],
+)
 async def list_domains(caller: CurrentUser, db: DbSession) -> SsoDomainsResponse:
     """The account's domains with their state, last check and TXT record."""
     return SsoDomainsResponse(domains=await service.list_domains(db=db, caller=caller))
@@ -105,7 +111,7 @@ async def list_domains(caller: CurrentUser, db: DbSession) -> SsoDomainsResponse
     "/sso/domains",
     status_code=201,
     response_model=SsoDomainResponse,
-    dependencies=[OwnerOrAdmin, VerifiedEmail],
+    dependencies=[Permit(Permission.SSO_WRITE), VerifiedEmail],
     responses=error_responses(
         *_AUTH,
         Forbidden,
@@ -128,7 +134,7 @@ async def add_domain(
 @router.post(
     "/sso/domains/{domain_id}/verify",
     response_model=SsoDomainResponse,
-    dependencies=[OwnerOrAdmin, VerifiedEmail, DomainVerifyThrottle],
+    dependencies=[Permit(Permission.SSO_WRITE), VerifiedEmail, DomainVerifyThrottle],
     responses=error_responses(
         *_AUTH,
         Forbidden,
@@ -170,7 +176,7 @@ async def verify_domain(
     "/sso/domains/{domain_id}",
     status_code=204,
     response_class=Response,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.SSO_WRITE)],
     responses=error_responses(
         *_AUTH, Forbidden, NotFound, ProviderRefused, RequestValidationFailed, VendorUnavailable
     ),
@@ -197,6 +203,7 @@ MetadataSource = Annotated[MetadataFetcher, Depends(_metadata_fetcher)]
     "/sso/saml",
     response_model=SamlSettingsResponse,
     responses=error_responses(*_AUTH),
+    dependencies=[Permit(Permission.SSO_READ)],
 )
 async def get_saml(
     caller: CurrentUser, db: DbSession, settings: SettingsDep
@@ -209,7 +216,7 @@ async def get_saml(
 @router.put(
     "/sso/saml",
     response_model=SamlConnection,
-    dependencies=[OwnerOrAdmin, VerifiedEmail],
+    dependencies=[Permit(Permission.IDENTITY_PROVIDERS_WRITE), VerifiedEmail],
     responses=error_responses(
         *_AUTH,
         Forbidden,
@@ -248,7 +255,7 @@ async def save_saml(
     "/sso/saml",
     status_code=204,
     response_class=Response,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.IDENTITY_PROVIDERS_WRITE)],
     responses=error_responses(
         *_AUTH, Forbidden, NotFound, ProviderRefused, RequestValidationFailed, VendorUnavailable
     ),
@@ -265,7 +272,7 @@ async def remove_saml(
 @router.post(
     "/sso/saml/requirement",
     response_model=SsoResponse,
-    dependencies=[OwnerOrAdmin, VerifiedEmail],
+    dependencies=[Permit(Permission.IDENTITY_PROVIDERS_WRITE), VerifiedEmail],
     responses=error_responses(
         *_AUTH,
         Forbidden,

@@ -7,15 +7,15 @@ import uuid
 from fastapi import APIRouter, Response
 
 from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
+from api.auth.roles import Permission
 from api.deps import (
     Audit,
     Cognito,
     CurrentUser,
     DbSession,
     OptionalAccessToken,
-    OwnerOnly,
-    OwnerOrAdmin,
     PasswordAttemptsDep,
+    Permit,
     TwoStepAudit,
     TwoStepCaller,
     TwoStepSetupThrottle,
@@ -55,7 +55,12 @@ users_router = APIRouter(prefix="/web/users", tags=["two-step sign-in"])
 _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal)
 
 
-@router.get("", response_model=TwoStepSignInResponse, responses=error_responses(*_AUTH))
+@router.get(
+    "",
+    response_model=TwoStepSignInResponse,
+    responses=error_responses(*_AUTH),
+    dependencies=[Permit(Permission.SELF)],
+)
 async def get_two_step_sign_in(caller: TwoStepCaller, db: DbSession) -> TwoStepSignInResponse:
     """The caller's two-step sign-in: whether it applies to them, is on, is required by the
     account or due to be set up, and how many recovery codes are left."""
@@ -64,7 +69,7 @@ async def get_two_step_sign_in(caller: TwoStepCaller, db: DbSession) -> TwoStepS
 
 @router.post(
     "/setup",
-    dependencies=[TwoStepSetupThrottle],
+    dependencies=[Permit(Permission.SELF), TwoStepSetupThrottle],
     response_model=TwoStepSetup,
     responses=error_responses(
         *_AUTH,
@@ -91,7 +96,7 @@ async def start_two_step_setup(
 
 @router.post(
     "/setup/confirm",
-    dependencies=[TwoStepSetupThrottle],
+    dependencies=[Permit(Permission.SELF), TwoStepSetupThrottle],
     response_model=RecoveryCodesResponse,
     responses=error_responses(
         *_AUTH,
@@ -135,6 +140,7 @@ _REAUTHENTICATION_ERRORS = (
     "/recovery-codes",
     response_model=RecoveryCodesResponse,
     responses=error_responses(*_REAUTHENTICATION_ERRORS),
+    dependencies=[Permit(Permission.SELF)],
 )
 async def regenerate_recovery_codes(
     body: TwoStepReauthentication,
@@ -163,6 +169,7 @@ async def regenerate_recovery_codes(
     status_code=204,
     response_class=Response,
     responses=error_responses(*_REAUTHENTICATION_ERRORS, TwoStepSignInRequiredByAccount),
+    dependencies=[Permit(Permission.SELF)],
 )
 async def disable_two_step_sign_in(
     body: TwoStepReauthentication,
@@ -189,7 +196,7 @@ async def disable_two_step_sign_in(
 @router.put(
     "/requirement",
     response_model=TwoStepRequirementResponse,
-    dependencies=[OwnerOnly],
+    dependencies=[Permit(Permission.SIGN_IN_POLICY_WRITE)],
     responses=error_responses(*_AUTH, Forbidden, SetUpTwoStepSignInFirst, RequestValidationFailed),
 )
 async def set_two_step_requirement(
@@ -207,7 +214,7 @@ async def set_two_step_requirement(
     "/{user_id}/two-step-sign-in",
     status_code=204,
     response_class=Response,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.USERS_WRITE)],
     responses=error_responses(
         *_AUTH,
         Forbidden,

@@ -16,6 +16,7 @@ from api.auth.errors import (
     NotAuthenticated,
     SignInPolicyRefusal,
 )
+from api.auth.roles import Permission
 from api.deps import (
     ApiKeyAccount,
     Audit,
@@ -23,7 +24,7 @@ from api.deps import (
     DbSession,
     MeteringRecords,
     MeteringThrottle,
-    OwnerOrAdmin,
+    Permit,
 )
 from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
 from api.usage import service
@@ -72,7 +73,7 @@ LabelQuery = Annotated[
     "/usage",
     response_model=UsageBatchResponse,
     status_code=status.HTTP_200_OK,
-    dependencies=[MeteringThrottle],
+    dependencies=[Permit(Permission.API_KEY), MeteringThrottle],
     responses=error_responses(
         ApiKeyRequired,
         InvalidApiKey,
@@ -139,6 +140,7 @@ async def ingest_usage(
     "/usage-alerts",
     response_model=UsageAlertSettings,
     responses=error_responses(NotAuthenticated, AccountRequired, SignInPolicyRefusal),
+    dependencies=[Permit(Permission.USAGE_READ)],
 )
 async def get_usage_alerts(caller: CurrentUser, db: DbSession) -> UsageAlertSettings:
     """Who gets the usage alerts and at which percentages of the allowance (README "Usage alerts
@@ -149,7 +151,7 @@ async def get_usage_alerts(caller: CurrentUser, db: DbSession) -> UsageAlertSett
 @web_router.put(
     "/usage-alerts",
     response_model=UsageAlertSettings,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.USAGE_WRITE)],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
@@ -173,6 +175,7 @@ async def put_usage_alerts(
     "/usage/limits",
     response_model=UsageLimits,
     responses=error_responses(NotAuthenticated, AccountRequired, SignInPolicyRefusal),
+    dependencies=[Permit(Permission.USAGE_READ)],
 )
 async def get_usage_limits(caller: CurrentUser, db: DbSession) -> UsageLimits:
     """What the account does at 100 % of its plan's allowance: keep running or stop (README
@@ -183,7 +186,7 @@ async def get_usage_limits(caller: CurrentUser, db: DbSession) -> UsageLimits:
 @web_router.put(
     "/usage/limits",
     response_model=UsageLimits,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.USAGE_WRITE)],
     responses=error_responses(
         NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden, RequestValidationFailed
     ),
@@ -203,6 +206,7 @@ async def put_usage_limits(
     responses=error_responses(
         NotAuthenticated, AccountRequired, SignInPolicyRefusal, NotFound, RequestValidationFailed
     ),
+    dependencies=[Permit(Permission.USAGE_READ)],
 )
 async def usage_breakdown(
     caller: CurrentUser, db: DbSession, cycle_start_ms: CycleStartMs, label: LabelQuery = None
@@ -233,6 +237,7 @@ async def usage_breakdown(
             RequestValidationFailed,
         ),
     },
+    dependencies=[Permit(Permission.USAGE_READ)],
 )
 async def export_usage(
     caller: CurrentUser, db: DbSession, cycle_start_ms: CycleStartMs, label: LabelQuery = None

@@ -15,6 +15,7 @@ from api.auth.errors import (
     NotAuthenticated,
     SignInPolicyRefusal,
 )
+from api.auth.roles import Permission
 from api.deps import (
     Audit,
     Cognito,
@@ -22,7 +23,7 @@ from api.deps import (
     DbSession,
     InvitationThrottle,
     Limiter,
-    OwnerOrAdmin,
+    Permit,
     PoolUsers,
     SettingsDep,
     VerifiedEmail,
@@ -56,7 +57,7 @@ _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden)
     "",
     status_code=201,
     response_model=UserResponse,
-    dependencies=[OwnerOrAdmin, VerifiedEmail, InvitationThrottle],
+    dependencies=[Permit(Permission.USERS_WRITE), VerifiedEmail, InvitationThrottle],
     responses=error_responses(
         *_AUTH,
         EmailVerificationRequired,
@@ -98,7 +99,7 @@ async def invite_user(
 @router.put(
     "/{user_id}",
     response_model=UserResponse,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.USERS_WRITE)],
     responses=error_responses(
         *_AUTH, NotFound, CannotChangeOwnRole, LastOwnerRequired, RequestValidationFailed
     ),
@@ -117,7 +118,7 @@ async def update_user(
     "/{user_id}",
     status_code=204,
     response_class=Response,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.USERS_WRITE)],
     responses=error_responses(
         *_AUTH,
         NotFound,
@@ -152,7 +153,7 @@ async def delete_user(
 @router.post(
     "/{user_id}/invitation",
     response_model=UserResponse,
-    dependencies=[OwnerOrAdmin, VerifiedEmail, InvitationThrottle],
+    dependencies=[Permit(Permission.USERS_WRITE), VerifiedEmail, InvitationThrottle],
     responses=error_responses(
         *_AUTH,
         EmailVerificationRequired,
@@ -193,7 +194,7 @@ async def resend_invitation(
     "/{user_id}/invitation",
     status_code=204,
     response_class=Response,
-    dependencies=[OwnerOrAdmin],
+    dependencies=[Permit(Permission.USERS_WRITE)],
     responses=error_responses(
         *_AUTH,
         NotFound,

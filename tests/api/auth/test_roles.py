@@ -1,35 +1,191 @@
-"""Roles (SPEC 6), tested as an attacker would: a Member or an Admin calling every write
-route directly, bypassing the disabled buttons of the console.
+"""Roles (SPEC 6), tested as an attacker would and driven by the contract: every operation of
+``openapi.json`` names its permission (``x-permission``), and for each role every operation
+answers allowed or 403 exactly as the one permission table (``api/auth/roles.py``) says.
 
-``ROUTES`` lists every route that needs a role, with a request that would be accepted; a
-table-driven test calls each one as each role. A refused call is 403 ``Forbidden`` with a
-message naming the role needed, and leaves no trace (no audit event); an allowed one is never
-403. ``test_every_guarded_route_is_in_the_table`` keeps the table complete: a new write route
-without a role decision fails it.
+The requests are built from the contract as a fuzzer would: the minimal valid body of the
+operation's schema (required members only, each at its smallest valid value), required query
+parameters, and path parameters naming a Member of the caller's account (``user_id``) or an id
+nobody has. A refused call is 403 ``Forbidden`` with the message naming the role needed, and
+leaves no trace (no audit event); an allowed one gets past the permission and the body's
+validation (never 401, 403 or 422). The README's role table is generated from the same table
+(:func:`test_the_readme_role_table_is_the_permission_table`).
 """
 
 from __future__ import annotations
 
+import json
+import re
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
-from fastapi.dependencies.models import Dependant
-from fastapi.routing import APIRoute
+from hypothesis import find, settings
+from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from api.auth.roles import ADMIN_REQUIRED, OWNER_REQUIRED
-from api.deps import _owner_only, _owner_or_admin, get_caller, get_two_step_caller
+from api.auth.roles import (
+    ADMIN_REQUIRED,
+    DESCRIPTIONS,
+    NOT_A_ROLES,
+    OWNER_REQUIRED,
+    ROLE_PERMISSIONS,
+    Permission,
+    holders,
+)
 from api.models import AuditEvent, Role
 from tests.api.conftest import MakeUser, SignedIn, unique_domain, unique_email
 
-OWNER = frozenset({Role.OWNER})
-ADMINS = frozenset({Role.OWNER, Role.ADMIN})
-EVERYONE = frozenset(Role)
+ROOT = Path(__file__).resolve().parents[3]
+CONTRACT: dict[str, Any] = json.loads((ROOT / "openapi.json").read_text())
+METHODS = ("get", "put", "post", "delete", "patch")
+OPERATIONS = [
+    (method.upper(), path, operation)
+    for path, item in sorted(CONTRACT["paths"].items())
+    for method, operation in sorted(item.items())
+    if method in METHODS
+]
+# Operations whose caller is a signed-in user of a role (not public, not the person's own
+# sign-in, not an API key or a SCIM token).
+ROLE_BOUND = [
+    (method, path, operation)
+    for method, path, operation in OPERATIONS
+    if Permission(operation["x-permission"]) not in NOT_A_ROLES
+    and operation.get("security") == [{"HTTPBearer": []}]
+]
+
+
+def test_every_operation_names_a_permission_its_security_agrees_with() -> None:
+    assert len(OPERATIONS) > 80
+    for method, path, operation in OPERATIONS:
+        permission = Permission(operation["x-permission"])  # a known permission, or ValueError
+        security = operation.get("security")
+        if permission is Permission.PUBLIC:
+            assert security in ([], [{}, {"HTTPBearer": []}]), (method, path)
+        elif permission is Permission.API_KEY:
+            assert security == [{"APIKeyHeader": []}], (method, path)
+        elif path.startswith("/scim/v2"):
+            assert security == [{"ScimToken": []}], (method, path)
+            assert permission in {Permission.USERS_READ, Permission.USERS_WRITE}, (method, path)
+        else:
+            assert security == [{"HTTPBearer": []}], (method, path)
+        restricted = permission not in NOT_A_ROLES and holders(permission) != frozenset(Role)
+        if restricted and not path.startswith("/scim/v2"):
+            assert "403" in operation["responses"], (method, path)  # the refusal is declared
+
+
+def test_every_role_bound_operation_is_a_write_or_a_deliberate_read() -> None:
+    """A GET needs a permission every role holds unless the table says otherwise: the reads
+    that are not everyone's are named here, so a new one is a decision, not an accident."""
+    restricted_reads = {
+        path
+        for method, path, operation in ROLE_BOUND
+        if method == "GET" and holders(Permission(operation["x-permission"])) != frozenset(Role)
+    }
+    assert restricted_reads == {
+        "/web/audit-events",
+        "/web/audit-events/actors",
+        "/web/audit-events/export",
+        "/web/scim-tokens",
+        "/web/subscription/preview",  # prices a change only an Owner can make
+    }
+
+
+def test_the_readme_role_table_is_the_permission_table() -> None:
+    readme = (ROOT / "README.md").read_text()
+    found = re.search(r"<!-- role-table -->\n(.*?)<!-- /role-table -->", readme, re.S)
+    assert found, "README: the role table between <!-- role-table --> markers"
+    assert found.group(1) == role_table(), (
+        "README's role table differs from api/auth/roles.py; paste:\n" + role_table()
+    )
+
+
+def role_table() -> str:
+    """The README's role table, rendered from the permission table."""
+    lines = ["| permission | what it allows | Owner | Admin | Member |", "|---|---|---|---|---|"]
+    for permission, description in DESCRIPTIONS.items():
+        marks = " | ".join("✓" if permission in ROLE_PERMISSIONS[r] else "" for r in Role)
+        lines.append(f"| `{permission.value}` | {description} | {marks} |")
+    return "\n".join(lines) + "\n"
+
+
+# Requests built from the contract.
+
+
+def _resolve(schema: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        schema = CONTRACT["components"]["schemas"][name]
+    return schema
+
+
+def minimal(schema: dict[str, Any], name: str = "") -> Any:
+    """The smallest valid value of ``schema`` (required members only)."""
+    schema = _resolve(schema)
+    for combinator in ("allOf", "anyOf", "oneOf"):
+        if combinator in schema:
+            options = [_resolve(s) for s in schema[combinator]]
+            chosen = next((s for s in options if s.get("type") != "null"), options[0])
+            return minimal(chosen, name)
+    if "const" in schema:
+        return schema["const"]
+    if "enum" in schema:
+        return schema["enum"][0]
+    if "default" in schema and schema.get("type") != "object":
+        return schema["default"]
+    kind = schema.get("type")
+    if kind == "object" or "properties" in schema:
+        properties = schema.get("properties", {})
+        return {key: minimal(properties[key], key) for key in schema.get("required", [])}
+    if kind == "array":
+        return [minimal(schema["items"], name) for _ in range(schema.get("minItems", 0))]
+    if kind == "boolean":
+        return False
+    if kind in ("integer", "number"):
+        return schema.get("minimum", 0) if kind == "integer" else float(schema.get("minimum", 0))
+    if kind == "string":
+        return _string(schema, name)
+    raise AssertionError(f"no minimal value for {schema}")
+
+
+def _string(schema: dict[str, Any], name: str) -> str:
+    if schema.get("format") == "email" or name == "email":
+        return unique_email()
+    if schema.get("format") == "uuid":
+        return str(uuid.uuid4())
+    if schema.get("format") in ("uri", "url") or name.endswith(("Uri", "Url")):
+        return "http://testserver/oauth/saml-test"
+    if name == "domain":
+        return unique_domain()
+    if "pattern" in schema:
+        # The simplest string the pattern takes, as Hypothesis (the fuzzer's engine) shrinks it.
+        strings = st.from_regex(schema["pattern"], fullmatch=True).filter(
+            lambda s: len(s) >= schema.get("minLength", 0)
+        )
+        found: str = find(strings, lambda _: True, settings=settings(database=None))
+        return found
+    return "a" * max(schema.get("minLength", 1), 1)
+
+
+def request_of(
+    method: str, path: str, operation: dict[str, Any], target: SignedIn
+) -> tuple[str, dict[str, Any], Any]:
+    """The URL, query and JSON body of a minimal valid call of the operation."""
+    url = path
+    query: dict[str, Any] = {}
+    for parameter in operation.get("parameters", []):
+        parameter = _resolve(parameter)
+        if parameter["in"] == "path":
+            value = str(target.user.id) if parameter["name"] == "user_id" else str(uuid.uuid4())
+            url = url.replace("{" + parameter["name"] + "}", value)
+        elif parameter["in"] == "query" and parameter.get("required"):
+            query[parameter["name"]] = minimal(parameter["schema"], parameter["name"])
+    content = operation.get("requestBody", {}).get("content", {})
+    body = minimal(content["application/json"]["schema"]) if "application/json" in content else None
+    return url, query, body
 
 
 @dataclass(frozen=True)
@@ -43,242 +199,6 @@ class Team:
 
     def of(self, role: Role) -> SignedIn:
         return {Role.OWNER: self.owner, Role.ADMIN: self.admin, Role.MEMBER: self.member}[role]
-
-
-Request = Callable[[Team], tuple[str, str, dict[str, Any] | None]]
-
-
-def _random_id() -> str:
-    return str(uuid.uuid4())
-
-
-# (method, path template as routed, who may, the request: method, URL and JSON body)
-_REAUTHENTICATION = {"password": "Not-the-password-1!", "code": "123456"}
-ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
-    ("PUT", "/web/account", ADMINS, lambda t: ("PUT", "/web/account", {"name": "Renamed"})),
-    ("POST", "/web/sso", ADMINS, lambda t: ("POST", "/web/sso", {"requireGoogleSSO": False})),
-    (
-        "PUT",
-        "/web/sso/saml",
-        ADMINS,
-        lambda t: ("PUT", "/web/sso/saml", {"metadataXml": "<not-metadata/>"}),
-    ),
-    ("DELETE", "/web/sso/saml", ADMINS, lambda t: ("DELETE", "/web/sso/saml", None)),
-    (
-        "POST",
-        "/web/sso/saml/requirement",
-        ADMINS,
-        lambda t: ("POST", "/web/sso/saml/requirement", {"requireSamlSSO": False}),
-    ),
-    (
-        "POST",
-        "/web/sso/saml/test",
-        ADMINS,
-        lambda t: (
-            "POST",
-            "/web/sso/saml/test",
-            {"redirectUri": "http://testserver/oauth/saml-test"},
-        ),
-    ),
-    (
-        "POST",
-        "/web/sso/saml/test/result",
-        ADMINS,
-        lambda t: (
-            "POST",
-            "/web/sso/saml/test/result",
-            {"code": "c", "state": "s", "redirectUri": "http://testserver/oauth/saml-test"},
-        ),
-    ),
-    (
-        "POST",
-        "/web/sso/domains",
-        ADMINS,
-        lambda t: ("POST", "/web/sso/domains", {"domain": unique_domain()}),
-    ),
-    (
-        "POST",
-        "/web/sso/domains/{domain_id}/verify",
-        ADMINS,
-        lambda t: ("POST", f"/web/sso/domains/{_random_id()}/verify", None),
-    ),
-    (
-        "DELETE",
-        "/web/sso/domains/{domain_id}",
-        ADMINS,
-        lambda t: ("DELETE", f"/web/sso/domains/{_random_id()}", None),
-    ),
-    (
-        "POST",
-        "/web/users",
-        ADMINS,
-        lambda t: (
-            "POST",
-            "/web/users",
-            {"firstName": "New", "lastName": "Person", "email": unique_email(), "role": "Member"},
-        ),
-    ),
-    (
-        "PUT",
-        "/web/users/{user_id}",
-        ADMINS,
-        lambda t: (
-            "PUT",
-            f"/web/users/{t.target.user.id}",
-            {"firstName": "Renamed", "lastName": "Person"},
-        ),
-    ),
-    (
-        "DELETE",
-        "/web/users/{user_id}",
-        ADMINS,
-        lambda t: ("DELETE", f"/web/users/{_random_id()}", None),
-    ),
-    (
-        "POST",
-        "/web/users/{user_id}/invitation",
-        ADMINS,
-        lambda t: ("POST", f"/web/users/{_random_id()}/invitation", None),
-    ),
-    (
-        "DELETE",
-        "/web/users/{user_id}/invitation",
-        ADMINS,
-        lambda t: ("DELETE", f"/web/users/{_random_id()}/invitation", None),
-    ),
-    ("POST", "/web/subscription", OWNER, lambda t: ("POST", "/web/subscription", {"units": 0})),
-    (
-        "GET",
-        "/web/subscription/preview",
-        OWNER,
-        lambda t: ("GET", "/web/subscription/preview?units=1", None),
-    ),
-    ("POST", "/web/subscription/pay", OWNER, lambda t: ("POST", "/web/subscription/pay", None)),
-    (
-        "POST",
-        "/web/subscription/payment",
-        OWNER,
-        lambda t: ("POST", "/web/subscription/payment", {"cardToken": "tok_unknown"}),
-    ),
-    (
-        "DELETE",
-        "/web/subscription/payment",
-        OWNER,
-        lambda t: ("DELETE", "/web/subscription/payment", None),
-    ),
-    (
-        "POST",
-        "/web/api-keys/roll",
-        ADMINS,
-        lambda t: ("POST", "/web/api-keys/roll", {"overlap": "1h"}),
-    ),
-    (
-        "POST",
-        "/web/api-keys/{key_id}/expire",
-        ADMINS,
-        lambda t: ("POST", f"/web/api-keys/{_random_id()}/expire", None),
-    ),
-    (
-        "PATCH",
-        "/web/api-keys/{key_id:uuid}",
-        ADMINS,
-        lambda t: ("PATCH", f"/web/api-keys/{_random_id()}", {"monthlyLimit": 1000}),
-    ),
-    (
-        "POST",
-        "/web/api-keys/{key_id}/reveal",
-        EVERYONE,  # SPEC 6: Members copy the API key
-        lambda t: ("POST", f"/web/api-keys/{_random_id()}/reveal", {"purpose": "copy"}),
-    ),
-    # A user proves their own email address, whatever their role.
-    (
-        "POST",
-        "/web/session/email-verification",
-        EVERYONE,
-        lambda t: ("POST", "/web/session/email-verification", None),
-    ),
-    (
-        "POST",
-        "/web/session/email-verification/confirm",
-        EVERYONE,
-        lambda t: ("POST", "/web/session/email-verification/confirm", {"code": "123456"}),
-    ),
-    # A user's own two-step sign-in, whatever their role.
-    (
-        "POST",
-        "/web/two-step-sign-in/setup",
-        EVERYONE,
-        lambda t: ("POST", "/web/two-step-sign-in/setup", None),
-    ),
-    (
-        "POST",
-        "/web/two-step-sign-in/setup/confirm",
-        EVERYONE,
-        lambda t: ("POST", "/web/two-step-sign-in/setup/confirm", {"code": "123456"}),
-    ),
-    (
-        "POST",
-        "/web/two-step-sign-in/recovery-codes",
-        EVERYONE,
-        lambda t: ("POST", "/web/two-step-sign-in/recovery-codes", _REAUTHENTICATION),
-    ),
-    (
-        "POST",
-        "/web/two-step-sign-in/disable",
-        EVERYONE,
-        lambda t: ("POST", "/web/two-step-sign-in/disable", _REAUTHENTICATION),
-    ),
-    (
-        "PUT",
-        "/web/two-step-sign-in/requirement",
-        OWNER,
-        lambda t: ("PUT", "/web/two-step-sign-in/requirement", {"required": False}),
-    ),
-    (
-        "DELETE",
-        "/web/users/{user_id}/two-step-sign-in",
-        ADMINS,
-        lambda t: ("DELETE", f"/web/users/{t.target.user.id}/two-step-sign-in", None),
-    ),
-    (
-        "PUT",
-        "/web/usage-alerts",
-        ADMINS,
-        lambda t: ("PUT", "/web/usage-alerts", {"thresholds": [80], "recipientIds": []}),
-    ),
-    (
-        "PUT",
-        "/web/usage/limits",
-        ADMINS,
-        lambda t: ("PUT", "/web/usage/limits", {"atAllowance": "stop"}),
-    ),
-    (
-        "GET",
-        "/web/audit-events",
-        ADMINS,
-        lambda t: ("GET", "/web/audit-events", None),
-    ),
-    (
-        "GET",
-        "/web/audit-events/actors",
-        ADMINS,
-        lambda t: ("GET", "/web/audit-events/actors", None),
-    ),
-    (
-        "GET",
-        "/web/audit-events/export",
-        ADMINS,
-        lambda t: ("GET", "/web/audit-events/export", None),
-    ),
-    ("GET", "/web/scim-tokens", ADMINS, lambda t: ("GET", "/web/scim-tokens", None)),
-    ("POST", "/web/scim-tokens", ADMINS, lambda t: ("POST", "/web/scim-tokens", None)),
-    (
-        "DELETE",
-        "/web/scim-tokens/{token_id}",
-        ADMINS,
-        lambda t: ("DELETE", f"/web/scim-tokens/{_random_id()}", None),
-    ),
-]
 
 
 @pytest.fixture
@@ -298,82 +218,35 @@ async def _events(app: FastAPI, account_id: uuid.UUID) -> int:
     return count or 0
 
 
-def _routed(app: FastAPI) -> set[tuple[str, str]]:
-    return {
-        (method, route.path) for method, route in _web_routes(app) if _has(route.dependant, None)
-    }
+# Least to most powerful: a refusal changes nothing, so each role meets the account as the
+# one before left it; the Owner's call, which may change the most, comes last.
+ROLES = (Role.MEMBER, Role.ADMIN, Role.OWNER)
 
 
-def _api_routes(routes: list[Any]) -> list[APIRoute]:
-    """Every APIRoute, also inside routers FastAPI includes lazily (``original_router``)."""
-    found: list[APIRoute] = []
-    for route in routes:
-        if isinstance(route, APIRoute):
-            found.append(route)
-        elif (included := getattr(route, "original_router", None)) is not None:
-            found += _api_routes(included.routes)
-    return found
-
-
-def _web_routes(app: FastAPI) -> list[tuple[str, APIRoute]]:
-    routes = _api_routes(app.routes)
-    assert len(routes) > 30, "the app's routes were not found"
-    return [
-        (method, route)
-        for route in routes
-        if route.path.startswith("/web")
-        for method in sorted(route.methods)
-    ]
-
-
-def _has(dependant: Dependant, call: Callable[..., Any] | None) -> bool:
-    """Whether ``call`` is among the dependencies (None: a role dependency)."""
-    for sub in dependant.dependencies:
-        wanted = {_owner_only, _owner_or_admin} if call is None else {call}
-        if sub.call in wanted or _has(sub, call):
-            return True
-    return False
-
-
-def test_every_guarded_route_is_in_the_table(app: FastAPI) -> None:
-    table = {(method, path) for method, path, _, _ in ROUTES}
-    # Writes by a signed-in user: each one has a role dependency, or is in the table as open
-    # to every role on purpose.
-    open_to_all = {(m, p) for m, p, roles, _ in ROUTES if roles == EVERYONE}
-    for method, route in _web_routes(app):
-        if method in {"GET", "HEAD"} or not (
-            _has(route.dependant, get_caller) or _has(route.dependant, get_two_step_caller)
-        ):
-            continue
-        assert (method, route.path) in _routed(app) | open_to_all, (
-            f"{method} {route.path} changes account data without a role dependency"
-        )
-    assert _routed(app) | open_to_all == table
-
-
-@pytest.mark.parametrize("role", list(Role), ids=lambda r: r.value)
 @pytest.mark.parametrize(
-    ("method", "path", "allowed", "request_of"), ROUTES, ids=[f"{m} {p}" for m, p, _, _ in ROUTES]
+    ("method", "path", "operation"), ROLE_BOUND, ids=[f"{m} {p}" for m, p, _ in ROLE_BOUND]
 )
-async def test_role_on_route(
+async def test_each_role_is_allowed_or_refused_as_the_table_says(
     app: FastAPI,
     client: httpx.AsyncClient,
     team: Team,
-    role: Role,
     method: str,
     path: str,
-    allowed: frozenset[Role],
-    request_of: Request,
+    operation: dict[str, Any],
 ) -> None:
-    verb, url, body = request_of(team)
-    before = await _events(app, team.owner.account.id)
-    response = await client.request(verb, url, headers=team.of(role).headers, json=body)
-    if role in allowed:
-        assert response.status_code != 403, response.text
-        return
-    assert response.status_code == 403, response.text
-    assert response.json() == {
-        "code": "Forbidden",
-        "message": OWNER_REQUIRED if allowed == OWNER else ADMIN_REQUIRED,
-    }
-    assert await _events(app, team.owner.account.id) == before
+    permission = Permission(operation["x-permission"])
+    for role in ROLES:
+        url, query, body = request_of(method, path, operation, team.target)
+        before = await _events(app, team.owner.account.id)
+        response = await client.request(
+            method, url, params=query, headers=team.of(role).headers, json=body
+        )
+        if permission in ROLE_PERMISSIONS[role]:
+            assert response.status_code not in (401, 403, 422), (role, response.text)
+            continue
+        assert response.status_code == 403, (role, response.text)
+        assert response.json() == {
+            "code": "Forbidden",
+            "message": OWNER_REQUIRED if holders(permission) == {Role.OWNER} else ADMIN_REQUIRED,
+        }
+        assert await _events(app, team.owner.account.id) == before

@@ -1,7 +1,7 @@
 /**
  * What each role may change (README "Roles and invitations"), in one place for the whole SPA:
- * it mirrors the API's rules (the OwnerOnly / OwnerOrAdmin route dependencies of api/deps.py
- * and api/auth/roles.py), so a control is disabled with its reason before the API would refuse.
+ * it mirrors the API's permission table (api/auth/roles.py; each operation's `x-permission` in
+ * openapi.json), so a control is disabled with its reason before the API would refuse.
  * Every role reads every page and may reveal and copy the API key.
  *
  * `permissionsFor(role)` is pure; `usePermissions()` (api/use-permissions.ts) binds it to the
