@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.audit import AuditAction, AuditTrail, Target
+from api.auth.owner_notices import notify_owners
 from api.auth.principal import Caller
 from api.auth.scim_tokens import PREFIX, hash_scim_token, new_scim_token
 from api.errors import NotFound
@@ -56,7 +57,8 @@ async def directory_sync(
 
 
 async def generate(*, db: AsyncSession, caller: Caller, audit: AuditTrail) -> ScimTokenCreated:
-    """A new token of the caller's account; the secret is returned this once."""
+    """A new token of the caller's account; the secret is returned this once. Every Owner is
+    told (``api.auth.owner_notices``)."""
     secret = new_scim_token()
     token = ScimToken(
         account_id=caller.account_id,
@@ -71,6 +73,18 @@ async def generate(*, db: AsyncSession, caller: Caller, audit: AuditTrail) -> Sc
         AuditAction.SCIM_TOKEN_CREATED, Target("scim_token", token.id, masked(token.last4))
     )
     name = f"{caller.first_name} {caller.last_name}".strip()
+    await notify_owners(
+        db,
+        account_id=caller.account_id,
+        kind=f"scim-token.{token.id}",
+        subject="A SCIM token was generated",
+        what=(
+            f"A SCIM token ({masked(token.last4)}) was generated. Whoever holds it can add, "
+            f"change and remove users of the account with the role of its creator, {name} "
+            f"({caller.role.value}), until it is revoked."
+        ),
+        actor=f"{name} <{caller.email}>",
+    )
     return ScimTokenCreated(token=_view(token, name), secret=secret)
 
 

@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from sqlalchemy import select
 
 from api.models import Role, User
-from tests.api.conftest import MakeUser, SignedIn
+from tests.api.conftest import MakeUser, SignedIn, mails_to
 from tests.api.scim.conftest import Directory, MakeDirectory, generate_token, scim_error
 
 
@@ -113,3 +113,18 @@ async def test_a_token_stops_when_its_creator_is_removed_or_demoted(
     removed = await client.delete(f"/web/users/{second_admin.user.id}", headers=owner.headers)
     assert removed.status_code == 204, removed.text
     scim_error(await second.request("GET", "/Users"), 401)
+
+
+async def test_every_owner_is_told_when_a_token_is_generated(
+    client: httpx.AsyncClient, make_user: MakeUser
+) -> None:
+    owner = await make_user(account_name="Told Co")
+    second = await make_user(account=owner.account, role=Role.OWNER)
+    admin = await make_user(account=owner.account, role=Role.ADMIN)
+    await generate_token(client, admin)
+    for who in (owner, second):
+        [notice] = await mails_to(client, who.user.email)
+        assert notice["subject"] == "A SCIM token was generated (Told Co)", notice
+        assert f"Done by: Test User <{admin.user.email}>" in notice["body"], notice
+        assert "(Admin)" in notice["body"], notice
+    assert await mails_to(client, admin.user.email, wait_s=0.5) == []
