@@ -101,16 +101,10 @@ test-contract: $(VENV_STAMP) $(CONTRACT_TOOLS_STAMP)
 audit: deps
 	$(PY) -m tools.audit
 
+# Each stage in turn, its time printed at the end (tools/stages.py).
 test: deps chromium nginx promtool
-	$(MAKE) lint
-	$(MAKE) audit
-	$(MAKE) test-api
-	$(MAKE) test-deploy
-	$(MAKE) scale-check
-	$(MAKE) test-web
-	$(MAKE) test-e2e
-	$(MAKE) test-fuzz
-	$(MAKE) test-contract
+	$(PY) -m tools.stages lint audit test-api test-deploy scale-check test-web test-e2e \
+		test-fuzz test-contract
 
 # Regenerate the contract and the web client types after changing a /web route or schema.
 contract: deps
