@@ -172,11 +172,14 @@ async def current_api_key(app: FastAPI, account_id: uuid.UUID) -> str:
 
 
 async def mails_to(
-    client: httpx.AsyncClient, email: str, expected: int = 1, wait_s: float = 10.0
+    client: httpx.AsyncClient, email: str, expected: int = 1, wait_s: float = 30.0
 ) -> list[dict[str, Any]]:
     """The messages in ``email``'s dev mailbox (newest first), once there are ``expected`` of
     them or ``wait_s`` seconds passed: the console's own emails leave from the job worker,
-    after the request that caused them answered."""
+    after the request that caused them answered. The worker beside the app takes jobs in turn,
+    four at a time, after whatever earlier tests left it, so the default wait is what a loaded
+    two-core machine may need, not what a message usually takes (well under a second); it is
+    spent only when the message never comes."""
     deadline = time.monotonic() + wait_s
     while True:
         box: list[dict[str, Any]] = (await client.get("/dev/mailbox", params={"to": email})).json()
