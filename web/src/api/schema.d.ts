@@ -4139,7 +4139,10 @@ export interface components {
          *     the paid period ends, None when nothing is scheduled (README "Billing").
          *     ``payment_failed_at``: when Stripe last reported a failed invoice payment, cleared by the
          *     next successful one (webhooks); None when payments are in order. ``past_due``: what that
-         *     invoice asks, when Stripe told us.
+         *     invoice asks, when Stripe told us. ``grace_ends_at``: while payments are past due, when
+         *     the plan's units stop counting if still unpaid (14 days after the first failed payment,
+         *     README "Billing"); ``units_in_force``: the units the allowance counts now, ``units`` or 0
+         *     past that time.
          */
         Subscription: {
             /**
@@ -4147,6 +4150,8 @@ export interface components {
              * @default 0
              */
             freePlanRequests: number;
+            /** Graceendsat */
+            graceEndsAt?: string | null;
             pastDue?: components["schemas"]["PastDue"] | null;
             /** Paymentfailedat */
             paymentFailedAt?: string | null;
@@ -4164,6 +4169,11 @@ export interface components {
              * @default 0
              */
             units: number;
+            /**
+             * Unitsinforce
+             * @default 0
+             */
+            unitsInForce: number;
         };
         /**
          * SubscriptionPreview
