@@ -25,7 +25,7 @@ from api.activity.router import router as activity_router
 from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
 from api.adapters.dns_resolver import DnsResolver
 from api.adapters.stripe import StripeGateway
-from api.auth.app_client import check_app_client
+from api.auth.app_client import AppClientUnreadable, UnsafeAppClient, check_app_client
 from api.auth.tokens import AccessTokenVerifier
 from api.billing.router import router as billing_router
 from api.billing.webhooks.router import router as stripe_webhook_router
@@ -94,21 +94,37 @@ VendorEventHooks = Callable[[FastAPI], dict[str, list[Any]]]
 log = structlog.get_logger(__name__)
 
 
-async def _check_app_client(cognito: CognitoClient) -> None:
+async def _check_app_client(cognito: CognitoClient, *, development: bool) -> None:
     """Refuse to start with an app client that allows a way around the sign-in policy
-    (``api.auth.app_client``). A pool that cannot be asked now (unreachable, or no
-    DescribeUserPoolClient permission) is logged and does not stop the start: the client's
-    settings are then checked at the next start.
+    (``api.auth.app_client``), or with one that cannot be read (unreachable, a wrong client
+    id, no DescribeUserPoolClient permission): its settings are then unknown, so the check
+    fails closed. Only in development (``ENVIRONMENT=development``, the stand-ins) is an
+    unreadable client logged (``app_client_unchecked``, a warning) and the start goes on.
+    Each refusal is one error line of the log (``app_client_unreadable``,
+    ``app_client_unsafe``) before the lifespan fails (``api.ops.serve`` exits 3).
 
     Raises:
         UnsafeAppClient: the client allows a password flow of its own or the admin scope.
+        AppClientUnreadable: outside development, DescribeUserPoolClient failed.
     """
     try:
         client = await cognito.describe_app_client()
     except (CognitoError, CognitoUnavailable) as exc:
-        log.warning("app_client_unchecked", error=str(exc))
-        return
-    check_app_client(client)
+        if development:
+            log.warning("app_client_unchecked", error=str(exc))
+            return
+        log.error("app_client_unreadable", client_id=cognito.client_id, error=str(exc))
+        raise AppClientUnreadable(
+            f"Cognito app client {cognito.client_id} could not be read "
+            f"(DescribeUserPoolClient: {exc}); the API does not start without checking it. "
+            "Check COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID, the endpoint and that the API's "
+            "role may call cognito-idp:DescribeUserPoolClient."
+        ) from exc
+    try:
+        check_app_client(client)
+    except UnsafeAppClient as exc:
+        log.error("app_client_unsafe", error=str(exc))
+        raise
 
 
 def open_resources(
@@ -259,7 +275,13 @@ def create_app(
         configure_logging(settings.log_format, settings.log_level)
         hooks = cognito_event_hooks(app) if cognito_event_hooks else None
         resources = open_resources(settings, cognito_event_hooks=hooks)
-        await _check_app_client(resources.cognito)
+        try:
+            await _check_app_client(
+                resources.cognito, development=settings.environment == "development"
+            )
+        except BaseException:
+            await resources.aclose()
+            raise
         app.state.resources = resources
         _freeze_heap()
         try:

@@ -44,7 +44,7 @@ convert_to(json_build_object('account', json_build_object(
     'name', a.name,
     'apiKey', {current_masked_sql("a.id")},
     'usage', {usage_by_cycle_sql("a.id", "a.billing_cycle_anchor", _NOW, "CAST($3 AS int)")},
-    'subscription', {subscription_sql("a")},
+    'subscription', {subscription_sql("a", _NOW)},
     'billing', {payment_method_sql("a")},
     'users', {account_users_sql("a.id", _NOW)},
     'sso', {sso_sql("a")},

@@ -84,7 +84,7 @@ async def account_summary(
         usage=await usage_by_cycle(
             db=db, account_id=account.id, billing_cycle_anchor=account.billing_cycle_anchor, now=now
         ),
-        subscription=subscription_of(account),
+        subscription=subscription_of(account, now),
         billing=payment_method_of(account),
         users=await account_users(db=db, account_id=account.id, now=now),
         sso=await sso_of(db=db, account=account),

@@ -8,6 +8,10 @@ client must allow no password flow a browser or script could call itself
 identity provider), a password sign-in outside the API's checks and limits. And it must never
 grant the ``aws.cognito.signin.user.admin``
 OAuth scope, with which a hosted-UI token could change its own user's attributes.
+
+An API that cannot read its app client (DescribeUserPoolClient refused, a wrong client id,
+Cognito unreachable) cannot know any of this, so outside development it does not start either
+(``api.main``); in development, against the stand-ins, it starts and says so.
 """
 
 from __future__ import annotations
@@ -21,6 +25,11 @@ NATIVE_PROVIDER = "COGNITO"
 
 class UnsafeAppClient(Exception):
     """The app client allows a way around the sign-in policy; the API refuses to start."""
+
+
+class AppClientUnreadable(Exception):
+    """The app client could not be read at start-up, so its settings are unknown; outside
+    development the API refuses to start."""
 
 
 def check_app_client(client: dict[str, Any]) -> None:

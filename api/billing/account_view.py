@@ -6,15 +6,19 @@ stand-ins for what Stripe did not say (``api.billing.schemas``)."""
 from __future__ import annotations
 
 from api.billing.schemas import UNKNOWN_CARD_BRAND, UNKNOWN_CURRENCY, UNKNOWN_EXPIRY
+from api.models.account import grace_ends_sql, units_in_force_sql
 from api.schemas import json_time_sql, sql_literal
 
 
-def subscription_sql(account: str) -> str:
-    """SQL for the JSON ``Subscription`` of the ``account`` row (an alias): the plan, the
-    scheduled change, when a payment last failed, and what is past due (only with an amount;
-    in ``UNKNOWN_CURRENCY`` when the currency is unknown). Times as ``ApiModel`` writes them."""
+def subscription_sql(account: str, now: str) -> str:
+    """SQL for the JSON ``Subscription`` of the ``account`` row (an alias) at ``now`` (a
+    timestamptz expression): the plan, the scheduled change, when a payment last failed, and
+    what is past due (only with an amount; in ``UNKNOWN_CURRENCY`` when the currency is
+    unknown), with the grace of a past-due plan (``api.models.account``). Times as
+    ``ApiModel`` writes them."""
     return f"""json_build_object(
         'units', {account}.subscription_units,
+        'unitsInForce', {units_in_force_sql(account, now)},
         'unitPlanRequests', {account}.unit_plan_requests,
         'freePlanRequests', {account}.free_plan_requests,
         'scheduledUnits', {account}.scheduled_units,
@@ -23,7 +27,8 @@ def subscription_sql(account: str) -> str:
         'pastDue', CASE WHEN {account}.past_due_amount IS NOT NULL THEN json_build_object(
             'amountDue', {account}.past_due_amount,
             'currency', coalesce({account}.past_due_currency, {sql_literal(UNKNOWN_CURRENCY)})
-        ) END
+        ) END,
+        'graceEndsAt', {json_time_sql(grace_ends_sql(account))}
     )"""
 
 

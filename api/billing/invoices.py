@@ -101,11 +101,12 @@ async def forget_invoice(db: AsyncSession, account_id: uuid.UUID, invoice_id: st
 
 
 def _clear_past_due(account: Account) -> None:
-    """Payments are in order: no failed payment, nothing past due."""
+    """Payments are in order: no failed payment, nothing past due, no grace running."""
     account.payment_failed_at = None
     account.past_due_invoice_id = None
     account.past_due_amount = None
     account.past_due_currency = None
+    account.past_due_since = None
 
 
 async def refresh_past_due(db: AsyncSession, account: Account) -> None:
@@ -113,7 +114,12 @@ async def refresh_past_due(db: AsyncSession, account: Account) -> None:
     docstring): the invoice shown is cleared once it is paid or voided, and the invoice whose
     payment failed last among those still owed is shown (amount: what is left to pay) when it
     failed after the one shown, or nothing else is shown. An invoice shown before the mirror
-    existed stays until its copy says it is settled."""
+    existed stays until its copy says it is settled.
+
+    ``past_due_since`` (the grace of a past-due plan, ``api.models.account.PAST_DUE_GRACE``)
+    is the failure that made the account past due: set when it becomes past due, kept while
+    it stays so (Stripe's retries failing again, another invoice shown instead), cleared with
+    the rest when what is shown is settled."""
     shown = account.past_due_invoice_id
     if shown is not None:
         row = await repository.invoice(db, account.id, shown)
@@ -128,6 +134,8 @@ async def refresh_past_due(db: AsyncSession, account: Account) -> None:
         or newest.payment_failed_at > account.payment_failed_at
     ):
         account.payment_failed_at = newest.payment_failed_at
+        if account.past_due_since is None:
+            account.past_due_since = newest.payment_failed_at
         account.past_due_invoice_id = newest.id
         account.past_due_amount = newest.amount_due - newest.amount_paid
         account.past_due_currency = newest.currency

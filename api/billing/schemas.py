@@ -34,16 +34,21 @@ class Subscription(ApiModel):
     the paid period ends, None when nothing is scheduled (README "Billing").
     ``payment_failed_at``: when Stripe last reported a failed invoice payment, cleared by the
     next successful one (webhooks); None when payments are in order. ``past_due``: what that
-    invoice asks, when Stripe told us.
+    invoice asks, when Stripe told us. ``grace_ends_at``: while payments are past due, when
+    the plan's units stop counting if still unpaid (14 days after the first failed payment,
+    README "Billing"); ``units_in_force``: the units the allowance counts now, ``units`` or 0
+    past that time.
     """
 
     units: int = 0
+    units_in_force: int = 0
     unit_plan_requests: int = 0
     free_plan_requests: int = 0
     scheduled_units: int | None = None
     scheduled_change_at: datetime | None = None
     payment_failed_at: datetime | None = None
     past_due: PastDue | None = None
+    grace_ends_at: datetime | None = None
 
 
 class Billing(ApiModel):

@@ -73,10 +73,11 @@ async def _stripe(call: Awaitable[T]) -> T:
         raise VendorUnavailable(STRIPE_UNAVAILABLE) from exc
 
 
-def subscription_of(account: Account) -> Subscription:
-    """The plan as GET /web/account shows it (SPEC 3 "Subscription"; the scheduled change
-    and what is past due as README "Billing" describes them). The account view's statement
-    writes the same in SQL (``api.billing.account_view.subscription_sql``)."""
+def subscription_of(account: Account, now: datetime | None = None) -> Subscription:
+    """The plan as GET /web/account shows it at ``now`` (aware; default: the clock) (SPEC 3
+    "Subscription"; the scheduled change, what is past due and the units in force as README
+    "Billing" describes them). The account view's statement writes the same in SQL
+    (``api.billing.account_view.subscription_sql``)."""
     past_due = None
     if account.past_due_amount is not None:
         past_due = PastDue(
@@ -85,12 +86,14 @@ def subscription_of(account: Account) -> Subscription:
         )
     return Subscription(
         units=account.subscription_units,
+        units_in_force=account.units_in_force(now or datetime.now(UTC)),
         unit_plan_requests=account.unit_plan_requests,
         free_plan_requests=account.free_plan_requests,
         scheduled_units=account.scheduled_units,
         scheduled_change_at=account.scheduled_change_at,
         payment_failed_at=account.payment_failed_at,
         past_due=past_due,
+        grace_ends_at=account.grace_ends_at(),
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import Boolean, CheckConstraint, DateTime, Integer, SmallInteger, String, func
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -15,14 +15,41 @@ from api.models.user import AuthType
 MAX_UNITS = 20  # SPEC 9: "Slider is 0 to 20 whole units"; the API and webhooks clamp to it
 
 
+PAST_DUE_GRACE = timedelta(days=14)
+"""How long a past-due plan's units still count from the account's first failed payment
+(README "Billing", "Past due"): the window of Stripe's recommended Smart Retries, 8 tries within
+2 weeks (https://docs.stripe.com/billing/revenue-recovery/smart-retries). Past it the account has
+the free plan's allowance, as when Stripe ends an unpaid subscription, until the invoice is paid
+or voided, whatever the Stripe account's settings do with the subscription meanwhile."""
+
+
+def units_in_force_sql(account: str, now: str = "now()") -> str:
+    """SQL of the units the ``account`` row (an alias or table name) may use at ``now`` (a
+    timestamptz expression; by default the transaction's time), an integer:
+    ``subscription_units``, or 0 once its payments have been past due (``past_due_since``) for
+    longer than :data:`PAST_DUE_GRACE`. Both arguments are constant SQL text, never values.
+    :meth:`Account.units_in_force` is the same rule in Python."""
+    return (
+        f"CASE WHEN {grace_ends_sql(account)} < {now} THEN 0 ELSE {account}.subscription_units END"
+    )
+
+
+def grace_ends_sql(account: str) -> str:
+    """SQL of when the past-due units of the ``account`` row stop counting (timestamptz), NULL
+    when its payments are in order. :meth:`Account.grace_ends_at` in Python."""
+    return f"({account}.past_due_since + interval '{PAST_DUE_GRACE.days} days')"
+
+
 def allowance_sql(account: str) -> str:
     """SQL of the plan allowance of the ``account`` row (an alias or table name; constant SQL
     text, never a value), requests per billing cycle as a bigint: the free plan's requests at
-    0 units, else units x requests per unit (SPEC 9). The usage alerts and the intake's stop
-    at the allowance read it; the web's is web/src/lib/plan.ts."""
+    0 units in force (:func:`units_in_force_sql`: a plan past due beyond its grace has none),
+    else those units x requests per unit (SPEC 9). The usage alerts and the intake's stop at
+    the allowance read it; the web's is web/src/lib/plan.ts (given ``unitsInForce``)."""
+    units = units_in_force_sql(account)
     return (
-        f"CASE WHEN {account}.subscription_units = 0 THEN {account}.free_plan_requests::bigint"
-        f" ELSE {account}.subscription_units::bigint * {account}.unit_plan_requests END"
+        f"CASE WHEN {units} = 0 THEN {account}.free_plan_requests::bigint"
+        f" ELSE ({units})::bigint * {account}.unit_plan_requests END"
     )
 
 
@@ -91,6 +118,9 @@ class Account(TimestampMixin, Base):
     past_due_invoice_id: Mapped[str | None] = mapped_column(String(255))
     past_due_amount: Mapped[int | None] = mapped_column(Integer)
     past_due_currency: Mapped[str | None] = mapped_column(String(3))
+    # The first failed payment since payments were last in order, kept while an invoice stays
+    # unpaid (api/billing/invoices.py); PAST_DUE_GRACE counts from it.
+    past_due_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Usage alerts (README "Usage alerts and export"): the percentages of the allowance that send
     # one (of 50, 80, 100).
     usage_alert_thresholds: Mapped[list[int]] = mapped_column(
@@ -103,6 +133,17 @@ class Account(TimestampMixin, Base):
     # Since when its password users must use two-step sign-in (README "Two-step sign-in");
     # null: not required.
     two_step_required_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    def grace_ends_at(self) -> datetime | None:
+        """When the units of a past-due plan stop counting (``past_due_since`` +
+        :data:`PAST_DUE_GRACE`), None when payments are in order."""
+        return self.past_due_since + PAST_DUE_GRACE if self.past_due_since else None
+
+    def units_in_force(self, now: datetime) -> int:
+        """The units the account may use at ``now`` (aware): ``subscription_units``, or 0 past
+        :meth:`grace_ends_at` (:func:`units_in_force_sql` is the same rule in SQL)."""
+        ends = self.grace_ends_at()
+        return 0 if ends is not None and now > ends else self.subscription_units
 
     @property
     def required_auth_type(self) -> AuthType | None:

@@ -15,6 +15,15 @@ from api.models.usage import Platform, platform_key_column
 
 LABEL_NAME_MAX_LENGTH = 32
 LABEL_VALUE_MAX_LENGTH = 100
+LABEL_VALUES_PER_CYCLE = 1000
+"""Distinct values one label keeps per account and billing cycle (README "Metering intake"):
+a record with a new value past them is still counted, under :data:`OTHER_LABEL_VALUE`, so one
+label whose values are run ids cannot grow the rollups (and the breakdown's reads) without
+bound."""
+OTHER_LABEL_VALUE = ""
+"""The ``label_value`` of the rollup row that counts a label's values past
+:data:`LABEL_VALUES_PER_CYCLE`: blank, which no record's value can be (values are not blank),
+and never named by the breakdown (its requests are in ``otherValues``)."""
 
 
 class UsageLabel(Base):

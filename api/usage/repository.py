@@ -27,6 +27,7 @@ from api.models import (
     User,
 )
 from api.models.account import allowance_sql
+from api.models.usage_label import LABEL_VALUES_PER_CYCLE, OTHER_LABEL_VALUE
 
 
 class CycleUsage(NamedTuple):
@@ -70,7 +71,10 @@ class NewRecord(NamedTuple):
 # key, each label value) in a fixed order each, so concurrent batches of one account lock rollup
 # rows in the same order; count them. Data-modifying CTEs always run to completion, and the
 # whole statement runs in the request's transaction. Unlabelled records (labels NULL) expand to
-# no label rows.
+# no label rows. A label keeps at most LABEL_VALUES_PER_CYCLE values a cycle: the batch's new
+# values take the places left in value order, the rest count under OTHER_LABEL_VALUE. The
+# places are counted in the statement's snapshot, so batches counted at the same moment may
+# each take the same last places (the cap is passed by at most what they bring together).
 _INGEST = text(
     """
 WITH inserted AS (
@@ -146,10 +150,36 @@ WITH inserted AS (
         SET runs = api_key_usage_daily.runs + excluded.runs,
             credits = api_key_usage_daily.credits + excluded.credits
     RETURNING 1
-), labelled AS (
+), pairs AS (
     SELECT i.cycle_start, i.day, i.platform, i.runs, i.credits, l.key AS label_key,
            l.value AS label_value
     FROM inserted AS i CROSS JOIN LATERAL jsonb_each_text(i.labels) AS l
+), new_values AS (
+    SELECT DISTINCT p.cycle_start, p.label_key, p.label_value
+    FROM pairs AS p
+    WHERE NOT EXISTS (
+        SELECT FROM usage_label AS u
+        WHERE u.account_id = CAST(:account_id AS uuid) AND u.cycle_start = p.cycle_start
+          AND u.label_key = p.label_key AND u.label_value = p.label_value)
+), held AS (
+    SELECT n.cycle_start, n.label_key,
+           (SELECT count(*) FROM usage_label AS u
+            WHERE u.account_id = CAST(:account_id AS uuid) AND u.cycle_start = n.cycle_start
+              AND u.label_key = n.label_key AND u.label_value <> :other_value) AS held
+    FROM (SELECT DISTINCT cycle_start, label_key FROM new_values) AS n
+), past_cap AS (
+    SELECT n.cycle_start, n.label_key, n.label_value
+    FROM (
+        SELECT cycle_start, label_key, label_value,
+               row_number() OVER (PARTITION BY cycle_start, label_key ORDER BY label_value) AS nth
+        FROM new_values
+    ) AS n JOIN held AS h USING (cycle_start, label_key)
+    WHERE h.held + n.nth > CAST(:values_per_cycle AS bigint)
+), labelled AS (
+    SELECT p.cycle_start, p.day, p.platform, p.runs, p.credits, p.label_key,
+           CASE WHEN x.label_value IS NULL THEN p.label_value
+                ELSE CAST(:other_value AS varchar) END AS label_value
+    FROM pairs AS p LEFT JOIN past_cap AS x USING (cycle_start, label_key, label_value)
 ), by_label AS (
     INSERT INTO usage_label (account_id, cycle_start, label_key, label_value, runs, credits)
     SELECT CAST(:account_id AS uuid), cycle_start, label_key, label_value, sum(runs),
@@ -214,7 +244,9 @@ async def insert_records(
     """Store ``records`` for the account and add the new ones to its rollups: ``usage``,
     ``usage_total`` and ``usage_daily`` (per cycle, per day), the sending API key's (``key_id``;
     None: no key, the dev seed) ``api_key_usage`` and ``api_key_usage_daily``, and for each label
-    a record carries, ``usage_label`` and ``usage_label_daily``.
+    a record carries, ``usage_label`` and ``usage_label_daily``: under its value while the label
+    has fewer than ``LABEL_VALUES_PER_CYCLE`` values in the cycle or already has this one, else
+    under ``OTHER_LABEL_VALUE``.
 
     Records whose idempotency key the account already has are skipped (``ON CONFLICT DO
     NOTHING``; a concurrent insert of the same key waits for the other transaction). Pass
@@ -245,6 +277,8 @@ async def insert_records(
                 "recorded_at": [r.recorded_at for r in records],
                 "cycle_starts": [r.cycle_start for r in records],
                 "labels": [orjson.dumps(r.labels).decode() if r.labels else None for r in records],
+                "values_per_cycle": LABEL_VALUES_PER_CYCLE,
+                "other_value": OTHER_LABEL_VALUE,
             },
         )
     ).one()
@@ -308,7 +342,8 @@ async def top_label_values(
     db: AsyncSession, account_id: uuid.UUID, cycle_start: datetime, label: str, count: int
 ) -> tuple[list[tuple[str, int]], int]:
     """The ``count`` values of ``label`` with the most requests in the cycle (most first, then
-    by value), and the requests of all its values together: one pass over the label's rows."""
+    by value), and the requests of all its values together, those past the cap
+    (``OTHER_LABEL_VALUE``, never named) included: one pass over the label's rows."""
     result = await db.execute(
         select(
             UsageLabel.label_value,
@@ -320,11 +355,16 @@ async def top_label_values(
             UsageLabel.cycle_start == cycle_start,
             UsageLabel.label_key == label,
         )
-        .order_by(UsageLabel.credits.desc(), UsageLabel.label_value)
+        .order_by(
+            UsageLabel.label_value == OTHER_LABEL_VALUE,
+            UsageLabel.credits.desc(),
+            UsageLabel.label_value,
+        )
         .limit(count)
     )
     rows = result.all()
-    return [(value, int(credits)) for value, credits, _ in rows], int(rows[0][2]) if rows else 0
+    named = [(value, int(credits)) for value, credits, _ in rows if value != OTHER_LABEL_VALUE]
+    return named, int(rows[0][2]) if rows else 0
 
 
 async def daily_credits_by_key(

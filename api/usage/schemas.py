@@ -13,7 +13,11 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AwareDatetime, BeforeValidator, Field, WithJsonSchema
 
 from api.models import Platform
-from api.models.usage_label import LABEL_NAME_MAX_LENGTH, LABEL_VALUE_MAX_LENGTH
+from api.models.usage_label import (
+    LABEL_NAME_MAX_LENGTH,
+    LABEL_VALUE_MAX_LENGTH,
+    LABEL_VALUES_PER_CYCLE,
+)
 from api.schemas import (
     NON_BLANK_PATTERN,
     WHOLE_NUMBER,
@@ -89,7 +93,9 @@ Labels = Annotated[
                 f"underscores, starting with a letter; values: 1 to {LABEL_VALUE_MAX_LENGTH} "
                 "characters, no control characters, not blank. For a handful of values each "
                 "(a suite, a pipeline, a branch): every value is kept per billing cycle and "
-                "day."
+                f"day, up to {LABEL_VALUES_PER_CYCLE:,} values per label and billing cycle; "
+                "a record with a new value past them is still counted, and the breakdown "
+                "shows its requests in the label's otherValues."
             ),
         }
     ),
@@ -233,8 +239,8 @@ class UsageBreakdown(ApiModel):
     whose key was not recorded (metered before keys were). ``labels``: the names of the labels
     the cycle's records carried; ``label``: the one broken down (the query's), with its
     ``TOP_LABEL_VALUES`` values of most requests in ``by_label``, the rest of its values in
-    ``other_values`` and the requests without that label in ``unlabelled``. Everything adds up
-    to ``requests``.
+    ``other_values`` (those past ``LABEL_VALUES_PER_CYCLE`` included) and the requests without
+    that label in ``unlabelled``. Everything adds up to ``requests``.
     """
 
     cycle_start_ms: int
@@ -244,7 +250,13 @@ class UsageBreakdown(ApiModel):
     labels: list[str]
     label: str | None
     by_label: list[LabelValueUsage]
-    other_values: UsageShare
+    other_values: UsageShare = Field(
+        description=(
+            "The label's values not named in byLabel, and the values past the first "
+            f'{LABEL_VALUES_PER_CYCLE:,} of the label in the cycle (README "Metering '
+            'intake"), which are never named.'
+        )
+    )
     unlabelled: UsageShare
 
 

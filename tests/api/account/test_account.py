@@ -42,12 +42,14 @@ class TestGetAccount:
         assert account["apiKey"] == f"ak_…{me.api_key[-4:]}"
         assert account["subscription"] == {
             "units": 0,
+            "unitsInForce": 0,
             "unitPlanRequests": 1000,
             "freePlanRequests": 100,
             "scheduledUnits": None,
             "scheduledChangeAt": None,
             "paymentFailedAt": None,
             "pastDue": None,
+            "graceEndsAt": None,
         }
         assert account["billing"] is None
         assert account["sso"] == {"isGoogleSSO": False, "isSamlSSO": False, "domains": []}

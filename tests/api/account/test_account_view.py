@@ -8,7 +8,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
@@ -21,6 +21,7 @@ from api.account.service import account_summary, account_view, create_account
 from api.auth.errors import AccountRequired
 from api.auth.tokens import AccessClaims
 from api.models import AuthType, DomainState, Platform, Role, SsoDomain, Usage, User
+from api.models.account import PAST_DUE_GRACE
 
 
 @dataclass
@@ -208,6 +209,33 @@ class TestSameAsTheModel:
         assert subscription["scheduledUnits"] == 0
         assert subscription["scheduledChangeAt"] == "2026-12-01T00:00:00Z"
         assert subscription["pastDue"] == {"amountDue": 2_000, "currency": "usd"}
+
+    @pytest.mark.parametrize(
+        ("since", "units_in_force"),
+        [
+            (NOW - PAST_DUE_GRACE, 4),  # the grace's last instant: the units still count
+            (NOW - PAST_DUE_GRACE - timedelta(microseconds=1), 0),  # past it: none
+        ],
+    )
+    async def test_a_past_due_plan_at_the_edge_of_its_grace(
+        self, app: FastAPI, seed: Seed, since: datetime, units_in_force: int
+    ) -> None:
+        seeded = await seed(
+            NOW - relativedelta(months=2),
+            ONE_USER,
+            subscription_units=4,
+            payment_failed_at=since,
+            past_due_since=since,
+            past_due_invoice_id="in_grace",
+            past_due_amount=8_000,
+        )
+        fast, model = await _both(app, seeded, NOW)
+        assert fast == model
+        subscription = model["account"]["subscription"]
+        assert (subscription["units"], subscription["unitsInForce"]) == (4, units_in_force)
+        assert subscription["graceEndsAt"] == (
+            (since + PAST_DUE_GRACE).isoformat().replace("+00:00", "Z")
+        )
 
     @pytest.mark.parametrize(
         "now",

@@ -344,12 +344,14 @@ class TestUpdateSubscription:
         assert response.status_code == 200
         assert response.json()["subscription"] == {
             "units": 0,
+            "unitsInForce": 0,
             "unitPlanRequests": 1000,
             "freePlanRequests": 100,
             "scheduledUnits": None,
             "scheduledChangeAt": None,
             "paymentFailedAt": None,
             "pastDue": None,
+            "graceEndsAt": None,
         }
         assert (await load_account(app, me)).stripe_customer_id is None
 

@@ -27,7 +27,7 @@ from sqlalchemy import text
 from api.adapters.mail import Mailer, MailUnavailable
 from api.deferred import Email, defer_emails
 from api.jobs.app import create_job_app, psycopg_conninfo
-from api.jobs.emails import retry_schedule_s
+from api.jobs.emails import EMAIL_RETRY, retry_schedule_s
 from api.jobs.stalled import retry_stalled
 from api.usage.alerts import message_key
 from devstack.replicas import replica_environment
@@ -58,6 +58,21 @@ async def _finished_jobs_of(app: FastAPI, to: str, wait_s: float = 5.0) -> list[
         if all(r.status not in ("todo", "doing") for r in rows) or time.monotonic() > deadline:
             return rows
         await asyncio.sleep(0.05)
+
+
+async def _left_running_by_a_dead_worker(app: FastAPI, job_id: int) -> None:
+    """A worker took job ``job_id``, then died (SIGKILL: no more heartbeats, no goodbye)."""
+    async with app.state.resources.sessionmaker() as db, db.begin():
+        dead = await db.scalar(
+            text(
+                "INSERT INTO procrastinate_workers (last_heartbeat) "
+                "VALUES (now() - interval '10 minutes') RETURNING id"
+            )
+        )
+        await db.execute(
+            text("UPDATE procrastinate_jobs SET status = 'doing', worker_id = :w WHERE id = :j"),
+            {"w": dead, "j": job_id},
+        )
 
 
 def _email(to: str, key: str | None = None) -> Email:
@@ -242,6 +257,50 @@ class TestRetries:
                 text("UPDATE procrastinate_jobs SET status = 'cancelled' WHERE id = :j"),
                 {"j": job_id},
             )
+
+    async def test_a_job_that_stalls_again_and_again_ends_failed(
+        self, app: FastAPI, stack: Stack, queue: str
+    ) -> None:
+        # Each stall is an attempt: the email task's retries (EMAIL_RETRY) are used up by
+        # stalls as by failed sends, then the job fails instead of going back for ever.
+        to = unique_email("stalls")
+        job_id = await _defer_one(app, _email(to), queue)
+        retries = EMAIL_RETRY.max_attempts
+        assert retries
+        jobs = create_job_app(stack.settings)
+        async with jobs.open_async():
+            # (The app's own worker may find the stalled job first: the state is what counts.)
+            for attempt in range(1, retries + 1):
+                await _left_running_by_a_dead_worker(app, job_id)
+                await retry_stalled(jobs, queue=queue)
+                [job] = await _jobs_of(app, to)
+                assert (job.status, job.attempts) == ("todo", attempt)
+            await _left_running_by_a_dead_worker(app, job_id)
+            assert await retry_stalled(jobs, queue=queue) == 0
+        [job] = await _jobs_of(app, to)
+        assert (job.status, job.attempts) == ("failed", retries + 1)
+
+    async def test_a_stalled_job_of_a_task_without_retries_ends_failed(
+        self, app: FastAPI, stack: Stack, queue: str
+    ) -> None:
+        # A periodic task is not retried (its next tick is): its stalled job fails at once,
+        # which also frees the task's lock for that tick.
+        jobs = create_job_app(stack.settings)
+        async with jobs.open_async():
+            deferrer = jobs.tasks["retry_stalled_jobs"].configure(
+                queue=queue, queueing_lock=f"stalled-{queue}"
+            )
+            job_id = await deferrer.defer_async(timestamp=0)
+            await _left_running_by_a_dead_worker(app, job_id)
+            assert await retry_stalled(jobs, queue=queue) == 0
+        async with app.state.resources.sessionmaker() as db:
+            row = (
+                await db.execute(
+                    text("SELECT status, attempts FROM procrastinate_jobs WHERE id = :id"),
+                    {"id": job_id},
+                )
+            ).one()
+        assert (row.status, row.attempts) == ("failed", 1)
 
     def test_the_backoff_keeps_trying_for_more_than_an_hour(self) -> None:
         waits = retry_schedule_s()

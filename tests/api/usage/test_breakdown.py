@@ -348,3 +348,84 @@ class TestExportColumns:
         assert (body["labels"], body["label"]) == (["ci", "suite"], "ci")
         assert body["byLabel"] == [{"value": "x", "requests": 2, "share": 2 / 3}]
         assert body["unlabelled"] == {"requests": 1, "share": 1 / 3}
+
+
+class TestLabelValueCap:
+    """A label holds at most 1,000 values per billing cycle; a record carrying a new value past
+    that is still counted, its requests in the label's 'Other values' (README "Metering
+    intake")."""
+
+    CAP = 1000
+
+    async def test_values_past_the_cap_are_counted_as_other_values(
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        me = await make_user()
+        await send(
+            client, me.api_key, [labelled(1, suite=f"s{i:04d}") for i in range(self.CAP - 2)]
+        )
+        # Two places left: the batch's new values take them in order, the third is past it.
+        await send(
+            client,
+            me.api_key,
+            [
+                labelled(5, suite="s0000"),
+                labelled(2, suite="zz-new-a"),
+                labelled(3, suite="zz-new-b"),
+                labelled(7, suite="zz-new-c"),
+            ],
+        )
+        # At the cap: a known value still counts as itself, a new one as other values; another
+        # label of the same cycle has its own places.
+        await send(
+            client,
+            me.api_key,
+            [
+                labelled(11, suite="another-new"),
+                labelled(1, suite="s0500"),
+                labelled(4, branch="main"),
+            ],
+        )
+        async with app.state.resources.sessionmaker() as db:
+            rows = await db.execute(
+                select(UsageLabel.label_key, UsageLabel.label_value, UsageLabel.credits).where(
+                    UsageLabel.account_id == me.account.id
+                )
+            )
+            stored = {(k, v): c for k, v, c in rows}
+        suite = {v: c for (k, v), c in stored.items() if k == "suite"}
+        assert len(suite) == self.CAP + 1  # the 1,000 values and the one row past the cap
+        assert "zz-new-c" not in suite and "another-new" not in suite
+        assert suite["zz-new-a"] == 2 and suite["zz-new-b"] == 3
+        assert (suite["s0000"], suite["s0500"]) == (6, 2)
+        assert stored[("branch", "main")] == 4
+
+        labelled_total = (self.CAP - 2) + 5 + 2 + 3 + 7 + 11 + 1
+        body = await breakdown(client, me, "suite")
+        assert body["requests"] == labelled_total + 4
+        values = [v["value"] for v in body["byLabel"]]
+        # The 18 requests past the cap are the most of any row, yet no value is named for them.
+        assert values[:4] == ["s0000", "zz-new-b", "s0500", "zz-new-a"]
+        assert len(values) == 10 and all(v.startswith(("s", "zz-new-")) for v in values)
+        named = sum(v["requests"] for v in body["byLabel"])
+        assert body["otherValues"]["requests"] == labelled_total - named
+        assert body["unlabelled"]["requests"] == 4
+
+        start = await current_cycle_ms(client, me)
+        exported = await client.get(
+            "/web/usage/export",
+            params={"cycleStartMs": start, "label": "suite"},
+            headers=me.headers,
+        )
+        table = list(csv.DictReader(io.StringIO(exported.text)))
+        assert (
+            sum(int(row["suite (other values)"]) for row in table)
+            == (body["otherValues"]["requests"])
+        )
+        assert sum(int(row["suite (none)"]) for row in table) == 4
+
+    def test_the_cap_is_in_the_contract(self, app: FastAPI) -> None:
+        schema = app.openapi()["components"]["schemas"]["UsageRecordCreate"]["properties"]
+        assert "1,000 values per label and billing cycle" in schema["labels"]["description"]
+        shown = app.openapi()["components"]["schemas"]["UsageBreakdown"]
+        assert "1,000" in shown["properties"]["otherValues"]["description"]

@@ -4152,7 +4152,10 @@ export interface components {
          *     the paid period ends, None when nothing is scheduled (README "Billing").
          *     ``payment_failed_at``: when Stripe last reported a failed invoice payment, cleared by the
          *     next successful one (webhooks); None when payments are in order. ``past_due``: what that
-         *     invoice asks, when Stripe told us.
+         *     invoice asks, when Stripe told us. ``grace_ends_at``: while payments are past due, when
+         *     the plan's units stop counting if still unpaid (14 days after the first failed payment,
+         *     README "Billing"); ``units_in_force``: the units the allowance counts now, ``units`` or 0
+         *     past that time.
          */
         Subscription: {
             /**
@@ -4160,6 +4163,8 @@ export interface components {
              * @default 0
              */
             freePlanRequests: number;
+            /** Graceendsat */
+            graceEndsAt?: string | null;
             pastDue?: components["schemas"]["PastDue"] | null;
             /** Paymentfailedat */
             paymentFailedAt?: string | null;
@@ -4177,6 +4182,11 @@ export interface components {
              * @default 0
              */
             units: number;
+            /**
+             * Unitsinforce
+             * @default 0
+             */
+            unitsInForce: number;
         };
         /**
          * SubscriptionPreview
@@ -4411,8 +4421,8 @@ export interface components {
          *     whose key was not recorded (metered before keys were). ``labels``: the names of the labels
          *     the cycle's records carried; ``label``: the one broken down (the query's), with its
          *     ``TOP_LABEL_VALUES`` values of most requests in ``by_label``, the rest of its values in
-         *     ``other_values`` and the requests without that label in ``unlabelled``. Everything adds up
-         *     to ``requests``.
+         *     ``other_values`` (those past ``LABEL_VALUES_PER_CYCLE`` included) and the requests without
+         *     that label in ``unlabelled``. Everything adds up to ``requests``.
          */
         UsageBreakdown: {
             /** Bykey */
@@ -4425,6 +4435,7 @@ export interface components {
             label: string | null;
             /** Labels */
             labels: string[];
+            /** @description The label's values not named in byLabel, and the values past the first 1,000 of the label in the cycle (README "Metering intake"), which are never named. */
             otherValues: components["schemas"]["UsageShare"];
             /** Requests */
             requests: number;
@@ -4491,7 +4502,7 @@ export interface components {
             idempotencyKey: string;
             /**
              * Labels
-             * @description Up to 5 labels (name: value) to break usage down by, e.g. {"project": "checkout-suite", "ci": "github-actions", "branch": "main"}. Names: 1 to 32 lowercase letters, digits or underscores, starting with a letter; values: 1 to 100 characters, no control characters, not blank. For a handful of values each (a suite, a pipeline, a branch): every value is kept per billing cycle and day.
+             * @description Up to 5 labels (name: value) to break usage down by, e.g. {"project": "checkout-suite", "ci": "github-actions", "branch": "main"}. Names: 1 to 32 lowercase letters, digits or underscores, starting with a letter; values: 1 to 100 characters, no control characters, not blank. For a handful of values each (a suite, a pipeline, a branch): every value is kept per billing cycle and day, up to 1,000 values per label and billing cycle; a record with a new value past them is still counted, and the breakdown shows its requests in the label's otherValues.
              */
             labels?: {
                 [key: string]: string;

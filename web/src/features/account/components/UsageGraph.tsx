@@ -29,7 +29,9 @@ const NAMES: Record<Series, string> = { web: "Web", nativeMobile: "Native Mobile
 
 export function UsageGraph({ account, asOfMs }: { account: Account; asOfMs: number }) {
   const forecast = forecastUsage(account.usage, asOfMs);
-  const graph = usageGraph(account.usage, account.subscription, forecast?.requests ?? null);
+  // The allowance counts the units in force: none once a past-due plan's grace has ended.
+  const plan = { ...account.subscription, units: account.subscription.unitsInForce };
+  const graph = usageGraph(account.usage, plan, forecast?.requests ?? null);
   const latest = account.usage.at(-1);
   const extension = forecast && graph.forecast?.height ? graph.forecast : null;
   const label = forecast && `Forecast: ${forecastPhrase(forecast)}`;

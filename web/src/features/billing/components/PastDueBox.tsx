@@ -3,6 +3,7 @@ import type { components } from "@/api/schema";
 import { Button } from "@/components/ui/Button";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
+import { dayLabel } from "@/lib/dates";
 import { formatAmount } from "@/lib/money";
 
 import { usePayPastDue } from "../api/billing";
@@ -12,13 +13,20 @@ import { type Blocked, PaymentLink } from "./PaymentLink";
 
 type Subscription = components["schemas"]["Subscription"];
 
-/** README "Billing", past due: the amount, paid with the card on file or a new one. */
+/**
+ * README "Billing", past due: the amount, paid with the card on file or a new one, and until
+ * when the plan's units still count (`graceEndsAt`; `unitsInForce` 0 once it has passed).
+ */
 export function PastDueBox({
   pastDue,
+  graceEndsAt,
+  unitsLapsed,
   blocked,
   onError,
 }: {
   pastDue: Subscription["pastDue"];
+  graceEndsAt: Subscription["graceEndsAt"];
+  unitsLapsed: boolean;
   blocked: Blocked;
   onError: (message: string | null) => void;
 }) {
@@ -51,7 +59,12 @@ export function PastDueBox({
       }
     >
       We could not charge your card for your plan. Pay now with the card on file, or use another
-      card. If it stays unpaid, your plan falls back to the free plan.
+      card.{" "}
+      {unitsLapsed
+        ? "Until it is paid, the account has the free plan's requests."
+        : graceEndsAt
+          ? `Your plan's units count until ${dayLabel(graceEndsAt)}; if it is still unpaid then, the account has the free plan's requests until it is paid.`
+          : "If it stays unpaid, your plan falls back to the free plan."}
     </InfoBox>
   );
 }

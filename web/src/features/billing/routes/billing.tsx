@@ -53,7 +53,13 @@ export function Component() {
           <InfoBox variant="error" title={error} />
         ) : null}
         {subscription.paymentFailedAt ? (
-          <PastDueBox pastDue={subscription.pastDue ?? null} blocked={blocked} onError={setError} />
+          <PastDueBox
+            pastDue={subscription.pastDue ?? null}
+            graceEndsAt={subscription.graceEndsAt ?? null}
+            unitsLapsed={subscription.unitsInForce < subscription.units}
+            blocked={blocked}
+            onError={setError}
+          />
         ) : null}
         <PlanPanel
           key={`${subscription.units}:${subscription.scheduledUnits ?? ""}`}
