@@ -57,6 +57,11 @@ class NewPassword(FieldRule):
 
 Password = Annotated[str, Text(PASSWORD_MAX_LENGTH)]
 
+ChallengeSession = Annotated[str, Text(4096, min_length=20)]
+"""The opaque ``Session`` of a Cognito sign-in challenge, sent back as it came: 20 to 4,096
+characters, as Cognito's SessionType allows (AdminRespondToAuthChallenge in botocore's
+cognito-idp model); anything else is refused here rather than by Cognito."""
+
 
 class SessionUser(ApiModel):
     """The signed-in user."""
@@ -138,7 +143,7 @@ class TwoStepCodeRequest(ApiModel):
     user's authenticator app."""
 
     username: Annotated[str, Text(320, min_length=1)]
-    session: Annotated[str, Text(8192, min_length=1)]
+    session: ChallengeSession
     code: AuthenticatorCode
 
 
@@ -155,7 +160,7 @@ class CompleteNewPasswordRequest(ApiModel):
     """Answer to the NEW_PASSWORD_REQUIRED challenge of a sign-in (SPEC 4)."""
 
     username: Annotated[str, Text(320, min_length=1)]
-    session: Annotated[str, Text(8192, min_length=1)]
+    session: ChallengeSession
     new_password: Annotated[Password, NewPassword("A new password is required")]
 
 

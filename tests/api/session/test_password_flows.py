@@ -4,16 +4,20 @@ confirmation, Google-only accounts (SPEC 4, 5, 8)."""
 from __future__ import annotations
 
 import httpx
+import pytest
 import respx
 from fastapi import FastAPI
 from sqlalchemy import update
 
 from api.adapters.cognito import CognitoClient
 from api.models import Account, AuthType, Role, User
+from tests.api.cognito_model import CognitoModelCheck
 from tests.api.conftest import PASSWORD, MakeUser, unique_email
 
 NEW_PASSWORD = "Brand-new-pass-77!"
 TEMP_PASSWORD = "Temp-pass-1234!"
+# A session Cognito does not know, as a stale one is: the length of a real one.
+UNKNOWN_SESSION = "AYABeC" + "x" * 900
 PASSWORD_RULE = (
     "Password must be at least twelve characters long and contain at least one number and "
     "one special character"
@@ -124,7 +128,7 @@ class TestCompleteNewPassword:
         assert again.json()["tokens"]["accessToken"]
 
     async def test_password_rules(self, client: httpx.AsyncClient) -> None:
-        body = {"username": "x@example-corp.com", "session": "s", "newPassword": ""}
+        body = {"username": "x@example-corp.com", "session": UNKNOWN_SESSION, "newPassword": ""}
         empty = await client.post("/web/session/complete-new-password", json=body)
         assert empty.status_code == 422
         assert empty.json()["message"] == "A new password is required"
@@ -140,12 +144,33 @@ class TestCompleteNewPassword:
             "/web/session/complete-new-password",
             json={
                 "username": unique_email(),
-                "session": "not-a-session",
+                "session": UNKNOWN_SESSION,
                 "newPassword": NEW_PASSWORD,
             },
         )
         assert response.status_code == 400
         assert response.json()["message"]
+
+    @pytest.mark.parametrize("too", ["short", "long"])
+    async def test_what_cannot_be_a_cognito_session_is_refused_here(
+        self, client: httpx.AsyncClient, cognito_requests_checked: CognitoModelCheck, too: str
+    ) -> None:
+        # Cognito would refuse a session outside its SessionType's lengths with its own
+        # validation message (moto does not).
+        operation = cognito_requests_checked.model.operation_model("AdminRespondToAuthChallenge")
+        limits = operation.input_shape.members["Session"].metadata
+        session = "s" * (limits["min"] - 1 if too == "short" else limits["max"] + 1)
+        for path, answer in (
+            ("/web/session/complete-new-password", {"newPassword": NEW_PASSWORD}),
+            ("/web/session/two-step-code", {"code": "123456"}),
+        ):
+            response = await client.post(
+                path, json={"username": unique_email(), "session": session, **answer}
+            )
+            assert response.status_code == 422, response.text
+            assert response.json()["fields"] == [
+                {"field": "session", "message": response.json()["message"]}
+            ]
 
 
 class TestForgotPassword:
