@@ -27,17 +27,19 @@ from api.two_step.schemas import AuthenticatorCode
 EMAIL_REQUIRED = "Email address is required"  # SPEC 5 Login, reset screens
 PASSWORD_MAX_LENGTH = 256
 # SPEC 5's password rule as a pattern (see ApiModel on `$(?!\n)`): 12+ characters, a digit
-# and a character other than a letter or digit, no control characters.
+# and a character other than a letter or digit, no control characters and no space (Cognito
+# refuses white space in a new password: rules.has_whitespace).
 PASSWORD_PATTERN = (
-    r"^(?=[^\x00-\x1f\x7f]*\d)(?=[^\x00-\x1f\x7f]*[^A-Za-z0-9\x00-\x1f\x7f])"  # noqa: S105
-    r"[^\x00-\x1f\x7f]{12,}$(?!\n)"
+    r"^(?=[^\x00-\x20\x7f]*\d)(?=[^\x00-\x20\x7f]*[^A-Za-z0-9\x00-\x20\x7f])"  # noqa: S105
+    r"[^\x00-\x20\x7f]{12,}$(?!\n)"
 )
 
 
 @dataclass(frozen=True, slots=True)
 class NewPassword(FieldRule):
     """A password being chosen: blank is refused with ``message`` (the screen's SPEC 5 text),
-    a weak one with SPEC 5's rule; the schema carries the rule as ``minLength`` and
+    a weak one with SPEC 5's rule, one with a space with 'Password must not contain spaces'
+    (Cognito's own limit); the schema carries the rules as ``minLength`` and
     :data:`PASSWORD_PATTERN`."""
 
     message: str
@@ -47,11 +49,14 @@ class NewPassword(FieldRule):
     }
 
     def check(self, value: str) -> str:
-        """``value``, or ``ValueError`` with the blank message or SPEC 5's rule."""
+        """``value``, or ``ValueError`` with the blank message, SPEC 5's rule or the
+        spaces one."""
         if not value:
             raise ValueError(self.message)
         if not rules.is_strong_password(value):
             raise ValueError(rules.PASSWORD_RULE)
+        if rules.has_whitespace(value):
+            raise ValueError(rules.PASSWORD_NO_SPACES)
         return value
 
 

@@ -136,6 +136,11 @@ class TestCompleteNewPassword:
             "/web/session/complete-new-password", json={**body, "newPassword": "shortpass1!"}
         )
         assert weak.json()["message"] == PASSWORD_RULE
+        spaced = await client.post(
+            "/web/session/complete-new-password",
+            json={**body, "newPassword": "Brand new pass 77!"},
+        )
+        assert spaced.json()["message"] == "Password must not contain spaces"
 
     async def test_stale_challenge_session_carries_the_providers_message(
         self, client: httpx.AsyncClient
@@ -273,3 +278,7 @@ class TestConfirmForgotPassword:
         )
         assert await first_message("a@example-corp.com", "123", "") == "Enter a new password"
         assert await first_message("a@example-corp.com", "123", "abcdefghijkl1") == PASSWORD_RULE
+        # Cognito's PasswordType is [\S]+ (moto does not check it).
+        assert await first_message("a@example-corp.com", "123", "Brand new pass 77!") == (
+            "Password must not contain spaces"
+        )

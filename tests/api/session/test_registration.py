@@ -105,6 +105,16 @@ class TestRegistration:
         assert response.status_code == 422
         assert response.json()["message"] == PASSWORD_RULE
 
+    async def test_a_password_with_a_space_is_refused_as_cognito_would(
+        self, client: httpx.AsyncClient
+    ) -> None:
+        # Cognito's PasswordType is [\S]+ (moto does not check it).
+        response = await client.post(
+            "/web/registration", json=_form(newPassword="Cobol forever 1959!")
+        )
+        assert response.status_code == 422
+        assert response.json()["message"] == "Password must not contain spaces"
+
 
 class TestNothingHalfMade:
     async def test_failed_write_removes_the_cognito_user_so_the_email_can_retry(
