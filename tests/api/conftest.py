@@ -216,6 +216,12 @@ def unique_email(prefix: str = "user") -> str:
     return f"{prefix}-{secrets.token_hex(4)}@example-corp.com"
 
 
+def email_of_length(length: int) -> str:
+    """A unique address at example-corp.com of exactly ``length`` characters (83 to 145)."""
+    local = f"long-{secrets.token_hex(8)}".ljust(64, "x")
+    return f"{local}@{'d' * (length - 82)}.example-corp.com"
+
+
 @pytest.fixture
 def make_user(app: FastAPI, cognito: CognitoClient) -> MakeUser:
     """Create an account (or use ``account``), a user in it, the pool user, and sign in."""
