@@ -62,6 +62,17 @@ class NewPassword(FieldRule):
 
 Password = Annotated[str, Text(PASSWORD_MAX_LENGTH)]
 
+
+def _without_white_space(value: str) -> str:
+    return "".join(value.split())
+
+
+EmailedCode = Annotated[
+    str, Text(64), AfterValidator(_without_white_space), Required("Verification code is required")
+]
+"""A code Cognito emailed (password reset, email verification) as typed or pasted: white space
+in it is dropped, since Cognito's ConfirmationCodeType (``[\\S]+``) refuses it."""
+
 ChallengeSession = Annotated[str, Text(4096, min_length=20)]
 """The opaque ``Session`` of a Cognito sign-in challenge, sent back as it came: 20 to 4,096
 characters, as Cognito's SessionType allows (AdminRespondToAuthChallenge in botocore's
@@ -199,18 +210,14 @@ class EmailVerificationResponse(ApiModel):
 class EmailVerificationConfirm(ApiModel):
     """The code Cognito emailed to the signed-in user's address."""
 
-    code: Annotated[
-        str, Text(64), AfterValidator(str.strip), Required("Verification code is required")
-    ]
+    code: EmailedCode
 
 
 class ConfirmForgotPasswordRequest(ApiModel):
     """The emailed code and the new password (SPEC 4 complete-forgot-password)."""
 
     email: Annotated[Email, Required(EMAIL_REQUIRED)]
-    code: Annotated[
-        str, Text(64), AfterValidator(str.strip), Required("Verification code is required")
-    ]
+    code: EmailedCode
     new_password: Annotated[Password, NewPassword("Enter a new password")]
 
 

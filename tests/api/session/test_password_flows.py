@@ -263,6 +263,23 @@ class TestConfirmForgotPassword:
         )
         assert old.status_code == 400
 
+    async def test_white_space_in_the_code_is_dropped(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        # Cognito's ConfirmationCodeType is [\S]+ (moto takes a code with a space).
+        me = await make_user()
+        await client.post("/web/session/forgot-password", json={"email": me.user.email})
+        code = (await client.get("/dev/mailbox", params={"to": me.user.email})).json()[0]["code"]
+        response = await client.post(
+            "/web/session/confirm-forgot-password",
+            json={
+                "email": me.user.email,
+                "code": f"{code[:3]} {code[3:]}",
+                "newPassword": NEW_PASSWORD,
+            },
+        )
+        assert response.status_code == 200, response.text
+
     async def test_messages_in_spec_order(self, client: httpx.AsyncClient) -> None:
         async def first_message(email: str, code: str, password: str) -> str:
             response = await client.post(
