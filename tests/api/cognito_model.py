@@ -1,7 +1,7 @@
 """Every request the Cognito adapter sends, checked against Cognito's own service model.
 
 moto (the stand-in of the tests) accepts requests the real service refuses: a username with a
-space, more than 50 ``IdpIdentifiers``, a 300-character value where Cognito allows 256. This
+space, more than 50 ``IdpIdentifiers``, a 129-character username where Cognito allows 128. This
 module checks each request against botocore's model of ``cognito-idp`` (the ``service-2.json``
 that ships with the installed botocore, the definition AWS publishes for its SDKs):
 
