@@ -21,7 +21,10 @@ from pydantic_core import CoreSchema, core_schema
 
 from api.emails import is_valid_email, normalize_email
 
-EMAIL_MAX_LENGTH = 320  # RFC 5321: 64 + 1 + 255, rounded up as is customary
+# An email is a Cognito username (the lowercased email, README "Configuration"), and Cognito's
+# usernames are at most 128 characters (UsernameType, Amazon Cognito API reference): a longer
+# address could never sign in, and Cognito would refuse to create it (RFC 5321 allows 254).
+EMAIL_MAX_LENGTH = 128
 NAME_MAX_LENGTH = 100
 ACCOUNT_NAME_MAX_LENGTH = 200
 ACCOUNT_NAME_REQUIRED = "Account name must not be empty"  # SPEC 5 "Other"

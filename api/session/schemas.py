@@ -27,17 +27,19 @@ from api.two_step.schemas import AuthenticatorCode
 EMAIL_REQUIRED = "Email address is required"  # SPEC 5 Login, reset screens
 PASSWORD_MAX_LENGTH = 256
 # SPEC 5's password rule as a pattern (see ApiModel on `$(?!\n)`): 12+ characters, a digit
-# and a character other than a letter or digit, no control characters.
+# and a character other than a letter or digit, no control characters and no space (Cognito
+# refuses white space in a new password: rules.has_whitespace).
 PASSWORD_PATTERN = (
-    r"^(?=[^\x00-\x1f\x7f]*\d)(?=[^\x00-\x1f\x7f]*[^A-Za-z0-9\x00-\x1f\x7f])"  # noqa: S105
-    r"[^\x00-\x1f\x7f]{12,}$(?!\n)"
+    r"^(?=[^\x00-\x20\x7f]*\d)(?=[^\x00-\x20\x7f]*[^A-Za-z0-9\x00-\x20\x7f])"  # noqa: S105
+    r"[^\x00-\x20\x7f]{12,}$(?!\n)"
 )
 
 
 @dataclass(frozen=True, slots=True)
 class NewPassword(FieldRule):
     """A password being chosen: blank is refused with ``message`` (the screen's SPEC 5 text),
-    a weak one with SPEC 5's rule; the schema carries the rule as ``minLength`` and
+    a weak one with SPEC 5's rule, one with a space with 'Password must not contain spaces'
+    (Cognito's own limit); the schema carries the rules as ``minLength`` and
     :data:`PASSWORD_PATTERN`."""
 
     message: str
@@ -47,15 +49,34 @@ class NewPassword(FieldRule):
     }
 
     def check(self, value: str) -> str:
-        """``value``, or ``ValueError`` with the blank message or SPEC 5's rule."""
+        """``value``, or ``ValueError`` with the blank message, SPEC 5's rule or the
+        spaces one."""
         if not value:
             raise ValueError(self.message)
         if not rules.is_strong_password(value):
             raise ValueError(rules.PASSWORD_RULE)
+        if rules.has_whitespace(value):
+            raise ValueError(rules.PASSWORD_NO_SPACES)
         return value
 
 
 Password = Annotated[str, Text(PASSWORD_MAX_LENGTH)]
+
+
+def _without_white_space(value: str) -> str:
+    return "".join(value.split())
+
+
+EmailedCode = Annotated[
+    str, Text(64), AfterValidator(_without_white_space), Required("Verification code is required")
+]
+"""A code Cognito emailed (password reset, email verification) as typed or pasted: white space
+in it is dropped, since Cognito's ConfirmationCodeType (``[\\S]+``) refuses it."""
+
+ChallengeSession = Annotated[str, Text(4096, min_length=20)]
+"""The opaque ``Session`` of a Cognito sign-in challenge, sent back as it came: 20 to 4,096
+characters, as Cognito's SessionType allows (AdminRespondToAuthChallenge in botocore's
+cognito-idp model); anything else is refused here rather than by Cognito."""
 
 
 class SessionUser(ApiModel):
@@ -138,7 +159,7 @@ class TwoStepCodeRequest(ApiModel):
     user's authenticator app."""
 
     username: Annotated[str, Text(320, min_length=1)]
-    session: Annotated[str, Text(8192, min_length=1)]
+    session: ChallengeSession
     code: AuthenticatorCode
 
 
@@ -155,7 +176,7 @@ class CompleteNewPasswordRequest(ApiModel):
     """Answer to the NEW_PASSWORD_REQUIRED challenge of a sign-in (SPEC 4)."""
 
     username: Annotated[str, Text(320, min_length=1)]
-    session: Annotated[str, Text(8192, min_length=1)]
+    session: ChallengeSession
     new_password: Annotated[Password, NewPassword("A new password is required")]
 
 
@@ -189,18 +210,14 @@ class EmailVerificationResponse(ApiModel):
 class EmailVerificationConfirm(ApiModel):
     """The code Cognito emailed to the signed-in user's address."""
 
-    code: Annotated[
-        str, Text(64), AfterValidator(str.strip), Required("Verification code is required")
-    ]
+    code: EmailedCode
 
 
 class ConfirmForgotPasswordRequest(ApiModel):
     """The emailed code and the new password (SPEC 4 complete-forgot-password)."""
 
     email: Annotated[Email, Required(EMAIL_REQUIRED)]
-    code: Annotated[
-        str, Text(64), AfterValidator(str.strip), Required("Verification code is required")
-    ]
+    code: EmailedCode
     new_password: Annotated[Password, NewPassword("Enter a new password")]
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any, ClassVar
 
 from pydantic import AfterValidator, Field
 
-from api.schemas import ApiModel, Required, Text
+from api.schemas import ApiModel, FieldRule, Required, Text
 
 CODE_REQUIRED = "Enter the 6-digit code from your authenticator app"
 
@@ -16,8 +17,23 @@ def _digits(value: str) -> str:
     return "".join(value.split())
 
 
+@dataclass(frozen=True, slots=True)
+class SixDigits(FieldRule):
+    """An authenticator-app code: six digits once white space is dropped, else refused with
+    :data:`CODE_REQUIRED`. Cognito's SoftwareTokenMFAUserCodeType is exactly six of [0-9]
+    (VerifySoftwareToken refuses anything else with its own validation message)."""
+
+    schema: ClassVar[dict[str, Any]] = {"minLength": 6, "pattern": r"^ *(?:[0-9] *){6}$(?!\n)"}
+
+    def check(self, value: str) -> str:
+        """``value``, or ``ValueError(CODE_REQUIRED)``."""
+        if len(value) != 6 or not value.isascii() or not value.isdigit():
+            raise ValueError(CODE_REQUIRED)
+        return value
+
+
 # The authenticator app's code; spaces typed between the digits are dropped.
-AuthenticatorCode = Annotated[str, Text(16), AfterValidator(_digits), Required(CODE_REQUIRED)]
+AuthenticatorCode = Annotated[str, Text(16), AfterValidator(_digits), SixDigits()]
 
 
 class TwoStepSignIn(ApiModel):

@@ -32,8 +32,35 @@ from api.keys.service import open_current_key
 from api.models import Account, AuthType, Role, User
 from devstack.app import create_dev_app
 from devstack.stack import Stack, running_stack
+from tests.api.cognito_model import CognitoModelCheck, CognitoModelViolation
 
 PASSWORD = "Correct-horse-42!"
+
+# Every request of every CognitoClient the API tests build (the app's, the job worker's, a
+# test's own) is checked against botocore's cognito-idp model: moto accepts what the real
+# service refuses (README "Tests").
+COGNITO_MODEL = CognitoModelCheck()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cognito_requests_checked() -> Iterator[CognitoModelCheck]:
+    """Give every CognitoClient built during the session the model check's request hook
+    (autouse and session-scoped: in place before the app fixture builds its client)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(CognitoClient, "__init__", COGNITO_MODEL.checking(CognitoClient.__init__))
+        yield COGNITO_MODEL
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    """Fail the test that sent a request Cognito would refuse, even where the product caught
+    the hook's exception (or a job the test started sent it while the test ran)."""
+    try:
+        return (yield)
+    finally:
+        found = COGNITO_MODEL.take()
+        if found:
+            raise CognitoModelViolation(found)
 
 
 @pytest.fixture(scope="session")
@@ -190,6 +217,12 @@ async def mails_to(
 
 def unique_email(prefix: str = "user") -> str:
     return f"{prefix}-{secrets.token_hex(4)}@example-corp.com"
+
+
+def email_of_length(length: int) -> str:
+    """A unique address at example-corp.com of exactly ``length`` characters (83 to 145)."""
+    local = f"long-{secrets.token_hex(8)}".ljust(64, "x")
+    return f"{local}@{'d' * (length - 82)}.example-corp.com"
 
 
 @pytest.fixture

@@ -122,6 +122,19 @@ class TestUnverifiedRegistrant:
 
 
 class TestCodes:
+    async def test_white_space_in_the_code_is_dropped(self, client: httpx.AsyncClient) -> None:
+        # Cognito's ConfirmationCodeType is [\S]+: a code pasted as "123 456" would be
+        # refused with its validation message (moto takes it).
+        email, headers = await _register(client)
+        code = await _latest_code(client, email)
+        confirmed = await client.post(
+            "/web/session/email-verification/confirm",
+            headers=headers,
+            json={"code": f" {code[:3]} {code[3:]} "},
+        )
+        assert confirmed.status_code == 204, confirmed.text
+        assert (await _session(client, headers))["emailVerified"] is True
+
     async def test_wrong_code(self, client: httpx.AsyncClient) -> None:
         email, headers = await _register(client)
         code = await _latest_code(client, email)

@@ -4,16 +4,20 @@ confirmation, Google-only accounts (SPEC 4, 5, 8)."""
 from __future__ import annotations
 
 import httpx
+import pytest
 import respx
 from fastapi import FastAPI
 from sqlalchemy import update
 
 from api.adapters.cognito import CognitoClient
 from api.models import Account, AuthType, Role, User
+from tests.api.cognito_model import CognitoModelCheck
 from tests.api.conftest import PASSWORD, MakeUser, unique_email
 
 NEW_PASSWORD = "Brand-new-pass-77!"
 TEMP_PASSWORD = "Temp-pass-1234!"
+# A session Cognito does not know, as a stale one is: the length of a real one.
+UNKNOWN_SESSION = "AYABeC" + "x" * 900
 PASSWORD_RULE = (
     "Password must be at least twelve characters long and contain at least one number and "
     "one special character"
@@ -124,7 +128,7 @@ class TestCompleteNewPassword:
         assert again.json()["tokens"]["accessToken"]
 
     async def test_password_rules(self, client: httpx.AsyncClient) -> None:
-        body = {"username": "x@example-corp.com", "session": "s", "newPassword": ""}
+        body = {"username": "x@example-corp.com", "session": UNKNOWN_SESSION, "newPassword": ""}
         empty = await client.post("/web/session/complete-new-password", json=body)
         assert empty.status_code == 422
         assert empty.json()["message"] == "A new password is required"
@@ -132,6 +136,11 @@ class TestCompleteNewPassword:
             "/web/session/complete-new-password", json={**body, "newPassword": "shortpass1!"}
         )
         assert weak.json()["message"] == PASSWORD_RULE
+        spaced = await client.post(
+            "/web/session/complete-new-password",
+            json={**body, "newPassword": "Brand new pass 77!"},
+        )
+        assert spaced.json()["message"] == "Password must not contain spaces"
 
     async def test_stale_challenge_session_carries_the_providers_message(
         self, client: httpx.AsyncClient
@@ -140,12 +149,33 @@ class TestCompleteNewPassword:
             "/web/session/complete-new-password",
             json={
                 "username": unique_email(),
-                "session": "not-a-session",
+                "session": UNKNOWN_SESSION,
                 "newPassword": NEW_PASSWORD,
             },
         )
         assert response.status_code == 400
         assert response.json()["message"]
+
+    @pytest.mark.parametrize("too", ["short", "long"])
+    async def test_what_cannot_be_a_cognito_session_is_refused_here(
+        self, client: httpx.AsyncClient, cognito_requests_checked: CognitoModelCheck, too: str
+    ) -> None:
+        # Cognito would refuse a session outside its SessionType's lengths with its own
+        # validation message (moto does not).
+        operation = cognito_requests_checked.model.operation_model("AdminRespondToAuthChallenge")
+        limits = operation.input_shape.members["Session"].metadata
+        session = "s" * (limits["min"] - 1 if too == "short" else limits["max"] + 1)
+        for path, answer in (
+            ("/web/session/complete-new-password", {"newPassword": NEW_PASSWORD}),
+            ("/web/session/two-step-code", {"code": "123456"}),
+        ):
+            response = await client.post(
+                path, json={"username": unique_email(), "session": session, **answer}
+            )
+            assert response.status_code == 422, response.text
+            assert response.json()["fields"] == [
+                {"field": "session", "message": response.json()["message"]}
+            ]
 
 
 class TestForgotPassword:
@@ -233,6 +263,23 @@ class TestConfirmForgotPassword:
         )
         assert old.status_code == 400
 
+    async def test_white_space_in_the_code_is_dropped(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        # Cognito's ConfirmationCodeType is [\S]+ (moto takes a code with a space).
+        me = await make_user()
+        await client.post("/web/session/forgot-password", json={"email": me.user.email})
+        code = (await client.get("/dev/mailbox", params={"to": me.user.email})).json()[0]["code"]
+        response = await client.post(
+            "/web/session/confirm-forgot-password",
+            json={
+                "email": me.user.email,
+                "code": f"{code[:3]} {code[3:]}",
+                "newPassword": NEW_PASSWORD,
+            },
+        )
+        assert response.status_code == 200, response.text
+
     async def test_messages_in_spec_order(self, client: httpx.AsyncClient) -> None:
         async def first_message(email: str, code: str, password: str) -> str:
             response = await client.post(
@@ -248,3 +295,7 @@ class TestConfirmForgotPassword:
         )
         assert await first_message("a@example-corp.com", "123", "") == "Enter a new password"
         assert await first_message("a@example-corp.com", "123", "abcdefghijkl1") == PASSWORD_RULE
+        # Cognito's PasswordType is [\S]+ (moto does not check it).
+        assert await first_message("a@example-corp.com", "123", "Brand new pass 77!") == (
+            "Password must not contain spaces"
+        )

@@ -12,6 +12,7 @@ from sqlalchemy import delete, func, select
 
 from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.models import Account, AuthType, Role, User
+from tests.api.conftest import email_of_length
 
 PASSWORD_RULE = (
     "Password must be at least twelve characters long and contain at least one number and "
@@ -104,6 +105,32 @@ class TestRegistration:
         response = await client.post("/web/registration", json=_form(newPassword=password))
         assert response.status_code == 422
         assert response.json()["message"] == PASSWORD_RULE
+
+    async def test_an_email_longer_than_a_cognito_username_is_refused(
+        self, client: httpx.AsyncClient
+    ) -> None:
+        # The username is the email: Cognito's UsernameType allows 128 characters (moto more).
+        response = await client.post(
+            "/web/registration", json=_form(emailAddress=email_of_length(129))
+        )
+        assert response.status_code == 422
+        assert response.json()["fields"] == [
+            {"field": "emailAddress", "message": "String should have at most 128 characters"}
+        ]
+        reset = await client.post(
+            "/web/session/forgot-password", json={"email": email_of_length(129)}
+        )
+        assert reset.status_code == 422
+
+    async def test_a_password_with_a_space_is_refused_as_cognito_would(
+        self, client: httpx.AsyncClient
+    ) -> None:
+        # Cognito's PasswordType is [\S]+ (moto does not check it).
+        response = await client.post(
+            "/web/registration", json=_form(newPassword="Cobol forever 1959!")
+        )
+        assert response.status_code == 422
+        assert response.json()["message"] == "Password must not contain spaces"
 
 
 class TestNothingHalfMade:

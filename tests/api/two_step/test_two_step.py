@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import httpx
 import pyotp
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
@@ -81,6 +82,20 @@ class TestSetUp:
         )
         assert empty.status_code == 422
         assert empty.json()["message"] == "Enter the 6-digit code from your authenticator app"
+
+    @pytest.mark.parametrize("code", ["12345", "1234567", "abcdef", "12345\u0661"])
+    async def test_a_code_of_other_than_six_digits_has_the_screens_message(
+        self, client: httpx.AsyncClient, make_user: MakeUser, code: str
+    ) -> None:
+        # Cognito's VerifySoftwareToken takes exactly six of [0-9] and refuses anything else
+        # with its own validation message (moto compares it as it comes).
+        user = await make_user()
+        await client.post("/web/two-step-sign-in/setup", headers=user.headers)
+        refused = await client.post(
+            "/web/two-step-sign-in/setup/confirm", headers=user.headers, json={"code": code}
+        )
+        assert refused.status_code == 422
+        assert refused.json()["message"] == "Enter the 6-digit code from your authenticator app"
 
     async def test_a_second_set_up_while_it_is_on_is_refused(
         self, client: httpx.AsyncClient, make_user: MakeUser

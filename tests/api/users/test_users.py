@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.models import Account, AuthType, Role, User
-from tests.api.conftest import MakeUser, unique_email
+from tests.api.conftest import MakeUser, email_of_length, unique_email
 
 
 async def _invite(client: httpx.AsyncClient, headers: dict[str, str], email: str) -> httpx.Response:
@@ -102,6 +102,22 @@ class TestInvite:
         assert response.status_code == 422
         fields = {f["field"]: f["message"] for f in response.json()["fields"]}
         assert fields == {"firstName": "Required", "email": "Must be a valid email address"}
+
+    async def test_an_email_is_at_most_as_long_as_a_cognito_username(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        # The username is the email, and Cognito's UsernameType allows 128 characters (moto
+        # takes more).
+        me = await make_user()
+        for length, status in ((129, 422), (128, 201)):
+            email = email_of_length(length)
+            response = await client.post(
+                "/web/users",
+                headers=me.headers,
+                json={"firstName": "Alan", "lastName": "Turing", "email": email},
+            )
+            assert response.status_code == status, response.text
+        assert response.json()["user"]["email"] == email
 
     async def test_failed_database_write_removes_the_cognito_user(
         self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser, cognito: CognitoClient

@@ -42,6 +42,12 @@ describe("registration rules (SPEC 5)", () => {
     }
   });
 
+  it("refuses a space in the password, as Cognito does", () => {
+    expect(validateRegistration({ ...valid, newPassword: "Difference engine 1!" }).newPassword).toBe(
+      "Password must not contain spaces",
+    );
+  });
+
   it("lowercases and trims the email and trims names", () => {
     expect(normalizeRegistration({ ...valid, firstName: " Ada ", emailAddress: " ADA@X.COM " })).toMatchObject({
       firstName: "Ada",

@@ -10,7 +10,7 @@
 import disposableDomains from "disposable-email-domains/wildcard.json";
 import freeDomains from "email-providers/common.json";
 
-import { MESSAGES, isStrongPassword, normalizeEmail } from "./validation";
+import { MESSAGES, newPasswordProblem, normalizeEmail } from "./validation";
 
 const BLOCKED: ReadonlySet<string> = new Set([...freeDomains, ...disposableDomains]);
 
@@ -51,7 +51,10 @@ export function validateRegistration(form: RegistrationForm): RegistrationErrors
   else if (!isBusinessEmail(form.emailAddress)) errors.emailAddress = MESSAGES.businessEmail;
   if (form.organizationName.trim() === "") errors.organizationName = MESSAGES.required;
   if (form.newPassword === "") errors.newPassword = MESSAGES.required;
-  else if (!isStrongPassword(form.newPassword)) errors.newPassword = MESSAGES.passwordRule;
+  else {
+    const problem = newPasswordProblem(form.newPassword);
+    if (problem) errors.newPassword = problem;
+  }
   return errors;
 }
 

@@ -71,6 +71,15 @@ describe("password change (SPEC 5)", () => {
     expect(validatePasswordChange({ password: strong, confirmPassword: strong })).toBeNull();
   });
 
+  it("refuses white space in the new password, as Cognito does", () => {
+    for (const password of ["Strong pass-123", "Strong-pass-123\t"]) {
+      expect(validatePasswordChange({ password, confirmPassword: password })?.message).toBe(
+        "Password must not contain spaces",
+      );
+    }
+    expect(validateNewPassword({ password: "Strong pass-123" })?.message).toBe(MESSAGES.passwordNoSpaces);
+  });
+
   it("complete-forgot-password checks email, then code, then the password", () => {
     const base = { email: "a@b.co", code: "123", password: strong, confirmPassword: strong };
     expect(validateCompleteForgotPassword({ ...base, email: " ", code: "" })?.message).toBe("Email address is required");

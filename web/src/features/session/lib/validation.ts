@@ -21,11 +21,22 @@ export const MESSAGES = {
   passwordRule:
     "Password must be at least twelve characters long and contain at least one number and one special character",
   accountNameRequired: "Account name must not be empty",
+  passwordNoSpaces: "Password must not contain spaces",
 } as const;
 
 /** SPEC 5 / 9: at least 12 characters, with a digit and a special (non-alphanumeric) one. */
 export function isStrongPassword(password: string): boolean {
   return password.length >= 12 && /\d/.test(password) && /[^A-Za-z0-9]/.test(password);
+}
+
+/**
+ * What is wrong with a password being chosen, as the API says it: SPEC 5's rule, then white
+ * space, which Cognito refuses in a new password (its pattern is `[\S]+`); null when fine.
+ */
+export function newPasswordProblem(password: string): string | null {
+  if (!isStrongPassword(password)) return MESSAGES.passwordRule;
+  if (/[ \t\n\v\f\r]/.test(password)) return MESSAGES.passwordNoSpaces;
+  return null;
 }
 
 /** SPEC 5: "The email is lowercased and trimmed before sign-in." */
@@ -68,8 +79,8 @@ export function validatePasswordChange(
   if (input.password === "") return { field: "password", message: MESSAGES.enterNewPassword };
   if (input.confirmPassword === "") return { field: "confirmPassword", message: MESSAGES.confirmRequired };
   if (input.password !== input.confirmPassword) return { field: "confirmPassword", message: MESSAGES.mismatch };
-  if (!isStrongPassword(input.password)) return { field: "password", message: MESSAGES.passwordRule };
-  return null;
+  const problem = newPasswordProblem(input.password);
+  return problem ? { field: "password", message: problem } : null;
 }
 
 /** SPEC 5 "Other reset screens": email, then code, then the password rules. */
