@@ -1,8 +1,10 @@
 """What each role may do (README "Roles and invitations"): the one place the rules live.
 
 Per route, ``api/deps.py`` declares the role a change needs with ``OwnerOnly`` (billing: the
-plan, the card, paying an invoice) or ``OwnerOrAdmin`` (users and invitations, single sign-on
-and its domains, the account's name, rolling and expiring API keys, usage alerts, reading the
+plan, the card, paying an invoice; the SAML connection: connecting, replacing, removing,
+requiring and confirming it, since its identity provider can sign in as anyone of the account;
+requiring two-step sign-in) or ``OwnerOrAdmin`` (users and invitations, Google single sign-on
+and the domains, the account's name, rolling and expiring API keys, usage alerts, reading the
 audit log). Everything else a signed-in user of any role may do: read Account Information,
 User Management and Billing, and reveal or copy the API key (Members need the key to run tests).
 
