@@ -245,7 +245,8 @@ function SigningCertificate({ certificate }: { certificate: string | null }) {
       <p className={domainStyles.lead}>{SIGNING_CERTIFICATE_NOTE}</p>
       {certificate ? (
         <div className={styles.certificateValue}>
-          <pre className={styles.value} aria-label="Signing certificate (PEM)">
+          {/* Focusable: it scrolls, and keyboard users scroll it too. */}
+          <pre className={styles.value} aria-label="Signing certificate (PEM)" tabIndex={0}>
             {certificate}
           </pre>
           <CopyButton value={certificate} label="Copy signing certificate" />
