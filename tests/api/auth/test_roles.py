@@ -57,18 +57,26 @@ _REAUTHENTICATION = {"password": "Not-the-password-1!", "code": "123456"}
 ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
     ("PUT", "/web/account", ADMINS, lambda t: ("PUT", "/web/account", {"name": "Renamed"})),
     ("POST", "/web/sso", ADMINS, lambda t: ("POST", "/web/sso", {"requireGoogleSSO": False})),
+    # The SAML connection is an Owner's: its identity provider can sign in as anyone of the
+    # account (README "Security model", "Who someone is").
     (
         "PUT",
         "/web/sso/saml",
-        ADMINS,
+        OWNER,
         lambda t: ("PUT", "/web/sso/saml", {"metadataXml": "<not-metadata/>"}),
     ),
-    ("DELETE", "/web/sso/saml", ADMINS, lambda t: ("DELETE", "/web/sso/saml", None)),
+    ("DELETE", "/web/sso/saml", OWNER, lambda t: ("DELETE", "/web/sso/saml", None)),
     (
         "POST",
         "/web/sso/saml/requirement",
-        ADMINS,
+        OWNER,
         lambda t: ("POST", "/web/sso/saml/requirement", {"requireSamlSSO": False}),
+    ),
+    (
+        "POST",
+        "/web/sso/saml/confirm-linking",
+        OWNER,
+        lambda t: ("POST", "/web/sso/saml/confirm-linking", None),
     ),
     (
         "POST",
