@@ -10,11 +10,23 @@ UI's SAML side (devstack/hosted_saml.py).
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI
 
 from api.config import Settings
 from api.main import create_app
 from devstack import dns_records, hosted_saml, hosted_signin, mailbox, saml_idp, time_travel
+
+
+def _cognito_event_hooks(app: FastAPI) -> dict[str, list[Any]]:
+    """The Cognito adapter's hooks of the stand-ins: the mailbox records what Cognito would
+    email, the hosted UI keeps the pool's SAML signing key."""
+    hooks: dict[str, list[Any]] = {}
+    for stand_in in (mailbox.cognito_event_hooks(app), hosted_saml.cognito_event_hooks(app)):
+        for event, handlers in stand_in.items():
+            hooks.setdefault(event, []).extend(handlers)
+    return hooks
 
 
 def create_dev_app(settings: Settings | None = None) -> FastAPI:
@@ -30,7 +42,7 @@ def create_dev_app(settings: Settings | None = None) -> FastAPI:
         raise ValueError("create_dev_app needs DEV_STAND_INS=true (and ENVIRONMENT=development)")
     return create_app(
         settings,
-        cognito_event_hooks=mailbox.cognito_event_hooks,
+        cognito_event_hooks=_cognito_event_hooks,
         extra_routers=[
             mailbox.router,
             dns_records.router,

@@ -6,7 +6,11 @@ developer guide, "SAML user pool IdP authentication flow").
   the pool's SAML identity provider it names (moto stores them: CreateIdentityProvider), which
   must be listed in the app client's ``SupportedIdentityProviders``, and sends the browser to
   its sign-in URL with an AuthnRequest (HTTP-Redirect binding) from
-  ``urn:amazon:cognito:sp:<pool id>``, remembering it under the RelayState.
+  ``urn:amazon:cognito:sp:<pool id>``, remembering it under the RelayState. A provider with
+  ``ProviderDetails.RequestSigningAlgorithm`` ``rsa-sha256`` gets the request signed (SAML
+  Bindings 3.4.4.1: ``SigAlg`` and ``Signature`` in the query) with the pool's signing key,
+  whose certificate GetSigningCertificate returns (the moto stand-in makes the key and hands
+  it over in the ``x-moto-signing-key`` header, recorded by :func:`cognito_event_hooks`).
 - ``POST /saml2/idpresponse`` checks the response against the metadata stored in the pool
   (``ProviderDetails.MetadataFile``) with pysaml2 (signature by the identity provider's
   certificate, Destination and Recipient this ACS URL, Audience the pool's SP entity ID,
@@ -27,15 +31,19 @@ import base64
 import binascii
 import json
 import secrets
+import textwrap
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Request
+import httpx
+from fastapi import APIRouter, FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from saml2 import BINDING_HTTP_POST, BINDING_HTTP_REDIRECT
 from saml2.client import Saml2Client
 from saml2.config import SPConfig
+from saml2.xmldsig import SIG_RSA_SHA256
 
 from api.adapters.cognito import CognitoClient, ResourceNotFoundError, UserNotFoundError
 from api.sso.saml_metadata import parse_metadata
@@ -72,10 +80,17 @@ def _error_page(message: str) -> HTMLResponse:
     return HTMLResponse(f"<h1>invalid_request</h1><p>{message}</p>", status_code=400)
 
 
-def _sp_client(request: Request, metadata: str) -> Saml2Client:
-    """Cognito as the service provider of one identity provider (its metadata)."""
+def _sp_client(request: Request, metadata: str, signing: Path | None = None) -> Saml2Client:
+    """Cognito as the service provider of one identity provider (its metadata); with
+    ``signing`` (the folder of the pool's ``signing.key`` and ``signing.crt``), its sign-in
+    requests are signed."""
     settings = request.app.state.settings
     acs_url = settings.cognito_hosted_ui_url.rstrip("/") + ACS_PATH
+    keys = (
+        {"key_file": str(signing / "signing.key"), "cert_file": str(signing / "signing.crt")}
+        if signing is not None
+        else {}
+    )
     return Saml2Client(
         config=SPConfig().load(
             {
@@ -83,18 +98,55 @@ def _sp_client(request: Request, metadata: str) -> Saml2Client:
                 "xmlsec_binary": XMLSEC1,
                 "metadata": {"inline": [metadata]},
                 "allow_unknown_attributes": True,
+                **keys,
                 "service": {
                     "sp": {
                         "endpoints": {"assertion_consumer_service": [(acs_url, BINDING_HTTP_POST)]},
                         "want_response_signed": True,
                         "want_assertions_signed": False,
-                        "authn_requests_signed": False,
+                        "authn_requests_signed": signing is not None,
                         "allow_unsolicited": False,
                     }
                 },
             }
         )
     )
+
+
+def cognito_event_hooks(app: FastAPI) -> dict[str, list[Any]]:
+    """httpx hooks for the Cognito adapter that keep the pool's SAML signing key, which the
+    moto stand-in sends with GetSigningCertificate (``x-moto-signing-key``: the PEM, base64)
+    beside the certificate, in ``app.state.cognito_signing_keys`` (pool id -> (certificate,
+    key PEM))."""
+    keys: dict[str, tuple[str, bytes]] = {}
+    app.state.cognito_signing_keys = keys
+
+    async def on_response(response: httpx.Response) -> None:
+        target = response.request.headers.get("x-amz-target", "").rsplit(".", 1)[-1]
+        key = response.headers.get("x-moto-signing-key")
+        if target != "GetSigningCertificate" or response.status_code != 200 or not key:
+            return
+        await response.aread()
+        pool = json.loads(response.request.content or b"{}").get("UserPoolId", "")
+        keys[pool] = (str(response.json()["Certificate"]), base64.b64decode(key))
+
+    return {"response": [on_response]}
+
+
+async def _signing_folder(request: Request, cognito: CognitoClient) -> Path:
+    """The folder of the pool's current signing key and certificate (PEM files, which pysaml2
+    reads), beside the dev stack's other data; asks GetSigningCertificate which is current."""
+    certificate = await cognito.get_signing_certificate()
+    _, key = request.app.state.cognito_signing_keys[cognito.user_pool_id]
+    folder = Path(request.app.state.settings.dev_mailbox_path).parent / "cognito-saml"
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = textwrap.wrap(certificate, 64)
+    pem = "-----BEGIN CERTIFICATE-----\n" + "\n".join(lines) + "\n-----END CERTIFICATE-----\n"
+    if not (folder / "signing.crt").exists() or (folder / "signing.crt").read_text() != pem:
+        (folder / "signing.key").write_bytes(key)
+        (folder / "signing.key").chmod(0o600)
+        (folder / "signing.crt").write_text(pem)
+    return folder
 
 
 async def _saml_provider(
@@ -135,14 +187,19 @@ async def start(
     client = await cognito.describe_app_client()
     if name not in (client.get("SupportedIdentityProviders") or []):
         return _error_page(f"The identity provider {name} is not enabled for this client.")
-    metadata = str(provider["ProviderDetails"]["MetadataFile"])
+    details = provider["ProviderDetails"]
+    metadata = str(details["MetadataFile"])
     idp_entity_id = parse_metadata(metadata).entity_id
     relay_state = secrets.token_urlsafe(24)
+    signed = details.get("RequestSigningAlgorithm") == "rsa-sha256"
+    signing = await _signing_folder(request, cognito) if signed else None
     request_id, info = await asyncio.to_thread(
-        _sp_client(request, metadata).prepare_for_authenticate,
+        _sp_client(request, metadata, signing).prepare_for_authenticate,
         entityid=idp_entity_id,
         relay_state=relay_state,
         binding=BINDING_HTTP_REDIRECT,
+        sign=signed,
+        sigalg=SIG_RSA_SHA256 if signed else None,
     )
     _pending(request)[relay_state] = Pending(
         provider_name=name,

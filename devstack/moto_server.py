@@ -40,6 +40,12 @@
   expired.'); moto keeps them for ever.
 - **Refreshed tokens keep ``auth_time``**, the time the user signed in, as Cognito's do
   (OpenID Connect Core 2); moto stamps the time of the refresh.
+- **GetSigningCertificate** (``UserPoolId``): the certificate the pool signs SAML sign-in
+  requests with (base64 DER; RSA 2048, self-signed, valid 10 years as Cognito's), made once
+  per pool and run; an unknown pool is ``ResourceNotFoundException``. moto lacks the
+  operation. Cognito keeps the private key to itself; the stand-in hands it to the hosted-UI
+  stand-in, which signs the requests Cognito would (devstack/hosted_saml.py), in the
+  ``x-moto-signing-key`` header (PEM, base64), as moto hands out forgot-password codes.
 """
 
 from __future__ import annotations
@@ -49,8 +55,11 @@ import contextvars
 import secrets
 import sys
 import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.twofactor import InvalidToken
 from moto.cognitoidp import models, responses
 from moto.cognitoidp.exceptions import (
@@ -64,6 +73,8 @@ from moto.cognitoidp.utils import cognito_totp, verify_totp
 from moto.core.exceptions import JsonRESTError
 from moto.core.responses import ActionResult, EmptyResult
 from moto.server import main
+
+from devstack.saml_idp import new_certificate
 
 # The flow of an auth request -> the ExplicitAuthFlows entry that allows it.
 _FLOW_SETTING = {
@@ -402,6 +413,41 @@ def create_jwt(
     return _create_jwt(self, client_id, username, token_use, expires_in, extra_data)
 
 
+# SAML request signing: pool id -> (certificate, base64 DER; private key, PEM).
+_signing_keys: dict[str, tuple[str, bytes]] = {}
+SIGNING_CERTIFICATE_DAYS = 3650
+
+
+def get_signing_certificate(self: models.CognitoIdpBackend, user_pool_id: str) -> tuple[str, bytes]:
+    """The pool's SAML signing certificate and key, made at the first call."""
+    self.describe_user_pool(user_pool_id)  # ResourceNotFoundException for an unknown pool
+    if user_pool_id not in _signing_keys:
+        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        now = datetime.now(UTC)
+        certificate = new_certificate(
+            key,
+            common_name=user_pool_id,  # a CN holds 64 characters; a pool id 55
+            not_before=now - timedelta(minutes=5),
+            not_after=now + timedelta(days=SIGNING_CERTIFICATE_DAYS),
+        )
+        der = certificate.public_bytes(serialization.Encoding.DER)
+        pem = key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+        _signing_keys[user_pool_id] = (base64.b64encode(der).decode(), pem)
+    return _signing_keys[user_pool_id]
+
+
+def _get_signing_certificate_response(self: responses.CognitoIdpResponse) -> ActionResult:
+    certificate, key = self.backend.get_signing_certificate(  # type: ignore[attr-defined]
+        self._get_param("UserPoolId")
+    )
+    self.response_headers["x-moto-signing-key"] = base64.b64encode(key).decode()
+    return ActionResult({"Certificate": certificate})
+
+
 def install() -> None:
     """Patch moto's Cognito backend and responses (idempotent)."""
     models.CognitoIdpBackend.initiate_auth = initiate_auth  # type: ignore[method-assign]
@@ -420,6 +466,8 @@ def install() -> None:
     backend.associate_software_token = associate_software_token  # type: ignore[method-assign]
     backend.verify_software_token = verify_software_token  # type: ignore[method-assign]
     backend.respond_to_auth_challenge = respond_to_auth_challenge  # type: ignore[method-assign]
+    backend.get_signing_certificate = get_signing_certificate  # type: ignore[attr-defined]
+    response.get_signing_certificate = _get_signing_certificate_response  # type: ignore[attr-defined]
     pool = models.CognitoIdpUserPool
     pool.create_refresh_token = create_refresh_token  # type: ignore[method-assign]
     pool.create_tokens_from_refresh_token = create_tokens_from_refresh_token  # type: ignore[method-assign]

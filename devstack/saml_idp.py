@@ -8,6 +8,12 @@ Google Workspace; ARCHITECTURE "Development and test stack", README "SAML single
 - ``POST /dev/saml-idp/sso``: signs a SAML 2.0 Response for that person (RSA-SHA256, pysaml2
   with Debian's xmlsec1) and has the browser post it to the request's ACS URL (HTTP-POST
   binding), where the hosted-UI stand-in checks it as Cognito would (devstack/hosted_saml.py).
+- The same under ``/dev/saml-idp/signed-requests/`` is another application of the identity
+  provider, one that **requires signed sign-in requests** as Keycloak realms and some Okta
+  apps do: its metadata says ``WantAuthnRequestsSigned="true"``, and a request without a
+  valid RSA-SHA256 signature (HTTP-Redirect binding, SAML Bindings 3.4.4.1) is refused with
+  a page saying why. It trusts the service provider certificate an administrator would have
+  uploaded to it: the pool's current signing certificate (Cognito's GetSigningCertificate).
 
 Its signing key and self-signed certificate (RSA 2048, SHA-256) are made once per data folder,
 so a connection saved with its metadata keeps working across restarts.
@@ -37,6 +43,7 @@ from fastapi.responses import HTMLResponse
 from saml2.config import IdPConfig
 from saml2.saml import NameID
 from saml2.server import Server
+from saml2.sigver import RSACrypto, verify_redirect_signature
 from saml2.xmldsig import DIGEST_SHA256, SIG_RSA_SHA256
 
 BINDING_REDIRECT = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"
@@ -111,15 +118,23 @@ def load_signing_key(folder: Path) -> SigningKey:
     )
 
 
-def metadata_xml(*, entity_id: str, sso_url: str, certificate_base64: str) -> str:
+def metadata_xml(
+    *,
+    entity_id: str,
+    sso_url: str,
+    certificate_base64: str,
+    want_signed_requests: bool = False,
+) -> str:
     """The identity provider's SAML 2.0 metadata: an ``EntityDescriptor`` with one
     ``IDPSSODescriptor`` (its signing certificate, NameID format email address, sign-in at
-    ``sso_url`` with the HTTP-Redirect and HTTP-POST bindings)."""
+    ``sso_url`` with the HTTP-Redirect and HTTP-POST bindings; ``WantAuthnRequestsSigned``
+    as ``want_signed_requests`` says)."""
     entity, sso = html.escape(entity_id), html.escape(sso_url)
+    signed = "true" if want_signed_requests else "false"
     return f"""<?xml version="1.0" encoding="UTF-8"?>
 <md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata"
     xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="{entity}">
-  <md:IDPSSODescriptor WantAuthnRequestsSigned="false"
+  <md:IDPSSODescriptor WantAuthnRequestsSigned="{signed}"
       protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">
     <md:KeyDescriptor use="signing">
       <ds:KeyInfo><ds:X509Data><ds:X509Certificate>{certificate_base64}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>
@@ -137,6 +152,8 @@ def metadata_xml(*, entity_id: str, sso_url: str, certificate_base64: str) -> st
 
 ENTITY_PATH = "/dev/saml-idp/metadata"
 SSO_PATH = "/dev/saml-idp/sso"
+SIGNED_ENTITY_PATH = "/dev/saml-idp/signed-requests/metadata"
+SIGNED_SSO_PATH = "/dev/saml-idp/signed-requests/sso"
 PASSWORD_PROTECTED = "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport"
 XMLSEC1 = shutil.which("xmlsec1") or "/usr/bin/xmlsec1"
 
@@ -152,12 +169,18 @@ def _sp_metadata(entity_id: str, acs_url: str) -> str:
 
 
 def _server(
-    key: SigningKey, base_url: str, sp_entity_id: str, acs_url: str, lifetime_s: int
+    key: SigningKey,
+    base_url: str,
+    sp_entity_id: str,
+    acs_url: str,
+    lifetime_s: int,
+    entity_path: str = ENTITY_PATH,
+    sso_path: str = SSO_PATH,
 ) -> Server:
     return Server(
         config=IdPConfig().load(
             {
-                "entityid": base_url + ENTITY_PATH,
+                "entityid": base_url + entity_path,
                 "key_file": str(key.key_file),
                 "cert_file": str(key.certificate_file),
                 "xmlsec_binary": XMLSEC1,
@@ -165,7 +188,7 @@ def _server(
                 "service": {
                     "idp": {
                         "endpoints": {
-                            "single_sign_on_service": [(base_url + SSO_PATH, BINDING_REDIRECT)]
+                            "single_sign_on_service": [(base_url + sso_path, BINDING_REDIRECT)]
                         },
                         "policy": {
                             "default": {
@@ -199,13 +222,15 @@ def signed_response(
     acs_url: str,
     person: Person,
     lifetime_s: int = 300,
+    entity_path: str = ENTITY_PATH,
 ) -> str:
     """A SAML 2.0 Response to the AuthnRequest ``request_id`` (InResponseTo) for ``person``:
     Destination and Recipient ``acs_url``, Audience ``sp_entity_id``, NotOnOrAfter
     ``lifetime_s`` seconds from now (negative: already expired), NameID the email (format
     email address), attributes ``email``, ``firstName``, ``lastName``; the Response and its
-    Assertion signed with RSA-SHA256 (SHA-256 digests). Returns the XML text."""
-    server = _server(key, base_url, sp_entity_id, acs_url, lifetime_s)
+    Assertion signed with RSA-SHA256 (SHA-256 digests), issued by the application at
+    ``entity_path``. Returns the XML text."""
+    server = _server(key, base_url, sp_entity_id, acs_url, lifetime_s, entity_path)
     response = server.create_authn_response(
         identity={
             "email": [person.email],
@@ -234,12 +259,15 @@ class AuthnRequest:
     acs_url: str
 
 
-def read_request(key: SigningKey, base_url: str, saml_request: str) -> AuthnRequest:
-    """Decode an AuthnRequest sent with the HTTP-Redirect binding (deflated, base64).
+def read_request(
+    key: SigningKey, base_url: str, saml_request: str, sso_path: str = SSO_PATH
+) -> AuthnRequest:
+    """Decode an AuthnRequest sent with the HTTP-Redirect binding (deflated, base64) to the
+    sign-in URL at ``sso_path``.
 
     Raises: ValueError when it is not one.
     """
-    server = _server(key, base_url, "urn:unknown", base_url, 300)
+    server = _server(key, base_url, "urn:unknown", base_url, 300, sso_path=sso_path)
     try:
         message = server.parse_authn_request(saml_request, BINDING_REDIRECT).message
     except Exception as exc:  # pysaml2 raises many kinds for a malformed request
@@ -251,6 +279,35 @@ def read_request(key: SigningKey, base_url: str, saml_request: str) -> AuthnRequ
         issuer=str(message.issuer.text),
         acs_url=str(message.assertion_consumer_service_url),
     )
+
+
+def check_request_signature(
+    *, saml_request: str, relay_state: str, sig_alg: str, signature: str, certificate: str
+) -> None:
+    """Check the signature of a sign-in request sent with the HTTP-Redirect binding (SAML
+    Bindings 3.4.4.1: RSA-SHA256 over ``SAMLRequest``, ``RelayState`` and ``SigAlg`` as
+    URL-encoded) against the service provider's ``certificate`` (base64 DER), with pysaml2.
+
+    Raises: ValueError saying what is wrong (no signature, another algorithm, a signature
+    that does not verify).
+    """
+    if not signature or not sig_alg:
+        raise ValueError(
+            "This application requires signed sign-in requests, and the request is not signed."
+        )
+    if sig_alg != SIG_RSA_SHA256:
+        raise ValueError(f"Sign-in requests must be signed with RSA-SHA256, not {sig_alg}.")
+    message = {"SAMLRequest": saml_request, "SigAlg": sig_alg, "Signature": signature}
+    if relay_state:
+        message["RelayState"] = relay_state
+    try:
+        verified = verify_redirect_signature(message, RSACrypto(None), certificate)
+    except Exception as exc:  # pysaml2 raises several kinds for a malformed signature
+        raise ValueError(f"The request's signature cannot be read: {exc}") from exc
+    if not verified:
+        raise ValueError(
+            "The request's signature does not match the service provider's signing certificate."
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -276,6 +333,7 @@ _SIGN_IN = """<!doctype html>
 <p>Development stand-in for a SAML identity provider (Okta, Entra ID). Any person works.</p>
 <input type="hidden" name="SAMLRequest" value="{saml_request}">
 <input type="hidden" name="RelayState" value="{relay_state}">
+{signature_fields}
 <label for="email">Email</label><input id="email" name="email" type="email" required>
 <label for="given_name">First name</label><input id="given_name" name="given_name" required>
 <label for="family_name">Last name</label><input id="family_name" name="family_name" required>
@@ -319,33 +377,154 @@ def _base_url(request: Request) -> str:
     return base
 
 
+def _metadata(request: Request, *, signed_requests: bool) -> Response:
+    base = _base_url(request)
+    entity_path, sso_path = (
+        (SIGNED_ENTITY_PATH, SIGNED_SSO_PATH) if signed_requests else (ENTITY_PATH, SSO_PATH)
+    )
+    document = metadata_xml(
+        entity_id=base + entity_path,
+        sso_url=base + sso_path,
+        certificate_base64=_key(request).certificate_base64,
+        want_signed_requests=signed_requests,
+    )
+    return Response(document, media_type="application/samlmetadata+xml")
+
+
 @router.get(ENTITY_PATH)
 async def idp_metadata(request: Request) -> Response:
     """The identity provider's metadata (its entity ID is this URL)."""
-    base = _base_url(request)
-    document = metadata_xml(
-        entity_id=base + ENTITY_PATH,
-        sso_url=base + SSO_PATH,
-        certificate_base64=_key(request).certificate_base64,
+    return _metadata(request, signed_requests=False)
+
+
+@router.get(SIGNED_ENTITY_PATH)
+async def signed_requests_idp_metadata(request: Request) -> Response:
+    """The metadata of the application that requires signed requests (its entity ID is this
+    URL; ``WantAuthnRequestsSigned="true"``)."""
+    return _metadata(request, signed_requests=True)
+
+
+def _refused(reason: str) -> HTMLResponse:
+    return HTMLResponse(f"<h1>Invalid SAML request</h1><p>{html.escape(reason)}</p>", 400)
+
+
+async def _check_signed(
+    request: Request, saml_request: str, relay_state: str, sig_alg: str, signature: str
+) -> None:
+    """Check a request to the signed-requests application against the service provider's
+    certificate (the pool's, as an administrator uploads it). Raises: ValueError."""
+    certificate = await request.app.state.resources.cognito.get_signing_certificate()
+    await asyncio.to_thread(
+        check_request_signature,
+        saml_request=saml_request,
+        relay_state=relay_state,
+        sig_alg=sig_alg,
+        signature=signature,
+        certificate=certificate,
     )
-    return Response(document, media_type="application/samlmetadata+xml")
+
+
+async def _sign_in_page(
+    request: Request,
+    *,
+    sso_path: str,
+    saml_request: str,
+    relay_state: str,
+    signature: tuple[str, str] | None,
+) -> HTMLResponse:
+    try:
+        await asyncio.to_thread(
+            read_request, _key(request), _base_url(request), saml_request, sso_path
+        )
+        if signature is not None:
+            await _check_signed(request, saml_request, relay_state, *signature)
+    except ValueError as exc:
+        return _refused(str(exc))
+    fields = (
+        f'<input type="hidden" name="SigAlg" value="{html.escape(signature[0])}">\n'
+        f'<input type="hidden" name="Signature" value="{html.escape(signature[1])}">'
+        if signature is not None
+        else ""
+    )
+    return HTMLResponse(
+        _SIGN_IN.format(
+            style=_STYLE,
+            sso_path=sso_path,
+            saml_request=html.escape(saml_request),
+            relay_state=html.escape(relay_state),
+            signature_fields=fields,
+        )
+    )
 
 
 @router.get(SSO_PATH, response_class=HTMLResponse)
 async def sign_in_page(request: Request, SAMLRequest: str, RelayState: str = "") -> HTMLResponse:  # noqa: N803 - SAML's parameter names
     """The sign-in page of an AuthnRequest sent with the HTTP-Redirect binding."""
-    try:
-        await asyncio.to_thread(read_request, _key(request), _base_url(request), SAMLRequest)
-    except ValueError as exc:
-        return HTMLResponse(f"<h1>Invalid SAML request</h1><p>{html.escape(str(exc))}</p>", 400)
-    return HTMLResponse(
-        _SIGN_IN.format(
-            style=_STYLE,
-            sso_path=SSO_PATH,
-            saml_request=html.escape(SAMLRequest),
-            relay_state=html.escape(RelayState),
-        )
+    return await _sign_in_page(
+        request, sso_path=SSO_PATH, saml_request=SAMLRequest, relay_state=RelayState, signature=None
     )
+
+
+@router.get(SIGNED_SSO_PATH, response_class=HTMLResponse)
+async def signed_requests_sign_in_page(
+    request: Request,
+    SAMLRequest: str,  # noqa: N803 - SAML's parameter names
+    RelayState: str = "",  # noqa: N803
+    SigAlg: str = "",  # noqa: N803
+    Signature: str = "",  # noqa: N803
+) -> HTMLResponse:
+    """The sign-in page of the application that requires signed requests: the request's
+    signature is checked first (refused with the reason)."""
+    return await _sign_in_page(
+        request,
+        sso_path=SIGNED_SSO_PATH,
+        saml_request=SAMLRequest,
+        relay_state=RelayState,
+        signature=(SigAlg, Signature),
+    )
+
+
+async def _signed_in(
+    request: Request,
+    *,
+    entity_path: str,
+    sso_path: str,
+    saml_request: str,
+    relay_state: str,
+    person: Person,
+    signature: tuple[str, str] | None,
+) -> HTMLResponse:
+    """A signed Response to the request for ``person``, posted by the browser to the
+    request's ACS URL (its own page, submitted by a script its policy allows by hash)."""
+    key, base = _key(request), _base_url(request)
+    try:
+        asked = await asyncio.to_thread(read_request, key, base, saml_request, sso_path)
+        if signature is not None:
+            await _check_signed(request, saml_request, relay_state, *signature)
+    except ValueError as exc:
+        return _refused(str(exc))
+    document = await asyncio.to_thread(
+        signed_response,
+        key,
+        base_url=base,
+        request_id=asked.id,
+        sp_entity_id=asked.issuer,
+        acs_url=asked.acs_url,
+        person=person,
+        entity_path=entity_path,
+    )
+    page = _POST.format(
+        style=_STYLE,
+        acs_url=html.escape(asked.acs_url),
+        saml_response=base64.b64encode(document.encode()).decode(),
+        relay_state=html.escape(relay_state),
+        script=_AUTO_POST_SCRIPT,
+    )
+    return HTMLResponse(page, headers={"Content-Security-Policy": _post_policy()})
+
+
+def _person(email: str, given_name: str, family_name: str) -> Person:
+    return Person(email.strip().lower(), given_name.strip(), family_name.strip())
 
 
 @router.post(SSO_PATH, response_class=HTMLResponse)
@@ -357,28 +536,37 @@ async def sign_in(
     family_name: Annotated[str, Form()],
     RelayState: Annotated[str, Form()] = "",  # noqa: N803
 ) -> HTMLResponse:
-    """Sign the person in: a signed Response to the request, posted by the browser to the
-    request's ACS URL (its own page, submitted by a script its policy allows by hash)."""
-    key, base = _key(request), _base_url(request)
-    try:
-        asked = await asyncio.to_thread(read_request, key, base, SAMLRequest)
-    except ValueError as exc:
-        return HTMLResponse(f"<h1>Invalid SAML request</h1><p>{html.escape(str(exc))}</p>", 400)
-    person = Person(email.strip().lower(), given_name.strip(), family_name.strip())
-    document = await asyncio.to_thread(
-        signed_response,
-        key,
-        base_url=base,
-        request_id=asked.id,
-        sp_entity_id=asked.issuer,
-        acs_url=asked.acs_url,
-        person=person,
+    """Sign the person in (see :func:`_signed_in`)."""
+    return await _signed_in(
+        request,
+        entity_path=ENTITY_PATH,
+        sso_path=SSO_PATH,
+        saml_request=SAMLRequest,
+        relay_state=RelayState,
+        person=_person(email, given_name, family_name),
+        signature=None,
     )
-    page = _POST.format(
-        style=_STYLE,
-        acs_url=html.escape(asked.acs_url),
-        saml_response=base64.b64encode(document.encode()).decode(),
-        relay_state=html.escape(RelayState),
-        script=_AUTO_POST_SCRIPT,
+
+
+@router.post(SIGNED_SSO_PATH, response_class=HTMLResponse)
+async def signed_requests_sign_in(
+    request: Request,
+    SAMLRequest: Annotated[str, Form()],  # noqa: N803 - SAML's parameter names
+    email: Annotated[str, Form()],
+    given_name: Annotated[str, Form()],
+    family_name: Annotated[str, Form()],
+    RelayState: Annotated[str, Form()] = "",  # noqa: N803
+    SigAlg: Annotated[str, Form()] = "",  # noqa: N803
+    Signature: Annotated[str, Form()] = "",  # noqa: N803
+) -> HTMLResponse:
+    """Sign the person in at the application that requires signed requests: the request's
+    signature (carried from the page) is checked again."""
+    return await _signed_in(
+        request,
+        entity_path=SIGNED_ENTITY_PATH,
+        sso_path=SIGNED_SSO_PATH,
+        saml_request=SAMLRequest,
+        relay_state=RelayState,
+        person=_person(email, given_name, family_name),
+        signature=(SigAlg, Signature),
     )
-    return HTMLResponse(page, headers={"Content-Security-Policy": _post_policy()})

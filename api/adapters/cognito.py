@@ -780,6 +780,20 @@ class CognitoClient:
         provider: dict[str, Any] = body["IdentityProvider"]
         return provider
 
+    async def get_signing_certificate(self) -> str:
+        """GetSigningCertificate (SigV4): the x.509 certificate the pool signs SAML sign-in
+        requests with (those of identity providers with ``RequestSigningAlgorithm``), as
+        Cognito returns it (base64 DER; a PEM is taken too). Cognito issues a new one every
+        year and signs with the newest (Amazon Cognito API reference, GetSigningCertificate;
+        "SAML signing and encryption").
+
+        Raises: ResourceNotFoundError, CognitoError, CognitoUnavailable.
+        """
+        body = await self.call(
+            "GetSigningCertificate", {"UserPoolId": self.user_pool_id}, signed=True
+        )
+        return str(body.get("Certificate") or "")
+
     async def list_identity_providers(self) -> list[str]:
         """ListIdentityProviders (SigV4): the names of every identity provider of the pool.
         Raises: CognitoUnavailable."""
@@ -840,21 +854,27 @@ class IdentityProvider:
     ``name``: ``ProviderName`` (up to 32 characters); ``metadata``: the identity provider's
     SAML metadata document (sent as ``MetadataFile``); ``identifiers``: ``IdpIdentifiers``
     (email domains; unique across the pool); ``attribute_mapping``: pool attribute -> the
-    SAML attribute name the identity provider sends.
+    SAML attribute name the identity provider sends; ``request_signing_algorithm``: how
+    Cognito signs its sign-in requests to it (``rsa-sha256``, the one value Cognito takes), or
+    None for unsigned requests (``ProviderDetails.RequestSigningAlgorithm``).
     """
 
     name: str
     metadata: str
     identifiers: tuple[str, ...]
     attribute_mapping: dict[str, str]
+    request_signing_algorithm: str | None = None
 
     def request(self, user_pool_id: str) -> dict[str, Any]:
         """The CreateIdentityProvider request body."""
+        details = {"MetadataFile": self.metadata, "IDPSignout": "false"}
+        if self.request_signing_algorithm:
+            details["RequestSigningAlgorithm"] = self.request_signing_algorithm
         return {
             "UserPoolId": user_pool_id,
             "ProviderName": self.name,
             "ProviderType": "SAML",
-            "ProviderDetails": {"MetadataFile": self.metadata, "IDPSignout": "false"},
+            "ProviderDetails": details,
             "AttributeMapping": self.attribute_mapping,
             "IdpIdentifiers": list(self.identifiers),
         }

@@ -49,6 +49,7 @@ class AuditAction(enum.StrEnum):
     SAML_UPDATED = "sso.saml_updated"
     SAML_REMOVED = "sso.saml_removed"
     SAML_TESTED = "sso.saml_tested"
+    SAML_LINKING_CONFIRMED = "sso.saml_linking_confirmed"
     USER_SSO_LINKED = "user.sso_linked"
     PLAN_CHANGED = "plan.units_changed"
     PLAN_CHANGE_SCHEDULED = "plan.change_scheduled"
@@ -86,6 +87,12 @@ class Actor:
     name: str
     email: str
     client_address: str
+
+    @property
+    def label(self) -> str:
+        """How a notice names the actor: 'Name <email>', or the name alone when it has no
+        email (the console, a vendor)."""
+        return f"{self.name} <{self.email}>" if self.email else self.name
 
 
 DOMAIN_CHECK = Actor(user_id=None, name="Domain check", email="", client_address="")

@@ -61,7 +61,7 @@ DESCRIPTIONS: dict[Permission, str] = {
     Permission.SSO_READ: "Read the single sign-on settings and domains",
     Permission.SSO_WRITE: "Add, verify and remove domains; turn Google SSO on or off; test "
     "a SAML connection",
-    Permission.IDENTITY_PROVIDERS_WRITE: "Connect, replace or remove a SAML identity "
+    Permission.IDENTITY_PROVIDERS_WRITE: "Connect, replace, remove or confirm a SAML identity "
     "provider; require SAML",
     Permission.SIGN_IN_POLICY_WRITE: "Require two-step sign-in for everyone",
     Permission.BILLING_READ: "Read Billing & Subscription and the invoices",

@@ -30,6 +30,14 @@ class SamlConnection(TimestampMixin, Base):
     keeps the metadata it had). ``expiry_notice_for`` is the ``certificate_expires_at`` whose
     expiry email went out (one email per certificate). ``last_test_*``: what the identity
     provider sent at the last test sign-in, or what was wrong with it (``last_test_problem``).
+
+    ``created_by_user_id`` is who connected it (null once that user is removed, or when it is
+    not known: a connection older than this column whose audit entry is gone).
+    ``linking_confirmed_at`` / ``linking_confirmed_by_user_id``: when and by which Owner the
+    connection was allowed to link a first sign-in to an existing user of the account (README
+    "Security model", "Who someone is"): set when an Owner saves it or confirms it; null for a
+    connection an Admin saved before connecting was an Owner's, which signs in only people new
+    to the account until an Owner confirms it.
     """
 
     __tablename__ = "saml_connection"
@@ -53,3 +61,10 @@ class SamlConnection(TimestampMixin, Base):
     last_test_first_name: Mapped[str | None] = mapped_column(String(100))
     last_test_last_name: Mapped[str | None] = mapped_column(String(100))
     last_test_problem: Mapped[str | None] = mapped_column(Text)
+    created_by_user_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("user.id", ondelete="SET NULL")
+    )
+    linking_confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    linking_confirmed_by_user_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("user.id", ondelete="SET NULL")
+    )

@@ -1,8 +1,9 @@
 """SSO routes: the setting (SPEC 7: POST /web/sso), the account's domains (README
 "Verified domains": GET/POST /web/sso/domains, POST /web/sso/domains/{id}/verify,
 DELETE /web/sso/domains/{id}) and its SAML connection (README "SAML single sign-on":
-GET/PUT/DELETE /web/sso/saml, POST /web/sso/saml/requirement; its test sign-in is with the
-session routes)."""
+GET/PUT/DELETE /web/sso/saml, POST /web/sso/saml/requirement and
+/web/sso/saml/confirm-linking, all but GET an Owner's; its test sign-in is with the session
+routes)."""
 
 import uuid
 from typing import Annotated
@@ -206,11 +207,12 @@ MetadataSource = Annotated[MetadataFetcher, Depends(_metadata_fetcher)]
     dependencies=[Permit(Permission.SSO_READ)],
 )
 async def get_saml(
-    caller: CurrentUser, db: DbSession, settings: SettingsDep
+    caller: CurrentUser, db: DbSession, settings: SettingsDep, cognito: Cognito
 ) -> SamlSettingsResponse:
     """What the identity provider needs (the service provider's entity ID, ACS URL, NameID
-    format and attribute names) and the account's SAML connection, null before set-up."""
-    return await saml.saml_settings(db=db, caller=caller, settings=settings)
+    format and attribute names) and the account's SAML connection, null before set-up; with
+    the pool's signing certificate when the identity provider wants signed requests."""
+    return await saml.saml_settings(db=db, cognito=cognito, caller=caller, settings=settings)
 
 
 @router.put(
@@ -239,7 +241,8 @@ async def save_saml(
 ) -> SamlConnection:
     """Set up or update the SAML connection from the identity provider's metadata, by URL
     (fetched again every day) or as XML; each problem of the metadata is refused with a
-    message naming it. The connection's domains are the account's verified domains."""
+    message naming it. The connection's domains are the account's verified domains. Owners
+    only (an identity provider can sign in as anyone of the account); every Owner is told."""
     return await saml.save_connection(
         db=db,
         caller=caller,
@@ -264,7 +267,7 @@ async def remove_saml(
     caller: CurrentUser, db: DbSession, audit: Audit, cognito: Cognito
 ) -> Response:
     """Remove the SAML connection; the account's users sign in with email and password again
-    (they set one with Forgot password)."""
+    (they set one with Forgot password). Owners only; every Owner is told."""
     await saml.remove_connection(db=db, caller=caller, audit=audit, cognito=cognito)
     return Response(status_code=204)
 
@@ -286,9 +289,27 @@ async def set_saml_requirement(
     body: SamlRequirementUpdate, caller: CurrentUser, db: DbSession, audit: Audit
 ) -> SsoResponse:
     """Require (or stop requiring) sign-in through the SAML connection: password, Google and
-    GitHub sign-in stop for the account's users. Only a user who signed in through the
-    connection can require it."""
+    GitHub sign-in stop for the account's users. Only an Owner who signed in through the
+    connection can require it (which confirms its linking); every Owner is told."""
     account = await saml.set_saml_requirement(
         db=db, caller=caller, audit=audit, required=body.require_saml_sso
     )
     return SsoResponse(sso=await service.sso_of(db=db, account=account))
+
+
+@router.post(
+    "/sso/saml/confirm-linking",
+    response_model=SamlConnection,
+    dependencies=[Permit(Permission.IDENTITY_PROVIDERS_WRITE), VerifiedEmail],
+    responses=error_responses(
+        *_AUTH, Forbidden, EmailVerificationRequired, NotFound, RequestValidationFailed
+    ),
+)
+async def confirm_saml_linking(
+    caller: CurrentUser, db: DbSession, audit: Audit, cognito: Cognito
+) -> SamlConnection:
+    """Let the SAML connection link a person's first sign-in to their existing user of the
+    account (README "Security model", "Who someone is"): a connection an Admin saved before
+    connecting was an Owner's signs in only people new to the account until an Owner confirms
+    it. Owners only; audited; every Owner is told. 404 without a connection."""
+    return await saml.confirm_linking(db=db, caller=caller, audit=audit, cognito=cognito)

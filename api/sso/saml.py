@@ -1,5 +1,6 @@
-"""SAML single sign-on, set up by the account's Owners and Admins themselves (SPEC 4 "SSO
-setting": saml; README "SAML single sign-on").
+"""SAML single sign-on, set up by the account's Owners themselves (SPEC 4 "SSO setting": saml;
+README "SAML single sign-on"; who a connection speaks for: README "Security model", "Who someone
+is").
 
 The console is not the SAML service provider: Cognito is. A connection is a SAML identity
 provider of the user pool (CreateIdentityProvider, ``ProviderType`` SAML) named after the
@@ -20,8 +21,17 @@ names the connection (api/auth/identity.py).
   verified domain belongs to one account: when a domain moved to another account, the old
   connection gives it up first (:func:`sync_identifiers`).
 - The first sign-in of a person through the connection (:func:`provision`) creates their
-  user in the account (a Member), or links the existing user of that email in the account;
-  their email must be at one of the account's verified domains.
+  user in the account (a Member), or links the existing user of that email in the account
+  when an Owner made or confirmed the connection (``linking_confirmed_at``); their email must
+  be at one of the account's verified domains. An identity provider asserts whatever its
+  administrator types, so linking an existing user (an Owner, say) is only as trustworthy as
+  whoever chose the identity provider: connecting one is an Owner's, and a connection an Admin
+  saved before that is confirmed by an Owner (:func:`confirm_linking`) before it links anyone.
+- Metadata that asks for signed sign-in requests has Cognito sign them
+  (api/sso/saml_idp_needs.py); the set-up shows the pool's signing certificate for the
+  identity provider (GetSigningCertificate).
+- Connecting, replacing, removing and requiring it tell every Owner by email
+  (api/auth/owner_notices.py), in the change's transaction.
 - Requiring it ends the sessions of everyone else; removing it lets the account's users
   sign in with email and password again (they set one with Forgot password).
 """
@@ -35,7 +45,6 @@ from typing import Any
 
 import structlog
 from sqlalchemy import func
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.cognito import (
@@ -49,13 +58,15 @@ from api.adapters.metadata_url import MetadataFetcher, MetadataUnreachable, Meta
 from api.audit import Actor, AuditAction, AuditTrail, SigningIn, Target
 from api.auth.errors import RemovedFromAccount, removed_message
 from api.auth.identity import ProvenIdentity
+from api.auth.owner_notices import notify_owners
 from api.auth.principal import Caller
 from api.auth.sessions import end_sessions, was_removed
 from api.cognito_errors import cognito_errors
 from api.config import Settings
-from api.db import undo_on_rollback
+from api.db import new_id, undo_on_rollback
 from api.emails import email_domain
-from api.errors import NotFound
+from api.errors import EmailInUse, NotFound
+from api.membership import service as membership
 from api.models import Account, AuthType, Role, SamlConnection, User
 from api.sso import repository
 from api.sso.errors import (
@@ -63,6 +74,11 @@ from api.sso.errors import (
     SamlMetadataUnreachable,
     SamlSsoAuthTypeRequired,
     VerifiedDomainRequired,
+)
+from api.sso.saml_idp_needs import (
+    REQUEST_SIGNING_ALGORITHM,
+    refuse_tenant_independent,
+    wants_signed_requests,
 )
 from api.sso.saml_metadata import IdpMetadata, parse_metadata
 from api.sso.schemas import SamlConnection as SamlConnectionOut
@@ -118,8 +134,56 @@ def _test(row: SamlConnection, tested_at: datetime) -> SamlTest:
     )
 
 
-def connection_out(row: SamlConnection, now: datetime | None = None) -> SamlConnectionOut:
-    """A connection as the console shows it."""
+def signing_certificate_pem(certificate: str) -> str:
+    """Cognito's signing certificate (base64 DER as GetSigningCertificate gives it, or a PEM)
+    as a PEM, the form identity providers take in an upload or a text box."""
+    if certificate.lstrip().startswith("-----BEGIN"):
+        return certificate.strip() + "\n"
+    body = "".join(certificate.split())
+    lines = [body[i : i + 64] for i in range(0, len(body), 64)]
+    return "-----BEGIN CERTIFICATE-----\n" + "\n".join(lines) + "\n-----END CERTIFICATE-----\n"
+
+
+async def _signing_certificate(cognito: CognitoClient) -> str | None:
+    """The pool's current signing certificate (PEM), or None when Cognito does not answer
+    (the set-up shows the rest, and says the certificate could not be read)."""
+    try:
+        return signing_certificate_pem(await cognito.get_signing_certificate())
+    except (CognitoError, CognitoUnavailable, TimeoutError):
+        log.warning("saml_signing_certificate_unavailable", exc_info=True)
+        return None
+
+
+async def _view(
+    db: AsyncSession, cognito: CognitoClient, row: SamlConnection, now: datetime | None = None
+) -> SamlConnectionOut:
+    """A connection as the console shows it, with who confirmed its linking and, when its
+    identity provider wants signed requests, the pool's signing certificate."""
+    confirmed_by = (
+        await db.get(User, row.linking_confirmed_by_user_id)
+        if row.linking_confirmed_by_user_id is not None
+        else None
+    )
+    signs = wants_signed_requests(row.metadata_xml)
+    return connection_out(
+        row,
+        now,
+        confirmed_by=None
+        if confirmed_by is None
+        else f"{confirmed_by.first_name} {confirmed_by.last_name} <{confirmed_by.email}>".strip(),
+        signing_certificate=await _signing_certificate(cognito) if signs else None,
+    )
+
+
+def connection_out(
+    row: SamlConnection,
+    now: datetime | None = None,
+    *,
+    confirmed_by: str | None = None,
+    signing_certificate: str | None = None,
+) -> SamlConnectionOut:
+    """A connection as the console shows it (``confirmed_by``: the confirming Owner as
+    'Name <email>'; ``signing_certificate``: the pool's, PEM, when its requests are signed)."""
     return SamlConnectionOut(
         provider_name=row.provider_name,
         metadata_url=row.metadata_url,
@@ -132,28 +196,36 @@ def connection_out(row: SamlConnection, now: datetime | None = None) -> SamlConn
         metadata_error=row.metadata_error,
         connected_at=row.created_at,
         last_test=None if row.last_test_at is None else _test(row, row.last_test_at),
+        linking_confirmed_at=row.linking_confirmed_at,
+        linking_confirmed_by=confirmed_by,
+        signs_requests=wants_signed_requests(row.metadata_xml),
+        signing_certificate=signing_certificate,
     )
 
 
 async def saml_settings(
-    *, db: AsyncSession, caller: Caller, settings: Settings
+    *, db: AsyncSession, cognito: CognitoClient, caller: Caller, settings: Settings
 ) -> SamlSettingsResponse:
     """The service provider's values and the caller's account's connection (null before
     set-up)."""
     row = await repository.connection_of(db, caller.account_id)
     return SamlSettingsResponse(
         service_provider=service_provider(settings),
-        connection=None if row is None else connection_out(row),
+        connection=None if row is None else await _view(db, cognito, row),
     )
 
 
 def identity_provider_of(row: SamlConnection) -> IdentityProvider:
-    """The connection as the pool's identity provider (CreateIdentityProvider's settings)."""
+    """The connection as the pool's identity provider (CreateIdentityProvider's settings),
+    its requests signed when its metadata asks for it."""
     return IdentityProvider(
         name=row.provider_name,
         metadata=row.metadata_xml,
         identifiers=tuple(sorted(row.idp_identifiers)),
         attribute_mapping=dict(ATTRIBUTES),
+        request_signing_algorithm=REQUEST_SIGNING_ALGORITHM
+        if wants_signed_requests(row.metadata_xml)
+        else None,
     )
 
 
@@ -289,6 +361,16 @@ def _target(account: Account) -> Target:
     return Target("saml_connection", account.id, account.name)
 
 
+async def _tell_owners(
+    db: AsyncSession, audit: AuditTrail, account: Account, kind: str, subject: str, what: str
+) -> None:
+    """Every Owner's notice of a change of the connection (api/auth/owner_notices.py), in
+    ``db``'s transaction, naming who made it as the audit log does."""
+    await notify_owners(
+        db, account_id=account.id, kind=kind, subject=subject, what=what, actor=audit.actor.label
+    )
+
+
 async def save_connection(
     *,
     db: AsyncSession,
@@ -304,11 +386,16 @@ async def save_connection(
     two), in our database and in Cognito (CreateIdentityProvider or UpdateIdentityProvider,
     then the app client's ``SupportedIdentityProviders``).
 
+    The caller is an Owner (the route's ``OwnerOnly``): the connection is theirs, so it may
+    link first sign-ins to existing users (``linking_confirmed_*``; a replacement by an Owner
+    confirms a legacy connection too). Every Owner is told by email.
+
     Raises:
         VerifiedDomainRequired: the account has no verified domain (whose people it would
             sign in).
         SamlMetadataUnreachable: the URL is not one the console fetches, or the fetch failed.
-        InvalidSamlMetadata: the metadata is not usable (the message names the problem).
+        InvalidSamlMetadata: the metadata is not usable (the message names the problem), or
+            is Microsoft Entra ID's tenant-independent metadata.
         ProviderRefused, VendorUnavailable: Cognito refused or could not be reached (nothing
             is kept).
     """
@@ -320,6 +407,7 @@ async def save_connection(
         metadata = await _metadata_from_url(fetcher, metadata_url)
     else:
         metadata = parse_metadata(metadata_xml or "")
+    refuse_tenant_independent(metadata.entity_id)
     now = datetime.now(UTC)
     row = await repository.connection_of(db, account.id, for_update=True)
     created = row is None
@@ -330,6 +418,7 @@ async def save_connection(
             provider_name=provider_name_of(account.id),
             idp_identifiers=[],
             created_at=now,
+            created_by_user_id=caller.user_id,
         )
         db.add(row)
     else:
@@ -347,6 +436,9 @@ async def save_connection(
     row.certificate_expires_at = metadata.certificate_expires_at
     row.metadata_checked_at = now
     row.metadata_error = None
+    if caller.role is Role.OWNER:
+        row.linking_confirmed_at = now
+        row.linking_confirmed_by_user_id = caller.user_id
     await db.flush()
     async with cognito_errors():
         if created:
@@ -372,7 +464,30 @@ async def save_connection(
         _target(account),
         changes,
     )
-    return connection_out(row, now)
+    domains_named = ", ".join(sorted(row.idp_identifiers)) or "its verified domains"
+    if created:
+        await _tell_owners(
+            db,
+            audit,
+            account,
+            "saml-connected",
+            "A SAML identity provider was connected",
+            f"The identity provider {row.idp_entity_id} was connected to {account.name}: "
+            f"people at {domains_named} now sign in through it, and it can sign in its "
+            "existing users.",
+        )
+    else:
+        await _tell_owners(
+            db,
+            audit,
+            account,
+            "saml-replaced",
+            "The SAML identity provider was replaced",
+            f"The SAML connection of {account.name} was saved again with the metadata of "
+            f"{row.idp_entity_id}: people at {domains_named} sign in through that identity "
+            "provider from now on.",
+        )
+    return await _view(db, cognito, row, now)
 
 
 async def _delete_provider(cognito: CognitoClient, name: str) -> None:
@@ -412,6 +527,7 @@ async def remove_connection(
         user.retired_identity_sub = user.identity_sub
         user.identity_sub = None
     provider = identity_provider_of(row)
+    provider_entity = row.idp_entity_id
     await db.delete(row)
     await db.flush()
     async with cognito_errors():
@@ -425,6 +541,52 @@ async def remove_connection(
         ),
     )
     await audit.record(AuditAction.SAML_REMOVED, _target(account), changes)
+    await _tell_owners(
+        db,
+        audit,
+        account,
+        "saml-removed",
+        "The SAML identity provider was removed",
+        f"The identity provider {provider_entity} no longer signs anyone in to {account.name}: "
+        "its people sign in with their email and password again.",
+    )
+
+
+async def confirm_linking(
+    *, db: AsyncSession, caller: Caller, audit: AuditTrail, cognito: CognitoClient
+) -> SamlConnectionOut:
+    """Let the caller's account's connection link first sign-ins to existing users of the
+    account (README "Security model", "Who someone is"): the caller, an Owner (the route's
+    ``OwnerOnly``), vouches for the identity provider an Admin connected before connecting
+    was an Owner's. Audited (``sso.saml_linking_confirmed``); every Owner is told. Confirming
+    a confirmed connection changes nothing.
+
+    Raises: NotFound (the account has no connection).
+    """
+    account = await db.get_one(Account, caller.account_id, with_for_update=True)
+    row = await repository.connection_of(db, account.id, for_update=True)
+    if row is None:
+        raise NotFound("No SAML connection is set up")
+    if row.linking_confirmed_at is None:
+        row.linking_confirmed_at = datetime.now(UTC)
+        row.linking_confirmed_by_user_id = caller.user_id
+        await db.flush()
+        await audit.record(
+            AuditAction.SAML_LINKING_CONFIRMED,
+            _target(account),
+            {"linkingConfirmed": (False, True), "idpEntityId": (None, row.idp_entity_id)},
+        )
+        await _tell_owners(
+            db,
+            audit,
+            account,
+            "saml-linking-confirmed",
+            "The SAML identity provider may now sign in existing users",
+            f"The identity provider {row.idp_entity_id} of {account.name} was confirmed: "
+            "the first time an existing user (an Owner included) signs in through it, they "
+            "are linked to it, so whoever runs that identity provider can sign in as them.",
+        )
+    return await _view(db, cognito, row)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -438,19 +600,28 @@ async def set_saml_requirement(
     it stops requiring Google, and ends the sessions of every user who does not sign in
     through the connection (README "SAML single sign-on").
 
-    Returns the account after the change.
+    Requiring a connection whose linking no Owner confirmed confirms it (its existing users
+    must be able to sign in through it). Returns the account after the change. A change tells
+    every Owner by email.
 
     Raises:
         SamlConnectionRequired: requiring it before the connection is set up.
         SamlSsoAuthTypeRequired: requiring it as a user who has not signed in through it.
     """
     account = await db.get_one(Account, caller.account_id, with_for_update=True)
+    changes: dict[str, tuple[Any, Any]] = {}
     if required:
-        if await repository.connection_of(db, account.id) is None:
+        row = await repository.connection_of(db, account.id, for_update=True)
+        if row is None:
             raise SamlConnectionRequired()
         if caller.auth_type is not AuthType.SAML_SSO:
             raise SamlSsoAuthTypeRequired()
-    changes: dict[str, tuple[Any, Any]] = {}
+        if row.linking_confirmed_at is None:
+            # Requiring it makes everyone sign in through it: an Owner who does vouches for
+            # it, or the account's existing users could not sign in at all.
+            row.linking_confirmed_at = datetime.now(UTC)
+            row.linking_confirmed_by_user_id = caller.user_id
+            changes["linkingConfirmed"] = (False, True)
     if account.require_saml_sso != required:
         changes["requireSamlSSO"] = (account.require_saml_sso, required)
     if required and account.require_google_sso:
@@ -459,6 +630,21 @@ async def set_saml_requirement(
     if changes:
         await audit.record(
             AuditAction.SSO_CHANGED, Target("account", account.id, account.name), changes
+        )
+    if "requireSamlSSO" in changes:
+        await _tell_owners(
+            db,
+            audit,
+            account,
+            "saml-required" if required else "saml-not-required",
+            "SAML single sign-on is now required"
+            if required
+            else "SAML single sign-on is no longer required",
+            f"The users of {account.name} now sign in through its SAML identity provider only: "
+            "password, Google and GitHub sign-in stop for them."
+            if required
+            else f"The users of {account.name} may sign in with their email and password, "
+            "Google or GitHub again.",
         )
     if required and not account.require_saml_sso:
         # As for Google: the users it excludes lose their sessions for good.
@@ -472,6 +658,13 @@ async def set_saml_requirement(
 # Signing people in
 
 
+UNCONFIRMED_LINK = (
+    "{email} already has a user in {account}, and this single sign-on connection has not been "
+    "confirmed by an Owner of the account, so it signs in only people who are new to the "
+    "account. Ask an Owner to confirm it under User Management, Security."
+)
+
+
 class SamlSignInRefused(Exception):
     """A SAML identity that the console does not let in; ``message`` says why, for the
     person signing in."""
@@ -482,14 +675,16 @@ class SamlSignInRefused(Exception):
 
 
 async def _new_member(
-    db: AsyncSession, account_id: uuid.UUID, identity: ProvenIdentity, sub: str
+    db: AsyncSession, account_id: uuid.UUID, identity: ProvenIdentity, sub: str, address: str
 ) -> User | None:
-    """A Member of ``account_id`` for a SAML identity's first sign-in (People who arrive
+    """A Member of ``account_id`` for a SAML identity's first sign-in (people who arrive
     through the connection are Members until an Owner changes it), with the names the identity
-    provider sent; None when a user of that email was committed meanwhile (a concurrent first
-    sign-in of the same person: the unique email refuses the second insert, which a savepoint
-    undoes so the transaction goes on)."""
+    provider sent, added through the membership home and audited as their own join; None when
+    a user of that email was committed meanwhile (a concurrent first sign-in of the same
+    person: the unique email refuses the second insert, which a savepoint undoes so the
+    transaction goes on)."""
     user = User(
+        id=new_id(),  # known before the row is written: the audit log names its own join
         account_id=account_id,
         identity_id=identity.username,
         identity_sub=sub,
@@ -500,11 +695,18 @@ async def _new_member(
         role=Role.MEMBER,
         signed_in_at=func.now(),
     )
+    name = f"{user.first_name} {user.last_name}".strip()
     try:
         async with db.begin_nested():
-            db.add(user)
-            await db.flush()
-    except IntegrityError:
+            await membership.add(
+                db,
+                acting=membership.joining(f"{name} <{user.email}>"),
+                user=user,
+                audit=AuditTrail(db, account_id, Actor(user.id, name, user.email, address)),
+                action=AuditAction.USER_JOINED,
+                changes={"role": (None, user.role.value), "via": (None, "SAML SSO")},
+            )
+    except EmailInUse:
         return None
     return user
 
@@ -517,11 +719,16 @@ async def provision(
     account is linked to it (their sign-in type becomes SAML SSO), or a Member is created
     with the names the identity provider sent. Either way in ``db``'s transaction, audited.
 
+    An existing user is linked only through a connection an Owner made or confirmed
+    (``linking_confirmed_at``; README "Security model", "Who someone is"): through any other,
+    whoever runs the identity provider could sign in as anyone of the account.
+
     Returns who signed in.
 
     Raises:
         SamlSignInRefused: the connection is gone; the email is missing or not at one of the
-            account's verified domains; the email belongs to a user of another account.
+            account's verified domains; the email belongs to a user of another account; it
+            belongs to a user of the account and the connection's linking is not confirmed.
         RemovedFromAccount: the account removed this person.
     """
     row = (
@@ -545,42 +752,38 @@ async def provision(
     ):
         raise RemovedFromAccount(removed_message(account.name))
     user = await repository.user_with_email(db, email)
-    created = None
     if user is None:
-        created = await _new_member(db, account.id, identity, sub)
-        # None: another first sign-in of theirs (another tab) made the user meanwhile.
-        user = created or await repository.user_with_email(db, email)
+        created = await _new_member(db, account.id, identity, sub, client_address)
+        if created is not None:
+            return SigningIn(created.id, account.id, _name(created), created.email)
+        # Another first sign-in of theirs (another tab) made the user meanwhile.
+        user = await repository.user_with_email(db, email)
         if user is None:  # ...and it is gone again already
             raise SamlSignInRefused("Signing you in did not complete. Please try again.")
     if user.account_id != account.id:
         raise SamlSignInRefused(
             f"{email} already belongs to another account of the console. Ask your administrator."
         )
-    name = f"{user.first_name} {user.last_name}".strip()
-    if created is not None:
-        action: AuditAction = AuditAction.USER_JOINED
-        changes: dict[str, tuple[Any, Any]] = {
-            "role": (None, user.role.value),
-            "via": (None, "SAML SSO"),
-        }
-    elif user.identity_id == identity.username and user.auth_type is AuthType.SAML_SSO:
+    if user.identity_id == identity.username and user.auth_type is AuthType.SAML_SSO:
         user.identity_sub = sub  # linked already, by that other sign-in: nothing to record
         await db.flush()
-        return SigningIn(user.id, account.id, name, user.email)
+    elif row.linking_confirmed_at is None:
+        raise SamlSignInRefused(UNCONFIRMED_LINK.format(email=email, account=account.name))
     else:
-        changes = {"authType": (user.auth_type.value, AuthType.SAML_SSO.value)}
-        user.identity_id = identity.username
-        user.identity_sub = sub
-        user.auth_type = AuthType.SAML_SSO
-        user.email_verified = True
-        user.signed_in_at = func.now()
-        await db.flush()
-        action = AuditAction.USER_SSO_LINKED
-    actor = Actor(user.id, name, user.email, client_address)
-    await AuditTrail(db, account.id, actor).record(
-        action, Target("user", user.id, f"{name} <{user.email}>"), changes
-    )
-    return SigningIn(user.id, account.id, name, user.email)
+        actor = Actor(user.id, _name(user), user.email, client_address)
+        await membership.link_sign_in(
+            db,
+            audit=AuditTrail(db, account.id, actor),
+            user=user,
+            identity_id=identity.username,
+            identity_sub=sub,
+            auth_type=AuthType.SAML_SSO,
+        )
+    return SigningIn(user.id, account.id, _name(user), user.email)
+
+
+def _name(user: User) -> str:
+    return f"{user.first_name} {user.last_name}".strip()
 
 
 async def connection_for_domain(db: AsyncSession, domain: str) -> str | None:

@@ -128,6 +128,13 @@ class SamlConnection(ApiModel):
     whose people it signs in; ``metadataCheckedAt``: when the metadata was last fetched or
     uploaded; ``metadataError``: why the last daily fetch failed (null when it worked);
     ``connectedAt``: when it was set up; ``lastTest``: the last test sign-in, if any.
+    ``linkingConfirmedAt`` / ``linkingConfirmedBy`` ('Name <email>', null once that user is
+    gone): when and by which Owner it was allowed to link a first sign-in to an existing user
+    of the account (null: a connection an Admin saved before connecting was an Owner's; it
+    signs in only people new to the account until an Owner confirms it). ``signsRequests``:
+    the identity provider wants signed sign-in requests (``WantAuthnRequestsSigned``), which
+    Cognito then signs; ``signingCertificate``: the certificate to give the identity provider
+    for them (PEM; null when the requests are not signed, or Cognito could not be asked).
     """
 
     provider_name: str
@@ -141,6 +148,10 @@ class SamlConnection(ApiModel):
     metadata_error: str | None
     connected_at: datetime
     last_test: SamlTest | None
+    linking_confirmed_at: datetime | None
+    linking_confirmed_by: str | None
+    signs_requests: bool
+    signing_certificate: str | None
 
 
 class SamlSettingsResponse(ApiModel):

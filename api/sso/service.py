@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from api.adapters.cognito import CognitoClient
 from api.adapters.dns_resolver import DnsBusy, DnsLookupFailed, DnsResolver
 from api.audit import DOMAIN_CHECK, AuditAction, AuditTrail, Target
+from api.auth.owner_notices import notify_owners
 from api.auth.principal import Caller
 from api.auth.sessions import end_sessions
 from api.emails import email_domain, is_blocked_domain, is_gmail_domain
@@ -65,7 +66,8 @@ DOMAIN_NOT_FOUND = "Domain not found"
 async def set_google_sso(
     *, db: AsyncSession, caller: Caller, audit: AuditTrail, required: bool
 ) -> Sso:
-    """Turn "require Google SSO" on or off for the caller's account.
+    """Turn "require Google SSO" on or off for the caller's account; a change tells every
+    Owner by email (api/auth/owner_notices.py).
 
     Raises:
         PersonalGmailAccount: enabling from a Gmail address.
@@ -85,6 +87,20 @@ async def set_google_sso(
             AuditAction.SSO_CHANGED,
             Target("account", account.id, account.name),
             {"requireGoogleSSO": (account.require_google_sso, required)},
+        )
+        await notify_owners(
+            db,
+            account_id=account.id,
+            kind="google-sso-required" if required else "google-sso-not-required",
+            subject="Google sign-in is now required"
+            if required
+            else "Google sign-in is no longer required",
+            what=f"The users of {account.name} now sign in with Google only, and anyone with "
+            "a Google account at its verified domains can join it."
+            if required
+            else f"The users of {account.name} may sign in with their email and password or "
+            "GitHub again, and nobody joins it through Google by themselves any more.",
+            actor=audit.actor.label,
         )
         if required:
             # The users it excludes lose their sessions for good, even if it is turned off

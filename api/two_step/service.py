@@ -34,6 +34,7 @@ from api.adapters.cognito import (
     Tokens,
 )
 from api.audit import AuditAction, AuditTrail, Target
+from api.auth.owner_notices import notify_owners
 from api.auth.principal import Caller
 from api.auth.roles import require_may_manage
 from api.auth.two_step import APPLIES_TO, setup_due
@@ -371,8 +372,8 @@ async def set_requirement(
     From then on, those without it are refused with their current sessions and set it up at
     their next sign-in (``api.auth.two_step``). Audited (``two_step.requirement_changed``).
 
-    Returns whether it is required now. Raises: SetUpTwoStepSignInFirst (a password user
-    without it requiring it).
+    A change tells every Owner by email (api/auth/owner_notices.py). Returns whether it is
+    required now. Raises: SetUpTwoStepSignInFirst (a password user without it requiring it).
     """
     user, _ = await _own(db, caller, lock=False)
     if required and user.auth_type is APPLIES_TO and user.two_step_enabled_at is None:
@@ -383,6 +384,20 @@ async def set_requirement(
             AuditAction.TWO_STEP_REQUIREMENT_CHANGED,
             Target("account", caller.account_id, caller.account_name),
             {"requireTwoStepSignIn": (before, required)},
+        )
+        await notify_owners(
+            db,
+            account_id=caller.account_id,
+            kind="two-step-required" if required else "two-step-not-required",
+            subject="Two-step sign-in is now required"
+            if required
+            else "Two-step sign-in is no longer required",
+            what=f"Everyone of {caller.account_name} who signs in with a password now needs "
+            "two-step sign-in too; those without it set it up at their next sign-in."
+            if required
+            else f"The password users of {caller.account_name} may sign in with their password "
+            "alone again, unless they keep two-step sign-in on themselves.",
+            actor=audit.actor.label,
         )
     return required
 

@@ -3,7 +3,8 @@ the stand-in identity provider's metadata URL and tests it, a new person signs i
 'Sign in with SSO' and lands in the account, SAML is required, a password user of the
 account is refused at the next request, and removing the connection signs its people out with
 what to do now. The certificate-expiry warning, and a domain with no connection on the login
-screen."""
+screen. An Admin cannot connect her own identity provider to sign in as the Owner (README
+"Security model", "Who someone is")."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tests.e2e.conftest import (
     ARTIFACTS,
     assert_no_axe_violations,
     google_account_in_api,
+    sign_in,
     sign_in_with_google,
     verify_domain_in_api,
 )
@@ -40,22 +42,46 @@ def _company(console_url: str, name: str) -> tuple[str, dict[str, str]]:
     return domain, headers
 
 
-def _sign_in_at_identity_provider(page: Page, email: str, first: str, last: str) -> None:
-    """Fill the stand-in identity provider's sign-in page and press Continue."""
-    expect(page).to_have_url(re.compile(r"/dev/saml-idp/sso\?SAMLRequest="))
+def _sign_in_at_identity_provider(
+    page: Page, email: str, first: str, last: str, sso_path: str = "/dev/saml-idp/sso"
+) -> None:
+    """Fill the stand-in identity provider's sign-in page (at ``sso_path``) and press
+    Continue."""
+    expect(page).to_have_url(re.compile(re.escape(sso_path) + r"\?SAMLRequest="))
     page.get_by_label("Email").fill(email)
     page.get_by_label("First name").fill(first)
     page.get_by_label("Last name").fill(last)
     page.get_by_role("button", name="Continue").click()
 
 
-def _sign_in_with_sso(page: Page, email: str, first: str, last: str) -> None:
-    """'Sign in with SSO' on /login with ``email``, then sign in at the identity provider."""
+def _sign_in_with_sso_start(page: Page, email: str) -> None:
+    """'Sign in with SSO' on /login with ``email``."""
     page.goto("/login")
     page.get_by_role("button", name="Sign in with SSO").click()
     page.get_by_label("Work email").fill(email)
     page.get_by_role("button", name="Continue with SSO").click()
+
+
+def _sign_in_with_sso(page: Page, email: str, first: str, last: str) -> None:
+    """'Sign in with SSO' on /login with ``email``, then sign in at the identity provider."""
+    _sign_in_with_sso_start(page, email)
     _sign_in_at_identity_provider(page, email, first, last)
+
+
+def _password_user(browser: Browser, console_url: str, email: str) -> Page:
+    """A page of ``email``, invited by email (their temporary password from the dev mailbox,
+    changed at the first sign-in), signed in."""
+    temporary = httpx.get(f"{console_url}/dev/mailbox", params={"to": email}).json()[0]
+    context = browser.new_context(base_url=console_url)
+    page = context.new_page()
+    page.goto("/login")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(temporary["temporaryPassword"])
+    page.get_by_role("button", name="Sign in with Email").click()
+    page.get_by_placeholder("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Change Password").click()
+    expect(page).to_have_url(ACCOUNT)
+    return page
 
 
 def _to_security(page: Page) -> None:
@@ -77,16 +103,7 @@ def test_set_up_test_join_and_require_saml(browser: Browser, page: Page, console
         json={"firstName": "Pat", "lastName": "Password", "email": pat},
     )
     assert invited.status_code == 201, invited.text
-    temporary = httpx.get(f"{console_url}/dev/mailbox", params={"to": pat}).json()[0]
-    pat_context = browser.new_context(base_url=console_url)
-    pat_page = pat_context.new_page()
-    pat_page.goto("/login")
-    pat_page.get_by_label("Email").fill(pat)
-    pat_page.get_by_label("Password").fill(temporary["temporaryPassword"])
-    pat_page.get_by_role("button", name="Sign in with Email").click()
-    pat_page.get_by_placeholder("Password").fill(PASSWORD)
-    pat_page.get_by_role("button", name="Change Password").click()
-    expect(pat_page).to_have_url(ACCOUNT)
+    pat_page = _password_user(browser, console_url, pat)
 
     # The Owner opens Security and chooses SAML: the set-up opens.
     sign_in_with_google(page, f"gus@{domain}", "Gus", "Google")
@@ -166,7 +183,7 @@ def test_set_up_test_join_and_require_saml(browser: Browser, page: Page, console
     expect(pat_page).to_have_url(LOGIN)
     expect(pat_page.get_by_text("This user must sign in with SSO")).to_be_visible()
     pat_page.screenshot(path=str(ARTIFACTS / "saml_password_user_refused.png"), full_page=True)
-    pat_context.close()
+    pat_page.context.close()
 
     # Switching back asks first.
     page.get_by_role("radio", name=re.compile("^Email and password")).click()
@@ -234,3 +251,92 @@ def test_a_domain_without_single_sign_on(page: Page) -> None:
     expect(page.get_by_role("button", name="Sign in with Email")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "login_sso_not_set_up.png"), full_page=True)
     assert_no_axe_violations(page, "/login with 'Sign in with SSO'")
+
+
+def test_an_admin_cannot_sign_in_as_the_owner_through_her_own_identity_provider(
+    browser: Browser, page: Page, console_url: str
+) -> None:
+    # The attack: Grace, an Admin, connects an identity provider she controls (the dev
+    # stand-in signs anyone in) for the account's verified domain, then signs in through it
+    # asserting the Owner's address, to be linked to the Owner's user.
+    domain, owner = _company(console_url, "Takeover Co")
+    grace = f"grace@{domain}"
+    invited = httpx.post(
+        f"{console_url}/web/users",
+        headers=owner,
+        json={"firstName": "Grace", "lastName": "Admin", "email": grace, "role": "Admin"},
+    )
+    assert invited.status_code == 201, invited.text
+    grace_page = _password_user(browser, console_url, grace)
+    signed_in = httpx.post(
+        f"{console_url}/web/session/sign-in", json={"email": grace, "password": PASSWORD}
+    )
+    as_grace = {"Authorization": f"Bearer {signed_in.json()['tokens']['accessToken']}"}
+    attempted = httpx.put(
+        f"{console_url}/web/sso/saml",
+        headers=as_grace,
+        json={"metadataUrl": f"{console_url}/dev/saml-idp/metadata"},
+    )
+    grace_page.goto("/logout")
+    expect(grace_page).to_have_url(LOGIN)
+    _sign_in_with_sso_start(grace_page, f"gus@{domain}")
+    # The outcome: no identity provider of hers routes the domain; she is not in as the Owner.
+    expect(grace_page.get_by_role("alert")).to_have_text(
+        f"No single sign-on is set up for {domain}."
+    )
+    expect(grace_page).to_have_url(LOGIN)
+    assert attempted.status_code == 403, attempted.text
+    # The console says so before she tries: setting SAML up is an Owner's.
+    sign_in(grace_page, grace, PASSWORD)
+    expect(grace_page).to_have_url(ACCOUNT)
+    _to_security(grace_page)
+    box = grace_page.get_by_role("region", name="SAML single sign-on")
+    set_up = box.get_by_role("button", name="Set up SAML")
+    expect(set_up).to_be_disabled()
+    trigger = set_up.locator("xpath=ancestor::span[@tabindex][1]")
+    grace_page.wait_for_load_state("networkidle")
+    trigger.hover()
+    tooltip = trigger.locator("xpath=following-sibling::*[@role='tooltip']")
+    expect(tooltip).to_have_text("Only Owners can set up, change or require SAML single sign-on.")
+    grace_page.screenshot(path=str(ARTIFACTS / "saml_admin_cannot_connect.png"), full_page=True)
+    grace_page.context.close()
+
+    # The Owner sets the connection up; the first sign-in of the Owner through it links them.
+    sign_in_with_google(page, f"gus@{domain}", "Gus", "Google")
+    expect(page).to_have_url(ACCOUNT)
+    _to_security(page)
+    page.get_by_role("region", name="SAML single sign-on").get_by_role(
+        "button", name="Set up SAML"
+    ).click()
+    setup = page.get_by_role("dialog", name="Set up SAML single sign-on")
+    setup.get_by_label("Metadata URL").fill(f"{console_url}/dev/saml-idp/metadata")
+    setup.get_by_role("button", name="Save connection").click()
+    expect(setup).to_be_hidden()
+    connected = page.get_by_role("region", name="SAML single sign-on")
+    expect(connected).to_contain_text("Connected")
+    expect(connected).to_contain_text("Existing users link at their first sign-in")
+    expect(connected).to_contain_text("Sign-in requests")
+    expect(connected).to_contain_text("Not signed")
+
+    # An identity provider that wants signed requests (a Keycloak realm): the console signs
+    # them and shows the certificate to give it; its people sign in.
+    connected.get_by_role("button", name="Update metadata").click()
+    update = page.get_by_role("dialog", name="Update SAML single sign-on")
+    update.get_by_label("Metadata URL").fill(f"{console_url}/dev/saml-idp/signed-requests/metadata")
+    update.get_by_role("button", name="Save connection").click()
+    expect(update).to_be_hidden()
+    expect(connected).to_contain_text("Signed (RSA-SHA256), as your identity provider asks")
+    certificate = connected.get_by_label("Signing certificate (PEM)")
+    expect(certificate).to_contain_text("-----BEGIN CERTIFICATE-----")
+    expect(connected).to_contain_text("Give your identity provider this certificate")
+    connected.screenshot(path=str(ARTIFACTS / "saml_signed_requests.png"))
+    assert_no_axe_violations(page, "/users with a connection that signs its requests")
+    newcomer = browser.new_context(base_url=console_url)
+    new_page = newcomer.new_page()
+    _sign_in_with_sso_start(new_page, f"kim@{domain}")
+    _sign_in_at_identity_provider(
+        new_page, f"kim@{domain}", "Kim", "Keycloak", "/dev/saml-idp/signed-requests/sso"
+    )
+    expect(new_page).to_have_url(ACCOUNT)
+    expect(new_page.get_by_text("Takeover Co").first).to_be_visible()
+    newcomer.close()

@@ -207,3 +207,83 @@ def test_key_usage_is_filled_in_only_where_it_is_certain(stack: Stack) -> None:
         assert [tuple(r) for r in totals] == [("One key", 4, 20), ("Two keys", 4, 20)]
     finally:
         stack.postgres.drop_database(name)
+
+
+# Five accounts with a SAML connection each (ids ...0a to ...0e), before the linking upgrade:
+# a: connected and replaced by its Owner; b: connected by an Admin, who then required SAML;
+# c: no audit entry left; d: connected by an Owner, replaced by an Admin; e: connected by a
+# user who was an Owner then and is an Admin now.
+_SAML_ACCOUNTS = """
+INSERT INTO account (id, name, require_saml_sso) VALUES
+  ('00000000-0000-0000-0000-00000000000a', 'A', false),
+  ('00000000-0000-0000-0000-00000000000b', 'B', true),
+  ('00000000-0000-0000-0000-00000000000c', 'C', false),
+  ('00000000-0000-0000-0000-00000000000d', 'D', false),
+  ('00000000-0000-0000-0000-00000000000e', 'E', false);
+INSERT INTO saml_connection (id, account_id, provider_name, metadata_xml, idp_entity_id,
+  sso_url, certificate_expires_at, idp_identifiers, metadata_checked_at)
+  SELECT gen_random_uuid(), id, 'saml-' || name, '<x/>', 'https://idp', 'https://idp/sso',
+    now(), '{}', now() FROM account;
+INSERT INTO "user" (id, account_id, identity_id, first_name, last_name, email, auth_type, role)
+  VALUES
+  ('10000000-0000-0000-0000-00000000000a', '00000000-0000-0000-0000-00000000000a', 'oa', 'O',
+   'A', 'oa@x.dev', 'Email', 'Owner'),
+  ('10000000-0000-0000-0000-00000000000b', '00000000-0000-0000-0000-00000000000b', 'ab', 'A',
+   'B', 'ab@x.dev', 'Email', 'Admin'),
+  ('10000000-0000-0000-0000-00000000000d', '00000000-0000-0000-0000-00000000000d', 'od', 'O',
+   'D', 'od@x.dev', 'Email', 'Owner'),
+  ('20000000-0000-0000-0000-00000000000d', '00000000-0000-0000-0000-00000000000d', 'ad', 'A',
+   'D', 'ad@x.dev', 'Email', 'Admin'),
+  ('10000000-0000-0000-0000-00000000000e', '00000000-0000-0000-0000-00000000000e', 'ae', 'A',
+   'E', 'ae@x.dev', 'Email', 'Admin');
+INSERT INTO audit_event (id, occurred_at, account_id, actor_user_id, actor_name, actor_email,
+  client_address, action) VALUES
+  (gen_random_uuid(), '2026-10-01Z', '00000000-0000-0000-0000-00000000000a',
+   '10000000-0000-0000-0000-00000000000a', 'O A', 'oa@x.dev', '', 'sso.saml_connected'),
+  (gen_random_uuid(), '2026-10-02Z', '00000000-0000-0000-0000-00000000000a',
+   '10000000-0000-0000-0000-00000000000a', 'O A', 'oa@x.dev', '', 'sso.saml_updated'),
+  (gen_random_uuid(), '2026-10-01Z', '00000000-0000-0000-0000-00000000000b',
+   '10000000-0000-0000-0000-00000000000b', 'A B', 'ab@x.dev', '', 'sso.saml_connected'),
+  (gen_random_uuid(), '2026-10-01Z', '00000000-0000-0000-0000-00000000000d',
+   '10000000-0000-0000-0000-00000000000d', 'O D', 'od@x.dev', '', 'sso.saml_connected'),
+  (gen_random_uuid(), '2026-10-02Z', '00000000-0000-0000-0000-00000000000d',
+   '20000000-0000-0000-0000-00000000000d', 'A D', 'ad@x.dev', '', 'sso.saml_updated'),
+  (gen_random_uuid(), '2026-10-01Z', '00000000-0000-0000-0000-00000000000e',
+   '10000000-0000-0000-0000-00000000000e', 'A E', 'ae@x.dev', '', 'sso.saml_connected');
+"""
+
+
+def test_saml_connections_link_existing_users_only_where_an_owner_made_them(
+    stack: Stack,
+) -> None:
+    """The SAML linking upgrade (README "Security model", "Who someone is"): a connection is
+    confirmed only when the account's audit log names its creator, that creator is an Owner
+    today, and no one but an Owner replaced its metadata since; an unconfirmed connection's
+    account stops requiring SAML (its Owners would be kept out)."""
+    name = f"console_migrate_{random_suffix()}"
+    url = stack.postgres.create_database(name)
+    sql = _sql_on(url, name)
+    try:
+        config = _config(url)
+        command.upgrade(config, "7d1e3f5a9c2b")
+        for statement in _SAML_ACCOUNTS.split(";"):
+            if statement.strip():
+                sql(statement)
+        command.upgrade(config, "head")
+        rows = sql(
+            "SELECT a.name, c.created_by_user_id::text, c.linking_confirmed_at IS NOT NULL,"
+            " c.linking_confirmed_by_user_id::text, a.require_saml_sso"
+            " FROM saml_connection c JOIN account a ON a.id = c.account_id ORDER BY a.name"
+        )
+        owner_a = "10000000-0000-0000-0000-00000000000a"
+        assert [tuple(r) for r in rows] == [
+            ("A", owner_a, True, owner_a, False),
+            ("B", "10000000-0000-0000-0000-00000000000b", False, None, False),
+            ("C", None, False, None, False),
+            ("D", "10000000-0000-0000-0000-00000000000d", False, None, False),
+            ("E", "10000000-0000-0000-0000-00000000000e", False, None, False),
+        ]
+        command.downgrade(config, "7d1e3f5a9c2b")
+        command.upgrade(config, "head")
+    finally:
+        stack.postgres.drop_database(name)

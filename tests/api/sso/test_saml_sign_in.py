@@ -50,21 +50,31 @@ class AtAcs:
 
 
 async def at_identity_provider(
-    client: httpx.AsyncClient, authorize_url: str, person: Person
+    client: httpx.AsyncClient,
+    authorize_url: str,
+    person: Person,
+    sso_path: str = "/dev/saml-idp/sso",
 ) -> AtAcs:
-    """Follow the hosted UI to the identity provider's page and sign ``person`` in there."""
+    """Follow the hosted UI to the identity provider's page (at ``sso_path``) and sign
+    ``person`` in there."""
     to_idp = await client.get(authorize_url)
     assert to_idp.status_code == 302, to_idp.text
     sso = urlsplit(to_idp.headers["location"])
-    assert sso.path == "/dev/saml-idp/sso"
+    assert sso.path == sso_path
     page = await client.get(f"{sso.path}?{sso.query}")
-    assert page.status_code == 200
+    assert page.status_code == 200, page.text
     assert "Email" in page.text and "First name" in page.text and "Continue" in page.text
+    hidden = {
+        html.unescape(name): html.unescape(value)
+        for name, value in re.findall(
+            r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page.text
+        )
+    }
+    assert {"SAMLRequest", "RelayState"} <= set(hidden)
     posted = await client.post(
         sso.path,
         data={
-            "SAMLRequest": _field(page.text, "SAMLRequest"),
-            "RelayState": _field(page.text, "RelayState"),
+            **hidden,
             "email": person.email,
             "given_name": person.first_name,
             "family_name": person.last_name,

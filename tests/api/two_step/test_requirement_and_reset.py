@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from sqlalchemy import select
 
 from api.models import AuditEvent, AuthType, Role
-from tests.api.conftest import MakeUser
+from tests.api.conftest import MakeUser, mails_to
 from tests.api.two_step.support import (
     bearer,
     enabled_user,
@@ -161,3 +161,29 @@ class TestReset:
         await enabled_user(client, owner)
         users = (await client.get("/web/account", headers=owner.headers)).json()["account"]["users"]
         assert sorted(str(u["twoStepSignIn"]) for u in users) == ["None", "True"]
+
+
+class TestOwnersAreTold:
+    async def test_requiring_it_and_stopping_email_every_owner(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        owner = await make_user(
+            auth_type=AuthType.GOOGLE_SSO, first_name="Olive", last_name="Owner"
+        )
+        other = await make_user(account=owner.account, role=Role.OWNER)
+        admin = await make_user(account=owner.account, role=Role.ADMIN)
+        name = owner.account.name
+        assert (await _require(client, owner.headers, True)).status_code == 200
+        for email in (owner.user.email, other.user.email):
+            [notice] = await mails_to(client, email)
+            assert notice["subject"] == f"Two-step sign-in is now required ({name})"
+            assert f"Done by: Olive Owner <{owner.user.email}>" in str(notice["body"])
+        # Saying it again changes nothing and tells nobody; stopping tells everyone.
+        assert (await _require(client, owner.headers, True)).status_code == 200
+        assert (await _require(client, owner.headers, False)).status_code == 200
+        box = await mails_to(client, other.user.email, expected=3, wait_s=2)
+        assert [m["subject"] for m in box] == [
+            f"Two-step sign-in is no longer required ({name})",
+            f"Two-step sign-in is now required ({name})",
+        ]
+        assert await mails_to(client, admin.user.email, wait_s=0) == []

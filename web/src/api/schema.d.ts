@@ -1002,23 +1002,48 @@ export interface paths {
         /**
          * Get Saml
          * @description What the identity provider needs (the service provider's entity ID, ACS URL, NameID
-         *     format and attribute names) and the account's SAML connection, null before set-up.
+         *     format and attribute names) and the account's SAML connection, null before set-up; with
+         *     the pool's signing certificate when the identity provider wants signed requests.
          */
         get: operations["getSaml"];
         /**
          * Save Saml
          * @description Set up or update the SAML connection from the identity provider's metadata, by URL
          *     (fetched again every day) or as XML; each problem of the metadata is refused with a
-         *     message naming it. The connection's domains are the account's verified domains.
+         *     message naming it. The connection's domains are the account's verified domains. Owners
+         *     only (an identity provider can sign in as anyone of the account); every Owner is told.
          */
         put: operations["saveSaml"];
         post?: never;
         /**
          * Remove Saml
          * @description Remove the SAML connection; the account's users sign in with email and password again
-         *     (they set one with Forgot password).
+         *     (they set one with Forgot password). Owners only; every Owner is told.
          */
         delete: operations["removeSaml"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sso/saml/confirm-linking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm Saml Linking
+         * @description Let the SAML connection link a person's first sign-in to their existing user of the
+         *     account (README "Security model", "Who someone is"): a connection an Admin saved before
+         *     connecting was an Owner's signs in only people new to the account until an Owner confirms
+         *     it. Owners only; audited; every Owner is told. 404 without a connection.
+         */
+        post: operations["confirmSamlLinking"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1036,8 +1061,8 @@ export interface paths {
         /**
          * Set Saml Requirement
          * @description Require (or stop requiring) sign-in through the SAML connection: password, Google and
-         *     GitHub sign-in stop for the account's users. Only a user who signed in through the
-         *     connection can require it.
+         *     GitHub sign-in stop for the account's users. Only an Owner who signed in through the
+         *     connection can require it (which confirms its linking); every Owner is told.
          */
         post: operations["setSamlRequirement"];
         delete?: never;
@@ -1658,7 +1683,7 @@ export interface components {
          * @description Every action the log records; the value is stored and sent as it is.
          * @enum {string}
          */
-        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "sso.saml_connected" | "sso.saml_updated" | "sso.saml_removed" | "sso.saml_tested" | "user.sso_linked" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "api_key.limit_changed" | "usage_alerts.changed" | "scim_token.created" | "scim_token.revoked" | "user.provisioned" | "user.deactivated" | "user.reactivated" | "usage_limit.changed" | "two_step.enabled" | "two_step.disabled" | "two_step.recovery_codes_regenerated" | "two_step.recovery_code_used" | "two_step.reset" | "two_step.requirement_changed";
+        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "sso.saml_connected" | "sso.saml_updated" | "sso.saml_removed" | "sso.saml_tested" | "sso.saml_linking_confirmed" | "user.sso_linked" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "api_key.limit_changed" | "usage_alerts.changed" | "scim_token.created" | "scim_token.revoked" | "user.provisioned" | "user.deactivated" | "user.reactivated" | "usage_limit.changed" | "two_step.enabled" | "two_step.disabled" | "two_step.recovery_codes_regenerated" | "two_step.recovery_code_used" | "two_step.reset" | "two_step.requirement_changed";
         /**
          * AuditActor
          * @description Who acted, as they were named when they did.
@@ -3349,6 +3374,13 @@ export interface components {
          *     whose people it signs in; ``metadataCheckedAt``: when the metadata was last fetched or
          *     uploaded; ``metadataError``: why the last daily fetch failed (null when it worked);
          *     ``connectedAt``: when it was set up; ``lastTest``: the last test sign-in, if any.
+         *     ``linkingConfirmedAt`` / ``linkingConfirmedBy`` ('Name <email>', null once that user is
+         *     gone): when and by which Owner it was allowed to link a first sign-in to an existing user
+         *     of the account (null: a connection an Admin saved before connecting was an Owner's; it
+         *     signs in only people new to the account until an Owner confirms it). ``signsRequests``:
+         *     the identity provider wants signed sign-in requests (``WantAuthnRequestsSigned``), which
+         *     Cognito then signs; ``signingCertificate``: the certificate to give the identity provider
+         *     for them (PEM; null when the requests are not signed, or Cognito could not be asked).
          */
         SamlConnection: {
             /**
@@ -3368,6 +3400,10 @@ export interface components {
             /** Idpentityid */
             idpEntityId: string;
             lastTest: components["schemas"]["SamlTest"] | null;
+            /** Linkingconfirmedat */
+            linkingConfirmedAt: string | null;
+            /** Linkingconfirmedby */
+            linkingConfirmedBy: string | null;
             /**
              * Metadatacheckedat
              * Format: date-time
@@ -3379,6 +3415,10 @@ export interface components {
             metadataUrl: string | null;
             /** Providername */
             providerName: string;
+            /** Signingcertificate */
+            signingCertificate: string | null;
+            /** Signsrequests */
+            signsRequests: boolean;
             /** Ssourl */
             ssoUrl: string;
         };
@@ -8996,6 +9036,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    confirmSamlLinking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlConnection"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_NotFound"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };

@@ -19,7 +19,7 @@ const ADMIN_CHANGES: Change[] = [
 describe("permissionsFor (README 'Roles and invitations', as api/auth/roles.py)", () => {
   it("lets an Owner change everything and manage everyone", () => {
     const owner = permissionsFor("Owner");
-    for (const change of [...ADMIN_CHANGES, "changeBilling"] as Change[]) {
+    for (const change of [...ADMIN_CHANGES, "changeBilling", "changeSaml"] as Change[]) {
       expect(owner.whyNot(change)).toBeNull();
     }
     for (const target of ["Owner", "Admin", "Member"] as Role[]) {
@@ -28,10 +28,11 @@ describe("permissionsFor (README 'Roles and invitations', as api/auth/roles.py)"
     expect(owner.grantable).toEqual(["Owner", "Admin", "Member"]);
   });
 
-  it("lets an Admin change all but billing, and manage all but Owners", () => {
+  it("lets an Admin change all but billing and the SAML connection, and manage all but Owners", () => {
     const admin = permissionsFor("Admin");
     for (const change of ADMIN_CHANGES) expect(admin.whyNot(change)).toBeNull();
     expect(admin.whyNot("changeBilling")).toBe("Only Owners can change billing.");
+    expect(admin.whyNot("changeSaml")).toBe("Only Owners can set up, change or require SAML single sign-on.");
     expect(admin.whyNotManage("Owner")).toBe(OWNER_CHANGES_OWNERS);
     expect(admin.whyNotManage("Admin")).toBeNull();
     expect(admin.whyNotManage("Member")).toBeNull();

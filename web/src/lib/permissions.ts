@@ -26,8 +26,13 @@ const CHANGES = {
   changeUsageLimits: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can change usage limits." },
   /** Invite, edit, delete; Resend and Revoke an invitation. */
   manageUsers: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can manage users." },
-  /** The single sign-on choice and its domains. */
+  /** The single sign-on choice (Google) and the domains. */
   changeSso: { allowed: OWNERS_AND_ADMINS, reason: "Only Owners and Admins can change single sign-on." },
+  /**
+   * Connecting, replacing, removing, requiring and confirming the SAML connection: its identity
+   * provider can sign in as anyone of the account (README "Security model", "Who someone is").
+   */
+  changeSaml: { allowed: OWNERS, reason: "Only Owners can set up, change or require SAML single sign-on." },
   /** Whether the account requires two-step sign-in (README "Two-step sign-in"). */
   requireTwoStep: { allowed: OWNERS, reason: "Only Owners can require two-step sign-in." },
 } as const satisfies Record<string, { allowed: readonly Role[]; reason: string }>;

@@ -28,6 +28,7 @@ const WORDS: Readonly<Record<AuditAction, string>> = {
   "sso.saml_updated": "Updated the SAML connection",
   "sso.saml_removed": "Removed the SAML connection",
   "sso.saml_tested": "Tested the SAML connection",
+  "sso.saml_linking_confirmed": "Let the SAML connection sign in existing users",
   "plan.units_changed": "Changed the plan",
   "plan.change_scheduled": "Scheduled a plan change",
   "plan.change_cancelled": "Cancelled a plan change",
@@ -103,6 +104,7 @@ export const ACTION_GROUPS: readonly { label: string; actions: readonly AuditAct
       "sso.saml_updated",
       "sso.saml_removed",
       "sso.saml_tested",
+      "sso.saml_linking_confirmed",
     ],
   },
   {

@@ -1,8 +1,8 @@
 /**
  * SAML single sign-on (README "SAML single sign-on"): GET /web/sso/saml gives the values the
- * identity provider needs and the connection; saving, removing and requiring it refetch it
- * and the account and session (the account's `sso.isSamlSSO` decides what the Security section
- * offers). The test sign-in is started here and finished with what its window brings back.
+ * identity provider needs and the connection; saving, removing, requiring and confirming it
+ * refetch it and the account and session (the account's `sso.isSamlSSO` decides what the
+ * Security section offers). The test sign-in is started here and finished with what its window brings back.
  */
 import { useQueryClient } from "@tanstack/react-query";
 
@@ -36,6 +36,12 @@ export function useRemoveSaml() {
 export function useSetSamlRequirement() {
   const refetch = useRefetchSaml();
   return $api.useMutation("post", "/web/sso/saml/requirement", { onSuccess: refetch });
+}
+
+/** POST /web/sso/saml/confirm-linking: an Owner lets the connection link existing users. */
+export function useConfirmSamlLinking() {
+  const refetch = useRefetchSaml();
+  return $api.useMutation("post", "/web/sso/saml/confirm-linking", { onSuccess: refetch });
 }
 
 /** POST /web/sso/saml/test: the authorize URL to open in the test window. */

@@ -2,8 +2,12 @@
  * The SAML connection inside the Security section (README "SAML single sign-on"): Not set up,
  * with 'Set up SAML'; or Connected, with the identity provider as its metadata describes it,
  * the domains it signs in, where its metadata comes from, when its signing certificate
- * expires (a warning within 30 days), the last test sign-in, and Test sign-in, Update and
- * Remove. Changing it is for Owners and Admins; it waits for a verified domain.
+ * expires (a warning within 30 days), whether it links existing users (README "Security
+ * model", "Who someone is": a connection an Admin made before connecting was an Owner's waits
+ * for an Owner's confirmation, with a button for it), the console's signing certificate when
+ * the identity provider wants signed requests, the last test sign-in, and Test sign-in,
+ * Update and Remove. Changing it is an Owner's (the test sign-in an Admin's too); it waits for
+ * a verified domain.
  *
  * Test sign-in opens a window on the hosted UI for the connection; the identity provider's
  * answer comes back to /oauth/saml-test in that window, which hands the code to this window
@@ -14,14 +18,29 @@ import { useEffect, useRef, useState } from "react";
 import { errorMessage } from "@/api";
 import { Button } from "@/components/ui/Button";
 import { ConfirmModal } from "@/components/ui/ConfirmModal";
+import { CopyButton } from "@/components/ui/CopyButton";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { dayLabel } from "@/lib/dates";
 import { samlTestMessage, samlTestRedirectUri } from "@/lib/saml-test-message";
 
-import { useFinishSamlTest, useRemoveSaml, useSamlSettings, useStartSamlTest } from "../api/saml";
+import {
+  useConfirmSamlLinking,
+  useFinishSamlTest,
+  useRemoveSaml,
+  useSamlSettings,
+  useStartSamlTest,
+} from "../api/saml";
 import { lastCheckLabel } from "../lib/domains";
-import { type SamlConnection, certificateWarning, testSummary } from "../lib/saml";
+import {
+  LINKING_UNCONFIRMED_TEXT,
+  SIGNING_CERTIFICATE_NOTE,
+  type SamlConnection,
+  certificateWarning,
+  confirmLinkingText,
+  linkingSummary,
+  testSummary,
+} from "../lib/saml";
 
 import { SamlSetupModal } from "./SamlSetupModal";
 import domainStyles from "./domains.module.css";
@@ -30,6 +49,8 @@ import styles from "./saml.module.css";
 interface Props {
   /** Why the current user cannot change it (their role, no verified domain), or null. */
   blocked: string | null;
+  /** Why the current user cannot run a test sign-in, or null. */
+  testBlocked: string | null;
   /** The set-up modal is open (also when the SAML option is chosen before any set-up). */
   settingUp: boolean;
   onSetUp: (open: boolean) => void;
@@ -37,10 +58,12 @@ interface Props {
   signedInThroughIt: boolean;
 }
 
-export function SamlBox({ blocked, settingUp, onSetUp, signedInThroughIt }: Props) {
+export function SamlBox({ blocked, testBlocked, settingUp, onSetUp, signedInThroughIt }: Props) {
   const { data } = useSamlSettings();
   const [removing, setRemoving] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const remove = useRemoveSaml();
+  const confirmLinking = useConfirmSamlLinking();
   const connection = data?.connection ?? null;
 
   return (
@@ -63,7 +86,14 @@ export function SamlBox({ blocked, settingUp, onSetUp, signedInThroughIt }: Prop
         )}
       </div>
       {connection ? (
-        <Connected connection={connection} blocked={blocked} onUpdate={() => onSetUp(true)} onRemove={() => setRemoving(true)} />
+        <Connected
+          connection={connection}
+          blocked={blocked}
+          testBlocked={testBlocked}
+          onUpdate={() => onSetUp(true)}
+          onRemove={() => setRemoving(true)}
+          onConfirm={() => setConfirming(true)}
+        />
       ) : (
         <p className={domainStyles.lead}>
           Sign your company&apos;s people in through its identity provider (Okta, Microsoft Entra ID, Google
@@ -72,6 +102,22 @@ export function SamlBox({ blocked, settingUp, onSetUp, signedInThroughIt }: Prop
       )}
       {settingUp && data ? (
         <SamlSetupModal serviceProvider={data.serviceProvider} connection={connection} onClose={() => onSetUp(false)} />
+      ) : null}
+      {confirming && connection ? (
+        <ConfirmModal
+          title="Let this identity provider sign in existing users"
+          confirmLabel="Confirm"
+          width="medium"
+          pending={confirmLinking.isPending}
+          error={confirmLinking.error}
+          onClose={() => {
+            setConfirming(false);
+            confirmLinking.reset();
+          }}
+          onConfirm={() => confirmLinking.mutate({}, { onSuccess: () => setConfirming(false) })}
+        >
+          <p className={domainStyles.lead}>{confirmLinkingText(connection)}</p>
+        </ConfirmModal>
       ) : null}
       {removing ? (
         <ConfirmModal
@@ -106,11 +152,13 @@ export function SamlBox({ blocked, settingUp, onSetUp, signedInThroughIt }: Prop
 interface ConnectedProps {
   connection: SamlConnection;
   blocked: string | null;
+  testBlocked: string | null;
   onUpdate: () => void;
   onRemove: () => void;
+  onConfirm: () => void;
 }
 
-function Connected({ connection, blocked, onUpdate, onRemove }: ConnectedProps) {
+function Connected({ connection, blocked, testBlocked, onUpdate, onRemove, onConfirm }: ConnectedProps) {
   const test = useSamlTest();
   const warning = certificateWarning(connection);
   const last = connection.lastTest;
@@ -130,7 +178,27 @@ function Connected({ connection, blocked, onUpdate, onRemove }: ConnectedProps) 
         </dd>
         <dt>Signing certificate</dt>
         <dd>Expires {dayLabel(connection.certificateExpiresAt)}</dd>
+        <dt>Existing users</dt>
+        <dd>{linkingSummary(connection)}</dd>
+        <dt>Sign-in requests</dt>
+        <dd>{connection.signsRequests ? "Signed (RSA-SHA256), as your identity provider asks" : "Not signed"}</dd>
       </dl>
+      {connection.linkingConfirmedAt ? null : (
+        <InfoBox
+          variant="warning"
+          title="Existing users cannot sign in through it yet"
+          action={
+            <DisabledReason reason={blocked} align="end">
+              <Button variant="secondary" disabled={blocked !== null} onClick={onConfirm}>
+                Confirm identity provider
+              </Button>
+            </DisabledReason>
+          }
+        >
+          {LINKING_UNCONFIRMED_TEXT}
+        </InfoBox>
+      )}
+      {connection.signsRequests ? <SigningCertificate certificate={connection.signingCertificate} /> : null}
       {warning ? <InfoBox variant="warning">{warning}</InfoBox> : null}
       {connection.metadataError ? (
         <InfoBox variant="warning" title="The daily metadata refresh failed">
@@ -147,8 +215,8 @@ function Connected({ connection, blocked, onUpdate, onRemove }: ConnectedProps) 
         </InfoBox>
       ) : null}
       <div className={styles.actions}>
-        <DisabledReason reason={blocked}>
-          <Button variant="secondary" disabled={blocked !== null} loading={test.running} onClick={test.run}>
+        <DisabledReason reason={testBlocked}>
+          <Button variant="secondary" disabled={testBlocked !== null} loading={test.running} onClick={test.run}>
             Test sign-in
           </Button>
         </DisabledReason>
@@ -164,6 +232,29 @@ function Connected({ connection, blocked, onUpdate, onRemove }: ConnectedProps) 
         </DisabledReason>
       </div>
     </>
+  );
+}
+
+/** The console's signing certificate, for an identity provider that wants signed requests. */
+function SigningCertificate({ certificate }: { certificate: string | null }) {
+  return (
+    <section className={styles.certificate} aria-labelledby="saml-signing-certificate">
+      <h4 id="saml-signing-certificate" className={styles.heading}>
+        The console&apos;s signing certificate
+      </h4>
+      <p className={domainStyles.lead}>{SIGNING_CERTIFICATE_NOTE}</p>
+      {certificate ? (
+        <div className={styles.certificateValue}>
+          {/* Focusable: it scrolls, and keyboard users scroll it too. */}
+          <pre className={styles.value} aria-label="Signing certificate (PEM)" tabIndex={0}>
+            {certificate}
+          </pre>
+          <CopyButton value={certificate} label="Copy signing certificate" />
+        </div>
+      ) : (
+        <InfoBox variant="warning">The signing certificate could not be read just now. Reload the page to try again.</InfoBox>
+      )}
+    </section>
   );
 }
 

@@ -12,7 +12,10 @@
  *   set-up (the SAML box below); once it exists, only a user who signed in through it can
  *   require it.
  * - only Owners and Admins change it (README "Roles and invitations"); for Members every option
- *   is disabled with the role's tooltip (the spec's tooltips above win where they apply).
+ *   is disabled with the role's tooltip (the spec's tooltips above win where they apply). The
+ *   SAML connection (setting it up, changing, removing, requiring and confirming it) is an
+ *   Owner's alone (README "Security model", "Who someone is"); its test sign-in is for Admins
+ *   too.
  */
 import { useState } from "react";
 
@@ -71,17 +74,24 @@ export function SecuritySection({ sso, currentUser, twoStep }: Props) {
   const current: SsoChoice = sso.isGoogleSSO ? "google" : sso.isSamlSSO ? "saml" : "none";
   const [pending, setPending] = useState<SsoChoice | null>(null);
   const [settingUp, setSettingUp] = useState(false);
-  const roleBlocked = usePermissions().whyNot("changeSso");
+  const permissions = usePermissions();
+  const roleBlocked = permissions.whyNot("changeSso");
+  const samlRoleBlocked = permissions.whyNot("changeSaml");
   // The spec's reasons first; once an option is on, only the role keeps anyone from turning it off.
   const googleBlocked =
     current === "google" ? roleBlocked : (googleSsoBlockedReason(currentUser, sso.domains) ?? roleBlocked);
   const samlBlocked =
-    current === "saml" ? roleBlocked : (roleBlocked ?? samlBlockedReason(currentUser, sso.domains, connected));
-  // Setting the connection up needs the role and a verified domain, not a SAML sign-in.
-  const samlSetUpBlocked = roleBlocked ?? samlBlockedReason(currentUser, sso.domains, false);
+    current === "saml"
+      ? samlRoleBlocked
+      : (samlRoleBlocked ?? samlBlockedReason(currentUser, sso.domains, connected));
+  // Setting the connection up needs the role and a verified domain, not a SAML sign-in; a test
+  // sign-in changes nothing, so Admins may run it too.
+  const samlSetUpBlocked = samlRoleBlocked ?? samlBlockedReason(currentUser, sso.domains, false);
+  const samlTestBlocked = roleBlocked ?? samlBlockedReason(currentUser, sso.domains, false);
   const domains = sso.domains.join(", ");
   // Google's requirement is POST /web/sso (SPEC 7), the SAML connection's its own route.
   const usesGoogle = pending === "google" || (pending === "none" && current === "google");
+  // Leaving SAML for email and password is the SAML requirement's change: an Owner's.
   const mutation = usesGoogle ? setGoogleSso : setSamlSso;
 
   const choose = (value: SsoChoice) => {
@@ -124,7 +134,12 @@ export function SecuritySection({ sso, currentUser, twoStep }: Props) {
     <Panel title="Security" description="Choose how the users of this account sign in.">
       <fieldset className={styles.options}>
         <legend className={styles.legend}>Single sign-on (SSO)</legend>
-        {option("none", "Email and password", "Users sign in with their email and password, Google or GitHub.", roleBlocked)}
+        {option(
+          "none",
+          "Email and password",
+          "Users sign in with their email and password, Google or GitHub.",
+          current === "saml" ? samlRoleBlocked : roleBlocked,
+        )}
         {option(
           "google",
           "Google",
@@ -146,6 +161,7 @@ export function SecuritySection({ sso, currentUser, twoStep }: Props) {
       </fieldset>
       <SamlBox
         blocked={samlSetUpBlocked}
+        testBlocked={samlTestBlocked}
         settingUp={settingUp}
         onSetUp={setSettingUp}
         signedInThroughIt={currentUser.authType === SAML_AUTH_TYPE}

@@ -5,6 +5,8 @@ import {
   SAML_NO_VERIFIED_DOMAIN_TOOLTIP,
   type SamlConnection,
   certificateWarning,
+  confirmLinkingText,
+  linkingSummary,
   samlBlockedReason,
   testSummary,
 } from "./saml";
@@ -21,6 +23,10 @@ const connection = (expiresAt: string, soon: boolean): SamlConnection => ({
   metadataError: null,
   connectedAt: "2026-11-20T10:00:00Z",
   lastTest: null,
+  linkingConfirmedAt: "2026-11-20T10:00:00Z",
+  linkingConfirmedBy: "Olive Owner <olive@acme.dev>",
+  signsRequests: false,
+  signingCertificate: null,
 });
 
 describe("who may choose SAML", () => {
@@ -70,5 +76,28 @@ describe("the test sign-in's result", () => {
     expect(
       testSummary({ testedAt: "", email: null, firstName: null, lastName: null, problem: "No email was sent." }),
     ).toBe("No email was sent.");
+  });
+});
+
+describe("whether the connection links existing users", () => {
+  const confirmed = connection("2036-01-01T00:00:00Z", false);
+
+  it("says who confirmed it", () => {
+    expect(linkingSummary(confirmed)).toMatch(
+      /^Existing users link at their first sign-in \(confirmed by Olive Owner <olive@acme.dev> on .+\)\.$/,
+    );
+  });
+
+  it("waits for an Owner while unconfirmed", () => {
+    const legacy = { ...confirmed, linkingConfirmedAt: null, linkingConfirmedBy: null };
+    expect(linkingSummary(legacy)).toBe(
+      "Existing users cannot sign in through it yet: it signs in only people new to this account, as Members, until an Owner confirms it.",
+    );
+  });
+
+  it("tells the Owner what confirming allows", () => {
+    expect(confirmLinkingText(confirmed)).toBe(
+      "Whoever runs https://idp.example/metadata will be able to sign in as any user of this account at acme.dev, Owners included: the first time someone signs in through it, their existing user is linked to it. Confirm only if your company runs this identity provider.",
+    );
   });
 });

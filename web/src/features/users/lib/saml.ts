@@ -1,7 +1,8 @@
 /**
  * SAML single sign-on on User Management (README "SAML single sign-on"): when the SAML option
- * may be chosen and why not, how the certificate's expiry reads, and the short steps of the
- * identity providers customers use most.
+ * may be chosen and why not, how the certificate's expiry reads, whether the connection links
+ * existing users (README "Security model", "Who someone is"), what to do with the console's
+ * signing certificate, and the short steps of the identity providers customers use most.
  */
 import type { components } from "@/api/schema";
 import { dayLabel } from "@/lib/dates";
@@ -90,3 +91,26 @@ export function providerSteps(sp: ServiceProvider): readonly ProviderSteps[] {
     },
   ];
 }
+
+/** What the connection does with people who already have a user in the account. */
+export function linkingSummary(connection: SamlConnection): string {
+  if (!connection.linkingConfirmedAt) {
+    return "Existing users cannot sign in through it yet: it signs in only people new to this account, as Members, until an Owner confirms it.";
+  }
+  const by = connection.linkingConfirmedBy ? ` by ${connection.linkingConfirmedBy}` : "";
+  return `Existing users link at their first sign-in (confirmed${by} on ${dayLabel(connection.linkingConfirmedAt)}).`;
+}
+
+/** Why an unconfirmed connection links nobody yet, and what confirming means. */
+export const LINKING_UNCONFIRMED_TEXT =
+  "An Admin connected this identity provider before connecting one became an Owner's. Until an Owner confirms it, someone who already has a user in this account cannot sign in through it: whoever runs the identity provider could otherwise sign in as them, Owners included.";
+
+/** What confirming the connection allows, for the Owner to weigh. */
+export function confirmLinkingText(connection: SamlConnection): string {
+  const domains = connection.domains.length ? connection.domains.join(", ") : "your verified domains";
+  return `Whoever runs ${connection.idpEntityId} will be able to sign in as any user of this account at ${domains}, Owners included: the first time someone signs in through it, their existing user is linked to it. Confirm only if your company runs this identity provider.`;
+}
+
+/** What to do at the identity provider with the console's signing certificate. */
+export const SIGNING_CERTIFICATE_NOTE =
+  "Your identity provider asks for signed sign-in requests, so the console signs them (RSA-SHA256). Give your identity provider this certificate to check them: in Keycloak, the client's Keys tab (Client signature required, import this certificate); in Okta, the app's SAML settings (Signature Certificate). Amazon Cognito issues a new one every year: when this one changes, update it at the identity provider.";
