@@ -28,7 +28,7 @@ METADATA_URL = "https://idp.example-idp.com/app/refresh/metadata"
 
 async def refresh(app: FastAPI, cognito: CognitoClient) -> RefreshReport:
     """One pass, fetching as with the stand-ins on (the identity provider here is respx's)."""
-    fetcher = MetadataFetcher(max_bytes=MAX_METADATA_BYTES, allow_private=True)
+    fetcher = MetadataFetcher(max_bytes=MAX_METADATA_BYTES, allow_loopback=True)
     return await refresh_due(app.state.resources.sessionmaker, cognito, fetcher)
 
 
