@@ -6,8 +6,9 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import String, func, literal, select, text
+from sqlalchemy import String, exists, func, literal, select, text
 from sqlalchemy.dialects.postgresql import ARRAY, aggregate_order_by
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from api.models import Account, AuthType, DomainState, Role, SamlConnection, SsoDomain, User
@@ -29,6 +30,19 @@ async def verified_domain_names(db: AsyncSession, account_id: uuid.UUID) -> list
         .order_by(SsoDomain.domain)
     )
     return list(rows)
+
+
+async def has_verified_domain(connection: AsyncConnection, account_id: uuid.UUID) -> bool:
+    """Whether the account holds a verified domain (no lock: read on an autocommit
+    connection before a metadata URL is fetched)."""
+    found = await connection.scalar(
+        select(
+            exists().where(
+                SsoDomain.account_id == account_id, SsoDomain.state == DomainState.VERIFIED
+            )
+        )
+    )
+    return bool(found)
 
 
 async def domain_in_account(
@@ -156,10 +170,31 @@ async def connections_holding(
     return list(rows)
 
 
-async def lock_app_client(db: AsyncSession, key: int) -> None:
-    """Hold the transaction-scoped advisory lock ``key`` until ``db``'s transaction ends: the
-    app client's lists are read, changed and written whole, one writer at a time."""
-    await db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+LOCK_NOT_AVAILABLE = "55P03"  # SQLSTATE lock_not_available: lock_timeout ran out
+
+
+async def lock_app_client(db: AsyncSession, key: int, *, timeout_ms: int) -> bool:
+    """Take the transaction-scoped advisory lock ``key``, held until ``db``'s transaction
+    ends (the app client's lists are read, changed and written whole, one writer at a time),
+    waiting at most ``timeout_ms`` for it (``lock_timeout``, for this statement only).
+
+    Returns False when the wait ran out: PostgreSQL then aborted ``db``'s transaction, which
+    must be rolled back.
+    """
+    previous = await db.scalar(text("SELECT current_setting('lock_timeout')"))
+    await db.execute(
+        text("SELECT set_config('lock_timeout', :timeout, true)"), {"timeout": f"{timeout_ms}ms"}
+    )
+    try:
+        await db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+    except DBAPIError as exc:
+        if getattr(exc.orig, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+            return False
+        raise
+    await db.execute(
+        text("SELECT set_config('lock_timeout', :previous, true)"), {"previous": previous}
+    )
+    return True
 
 
 async def user_with_email(db: AsyncSession, email: str) -> User | None:

@@ -26,6 +26,7 @@ from api.deps import (
     OwnerOrAdmin,
     ReadEngine,
     Resolver,
+    SamlMetadataThrottle,
     SettingsDep,
     VerifiedEmail,
 )
@@ -49,6 +50,7 @@ from api.sso.errors import (
     SamlConnectionRequired,
     SamlMetadataUnreachable,
     SamlSsoAuthTypeRequired,
+    SsoChangeBusy,
     VerifiedDomainRequired,
 )
 from api.sso.saml_metadata import MAX_METADATA_BYTES
@@ -209,16 +211,18 @@ async def get_saml(
 @router.put(
     "/sso/saml",
     response_model=SamlConnection,
-    dependencies=[OwnerOrAdmin, VerifiedEmail],
+    dependencies=[OwnerOrAdmin, VerifiedEmail, SamlMetadataThrottle],
     responses=error_responses(
         *_AUTH,
         Forbidden,
         EmailVerificationRequired,
+        RateLimited,
         VerifiedDomainRequired,
         SamlMetadataUnreachable,
         InvalidSamlMetadata,
         ProviderRefused,
         RequestValidationFailed,
+        SsoChangeBusy,
         VendorUnavailable,
     ),
 )
@@ -226,15 +230,18 @@ async def save_saml(
     body: SamlConnectionUpdate,
     caller: CurrentUser,
     db: DbSession,
+    reads: ReadEngine,
     audit: Audit,
     cognito: Cognito,
     fetcher: MetadataSource,
 ) -> SamlConnection:
     """Set up or update the SAML connection from the identity provider's metadata, by URL
     (fetched again every day) or as XML; each problem of the metadata is refused with a
-    message naming it. The connection's domains are the account's verified domains."""
+    message naming it. The connection's domains are the account's verified domains. Saves
+    are throttled per account and per client address (429)."""
     return await saml.save_connection(
         db=db,
+        reads=reads,
         caller=caller,
         audit=audit,
         cognito=cognito,
@@ -250,7 +257,13 @@ async def save_saml(
     response_class=Response,
     dependencies=[OwnerOrAdmin],
     responses=error_responses(
-        *_AUTH, Forbidden, NotFound, ProviderRefused, RequestValidationFailed, VendorUnavailable
+        *_AUTH,
+        Forbidden,
+        NotFound,
+        ProviderRefused,
+        RequestValidationFailed,
+        SsoChangeBusy,
+        VendorUnavailable,
     ),
 )
 async def remove_saml(

@@ -36,7 +36,7 @@ from typing import Any
 import structlog
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from api.adapters.cognito import (
     CognitoClient,
@@ -62,6 +62,7 @@ from api.sso.errors import (
     SamlConnectionRequired,
     SamlMetadataUnreachable,
     SamlSsoAuthTypeRequired,
+    SsoChangeBusy,
     VerifiedDomainRequired,
 )
 from api.sso.saml_metadata import IdpMetadata, parse_metadata
@@ -79,6 +80,9 @@ EXPIRY_WARNING = timedelta(days=30)
 """A signing certificate expiring this soon is warned about (User Management, an email)."""
 
 APP_CLIENT_LOCK = 0x5A4D4C5F41505043  # "ZML_APPC": the advisory lock of the app client's lists
+APP_CLIENT_LOCK_TIMEOUT_MS = 10_000
+"""How long a save or removal waits for :data:`APP_CLIENT_LOCK` (its holder makes two Cognito
+calls) before answering ``SsoChangeBusy``, rather than holding its connection indefinitely."""
 NO_DOMAIN = "Verify your company's domain before setting up SAML single sign-on."
 
 
@@ -161,7 +165,7 @@ async def _quietly(step: Callable[[], Awaitable[Any]], what: str, **context: obj
     """Run a compensating step; log instead of raising (``undo_on_rollback`` steps must not)."""
     try:
         await step()
-    except (CognitoError, CognitoUnavailable, TimeoutError):
+    except (CognitoError, CognitoUnavailable, TimeoutError, SsoChangeBusy):
         log.exception("saml_undo_failed", step=what, **context)
 
 
@@ -174,8 +178,15 @@ async def _change_app_client(
 ) -> None:
     """Add or drop one provider of the app client's ``SupportedIdentityProviders``: read,
     change and write the whole client under :data:`APP_CLIENT_LOCK`, held until ``db``'s
-    transaction ends. Raises CognitoError, CognitoUnavailable."""
-    await repository.lock_app_client(db, APP_CLIENT_LOCK)
+    transaction ends, waited for at most :data:`APP_CLIENT_LOCK_TIMEOUT_MS`.
+
+    Raises: CognitoError, CognitoUnavailable, SsoChangeBusy (the lock was not had in time;
+    ``db``'s transaction is aborted).
+    """
+    if not await repository.lock_app_client(
+        db, APP_CLIENT_LOCK, timeout_ms=APP_CLIENT_LOCK_TIMEOUT_MS
+    ):
+        raise SsoChangeBusy()
     client = await cognito.describe_app_client()
     providers = [p for p in client.get("SupportedIdentityProviders") or [] if p != drop]
     if add is not None and add not in providers:
@@ -292,6 +303,7 @@ def _target(account: Account) -> Target:
 async def save_connection(
     *,
     db: AsyncSession,
+    reads: AsyncEngine,
     caller: Caller,
     audit: AuditTrail,
     cognito: CognitoClient,
@@ -311,15 +323,18 @@ async def save_connection(
         InvalidSamlMetadata: the metadata is not usable (the message names the problem).
         ProviderRefused, VendorUnavailable: Cognito refused or could not be reached (nothing
             is kept).
+        SsoChangeBusy: another change held the app client's lock too long (nothing is kept).
     """
-    account = await db.get_one(Account, caller.account_id, with_for_update=True)
-    domains = await repository.verified_domain_names(db, account.id)
-    if not domains:
-        raise VerifiedDomainRequired(NO_DOMAIN)
+    async with reads.connect() as connection:
+        if not await repository.has_verified_domain(connection, caller.account_id):
+            raise VerifiedDomainRequired(NO_DOMAIN)
     if metadata_url is not None:
         metadata = await _metadata_from_url(fetcher, metadata_url)
     else:
         metadata = parse_metadata(metadata_xml or "")
+    account = await db.get_one(Account, caller.account_id, with_for_update=True)
+    if not await repository.verified_domain_names(db, account.id):
+        raise VerifiedDomainRequired(NO_DOMAIN)  # removed or lost during the fetch
     now = datetime.now(UTC)
     row = await repository.connection_of(db, account.id, for_update=True)
     created = row is None
