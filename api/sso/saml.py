@@ -29,7 +29,8 @@ names the connection (api/auth/identity.py).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -84,6 +85,12 @@ APP_CLIENT_LOCK_TIMEOUT_MS = 10_000
 """How long a save or removal waits for :data:`APP_CLIENT_LOCK` (its holder makes two Cognito
 calls) before answering ``SsoChangeBusy``, rather than holding its connection indefinitely."""
 NO_DOMAIN = "Verify your company's domain before setting up SAML single sign-on."
+IDENTIFIER_MAX_LENGTH = 40
+IDENTIFIERS_MAX = 50
+"""What Cognito allows a SAML identity provider: at most 50 ``IdpIdentifiers``, each 1 to 40
+characters (botocore's cognito-idp model, ``IdpIdentifiersListType`` and
+``IdpIdentifierType``), while a verified domain may have 253 (README "SAML single sign-on",
+Limits; :func:`identifiers_of`)."""
 
 
 def provider_name_of(account_id: uuid.UUID) -> str:
@@ -122,8 +129,56 @@ def _test(row: SamlConnection, tested_at: datetime) -> SamlTest:
     )
 
 
-def connection_out(row: SamlConnection, now: datetime | None = None) -> SamlConnectionOut:
-    """A connection as the console shows it."""
+@dataclass(frozen=True, slots=True)
+class Identifiers:
+    """What a connection's ``IdpIdentifiers`` are, from its account's verified domains:
+    ``sent`` the identifiers Cognito holds, ``too_long`` the domains longer than
+    :data:`IDENTIFIER_MAX_LENGTH`, ``over_limit`` those past the first
+    :data:`IDENTIFIERS_MAX` in code-point (alphabetical) order. Both kinds still sign in with
+    'Sign in with SSO', which names the connection instead (:func:`connection_for_domain`)."""
+
+    sent: list[str]
+    too_long: list[str]
+    over_limit: list[str]
+
+    @property
+    def notices(self) -> list[str]:
+        """One sentence per domain that is not an identifier, for the set-up."""
+        routed = (
+            "people at it still sign in with 'Sign in with SSO', which sends them to this "
+            "connection by its name."
+        )
+        return [
+            f"{domain} is longer than the {IDENTIFIER_MAX_LENGTH} characters Cognito allows "
+            "for a SAML identifier: Cognito does not route it by itself, and " + routed
+            for domain in self.too_long
+        ] + [
+            f"{domain} is past the {IDENTIFIERS_MAX} identifiers Cognito allows for a SAML "
+            f"identity provider (the first {IDENTIFIERS_MAX} verified domains in alphabetical "
+            "order are sent): " + routed
+            for domain in self.over_limit
+        ]
+
+
+def identifiers_of(verified_domains: Iterable[str]) -> Identifiers:
+    """The identifiers of a connection whose account holds ``verified_domains``: those of at
+    most :data:`IDENTIFIER_MAX_LENGTH` characters, the first :data:`IDENTIFIERS_MAX` of them
+    in code-point order (the order ``repository.next_connection_out_of_step`` compares in).
+    Domains are lowercase letters, digits, hyphens and dots, which Cognito's identifier
+    pattern ``[\\w\\s+=.@-]+`` accepts."""
+    ordered = sorted(verified_domains)
+    short = [d for d in ordered if len(d) <= IDENTIFIER_MAX_LENGTH]
+    return Identifiers(
+        sent=short[:IDENTIFIERS_MAX],
+        too_long=[d for d in ordered if len(d) > IDENTIFIER_MAX_LENGTH],
+        over_limit=short[IDENTIFIERS_MAX:],
+    )
+
+
+def connection_out(
+    row: SamlConnection, verified_domains: Iterable[str], now: datetime | None = None
+) -> SamlConnectionOut:
+    """A connection as the console shows it, its account holding ``verified_domains``."""
     return SamlConnectionOut(
         provider_name=row.provider_name,
         metadata_url=row.metadata_url,
@@ -132,8 +187,10 @@ def connection_out(row: SamlConnection, now: datetime | None = None) -> SamlConn
         certificate_expires_at=row.certificate_expires_at,
         certificate_expires_soon=expires_soon(row, now or datetime.now(UTC)),
         domains=sorted(row.idp_identifiers),
+        identifier_notices=identifiers_of(verified_domains).notices,
         metadata_checked_at=row.metadata_checked_at,
         metadata_error=row.metadata_error,
+        identifiers_error=row.identifiers_error,
         connected_at=row.created_at,
         last_test=None if row.last_test_at is None else _test(row, row.last_test_at),
     )
@@ -147,7 +204,11 @@ async def saml_settings(
     row = await repository.connection_of(db, caller.account_id)
     return SamlSettingsResponse(
         service_provider=service_provider(settings),
-        connection=None if row is None else connection_out(row),
+        connection=(
+            None
+            if row is None
+            else connection_out(row, await repository.verified_domain_names(db, row.account_id))
+        ),
     )
 
 
@@ -223,20 +284,21 @@ def _undo_app_client(
 async def sync_identifiers(
     *, db: AsyncSession, cognito: CognitoClient, row: SamlConnection
 ) -> None:
-    """Make the connection's ``IdpIdentifiers`` its account's verified domains, after any
-    other account's connection that Cognito still routes one of them to gives it up (a
-    verified domain belongs to one account; identifiers are unique in the pool). Each
-    Cognito change is undone if the request's transaction does not commit.
+    """Make the connection's ``IdpIdentifiers`` its account's verified domains within
+    Cognito's limits (:func:`identifiers_of`), after any other account's connection that
+    Cognito still routes one of them to gives it up (a verified domain belongs to one
+    account; identifiers are unique in the pool). Each Cognito change is undone if the
+    request's transaction does not commit.
 
     Raises: CognitoError, CognitoUnavailable.
     """
-    domains = sorted(await repository.verified_domain_names(db, row.account_id))
+    domains = identifiers_of(await repository.verified_domain_names(db, row.account_id)).sent
     for other in await repository.connections_holding(db, domains, other_than=row.account_id):
         await _set_identifiers(
             db,
             cognito,
             other,
-            sorted(await repository.verified_domain_names(db, other.account_id)),
+            identifiers_of(await repository.verified_domain_names(db, other.account_id)).sent,
         )
     await _set_identifiers(db, cognito, row, domains)
 
@@ -259,6 +321,10 @@ async def sync_account_identifiers(
 async def _set_identifiers(
     db: AsyncSession, cognito: CognitoClient, row: SamlConnection, domains: list[str]
 ) -> None:
+    """Send ``domains`` as ``row``'s identifiers unless Cognito holds them already; either
+    way Cognito is in step, so an earlier refusal recorded on ``row`` is cleared."""
+    row.identifiers_error = None
+    row.identifiers_failed_at = None
     if sorted(row.idp_identifiers) == domains:
         return
     before = identity_provider_of(row)
@@ -387,7 +453,7 @@ async def save_connection(
         _target(account),
         changes,
     )
-    return connection_out(row, now)
+    return connection_out(row, await repository.verified_domain_names(db, account.id), now)
 
 
 async def _delete_provider(cognito: CognitoClient, name: str) -> None:
@@ -598,11 +664,31 @@ async def provision(
     return SigningIn(user.id, account.id, name, user.email)
 
 
-async def connection_for_domain(db: AsyncSession, domain: str) -> str | None:
-    """The identity provider Cognito routes ``domain`` to, if a verified domain's account has
-    a connection for it ('Sign in with SSO'); None otherwise."""
-    row = await repository.connection_for_domain(db, domain)
-    return None if row is None else row.provider_name
+@dataclass(frozen=True, slots=True)
+class SsoRoute:
+    """How the hosted UI is told which identity provider signs a domain's people in: by one
+    of its identifiers (``idp_identifier``, the domain itself) or, for a verified domain that
+    Cognito cannot hold as an identifier (:class:`Identifiers`), by the connection's name
+    (``identity_provider``). One of the two is set."""
+
+    idp_identifier: str = ""
+    identity_provider: str = ""
+
+
+async def connection_for_domain(db: AsyncSession, domain: str) -> SsoRoute | None:
+    """How 'Sign in with SSO' reaches the connection of the account that holds ``domain``
+    verified: by the domain when Cognito routes it (one of the connection's identifiers), by
+    the connection's name when the domain cannot be an identifier; None when no account with
+    a connection holds it, or when Cognito does not route it yet (identifiers out of step)."""
+    row = await repository.connection_of_verified_domain(db, domain)
+    if row is None:
+        return None
+    if domain in row.idp_identifiers:
+        return SsoRoute(idp_identifier=domain)
+    verified = await repository.verified_domain_names(db, row.account_id)
+    if domain not in identifiers_of(verified).sent:
+        return SsoRoute(identity_provider=row.provider_name)
+    return None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -125,9 +125,13 @@ class SamlConnection(ApiModel):
     ``idpEntityId`` and ``ssoUrl``: the identity provider as its metadata describes it;
     ``certificateExpiresAt``: when its last signing certificate expires, and
     ``certificateExpiresSoon`` whether that is within 30 days; ``domains``: the verified domains
-    whose people it signs in; ``metadataCheckedAt``: when the metadata was last fetched or
-    uploaded; ``metadataError``: why the last daily fetch failed (null when it worked);
-    ``connectedAt``: when it was set up; ``lastTest``: the last test sign-in, if any.
+    Cognito routes to it (its identifiers); ``identifierNotices``: one sentence per verified
+    domain Cognito cannot hold as an identifier (longer than 40 characters, or past the 50
+    Cognito allows), whose people still sign in with 'Sign in with SSO'; ``metadataCheckedAt``:
+    when the metadata was last fetched or uploaded; ``metadataError``: why the last daily fetch
+    failed (null when it worked); ``identifiersError``: why Cognito refused the domains at the
+    last hourly upkeep (null when it took them); ``connectedAt``: when it was set up;
+    ``lastTest``: the last test sign-in, if any.
     """
 
     provider_name: str
@@ -137,8 +141,10 @@ class SamlConnection(ApiModel):
     certificate_expires_at: datetime
     certificate_expires_soon: bool
     domains: list[str]
+    identifier_notices: list[str]
     metadata_checked_at: datetime
     metadata_error: str | None
+    identifiers_error: str | None
     connected_at: datetime
     last_test: SamlTest | None
 

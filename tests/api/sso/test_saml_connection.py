@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -436,7 +437,16 @@ class TestIdentifiers:
             assert connection is not None
             event.listen(connection, "before_cursor_execute", seen)
             try:
-                assert await sso_repository.next_connection_out_of_step(db, others) is None
+                assert (
+                    await sso_repository.next_connection_out_of_step(
+                        db,
+                        others,
+                        max_length=saml.IDENTIFIER_MAX_LENGTH,
+                        max_count=saml.IDENTIFIERS_MAX,
+                        refused_before=datetime.now(UTC),
+                    )
+                    is None
+                )
             finally:
                 event.remove(connection, "before_cursor_execute", seen)
         aggregated = [sql for sql in statements if "array_agg" in sql]
