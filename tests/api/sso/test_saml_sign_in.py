@@ -123,9 +123,18 @@ async def _until_waiting_on_a_lock(app: FastAPI) -> None:
     raise AssertionError("nobody waited on a lock")
 
 
-def resigned(app: FastAPI, at: AtAcs, *, sp_entity_id: str, lifetime_s: int = 300) -> str:
+def resigned(
+    app: FastAPI,
+    at: AtAcs,
+    *,
+    sp_entity_id: str,
+    lifetime_s: int = 300,
+    destination: str | None = None,
+    recipient: str | None = None,
+) -> str:
     """A response to the same request, signed by the stand-in identity provider's key but
-    made for ``sp_entity_id`` and valid ``lifetime_s`` seconds (base64, as posted)."""
+    made for ``sp_entity_id``, valid ``lifetime_s`` seconds, and with ``destination`` and
+    ``recipient`` when given (base64, as posted)."""
     request_id = re.search(r'InResponseTo="([^"]+)"', base64.b64decode(at.saml_response).decode())
     assert request_id is not None
     document = saml_idp.signed_response(
@@ -136,6 +145,8 @@ def resigned(app: FastAPI, at: AtAcs, *, sp_entity_id: str, lifetime_s: int = 30
         acs_url=at.acs_url,
         person=Person("jane@example-corp.com", "Jane", "Doe"),
         lifetime_s=lifetime_s,
+        destination=destination,
+        recipient=recipient,
     )
     return base64.b64encode(document.encode()).decode()
 
@@ -415,6 +426,56 @@ class TestResponseChecks:
         returned = await post_to_acs(client, at, for_another_sp)
         assert "code" not in returned
         assert returned["error"] == "invalid_request"
+        assert "AudienceRestrictions conditions not satisfied" in returned["error_description"]
+
+    @pytest.mark.parametrize(
+        ("destination", "recipient", "refusal"),
+        [
+            # Made for another service provider's ACS URL and replayed here: the Response's
+            # Destination and the assertion's Recipient both name where it was meant to go.
+            (
+                "https://other-sp.example.com/saml2/idpresponse",
+                None,
+                "The Response's Destination is not this ACS URL "
+                "(http://testserver/saml2/idpresponse)",
+            ),
+            (
+                "",
+                None,
+                "The Response has no Destination (it must be this ACS URL, "
+                "http://testserver/saml2/idpresponse)",
+            ),
+            (
+                None,
+                "https://other-sp.example.com/saml2/idpresponse",
+                "No bearer SubjectConfirmation of the assertion has this ACS URL "
+                "(http://testserver/saml2/idpresponse) as its Recipient",
+            ),
+        ],
+    )
+    async def test_destination_and_recipient_are_this_acs_url(
+        self,
+        client: httpx.AsyncClient,
+        make_user: MakeUser,
+        app: FastAPI,
+        destination: str | None,
+        recipient: str | None,
+        refusal: str,
+    ) -> None:
+        _, domain = await connected_account(client, make_user)
+        at = await sso_at_identity_provider(client, Person(f"jane@{domain}", "Jane", "Doe"))
+        settings = app.state.settings
+        elsewhere = resigned(
+            app,
+            at,
+            sp_entity_id=f"urn:amazon:cognito:sp:{settings.cognito_user_pool_id}",
+            destination=destination,
+            recipient=recipient,
+        )
+        returned = await post_to_acs(client, at, elsewhere)
+        assert "code" not in returned, returned
+        assert returned["error"] == "invalid_request"
+        assert returned["error_description"] == f"Invalid SAML response received: {refusal}"
 
 
 async def report_test(
