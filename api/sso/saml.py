@@ -55,9 +55,10 @@ from api.auth.sessions import end_sessions, was_removed
 from api.cognito_errors import cognito_errors
 from api.config import Settings
 from api.db import undo_on_rollback
-from api.emails import email_domain
+from api.emails import email_domain, is_valid_email
 from api.errors import NotFound
 from api.models import Account, AuthType, Role, SamlConnection, User
+from api.schemas import CONTROL_CHARACTERS, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH
 from api.sso import repository
 from api.sso.errors import (
     SamlConnectionRequired,
@@ -590,6 +591,34 @@ async def _new_member(
     return user
 
 
+@dataclass(frozen=True, slots=True)
+class Malformed:
+    """What a SAML identity provider asserted that the console cannot take: ``what`` it sent
+    (a phrase: "a first name longer than 100 characters") and what the person's
+    administrator should do about it (``advice``, a phrase)."""
+
+    what: str
+    advice: str = "correct it at the identity provider"
+
+
+def malformed(identity: ProvenIdentity) -> Malformed | None:
+    """The email or a name a SAML identity provider asserted that every other way into the
+    console would refuse (``api.emails.is_valid_email``; names of at most
+    ``NAME_MAX_LENGTH`` characters without control characters, as User Management takes
+    them), or None."""
+    email = identity.email
+    if email and (len(email) > EMAIL_MAX_LENGTH or not is_valid_email(email)):
+        return Malformed(
+            f"'{email}', which is not a valid email address", "send your work email address"
+        )
+    for label, name in (("first", identity.first_name), ("last", identity.last_name)):
+        if len(name) > NAME_MAX_LENGTH:
+            return Malformed(f"a {label} name longer than {NAME_MAX_LENGTH} characters")
+        if CONTROL_CHARACTERS.search(name):
+            return Malformed(f"a {label} name with control characters (such as a line break)")
+    return None
+
+
 async def provision(
     *, db: AsyncSession, identity: ProvenIdentity, sub: str, client_address: str
 ) -> SigningIn:
@@ -601,8 +630,9 @@ async def provision(
     Returns who signed in.
 
     Raises:
-        SamlSignInRefused: the connection is gone; the email is missing or not at one of the
-            account's verified domains; the email belongs to a user of another account.
+        SamlSignInRefused: the connection is gone; the email or a name is malformed
+            (:func:`malformed`); the email is missing or not at one of the account's
+            verified domains; the email belongs to a user of another account.
         RemovedFromAccount: the account removed this person.
     """
     row = (
@@ -613,6 +643,11 @@ async def provision(
     if row is None:
         raise SamlSignInRefused("This single sign-on connection no longer exists.")
     account = await db.get_one(Account, row.account_id)
+    if (refused := malformed(identity)) is not None:
+        raise SamlSignInRefused(
+            f"Your identity provider sent {refused.what}. Ask your administrator to "
+            f"{refused.advice}."
+        )
     email = identity.email
     domains = await repository.verified_domain_names(db, account.id)
     if not email or email_domain(email) not in domains:
@@ -717,6 +752,8 @@ def test_problem(identity: ProvenIdentity, row: SamlConnection, domains: list[st
             "The identity provider sent no email address: send the user's email in the "
             f"'{ATTRIBUTES['email']}' attribute."
         )
+    if (refused := malformed(identity)) is not None:
+        return f"The identity provider sent {refused.what}: correct it at the identity provider."
     if email_domain(identity.email) not in domains:
         return (
             f"The identity provider sent {identity.email}, which is not at a verified domain "

@@ -307,6 +307,76 @@ class TestSignInWithSso:
         }
 
 
+class TestWhatTheIdentityProviderAsserts:
+    """The email and names a SAML identity provider asserts are checked as every other way in
+    checks them (api/emails.py; names as User Management takes them): an identity provider is
+    typed in by a customer's administrator, not trusted to be well-formed."""
+
+    @pytest.mark.parametrize(
+        ("local", "first", "last", "refusal"),
+        [
+            (
+                "jane doe",
+                "Jane",
+                "Doe",
+                "Your identity provider sent 'jane doe@{domain}', which is not a valid email "
+                "address. Ask your administrator to send your work email address.",
+            ),
+            (
+                "jane",
+                "J" * 101,
+                "Doe",
+                "Your identity provider sent a first name longer than 100 characters. Ask your "
+                "administrator to correct it at the identity provider.",
+            ),
+            (
+                "jane",
+                "Jane",
+                "Doe\nDROP",
+                "Your identity provider sent a last name with control characters (such as a "
+                "line break). Ask your administrator to correct it at the identity provider.",
+            ),
+        ],
+    )
+    async def test_a_malformed_identity_is_refused_and_creates_nobody(
+        self,
+        client: httpx.AsyncClient,
+        make_user: MakeUser,
+        local: str,
+        first: str,
+        last: str,
+        refusal: str,
+    ) -> None:
+        owner, domain = await connected_account(client, make_user)
+        person = Person(f"{local}@{domain}", first, last)
+        at = await sso_at_identity_provider(client, person, f"jane@{domain}")
+        returned = await post_to_acs(client, at)
+        exchanged = await exchange(client, Authorized(returned["code"], returned["state"]))
+        assert exchanged.status_code == 400, exchanged.text
+        assert exchanged.json() == {
+            "code": "SsoSignInRefused",
+            "message": refusal.format(domain=domain),
+        }
+        assert "refresh_token" not in exchanged.cookies
+        users = (await client.get("/web/account", headers=owner.headers)).json()["account"]["users"]
+        assert [u["email"] for u in users] == [owner.user.email]
+
+    async def test_the_test_sign_in_names_it_too(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        owner, domain = await connected_account(client, make_user)
+        at = await at_identity_provider(
+            client,
+            await TestTestSignIn().start(client, owner),
+            Person(f"kat@{domain}", "K" * 101, "Johnson"),
+        )
+        result = await report_test(client, owner.headers, await post_to_acs(client, at))
+        assert result.json()["test"]["problem"] == (
+            "The identity provider sent a first name longer than 100 characters: correct it at "
+            "the identity provider."
+        )
+
+
 class TestRequiringIt:
     async def test_an_admin_signed_in_through_it_requires_it_and_passwords_stop(
         self, client: httpx.AsyncClient, make_user: MakeUser
