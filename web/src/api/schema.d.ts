@@ -1009,7 +1009,8 @@ export interface paths {
          * Save Saml
          * @description Set up or update the SAML connection from the identity provider's metadata, by URL
          *     (fetched again every day) or as XML; each problem of the metadata is refused with a
-         *     message naming it. The connection's domains are the account's verified domains.
+         *     message naming it. The connection's domains are the account's verified domains. Saves
+         *     are throttled per account and per client address (429).
          */
         put: operations["saveSaml"];
         post?: never;
@@ -2780,6 +2781,19 @@ export interface components {
             message: string;
         };
         /**
+         * Error_SsoChangeBusy
+         * @description The error `SsoChangeBusy` (HTTP 503).
+         */
+        Error_SsoChangeBusy: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SsoChangeBusy";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_SsoNotConfigured
          * @description The error `SsoNotConfigured` (HTTP 400).
          */
@@ -3333,9 +3347,13 @@ export interface components {
          *     ``idpEntityId`` and ``ssoUrl``: the identity provider as its metadata describes it;
          *     ``certificateExpiresAt``: when its last signing certificate expires, and
          *     ``certificateExpiresSoon`` whether that is within 30 days; ``domains``: the verified domains
-         *     whose people it signs in; ``metadataCheckedAt``: when the metadata was last fetched or
-         *     uploaded; ``metadataError``: why the last daily fetch failed (null when it worked);
-         *     ``connectedAt``: when it was set up; ``lastTest``: the last test sign-in, if any.
+         *     Cognito routes to it (its identifiers); ``identifierNotices``: one sentence per verified
+         *     domain Cognito cannot hold as an identifier (longer than 40 characters, or past the 50
+         *     Cognito allows), whose people still sign in with 'Sign in with SSO'; ``metadataCheckedAt``:
+         *     when the metadata was last fetched or uploaded; ``metadataError``: why the last daily fetch
+         *     failed (null when it worked); ``identifiersError``: why Cognito refused the domains at the
+         *     last hourly upkeep (null when it took them); ``connectedAt``: when it was set up;
+         *     ``lastTest``: the last test sign-in, if any.
          */
         SamlConnection: {
             /**
@@ -3352,6 +3370,10 @@ export interface components {
             connectedAt: string;
             /** Domains */
             domains: string[];
+            /** Identifiernotices */
+            identifierNotices: string[];
+            /** Identifierserror */
+            identifiersError: string | null;
             /** Idpentityid */
             idpEntityId: string;
             lastTest: components["schemas"]["SamlTest"] | null;
@@ -8812,13 +8834,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
-            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | SsoChangeBusy | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_SsoChangeBusy"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
@@ -8893,13 +8926,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
-            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | SsoChangeBusy | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_SsoChangeBusy"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };

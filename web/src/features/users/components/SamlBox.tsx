@@ -1,9 +1,10 @@
 /**
  * The SAML connection inside the Security section (README "SAML single sign-on"): Not set up,
  * with 'Set up SAML'; or Connected, with the identity provider as its metadata describes it,
- * the domains it signs in, where its metadata comes from, when its signing certificate
- * expires (a warning within 30 days), the last test sign-in, and Test sign-in, Update and
- * Remove. Changing it is for Owners and Admins; it waits for a verified domain.
+ * the domains Cognito routes to it (and those it cannot: longer than 40 characters or past
+ * 50, which still sign in by the connection's name), where its metadata comes from, when its
+ * signing certificate expires (a warning within 30 days), the last test sign-in, and Test
+ * sign-in, Update and Remove. Changing it is for Owners and Admins; it waits for a verified domain.
  *
  * Test sign-in opens a window on the hosted UI for the connection; the identity provider's
  * answer comes back to /oauth/saml-test in that window, which hands the code to this window
@@ -135,6 +136,20 @@ function Connected({ connection, blocked, onUpdate, onRemove }: ConnectedProps) 
       {connection.metadataError ? (
         <InfoBox variant="warning" title="The daily metadata refresh failed">
           {connection.metadataError} The connection keeps the metadata it had.
+        </InfoBox>
+      ) : null}
+      {connection.identifiersError ? (
+        <InfoBox variant="warning" title="The domains could not be sent to Cognito">
+          {connection.identifiersError}
+        </InfoBox>
+      ) : null}
+      {connection.identifierNotices.length ? (
+        <InfoBox variant="info" title="Domains Cognito does not route by itself">
+          <ul>
+            {connection.identifierNotices.map((notice) => (
+              <li key={notice}>{notice}</li>
+            ))}
+          </ul>
         </InfoBox>
       ) : null}
       {test.error ? (

@@ -17,8 +17,10 @@ const connection = (expiresAt: string, soon: boolean): SamlConnection => ({
   certificateExpiresAt: expiresAt,
   certificateExpiresSoon: soon,
   domains: ["acme.dev"],
+  identifierNotices: [],
   metadataCheckedAt: "2026-11-20T10:00:00Z",
   metadataError: null,
+  identifiersError: null,
   connectedAt: "2026-11-20T10:00:00Z",
   lastTest: null,
 });
