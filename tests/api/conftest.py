@@ -23,7 +23,7 @@ from sqlalchemy import update
 from sqlalchemy.engine import make_url
 
 from api.account.service import create_account
-from api.adapters.cognito import CognitoClient
+from api.adapters.cognito import CognitoClient, CognitoError
 from api.deferred import EMAIL_QUEUE, STRIPE_EVENT_QUEUE
 from api.jobs.app import create_job_app
 from api.jobs.periodic import JobResources
@@ -32,8 +32,28 @@ from api.keys.service import open_current_key
 from api.models import Account, AuthType, Role, User
 from devstack.app import create_dev_app
 from devstack.stack import Stack, running_stack
+from tests.api.cognito_model import refusal, validation_errors
 
 PASSWORD = "Correct-horse-42!"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cognito_checks_its_model() -> Iterator[None]:
+    """Every request the Cognito adapter sends is checked against Cognito's service model
+    first and refused as Cognito refuses it (tests/api/cognito_model.py): moto accepts much
+    that the real service does not."""
+    send = CognitoClient.call
+
+    async def checked(self: CognitoClient, operation: str, payload: Any, *, signed: bool) -> Any:
+        errors = validation_errors(operation, payload)
+        if errors:
+            raise CognitoError("InvalidParameterException", refusal(errors))
+        return await send(self, operation, payload, signed=signed)
+
+    patcher = pytest.MonkeyPatch()
+    patcher.setattr(CognitoClient, "call", checked)
+    yield
+    patcher.undo()
 
 
 @pytest.fixture(scope="session")

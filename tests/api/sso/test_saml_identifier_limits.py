@@ -15,16 +15,19 @@ from typing import Any
 
 import botocore.session
 import httpx
+import pytest
 import respx
 from fastapi import FastAPI
 from sqlalchemy import update
 
-from api.adapters.cognito import CognitoClient
+from api.adapters.cognito import CognitoClient, CognitoError, IdentityProvider
 from api.models import DomainState, SamlConnection, SsoDomain
 from api.sso.saml import IDENTIFIER_MAX_LENGTH, IDENTIFIERS_MAX, provider_name_of
 from api.sso.saml_refresh import resync_identifiers
 from devstack.saml_idp import Person
+from tests.api.cognito_model import validation_errors
 from tests.api.conftest import MakeUser, SignedIn, unique_domain, verified_domain
+from tests.api.sso.saml_support import idp_metadata
 from tests.api.sso.test_saml_connection import connect, saml_owner
 from tests.api.sso.test_saml_sign_in import connected_account, sign_in_with_sso
 
@@ -72,6 +75,40 @@ def too_long(domain: str) -> str:
 def test_the_limits_are_cognitos() -> None:
     assert IDENTIFIERS_MAX == _LIST.metadata["max"] == 50
     assert IDENTIFIER_MAX_LENGTH == _ONE.metadata["max"] == 40
+
+
+async def test_the_tests_cognito_refuses_what_the_real_one_does(
+    client: httpx.AsyncClient, make_user: MakeUser, cognito: CognitoClient
+) -> None:
+    # moto stores any identifiers; the adapter's requests are checked against Cognito's model
+    # in every API test (tests/api/cognito_model.py), as the real service checks them.
+    owner, domain = await saml_owner(client, make_user)
+    assert (await connect(client, owner)).status_code == 200
+    provider = IdentityProvider(
+        name=provider_name_of(owner.account.id),
+        metadata=idp_metadata(),
+        identifiers=(long_domain(),),
+        attribute_mapping={"email": "email"},
+    )
+    with pytest.raises(CognitoError) as refused:
+        await cognito.update_identity_provider(provider)
+    assert refused.value.code == "InvalidParameterException"
+    assert refused.value.message.startswith(
+        "1 validation error detected: Value 'a-very-long-company-name-"
+    )
+    assert refused.value.message.endswith(
+        "at 'idpIdentifiers.1.member' failed to satisfy constraint: Member must have length "
+        "less than or equal to 40"
+    )
+    assert await identifiers(cognito, owner) == [domain]
+    too_many = [f"d{i}.dev" for i in range(51)]
+    assert validation_errors(
+        "UpdateIdentityProvider",
+        {"UserPoolId": "us-east-1_x", "ProviderName": "saml-x", "IdpIdentifiers": too_many},
+    ) == [
+        "Value 'list of 51' at 'idpIdentifiers' failed to satisfy constraint: Member must have "
+        "length less than or equal to 50"
+    ]
 
 
 class TestLongDomains:

@@ -316,10 +316,10 @@ class TestWhatTheIdentityProviderAsserts:
         ("local", "first", "last", "refusal"),
         [
             (
-                "jane doe",
+                "jane..doe",
                 "Jane",
                 "Doe",
-                "Your identity provider sent 'jane doe@{domain}', which is not a valid email "
+                "Your identity provider sent 'jane..doe@{domain}', which is not a valid email "
                 "address. Ask your administrator to send your work email address.",
             ),
             (
