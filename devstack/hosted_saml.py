@@ -193,7 +193,8 @@ def _destination(document: bytes) -> str | None:
         root = fromstring(document)
     except ParseError as exc:
         raise ValueError("The SAMLResponse is not XML") from exc
-    return root.get("Destination")
+    destination = root.get("Destination")
+    return None if destination is None else str(destination)
 
 
 def check_response(
