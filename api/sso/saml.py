@@ -5,14 +5,17 @@ The console is not the SAML service provider: Cognito is. A connection is a SAML
 provider of the user pool (CreateIdentityProvider, ``ProviderType`` SAML) named after the
 account (:func:`provider_name_of`), whose metadata is the one the account gave (checked by
 api/sso/saml_metadata.py and sent as ``MetadataFile``), whose ``IdpIdentifiers`` are the
-account's verified domains (Cognito routes ``idp_identifier=<domain>`` to it) and whose
+account's verified domains within Cognito's limits (:func:`identifiers_of`; Cognito routes
+``idp_identifier=<domain>`` to it, and a domain it cannot hold is routed by the connection's
+name, :func:`connection_for_domain`) and whose
 ``AttributeMapping`` takes the email and names from the attributes :data:`ATTRIBUTES` names;
 it is listed in the app client's ``SupportedIdentityProviders``. Cognito validates the
 identity provider's responses and mints tokens for its people, whose ``identities`` attribute
 names the connection (api/auth/identity.py).
 
-- Saving checks the metadata first (nothing changes when it is refused), then writes our row
-  and Cognito's provider; a failure after a Cognito step undoes it (``undo_on_rollback``).
+- Saving checks the metadata first (nothing changes when it is refused; a metadata URL is
+  fetched before the transaction, with no connection or lock held), then writes our row and
+  Cognito's provider; a failure after a Cognito step undoes it (``undo_on_rollback``).
 - The app client's lists are replaced whole by UpdateUserPoolClient, so they are read,
   changed and written under a PostgreSQL advisory lock: two accounts saving at once lose
   neither provider.
@@ -87,6 +90,7 @@ APP_CLIENT_LOCK_TIMEOUT_MS = 10_000
 calls) before answering ``SsoChangeBusy``, rather than holding its connection indefinitely."""
 NO_DOMAIN = "Verify your company's domain before setting up SAML single sign-on."
 IDENTIFIER_MAX_LENGTH = 40
+"""The longest ``IdpIdentifier`` Cognito takes (see :data:`IDENTIFIERS_MAX`)."""
 IDENTIFIERS_MAX = 50
 """What Cognito allows a SAML identity provider: at most 50 ``IdpIdentifiers``, each 1 to 40
 characters (botocore's cognito-idp model, ``IdpIdentifiersListType`` and
