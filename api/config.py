@@ -398,6 +398,14 @@ class Settings(BaseSettings):
     domain_verify_limit_per_address: int = Field(
         default=60, description="Domain Verify checks per client address per hour."
     )
+    saml_metadata_limit_per_account: int = Field(
+        default=20,
+        description="SAML set-up saves per account per hour (each reads the identity "
+        "provider's metadata, a metadata URL is fetched, and asks Cognito).",
+    )
+    saml_metadata_limit_per_address: int = Field(
+        default=40, description="SAML set-up saves per client address per hour."
+    )
     session_token_limit_per_address: int = Field(
         default=60,
         description="Hosted-UI code exchanges per client address per hour (each asks Cognito).",

@@ -13,8 +13,10 @@ developer guide, "SAML user pool IdP authentication flow").
   it over in the ``x-moto-signing-key`` header, recorded by :func:`cognito_event_hooks`).
 - ``POST /saml2/idpresponse`` checks the response against the metadata stored in the pool
   (``ProviderDetails.MetadataFile``) with pysaml2 (signature by the identity provider's
-  certificate, Destination and Recipient this ACS URL, Audience the pool's SP entity ID,
-  NotOnOrAfter, InResponseTo the request it sent), then creates or updates the federated user
+  certificate, NotOnOrAfter, InResponseTo the request it sent) and itself where pysaml2
+  lets a response through (the Response's Destination must be present and be this ACS URL, a
+  bearer SubjectConfirmation's Recipient this ACS URL, the AudienceRestriction the pool's SP
+  entity ID: :func:`check_response`), then creates or updates the federated user
   ``<provider name>_<NameID>`` with the mapped attributes and the ``identities`` attribute
   Cognito gives federated users (``providerType`` SAML), signs it in and redirects to the app
   client's callback with a code. A refused response redirects there with an OAuth error.
@@ -38,11 +40,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import httpx
+from defusedxml.ElementTree import ParseError, fromstring
 from fastapi import APIRouter, FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from saml2 import BINDING_HTTP_POST, BINDING_HTTP_REDIRECT
 from saml2.client import Saml2Client
 from saml2.config import SPConfig
+from saml2.saml import SCM_BEARER
 from saml2.xmldsig import SIG_RSA_SHA256
 
 from api.adapters.cognito import CognitoClient, ResourceNotFoundError, UserNotFoundError
@@ -80,12 +84,29 @@ def _error_page(message: str) -> HTMLResponse:
     return HTMLResponse(f"<h1>invalid_request</h1><p>{message}</p>", status_code=400)
 
 
+@dataclass(frozen=True, slots=True)
+class ServiceProvider:
+    """Cognito as the service provider: its entity ID (the audience,
+    ``urn:amazon:cognito:sp:<pool id>``) and its ACS URL (``<hosted UI>/saml2/idpresponse``)."""
+
+    entity_id: str
+    acs_url: str
+
+
+def _service_provider(request: Request) -> ServiceProvider:
+    settings = request.app.state.settings
+    return ServiceProvider(
+        entity_id=f"urn:amazon:cognito:sp:{settings.cognito_user_pool_id}",
+        acs_url=settings.cognito_hosted_ui_url.rstrip("/") + ACS_PATH,
+    )
+
+
 def _sp_client(request: Request, metadata: str, signing: Path | None = None) -> Saml2Client:
     """Cognito as the service provider of one identity provider (its metadata); with
     ``signing`` (the folder of the pool's ``signing.key`` and ``signing.crt``), its sign-in
     requests are signed."""
-    settings = request.app.state.settings
-    acs_url = settings.cognito_hosted_ui_url.rstrip("/") + ACS_PATH
+    sp = _service_provider(request)
+    acs_url = sp.acs_url
     keys = (
         {"key_file": str(signing / "signing.key"), "cert_file": str(signing / "signing.crt")}
         if signing is not None
@@ -94,7 +115,7 @@ def _sp_client(request: Request, metadata: str, signing: Path | None = None) -> 
     return Saml2Client(
         config=SPConfig().load(
             {
-                "entityid": f"urn:amazon:cognito:sp:{settings.cognito_user_pool_id}",
+                "entityid": sp.entity_id,
                 "xmlsec_binary": XMLSEC1,
                 "metadata": {"inline": [metadata]},
                 "allow_unknown_attributes": True,
@@ -222,25 +243,70 @@ class Asserted:
     attributes: dict[str, list[str]]
 
 
-def check_response(client: Saml2Client, saml_response: str, request_id: str) -> Asserted:
-    """Check a response as Cognito does (see the module).
+def _destination(document: bytes) -> str | None:
+    """The ``Destination`` of the Response in ``document`` (read before pysaml2, which drops a
+    response whose Destination is wrong without saying so). Raises ValueError (not XML)."""
+    try:
+        root = fromstring(document)
+    except ParseError as exc:
+        raise ValueError("The SAMLResponse is not XML") from exc
+    destination = root.get("Destination")
+    return None if destination is None else str(destination)
+
+
+def check_response(
+    client: Saml2Client, saml_response: str, request_id: str, sp: ServiceProvider
+) -> Asserted:
+    """Check a response as Cognito does (see the module): signed by the identity provider,
+    InResponseTo the request sent, within its validity, and made for this service provider
+    (the SAML 2.0 Web Browser SSO profile, saml-profiles-2.0-os 4.1.4.2-4.1.4.3, which Cognito
+    applies): the Response's ``Destination`` is present and is ``sp.acs_url``, a bearer
+    ``SubjectConfirmation`` of the assertion has ``sp.acs_url`` as its ``Recipient``, and the
+    assertion's ``AudienceRestriction`` names ``sp.entity_id``.
 
     Raises: ValueError naming what is wrong.
     """
     try:
-        base64.b64decode(saml_response, validate=True)
+        document = base64.b64decode(saml_response, validate=True)
+    except binascii.Error as exc:
+        raise ValueError("The SAMLResponse is not base64") from exc
+    destination = _destination(document)
+    if not destination:
+        raise ValueError(f"The Response has no Destination (it must be this ACS URL, {sp.acs_url})")
+    if destination != sp.acs_url:
+        raise ValueError(f"The Response's Destination is not this ACS URL ({sp.acs_url})")
+    try:
         parsed = client.parse_authn_request_response(
             saml_response, BINDING_HTTP_POST, outstanding={request_id: "/"}
         )
-    except binascii.Error as exc:
-        raise ValueError("The SAMLResponse is not base64") from exc
     except Exception as exc:  # pysaml2 raises one class per failed check
         raise ValueError(f"{type(exc).__name__}: {exc}") from exc
     if parsed is None or parsed.name_id is None or not parsed.name_id.text:
         raise ValueError("The response asserts no NameID")
+    assertion = parsed.assertion
+    recipients = [
+        confirmation.subject_confirmation_data.recipient
+        for confirmation in assertion.subject.subject_confirmation
+        if confirmation.method == SCM_BEARER and confirmation.subject_confirmation_data
+    ]
+    if sp.acs_url not in recipients:
+        raise ValueError(
+            "No bearer SubjectConfirmation of the assertion has this ACS URL "
+            f"({sp.acs_url}) as its Recipient"
+        )
+    audiences = [
+        audience.text.strip()
+        for restriction in (
+            assertion.conditions.audience_restriction if assertion.conditions else []
+        )
+        for audience in restriction.audience
+        if audience.text
+    ]
+    if sp.entity_id not in audiences:
+        raise ValueError(f"The assertion's Audience is not {sp.entity_id}")
     return Asserted(
         name_id=str(parsed.name_id.text),
-        issuer=str(parsed.assertion.issuer.text),
+        issuer=str(assertion.issuer.text),
         attributes={k: [str(v) for v in values] for k, values in parsed.ava.items()},
     )
 
@@ -276,7 +342,9 @@ async def idp_response(
         return _error_page("The identity provider no longer exists.")
     client = _sp_client(request, str(provider["ProviderDetails"]["MetadataFile"]))
     try:
-        asserted = await asyncio.to_thread(check_response, client, SAMLResponse, pending.request_id)
+        asserted = await asyncio.to_thread(
+            check_response, client, SAMLResponse, pending.request_id, _service_provider(request)
+        )
     except ValueError as exc:
         return back_to_client(
             pending.redirect_uri,

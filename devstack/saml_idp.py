@@ -223,13 +223,16 @@ def signed_response(
     person: Person,
     lifetime_s: int = 300,
     entity_path: str = ENTITY_PATH,
+    destination: str | None = None,
+    recipient: str | None = None,
 ) -> str:
     """A SAML 2.0 Response to the AuthnRequest ``request_id`` (InResponseTo) for ``person``:
-    Destination and Recipient ``acs_url``, Audience ``sp_entity_id``, NotOnOrAfter
-    ``lifetime_s`` seconds from now (negative: already expired), NameID the email (format
-    email address), attributes ``email``, ``firstName``, ``lastName``; the Response and its
-    Assertion signed with RSA-SHA256 (SHA-256 digests), issued by the application at
-    ``entity_path``. Returns the XML text."""
+    Destination and Recipient ``acs_url`` (or ``destination`` and ``recipient``, for the
+    tests of the hosted-UI stand-in's checks; an empty ``destination`` leaves it out),
+    Audience ``sp_entity_id``, NotOnOrAfter ``lifetime_s`` seconds from now (negative:
+    already expired), NameID the email (format email address), attributes ``email``,
+    ``firstName``, ``lastName``; the Response and its Assertion signed with RSA-SHA256 (SHA-256
+    digests), issued by the application at ``entity_path``. Returns the XML text."""
     server = _server(key, base_url, sp_entity_id, acs_url, lifetime_s, entity_path)
     response = server.create_authn_response(
         identity={
@@ -238,8 +241,9 @@ def signed_response(
             "lastName": [person.last_name],
         },
         in_response_to=request_id,
-        destination=acs_url,
+        destination=acs_url if destination is None else destination,
         sp_entity_id=sp_entity_id,
+        farg=Server.update_farg(request_id, acs_url if recipient is None else recipient),
         name_id=NameID(format=NAME_ID_EMAIL, text=person.email),
         sign_response=True,
         sign_assertion=True,

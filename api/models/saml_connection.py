@@ -27,8 +27,11 @@ class SamlConnection(TimestampMixin, Base):
 
     ``metadata_checked_at`` is when the metadata was last fetched or uploaded and
     ``metadata_error`` why the last daily fetch failed (null when it worked; the connection
-    keeps the metadata it had). ``expiry_notice_for`` is the ``certificate_expires_at`` whose
-    expiry email went out (one email per certificate). ``last_test_*``: what the identity
+    keeps the metadata it had). ``identifiers_error`` is why Cognito did not take the
+    identifiers at the last hourly upkeep (null when it did) and ``identifiers_failed_at``
+    when it refused them (the upkeep tries again a day later, not at every pass).
+    ``expiry_notice_for`` is the ``certificate_expires_at`` whose expiry email went out (one
+    email per certificate). ``last_test_*``: what the identity
     provider sent at the last test sign-in, or what was wrong with it (``last_test_problem``).
 
     ``created_by_user_id`` is who connected it (null once that user is removed, or when it is
@@ -55,6 +58,8 @@ class SamlConnection(TimestampMixin, Base):
     idp_identifiers: Mapped[list[str]] = mapped_column(ARRAY(String(253)), default=list)
     metadata_checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     metadata_error: Mapped[str | None] = mapped_column(Text)
+    identifiers_error: Mapped[str | None] = mapped_column(Text)
+    identifiers_failed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     expiry_notice_for: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_test_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_test_email: Mapped[str | None] = mapped_column(String(320))

@@ -398,8 +398,9 @@ class Throttle:
     """An action limited per client address and, when there is one, per account (README "Sign-in and
     abuse limits": registration, invitations, payment-method changes, metering batches; sending or
     entering an email verification code; the invoice history; and the reads and lookups that ask
-    a vendor or reveal a secret: API key reveal and roll, domain Verify, the code exchange,
-    refresh, the sso-accounts lookup). Every attempt counts, in fixed windows of ``window_s``.
+    a vendor or reveal a secret: API key reveal and roll, domain Verify, SAML set-up saves, the
+    code exchange, refresh, the sso-accounts lookup). Every attempt counts, in fixed windows of
+    ``window_s``.
     """
 
     name: str
@@ -515,6 +516,12 @@ def throttles(settings: Settings) -> dict[str, Throttle]:
             "domain-verify",
             settings.domain_verify_limit_per_address,
             settings.domain_verify_limit_per_account,
+            HOUR_S,
+        ),
+        "saml-metadata": Throttle(
+            "saml-metadata",
+            settings.saml_metadata_limit_per_address,
+            settings.saml_metadata_limit_per_account,
             HOUR_S,
         ),
         "session-token": Throttle(

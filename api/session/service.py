@@ -714,15 +714,22 @@ async def start_sso(
 ) -> AuthorizeResponse:
     """Start a sign-in through the SAML connection of the work email's domain ('Sign in with
     SSO', README "SAML single sign-on"): the hosted UI's authorize URL with
-    ``idp_identifier=<domain>``, state and PKCE as for Google (:func:`start_oauth`).
+    ``idp_identifier=<domain>`` (or ``identity_provider=<connection>`` for a verified domain
+    Cognito cannot hold as an identifier: ``saml.connection_for_domain``), state and PKCE as
+    for Google (:func:`start_oauth`).
 
     Raises:
         SsoNotConfigured: no verified domain's account has a SAML connection for the domain.
         VendorUnavailable: no hosted UI is configured.
     """
     domain = email_domain(email)
-    if not domain or await saml.connection_for_domain(db, domain) is None:
+    route = await saml.connection_for_domain(db, domain) if domain else None
+    if route is None:
         raise SsoNotConfigured(f"No single sign-on is set up for {domain or email}.")
     return start_oauth(
-        cognito=cognito, cookies=cookies, redirect_uri=redirect_uri, idp_identifier=domain
+        cognito=cognito,
+        cookies=cookies,
+        redirect_uri=redirect_uri,
+        identity_provider=route.identity_provider,
+        idp_identifier=route.idp_identifier,
     )

@@ -72,6 +72,17 @@ class SamlMetadataUnreachable(AppError):
     default_message = "We could not fetch the metadata from that URL."
 
 
+class SsoChangeBusy(AppError):
+    """503: another change to the pool's identity providers (a SAML connection saved or
+    removed by any account) held the app client's lock longer than
+    ``saml.APP_CLIENT_LOCK_TIMEOUT_MS``; nothing was changed."""
+
+    status_code = 503
+    default_message = (
+        "Another single sign-on change is being saved right now. Please try again in a few seconds."
+    )
+
+
 class SamlSsoAuthTypeRequired(AppError):
     """400: only a user who signed in through the SAML connection can require it (the mirror
     of SPEC 5's 'You must have a Google SSO auth type to require Google SSO.')."""

@@ -6,8 +6,9 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import String, func, literal, select, text
+from sqlalchemy import String, exists, func, literal, select, text
 from sqlalchemy.dialects.postgresql import ARRAY, aggregate_order_by
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from api.models import Account, AuthType, DomainState, Role, SamlConnection, SsoDomain, User
@@ -29,6 +30,19 @@ async def verified_domain_names(db: AsyncSession, account_id: uuid.UUID) -> list
         .order_by(SsoDomain.domain)
     )
     return list(rows)
+
+
+async def has_verified_domain(connection: AsyncConnection, account_id: uuid.UUID) -> bool:
+    """Whether the account holds a verified domain (no lock: read on an autocommit
+    connection before a metadata URL is fetched)."""
+    found = await connection.scalar(
+        select(
+            exists().where(
+                SsoDomain.account_id == account_id, SsoDomain.state == DomainState.VERIFIED
+            )
+        )
+    )
+    return bool(found)
 
 
 async def domain_in_account(
@@ -121,6 +135,16 @@ async def connection_of(
     return await db.scalar(query)
 
 
+async def connection_by_id(
+    db: AsyncSession, connection_id: uuid.UUID, *, for_update: bool = False
+) -> SamlConnection | None:
+    """The connection ``connection_id`` (the upkeep's own reads; locked with ``for_update``)."""
+    query = select(SamlConnection).where(SamlConnection.id == connection_id)
+    if for_update:
+        query = query.with_for_update()
+    return await db.scalar(query)
+
+
 async def connection_named(db: AsyncSession, provider_name: str) -> SamlConnection | None:
     """The connection Cognito knows as ``provider_name`` (whichever account it belongs to:
     a SAML identity names its provider, which names its account)."""
@@ -129,14 +153,13 @@ async def connection_named(db: AsyncSession, provider_name: str) -> SamlConnecti
     )
 
 
-async def connection_for_domain(db: AsyncSession, domain: str) -> SamlConnection | None:
-    """The SAML connection that signs in the people of ``domain``: the one of the account that
-    holds the domain verified, if Cognito routes the domain to it (one of its identifiers)."""
+async def connection_of_verified_domain(db: AsyncSession, domain: str) -> SamlConnection | None:
+    """The SAML connection of the account that holds ``domain`` verified, if it has one (a
+    verified domain belongs to one account)."""
     found: SamlConnection | None = await db.scalar(
         select(SamlConnection)
         .join(SsoDomain, SsoDomain.account_id == SamlConnection.account_id)
         .where(SsoDomain.domain == domain, SsoDomain.state == DomainState.VERIFIED)
-        .where(SamlConnection.idp_identifiers.contains([domain]))
     )
     return found
 
@@ -156,10 +179,31 @@ async def connections_holding(
     return list(rows)
 
 
-async def lock_app_client(db: AsyncSession, key: int) -> None:
-    """Hold the transaction-scoped advisory lock ``key`` until ``db``'s transaction ends: the
-    app client's lists are read, changed and written whole, one writer at a time."""
-    await db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+LOCK_NOT_AVAILABLE = "55P03"  # SQLSTATE lock_not_available: lock_timeout ran out
+
+
+async def lock_app_client(db: AsyncSession, key: int, *, timeout_ms: int) -> bool:
+    """Take the transaction-scoped advisory lock ``key``, held until ``db``'s transaction
+    ends (the app client's lists are read, changed and written whole, one writer at a time),
+    waiting at most ``timeout_ms`` for it (``lock_timeout``, for this statement only).
+
+    Returns False when the wait ran out: PostgreSQL then aborted ``db``'s transaction, which
+    must be rolled back.
+    """
+    previous = await db.scalar(text("SELECT current_setting('lock_timeout')"))
+    await db.execute(
+        text("SELECT set_config('lock_timeout', :timeout, true)"), {"timeout": f"{timeout_ms}ms"}
+    )
+    try:
+        await db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+    except DBAPIError as exc:
+        if getattr(exc.orig, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+            return False
+        raise
+    await db.execute(
+        text("SELECT set_config('lock_timeout', :previous, true)"), {"previous": previous}
+    )
+    return True
 
 
 async def user_with_email(db: AsyncSession, email: str) -> User | None:
@@ -211,23 +255,28 @@ async def next_connection_due(
 
 
 async def next_connection_out_of_step(
-    db: AsyncSession, skip: set[uuid.UUID]
+    db: AsyncSession,
+    skip: set[uuid.UUID],
+    *,
+    max_length: int,
+    max_count: int,
+    refused_before: datetime,
 ) -> SamlConnection | None:
-    """One connection whose identifiers are not its account's verified domains (sorted, as
-    ``saml.sync_identifiers`` writes them), not in ``skip``, locked with FOR UPDATE SKIP
-    LOCKED.
+    """One connection whose identifiers are not what ``saml.identifiers_of`` makes of its
+    account's verified domains (those of at most ``max_length`` characters, the first
+    ``max_count`` of them in code-point order), not in ``skip`` and not refused by Cognito
+    since ``refused_before``, locked with FOR UPDATE SKIP LOCKED.
 
     The aggregate sorts with ``COLLATE "C"`` (code-point order, Python's ``sorted`` for ASCII
     domains): under the database's collation (en_US.utf8 ignores punctuation first, putting
     'acme.com' before 'acme-corp.com') a connection with two such domains would look out of
-    step at every pass."""
+    step at every pass. It applies Cognito's limits as Python does, so a domain Cognito cannot
+    hold never makes a connection look out of step."""
+    eligible = func.array_agg(
+        aggregate_order_by(SsoDomain.domain, SsoDomain.domain.collate("C"))
+    ).filter(func.char_length(SsoDomain.domain) <= max_length)
     verified = (
-        select(
-            func.coalesce(
-                func.array_agg(aggregate_order_by(SsoDomain.domain, SsoDomain.domain.collate("C"))),
-                literal([], ARRAY(String(253))),
-            )
-        )
+        select(func.coalesce(eligible[1:max_count], literal([], ARRAY(String(253)))))
         .where(SsoDomain.account_id == SamlConnection.account_id)
         .where(SsoDomain.state == DomainState.VERIFIED)
         .scalar_subquery()
@@ -235,6 +284,10 @@ async def next_connection_out_of_step(
     query = (
         select(SamlConnection)
         .where(SamlConnection.idp_identifiers.is_distinct_from(verified))
+        .where(
+            SamlConnection.identifiers_failed_at.is_(None)
+            | (SamlConnection.identifiers_failed_at < refused_before)
+        )
         .limit(1)
         .with_for_update(skip_locked=True)
     )

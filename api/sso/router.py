@@ -28,6 +28,7 @@ from api.deps import (
     Permit,
     ReadEngine,
     Resolver,
+    SamlMetadataThrottle,
     SettingsDep,
     VerifiedEmail,
 )
@@ -51,6 +52,7 @@ from api.sso.errors import (
     SamlConnectionRequired,
     SamlMetadataUnreachable,
     SamlSsoAuthTypeRequired,
+    SsoChangeBusy,
     VerifiedDomainRequired,
 )
 from api.sso.saml_metadata import MAX_METADATA_BYTES
@@ -218,16 +220,18 @@ async def get_saml(
 @router.put(
     "/sso/saml",
     response_model=SamlConnection,
-    dependencies=[Permit(Permission.IDENTITY_PROVIDERS_WRITE), VerifiedEmail],
+    dependencies=[Permit(Permission.IDENTITY_PROVIDERS_WRITE), VerifiedEmail, SamlMetadataThrottle],
     responses=error_responses(
         *_AUTH,
         Forbidden,
         EmailVerificationRequired,
+        RateLimited,
         VerifiedDomainRequired,
         SamlMetadataUnreachable,
         InvalidSamlMetadata,
         ProviderRefused,
         RequestValidationFailed,
+        SsoChangeBusy,
         VendorUnavailable,
     ),
 )
@@ -235,6 +239,7 @@ async def save_saml(
     body: SamlConnectionUpdate,
     caller: CurrentUser,
     db: DbSession,
+    reads: ReadEngine,
     audit: Audit,
     cognito: Cognito,
     fetcher: MetadataSource,
@@ -242,9 +247,11 @@ async def save_saml(
     """Set up or update the SAML connection from the identity provider's metadata, by URL
     (fetched again every day) or as XML; each problem of the metadata is refused with a
     message naming it. The connection's domains are the account's verified domains. Owners
-    only (an identity provider can sign in as anyone of the account); every Owner is told."""
+    only (an identity provider can sign in as anyone of the account); every Owner is told.
+    Saves are throttled per account and per client address (429)."""
     return await saml.save_connection(
         db=db,
+        reads=reads,
         caller=caller,
         audit=audit,
         cognito=cognito,
@@ -260,7 +267,13 @@ async def save_saml(
     response_class=Response,
     dependencies=[Permit(Permission.IDENTITY_PROVIDERS_WRITE)],
     responses=error_responses(
-        *_AUTH, Forbidden, NotFound, ProviderRefused, RequestValidationFailed, VendorUnavailable
+        *_AUTH,
+        Forbidden,
+        NotFound,
+        ProviderRefused,
+        RequestValidationFailed,
+        SsoChangeBusy,
+        VendorUnavailable,
     ),
 )
 async def remove_saml(

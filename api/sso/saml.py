@@ -6,14 +6,17 @@ The console is not the SAML service provider: Cognito is. A connection is a SAML
 provider of the user pool (CreateIdentityProvider, ``ProviderType`` SAML) named after the
 account (:func:`provider_name_of`), whose metadata is the one the account gave (checked by
 api/sso/saml_metadata.py and sent as ``MetadataFile``), whose ``IdpIdentifiers`` are the
-account's verified domains (Cognito routes ``idp_identifier=<domain>`` to it) and whose
+account's verified domains within Cognito's limits (:func:`identifiers_of`; Cognito routes
+``idp_identifier=<domain>`` to it, and a domain it cannot hold is routed by the connection's
+name, :func:`connection_for_domain`) and whose
 ``AttributeMapping`` takes the email and names from the attributes :data:`ATTRIBUTES` names;
 it is listed in the app client's ``SupportedIdentityProviders``. Cognito validates the
 identity provider's responses and mints tokens for its people, whose ``identities`` attribute
 names the connection (api/auth/identity.py).
 
-- Saving checks the metadata first (nothing changes when it is refused), then writes our row
-  and Cognito's provider; a failure after a Cognito step undoes it (``undo_on_rollback``).
+- Saving checks the metadata first (nothing changes when it is refused; a metadata URL is
+  fetched before the transaction, with no connection or lock held), then writes our row and
+  Cognito's provider; a failure after a Cognito step undoes it (``undo_on_rollback``).
 - The app client's lists are replaced whole by UpdateUserPoolClient, so they are read,
   changed and written under a PostgreSQL advisory lock: two accounts saving at once lose
   neither provider.
@@ -39,13 +42,14 @@ names the connection (api/auth/identity.py).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import structlog
 from sqlalchemy import func
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from api.adapters.cognito import (
     CognitoClient,
@@ -64,15 +68,17 @@ from api.auth.sessions import end_sessions, was_removed
 from api.cognito_errors import cognito_errors
 from api.config import Settings
 from api.db import new_id, undo_on_rollback
-from api.emails import email_domain
+from api.emails import email_domain, is_valid_email
 from api.errors import EmailInUse, NotFound
 from api.membership import service as membership
 from api.models import Account, AuthType, Role, SamlConnection, User
+from api.schemas import CONTROL_CHARACTERS, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH
 from api.sso import repository
 from api.sso.errors import (
     SamlConnectionRequired,
     SamlMetadataUnreachable,
     SamlSsoAuthTypeRequired,
+    SsoChangeBusy,
     VerifiedDomainRequired,
 )
 from api.sso.saml_idp_needs import (
@@ -95,7 +101,17 @@ EXPIRY_WARNING = timedelta(days=30)
 """A signing certificate expiring this soon is warned about (User Management, an email)."""
 
 APP_CLIENT_LOCK = 0x5A4D4C5F41505043  # "ZML_APPC": the advisory lock of the app client's lists
+APP_CLIENT_LOCK_TIMEOUT_MS = 10_000
+"""How long a save or removal waits for :data:`APP_CLIENT_LOCK` (its holder makes two Cognito
+calls) before answering ``SsoChangeBusy``, rather than holding its connection indefinitely."""
 NO_DOMAIN = "Verify your company's domain before setting up SAML single sign-on."
+IDENTIFIER_MAX_LENGTH = 40
+"""The longest ``IdpIdentifier`` Cognito takes (see :data:`IDENTIFIERS_MAX`)."""
+IDENTIFIERS_MAX = 50
+"""What Cognito allows a SAML identity provider: at most 50 ``IdpIdentifiers``, each 1 to 40
+characters (botocore's cognito-idp model, ``IdpIdentifiersListType`` and
+``IdpIdentifierType``), while a verified domain may have 253 (README "SAML single sign-on",
+Limits; :func:`identifiers_of`)."""
 
 
 def provider_name_of(account_id: uuid.UUID) -> str:
@@ -134,6 +150,52 @@ def _test(row: SamlConnection, tested_at: datetime) -> SamlTest:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Identifiers:
+    """What a connection's ``IdpIdentifiers`` are, from its account's verified domains:
+    ``sent`` the identifiers Cognito holds, ``too_long`` the domains longer than
+    :data:`IDENTIFIER_MAX_LENGTH`, ``over_limit`` those past the first
+    :data:`IDENTIFIERS_MAX` in code-point (alphabetical) order. Both kinds still sign in with
+    'Sign in with SSO', which names the connection instead (:func:`connection_for_domain`)."""
+
+    sent: list[str]
+    too_long: list[str]
+    over_limit: list[str]
+
+    @property
+    def notices(self) -> list[str]:
+        """One sentence per domain that is not an identifier, for the set-up."""
+        routed = (
+            "people at it still sign in with 'Sign in with SSO', which sends them to this "
+            "connection by its name."
+        )
+        return [
+            f"{domain} is longer than the {IDENTIFIER_MAX_LENGTH} characters Cognito allows "
+            "for a SAML identifier: Cognito does not route it by itself, and " + routed
+            for domain in self.too_long
+        ] + [
+            f"{domain} is past the {IDENTIFIERS_MAX} identifiers Cognito allows for a SAML "
+            f"identity provider (the first {IDENTIFIERS_MAX} verified domains in alphabetical "
+            "order are sent): " + routed
+            for domain in self.over_limit
+        ]
+
+
+def identifiers_of(verified_domains: Iterable[str]) -> Identifiers:
+    """The identifiers of a connection whose account holds ``verified_domains``: those of at
+    most :data:`IDENTIFIER_MAX_LENGTH` characters, the first :data:`IDENTIFIERS_MAX` of them
+    in code-point order (the order ``repository.next_connection_out_of_step`` compares in).
+    Domains are lowercase letters, digits, hyphens and dots, which Cognito's identifier
+    pattern ``[\\w\\s+=.@-]+`` accepts."""
+    ordered = sorted(verified_domains)
+    short = [d for d in ordered if len(d) <= IDENTIFIER_MAX_LENGTH]
+    return Identifiers(
+        sent=short[:IDENTIFIERS_MAX],
+        too_long=[d for d in ordered if len(d) > IDENTIFIER_MAX_LENGTH],
+        over_limit=short[IDENTIFIERS_MAX:],
+    )
+
+
 def signing_certificate_pem(certificate: str) -> str:
     """Cognito's signing certificate (base64 DER as GetSigningCertificate gives it, or a PEM)
     as a PEM, the form identity providers take in an upload or a text box."""
@@ -167,6 +229,7 @@ async def _view(
     signs = wants_signed_requests(row.metadata_xml)
     return connection_out(
         row,
+        await repository.verified_domain_names(db, row.account_id),
         now,
         confirmed_by=None
         if confirmed_by is None
@@ -177,13 +240,15 @@ async def _view(
 
 def connection_out(
     row: SamlConnection,
+    verified_domains: Iterable[str],
     now: datetime | None = None,
     *,
     confirmed_by: str | None = None,
     signing_certificate: str | None = None,
 ) -> SamlConnectionOut:
-    """A connection as the console shows it (``confirmed_by``: the confirming Owner as
-    'Name <email>'; ``signing_certificate``: the pool's, PEM, when its requests are signed)."""
+    """A connection as the console shows it, its account holding ``verified_domains``
+    (``confirmed_by``: the confirming Owner as 'Name <email>'; ``signing_certificate``: the
+    pool's, PEM, when its requests are signed)."""
     return SamlConnectionOut(
         provider_name=row.provider_name,
         metadata_url=row.metadata_url,
@@ -192,8 +257,10 @@ def connection_out(
         certificate_expires_at=row.certificate_expires_at,
         certificate_expires_soon=expires_soon(row, now or datetime.now(UTC)),
         domains=sorted(row.idp_identifiers),
+        identifier_notices=identifiers_of(verified_domains).notices,
         metadata_checked_at=row.metadata_checked_at,
         metadata_error=row.metadata_error,
+        identifiers_error=row.identifiers_error,
         connected_at=row.created_at,
         last_test=None if row.last_test_at is None else _test(row, row.last_test_at),
         linking_confirmed_at=row.linking_confirmed_at,
@@ -233,7 +300,7 @@ async def _quietly(step: Callable[[], Awaitable[Any]], what: str, **context: obj
     """Run a compensating step; log instead of raising (``undo_on_rollback`` steps must not)."""
     try:
         await step()
-    except (CognitoError, CognitoUnavailable, TimeoutError):
+    except (CognitoError, CognitoUnavailable, TimeoutError, SsoChangeBusy):
         log.exception("saml_undo_failed", step=what, **context)
 
 
@@ -246,8 +313,15 @@ async def _change_app_client(
 ) -> None:
     """Add or drop one provider of the app client's ``SupportedIdentityProviders``: read,
     change and write the whole client under :data:`APP_CLIENT_LOCK`, held until ``db``'s
-    transaction ends. Raises CognitoError, CognitoUnavailable."""
-    await repository.lock_app_client(db, APP_CLIENT_LOCK)
+    transaction ends, waited for at most :data:`APP_CLIENT_LOCK_TIMEOUT_MS`.
+
+    Raises: CognitoError, CognitoUnavailable, SsoChangeBusy (the lock was not had in time;
+    ``db``'s transaction is aborted).
+    """
+    if not await repository.lock_app_client(
+        db, APP_CLIENT_LOCK, timeout_ms=APP_CLIENT_LOCK_TIMEOUT_MS
+    ):
+        raise SsoChangeBusy()
     client = await cognito.describe_app_client()
     providers = [p for p in client.get("SupportedIdentityProviders") or [] if p != drop]
     if add is not None and add not in providers:
@@ -284,20 +358,21 @@ def _undo_app_client(
 async def sync_identifiers(
     *, db: AsyncSession, cognito: CognitoClient, row: SamlConnection
 ) -> None:
-    """Make the connection's ``IdpIdentifiers`` its account's verified domains, after any
-    other account's connection that Cognito still routes one of them to gives it up (a
-    verified domain belongs to one account; identifiers are unique in the pool). Each
-    Cognito change is undone if the request's transaction does not commit.
+    """Make the connection's ``IdpIdentifiers`` its account's verified domains within
+    Cognito's limits (:func:`identifiers_of`), after any other account's connection that
+    Cognito still routes one of them to gives it up (a verified domain belongs to one
+    account; identifiers are unique in the pool). Each Cognito change is undone if the
+    request's transaction does not commit.
 
     Raises: CognitoError, CognitoUnavailable.
     """
-    domains = sorted(await repository.verified_domain_names(db, row.account_id))
+    domains = identifiers_of(await repository.verified_domain_names(db, row.account_id)).sent
     for other in await repository.connections_holding(db, domains, other_than=row.account_id):
         await _set_identifiers(
             db,
             cognito,
             other,
-            sorted(await repository.verified_domain_names(db, other.account_id)),
+            identifiers_of(await repository.verified_domain_names(db, other.account_id)).sent,
         )
     await _set_identifiers(db, cognito, row, domains)
 
@@ -320,6 +395,10 @@ async def sync_account_identifiers(
 async def _set_identifiers(
     db: AsyncSession, cognito: CognitoClient, row: SamlConnection, domains: list[str]
 ) -> None:
+    """Send ``domains`` as ``row``'s identifiers unless Cognito holds them already; either
+    way Cognito is in step, so an earlier refusal recorded on ``row`` is cleared."""
+    row.identifiers_error = None
+    row.identifiers_failed_at = None
     if sorted(row.idp_identifiers) == domains:
         return
     before = identity_provider_of(row)
@@ -374,6 +453,7 @@ async def _tell_owners(
 async def save_connection(
     *,
     db: AsyncSession,
+    reads: AsyncEngine,
     caller: Caller,
     audit: AuditTrail,
     cognito: CognitoClient,
@@ -398,16 +478,19 @@ async def save_connection(
             is Microsoft Entra ID's tenant-independent metadata.
         ProviderRefused, VendorUnavailable: Cognito refused or could not be reached (nothing
             is kept).
+        SsoChangeBusy: another change held the app client's lock too long (nothing is kept).
     """
-    account = await db.get_one(Account, caller.account_id, with_for_update=True)
-    domains = await repository.verified_domain_names(db, account.id)
-    if not domains:
-        raise VerifiedDomainRequired(NO_DOMAIN)
+    async with reads.connect() as connection:
+        if not await repository.has_verified_domain(connection, caller.account_id):
+            raise VerifiedDomainRequired(NO_DOMAIN)
     if metadata_url is not None:
         metadata = await _metadata_from_url(fetcher, metadata_url)
     else:
         metadata = parse_metadata(metadata_xml or "")
     refuse_tenant_independent(metadata.entity_id)
+    account = await db.get_one(Account, caller.account_id, with_for_update=True)
+    if not await repository.verified_domain_names(db, account.id):
+        raise VerifiedDomainRequired(NO_DOMAIN)  # removed or lost during the fetch
     now = datetime.now(UTC)
     row = await repository.connection_of(db, account.id, for_update=True)
     created = row is None
@@ -711,6 +794,34 @@ async def _new_member(
     return user
 
 
+@dataclass(frozen=True, slots=True)
+class Malformed:
+    """What a SAML identity provider asserted that the console cannot take: ``what`` it sent
+    (a phrase: "a first name longer than 100 characters") and what the person's
+    administrator should do about it (``advice``, a phrase)."""
+
+    what: str
+    advice: str = "correct it at the identity provider"
+
+
+def malformed(identity: ProvenIdentity) -> Malformed | None:
+    """The email or a name a SAML identity provider asserted that every other way into the
+    console would refuse (``api.emails.is_valid_email``; names of at most
+    ``NAME_MAX_LENGTH`` characters without control characters, as User Management takes
+    them), or None."""
+    email = identity.email
+    if email and (len(email) > EMAIL_MAX_LENGTH or not is_valid_email(email)):
+        return Malformed(
+            f"'{email}', which is not a valid email address", "send your work email address"
+        )
+    for label, name in (("first", identity.first_name), ("last", identity.last_name)):
+        if len(name) > NAME_MAX_LENGTH:
+            return Malformed(f"a {label} name longer than {NAME_MAX_LENGTH} characters")
+        if CONTROL_CHARACTERS.search(name):
+            return Malformed(f"a {label} name with control characters (such as a line break)")
+    return None
+
+
 async def provision(
     *, db: AsyncSession, identity: ProvenIdentity, sub: str, client_address: str
 ) -> SigningIn:
@@ -726,9 +837,10 @@ async def provision(
     Returns who signed in.
 
     Raises:
-        SamlSignInRefused: the connection is gone; the email is missing or not at one of the
-            account's verified domains; the email belongs to a user of another account; it
-            belongs to a user of the account and the connection's linking is not confirmed.
+        SamlSignInRefused: the connection is gone; the email or a name is malformed
+            (:func:`malformed`); the email is missing or not at one of the account's
+            verified domains; the email belongs to a user of another account; it belongs to a
+            user of the account and the connection's linking is not confirmed.
         RemovedFromAccount: the account removed this person.
     """
     row = (
@@ -739,6 +851,11 @@ async def provision(
     if row is None:
         raise SamlSignInRefused("This single sign-on connection no longer exists.")
     account = await db.get_one(Account, row.account_id)
+    if (refused := malformed(identity)) is not None:
+        raise SamlSignInRefused(
+            f"Your identity provider sent {refused.what}. Ask your administrator to "
+            f"{refused.advice}."
+        )
     email = identity.email
     domains = await repository.verified_domain_names(db, account.id)
     if not email or email_domain(email) not in domains:
@@ -786,11 +903,31 @@ def _name(user: User) -> str:
     return f"{user.first_name} {user.last_name}".strip()
 
 
-async def connection_for_domain(db: AsyncSession, domain: str) -> str | None:
-    """The identity provider Cognito routes ``domain`` to, if a verified domain's account has
-    a connection for it ('Sign in with SSO'); None otherwise."""
-    row = await repository.connection_for_domain(db, domain)
-    return None if row is None else row.provider_name
+@dataclass(frozen=True, slots=True)
+class SsoRoute:
+    """How the hosted UI is told which identity provider signs a domain's people in: by one
+    of its identifiers (``idp_identifier``, the domain itself) or, for a verified domain that
+    Cognito cannot hold as an identifier (:class:`Identifiers`), by the connection's name
+    (``identity_provider``). One of the two is set."""
+
+    idp_identifier: str = ""
+    identity_provider: str = ""
+
+
+async def connection_for_domain(db: AsyncSession, domain: str) -> SsoRoute | None:
+    """How 'Sign in with SSO' reaches the connection of the account that holds ``domain``
+    verified: by the domain when Cognito routes it (one of the connection's identifiers), by
+    the connection's name when the domain cannot be an identifier; None when no account with
+    a connection holds it, or when Cognito does not route it yet (identifiers out of step)."""
+    row = await repository.connection_of_verified_domain(db, domain)
+    if row is None:
+        return None
+    if domain in row.idp_identifiers:
+        return SsoRoute(idp_identifier=domain)
+    verified = await repository.verified_domain_names(db, row.account_id)
+    if domain not in identifiers_of(verified).sent:
+        return SsoRoute(identity_provider=row.provider_name)
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -819,6 +956,8 @@ def test_problem(identity: ProvenIdentity, row: SamlConnection, domains: list[st
             "The identity provider sent no email address: send the user's email in the "
             f"'{ATTRIBUTES['email']}' attribute."
         )
+    if (refused := malformed(identity)) is not None:
+        return f"The identity provider sent {refused.what}: correct it at the identity provider."
     if email_domain(identity.email) not in domains:
         return (
             f"The identity provider sent {identity.email}, which is not at a verified domain "

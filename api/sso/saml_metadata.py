@@ -13,18 +13,23 @@ identity providers to a user pool", Amazon Cognito developer guide):
 - a ``SingleSignOnService`` with the HTTP-Redirect or HTTP-POST binding.
 
 Each problem raises :class:`~api.sso.errors.InvalidSamlMetadata` with a message naming it.
+Before pysaml2 reads it, the document's nesting is measured in one streaming pass (defusedxml's
+``iterparse``, stopped at :data:`MAX_METADATA_DEPTH`), so no hostile document reaches
+pysaml2's recursion.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import io
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from xml.etree.ElementTree import ParseError
 
 import saml2
 from cryptography import x509
+from defusedxml.ElementTree import iterparse
 from saml2 import md
 
 from api.sso.errors import InvalidSamlMetadata
@@ -34,6 +39,12 @@ BINDINGS = (saml2.BINDING_HTTP_REDIRECT, saml2.BINDING_HTTP_POST)
 
 MAX_METADATA_BYTES = 256 * 1024
 """The largest metadata document taken (Microsoft Entra ID's federation metadata is ~20 KB)."""
+
+MAX_METADATA_DEPTH = 64
+"""The deepest element nesting taken. Real metadata nests about ten deep (EntitiesDescriptor >
+EntityDescriptor > IDPSSODescriptor > KeyDescriptor > KeyInfo > X509Data > X509Certificate;
+a Signature's Transforms a few more); pysaml2 turns elements into its classes recursively, so
+a document nested a thousand deep would end in a RecursionError."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +57,23 @@ class IdpMetadata:
     entity_id: str
     sso_url: str
     certificate_expires_at: datetime
+
+
+def _check_depth(document: bytes) -> None:
+    """Refuse a document nested deeper than :data:`MAX_METADATA_DEPTH`, reading it once as a
+    stream and stopping at the first element past it. A document that is no XML passes here
+    and is refused by :func:`_entity`, which reports it."""
+    depth = 0
+    try:
+        for event, _ in iterparse(io.BytesIO(document), events=("start", "end")):
+            depth += 1 if event == "start" else -1
+            if depth > MAX_METADATA_DEPTH:
+                raise InvalidSamlMetadata(
+                    f"The metadata nests its elements more than {MAX_METADATA_DEPTH} deep: it "
+                    "is not an identity provider's metadata."
+                )
+    except (ParseError, ValueError):  # defusedxml's refusals are ValueErrors too
+        return
 
 
 def _entity(document: bytes) -> md.EntityDescriptor:
@@ -134,6 +162,7 @@ def parse_metadata(document: str | bytes, *, now: datetime | None = None) -> Idp
         text = raw.decode()
     except UnicodeDecodeError as exc:
         raise InvalidSamlMetadata("The metadata is not UTF-8 text.") from exc
+    _check_depth(raw)
     entity = _entity(raw)
     if not entity.entity_id:
         raise InvalidSamlMetadata("The metadata's EntityDescriptor has no entityID.")

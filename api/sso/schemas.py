@@ -125,13 +125,17 @@ class SamlConnection(ApiModel):
     ``idpEntityId`` and ``ssoUrl``: the identity provider as its metadata describes it;
     ``certificateExpiresAt``: when its last signing certificate expires, and
     ``certificateExpiresSoon`` whether that is within 30 days; ``domains``: the verified domains
-    whose people it signs in; ``metadataCheckedAt``: when the metadata was last fetched or
-    uploaded; ``metadataError``: why the last daily fetch failed (null when it worked);
-    ``connectedAt``: when it was set up; ``lastTest``: the last test sign-in, if any.
-    ``linkingConfirmedAt`` / ``linkingConfirmedBy`` ('Name <email>', null once that user is
-    gone): when and by which Owner it was allowed to link a first sign-in to an existing user
-    of the account (null: a connection an Admin saved before connecting was an Owner's; it
-    signs in only people new to the account until an Owner confirms it). ``signsRequests``:
+    Cognito routes to it (its identifiers); ``identifierNotices``: one sentence per verified
+    domain Cognito cannot hold as an identifier (longer than 40 characters, or past the 50
+    Cognito allows), whose people still sign in with 'Sign in with SSO'; ``metadataCheckedAt``:
+    when the metadata was last fetched or uploaded; ``metadataError``: why the last daily fetch
+    failed (null when it worked); ``identifiersError``: why Cognito refused the domains at the
+    last hourly upkeep (null when it took them); ``connectedAt``: when it was set up;
+    ``lastTest``: the last test sign-in, if any. ``linkingConfirmedAt`` /
+    ``linkingConfirmedBy`` ('Name <email>', null once that user is gone): when and by which
+    Owner it was allowed to link a first sign-in to an existing user of the account (null: a
+    connection an Admin saved before connecting was an Owner's; it signs in only people new to
+    the account until an Owner confirms it). ``signsRequests``:
     the identity provider wants signed sign-in requests (``WantAuthnRequestsSigned``), which
     Cognito then signs; ``signingCertificate``: the certificate to give the identity provider
     for them (PEM; null when the requests are not signed, or Cognito could not be asked).
@@ -144,8 +148,10 @@ class SamlConnection(ApiModel):
     certificate_expires_at: datetime
     certificate_expires_soon: bool
     domains: list[str]
+    identifier_notices: list[str]
     metadata_checked_at: datetime
     metadata_error: str | None
+    identifiers_error: str | None
     connected_at: datetime
     last_test: SamlTest | None
     linking_confirmed_at: datetime | None

@@ -1,7 +1,7 @@
 """Registration, invitations, payment-method changes, metering batches, invoices, API key
-reveal and roll, domain Verify, the code exchange, refresh and the sso-accounts lookup are
-throttled per client address and per account, in PostgreSQL like the sign-in limits (issue
-10); invitations also per recipient per day, across accounts."""
+reveal and roll, domain Verify, SAML set-up saves, the code exchange, refresh and the
+sso-accounts lookup are throttled per client address and per account, in PostgreSQL like the
+sign-in limits (issue 10); invitations also per recipient per day, across accounts."""
 
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ async def strict_app(stack: Stack) -> AsyncIterator[FastAPI]:
         invoices_limit_per_account=2,
         api_key_limit_per_account=2,
         domain_verify_limit_per_account=2,
+        saml_metadata_limit_per_account=2,
+        saml_metadata_limit_per_address=4,
         two_step_setup_limit_per_account=2,
         session_token_limit_per_address=2,
         session_refresh_limit_per_address=2,
@@ -203,6 +205,24 @@ async def test_domain_verify_per_account(strict_app: FastAPI, make_user: MakeUse
     assert added.status_code == 201, added.text
     url = f"/web/sso/domains/{added.json()['domain']['id']}/verify"
     await _third_is_refused(strict_app, "198.51.100.82", "POST", url, headers=me.headers)
+
+
+async def test_saml_set_up_saves_per_account_and_per_address(
+    strict_app: FastAPI, make_user: MakeUser
+) -> None:
+    # Each save reads the identity provider's metadata (a URL is fetched) and asks Cognito;
+    # every attempt counts, refused ones too.
+    me, other = await make_user(), await make_user()
+    body = {"metadataUrl": "https://idp.example-idp.com/app/metadata"}
+    _, refused = await _third_is_refused(
+        strict_app, "198.51.100.83", "PUT", "/web/sso/saml", json=body, headers=me.headers
+    )
+    assert refused.headers["Retry-After"]
+    async with _client(strict_app, "198.51.100.83") as client:
+        theirs = await client.put("/web/sso/saml", json=body, headers=other.headers)
+        over_address = await client.put("/web/sso/saml", json=body, headers=other.headers)
+    assert theirs.json()["code"] == "VerifiedDomainRequired"
+    assert over_address.status_code == 429
 
 
 @pytest.mark.parametrize(

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from datetime import UTC, datetime
 
 import httpx
 import pytest
 import respx
 from fastapi import FastAPI
-from sqlalchemy import event, select, update
+from sqlalchemy import event, select, text, update
+from sqlalchemy.exc import DBAPIError
 
 from api.adapters.cognito import CognitoClient, ResourceNotFoundError
 from api.models import Account, AuthType, DomainState, Role, SamlConnection, SsoDomain, User
 from api.sso import repository as sso_repository
+from api.sso import saml
 from api.sso.saml import provider_name_of
 from api.sso.saml_refresh import resync_identifiers
 from tests.api.conftest import (
@@ -249,6 +252,89 @@ class TestSetUp:
         ] is None
 
 
+class TestWhatASaveHolds:
+    """A metadata URL answers in its own time: no pooled connection, no row lock and no
+    advisory lock are held while it does; the app client's lock is waited for a bounded
+    time."""
+
+    async def test_the_url_is_fetched_before_anything_is_held(
+        self, client: httpx.AsyncClient, make_user: MakeUser, app: FastAPI
+    ) -> None:
+        owner, _ = await saml_owner(client, make_user)
+        resources = app.state.resources
+        seen: dict[str, object] = {}
+
+        async def slow_identity_provider(request: httpx.Request) -> httpx.Response:
+            seen["pooled connections in use"] = resources.engine.pool.checkedout()
+            # Another request (a Verify, an invitation) may lock the account meanwhile.
+            async with resources.side_engine.connect() as other:
+                try:
+                    await other.execute(
+                        text("SELECT 1 FROM account WHERE id = :id FOR UPDATE NOWAIT"),
+                        {"id": owner.account.id},
+                    )
+                    seen["account row"] = "free"
+                except DBAPIError:
+                    seen["account row"] = "locked"
+            return httpx.Response(200, text=idp_metadata())
+
+        with respx.mock(assert_all_called=False) as router:
+            router.get(METADATA_URL).mock(side_effect=slow_identity_provider)
+            router.route().pass_through()
+            response = await client.put(
+                "/web/sso/saml", headers=owner.headers, json={"metadataUrl": METADATA_URL}
+            )
+        assert response.status_code == 200, response.text
+        assert seen == {"pooled connections in use": 0, "account row": "free"}
+
+    async def test_a_url_is_not_fetched_for_an_account_without_a_verified_domain(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        owner = await make_user()
+        with respx.mock(assert_all_called=False) as router:
+            served = router.get(METADATA_URL).respond(200, text=idp_metadata())
+            router.route().pass_through()
+            response = await client.put(
+                "/web/sso/saml", headers=owner.headers, json={"metadataUrl": METADATA_URL}
+            )
+        assert response.json()["code"] == "VerifiedDomainRequired"
+        assert not served.called
+
+    async def test_the_app_clients_lock_is_waited_for_a_bounded_time(
+        self,
+        client: httpx.AsyncClient,
+        make_user: MakeUser,
+        app: FastAPI,
+        cognito: CognitoClient,
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
+        monkeypatch.setattr(saml, "APP_CLIENT_LOCK_TIMEOUT_MS", 300)
+        owner, _ = await saml_owner(client, make_user)
+        # Another replica holds the app client's lock (a stuck save, a long Cognito call).
+        async with app.state.resources.side_engine.connect() as other:
+            await other.execute(
+                text("SELECT pg_advisory_lock(:key)"), {"key": saml.APP_CLIENT_LOCK}
+            )
+            try:
+                response = await asyncio.wait_for(connect(client, owner), timeout=20)
+            finally:
+                await other.execute(
+                    text("SELECT pg_advisory_unlock(:key)"), {"key": saml.APP_CLIENT_LOCK}
+                )
+        assert response.status_code == 503
+        assert response.json() == {
+            "code": "SsoChangeBusy",
+            "message": (
+                "Another single sign-on change is being saved right now. Please try again in "
+                "a few seconds."
+            ),
+        }
+        # Nothing is left behind: the provider Cognito created is deleted again.
+        with pytest.raises(ResourceNotFoundError):
+            await cognito.describe_identity_provider(provider_name_of(owner.account.id))
+        assert (await connect(client, owner)).status_code == 200
+
+
 class TestIdentifiers:
     async def test_a_domain_moves_with_its_verification(
         self, client: httpx.AsyncClient, make_user: MakeUser, cognito: CognitoClient
@@ -351,7 +437,16 @@ class TestIdentifiers:
             assert connection is not None
             event.listen(connection, "before_cursor_execute", seen)
             try:
-                assert await sso_repository.next_connection_out_of_step(db, others) is None
+                assert (
+                    await sso_repository.next_connection_out_of_step(
+                        db,
+                        others,
+                        max_length=saml.IDENTIFIER_MAX_LENGTH,
+                        max_count=saml.IDENTIFIERS_MAX,
+                        refused_before=datetime.now(UTC),
+                    )
+                    is None
+                )
             finally:
                 event.remove(connection, "before_cursor_execute", seen)
         aggregated = [sql for sql in statements if "array_agg" in sql]

@@ -20,7 +20,7 @@ from api.jobs.app import create_job_app
 from api.models import Role, SamlConnection
 from api.sso.saml import provider_name_of
 from api.sso.saml_metadata import MAX_METADATA_BYTES
-from api.sso.saml_refresh import RefreshReport, notify_expiring, refresh_due
+from api.sso.saml_refresh import UNFORESEEN, RefreshReport, notify_expiring, refresh_due
 from tests.api.conftest import MakeUser, SignedIn, mails_to, unique_domain, verified_domain
 from tests.api.sso.saml_support import idp_metadata
 
@@ -29,7 +29,7 @@ METADATA_URL = "https://idp.example-idp.com/app/refresh/metadata"
 
 async def refresh(app: FastAPI, cognito: CognitoClient) -> RefreshReport:
     """One pass, fetching as with the stand-ins on (the identity provider here is respx's)."""
-    fetcher = MetadataFetcher(max_bytes=MAX_METADATA_BYTES, allow_private=True)
+    fetcher = MetadataFetcher(max_bytes=MAX_METADATA_BYTES, allow_loopback=True)
     return await refresh_due(app.state.resources.sessionmaker, cognito, fetcher)
 
 
@@ -137,6 +137,90 @@ class TestMetadataRefresh:
 def _expiry(box: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The certificate-expiry emails of a mailbox (the Owners' notices of the change aside)."""
     return [m for m in box if str(m["subject"]).startswith("Your SAML signing certificate")]
+
+
+OTHER_URL = "https://idp.example-idp.com/app/refresh/other-metadata"
+
+NESTED = (
+    '<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="x">'
+    + "<a>" * 30_000
+    + "</a>" * 30_000
+    + "</md:EntityDescriptor>"
+)
+"""A hostile document: small, and nested deep enough for pysaml2's recursion to fail."""
+
+
+async def two_tenants_due(
+    client: httpx.AsyncClient, make_user: MakeUser, app: FastAPI, router: respx.MockRouter
+) -> tuple[SignedIn, SignedIn, respx.Route, respx.Route]:
+    """Two accounts connected by URL, both due; the first one's fetch comes first."""
+    hostile_route = router.get(OTHER_URL)
+    served = identity_provider(router)
+    served.respond(200, text=idp_metadata())
+    hostile_route.respond(200, text=idp_metadata())
+    domain = unique_domain("hostile")
+    hostile = await make_user(email=f"owner@{domain}")
+    await verified_domain(client, hostile.headers, domain)
+    saved = await client.put(
+        "/web/sso/saml", headers=hostile.headers, json={"metadataUrl": OTHER_URL}
+    )
+    assert saved.status_code == 200, saved.text
+    good = await connected_by_url(client, make_user, served, idp_metadata())
+    await a_day_passes(app, good)
+    async with app.state.resources.sessionmaker() as db, db.begin():
+        await db.execute(
+            update(SamlConnection)
+            .where(SamlConnection.account_id == hostile.account.id)
+            .values(metadata_checked_at=datetime.now(UTC) - timedelta(days=30))
+        )
+    return hostile, good, hostile_route, served
+
+
+class TestOneTenantCannotStopTheOthers:
+    async def test_a_hostile_document_fails_alone_and_says_why(
+        self,
+        client: httpx.AsyncClient,
+        make_user: MakeUser,
+        app: FastAPI,
+        cognito: CognitoClient,
+    ) -> None:
+        with respx.mock(assert_all_called=False) as router:
+            hostile, good, hostile_route, served = await two_tenants_due(
+                client, make_user, app, router
+            )
+            hostile_route.respond(200, text=NESTED)
+            rolled = idp_metadata(days_left=400, entity_id="https://idp.example-idp.com/next")
+            served.respond(200, text=rolled)
+            report = await refresh(app, cognito)
+        assert report.failed >= 1 and report.changed >= 1
+        assert (await connection(app, good)).idp_entity_id == "https://idp.example-idp.com/next"
+        shown = (await client.get("/web/sso/saml", headers=hostile.headers)).json()["connection"]
+        assert shown["metadataError"] == (
+            "The metadata nests its elements more than 64 deep: it is not an identity "
+            "provider's metadata."
+        )
+
+    async def test_an_unforeseen_failure_fails_alone_and_says_so(
+        self,
+        client: httpx.AsyncClient,
+        make_user: MakeUser,
+        app: FastAPI,
+        cognito: CognitoClient,
+    ) -> None:
+        with respx.mock(assert_all_called=False) as router:
+            hostile, good, hostile_route, served = await two_tenants_due(
+                client, make_user, app, router
+            )
+            # Something no rule foresaw (a library's own bug on what that server sends).
+            hostile_route.mock(side_effect=RuntimeError("unforeseen"))
+            rolled = idp_metadata(days_left=400, entity_id="https://idp.example-idp.com/after")
+            served.respond(200, text=rolled)
+            report = await refresh(app, cognito)
+        assert report.failed >= 1 and report.changed >= 1
+        assert (await connection(app, good)).idp_entity_id == "https://idp.example-idp.com/after"
+        row = await connection(app, hostile)
+        assert row.metadata_error == UNFORESEEN
+        assert row.metadata_checked_at > datetime.now(UTC) - timedelta(minutes=1)
 
 
 class TestExpiryEmail:

@@ -133,9 +133,18 @@ async def _until_waiting_on_a_lock(app: FastAPI) -> None:
     raise AssertionError("nobody waited on a lock")
 
 
-def resigned(app: FastAPI, at: AtAcs, *, sp_entity_id: str, lifetime_s: int = 300) -> str:
+def resigned(
+    app: FastAPI,
+    at: AtAcs,
+    *,
+    sp_entity_id: str,
+    lifetime_s: int = 300,
+    destination: str | None = None,
+    recipient: str | None = None,
+) -> str:
     """A response to the same request, signed by the stand-in identity provider's key but
-    made for ``sp_entity_id`` and valid ``lifetime_s`` seconds (base64, as posted)."""
+    made for ``sp_entity_id``, valid ``lifetime_s`` seconds, and with ``destination`` and
+    ``recipient`` when given (base64, as posted)."""
     request_id = re.search(r'InResponseTo="([^"]+)"', base64.b64decode(at.saml_response).decode())
     assert request_id is not None
     document = saml_idp.signed_response(
@@ -146,6 +155,8 @@ def resigned(app: FastAPI, at: AtAcs, *, sp_entity_id: str, lifetime_s: int = 30
         acs_url=at.acs_url,
         person=Person("jane@example-corp.com", "Jane", "Doe"),
         lifetime_s=lifetime_s,
+        destination=destination,
+        recipient=recipient,
     )
     return base64.b64encode(document.encode()).decode()
 
@@ -306,6 +317,76 @@ class TestSignInWithSso:
         }
 
 
+class TestWhatTheIdentityProviderAsserts:
+    """The email and names a SAML identity provider asserts are checked as every other way in
+    checks them (api/emails.py; names as User Management takes them): an identity provider is
+    typed in by a customer's administrator, not trusted to be well-formed."""
+
+    @pytest.mark.parametrize(
+        ("local", "first", "last", "refusal"),
+        [
+            (
+                "jane..doe",
+                "Jane",
+                "Doe",
+                "Your identity provider sent 'jane..doe@{domain}', which is not a valid email "
+                "address. Ask your administrator to send your work email address.",
+            ),
+            (
+                "jane",
+                "J" * 101,
+                "Doe",
+                "Your identity provider sent a first name longer than 100 characters. Ask your "
+                "administrator to correct it at the identity provider.",
+            ),
+            (
+                "jane",
+                "Jane",
+                "Doe\nDROP",
+                "Your identity provider sent a last name with control characters (such as a "
+                "line break). Ask your administrator to correct it at the identity provider.",
+            ),
+        ],
+    )
+    async def test_a_malformed_identity_is_refused_and_creates_nobody(
+        self,
+        client: httpx.AsyncClient,
+        make_user: MakeUser,
+        local: str,
+        first: str,
+        last: str,
+        refusal: str,
+    ) -> None:
+        owner, domain = await connected_account(client, make_user)
+        person = Person(f"{local}@{domain}", first, last)
+        at = await sso_at_identity_provider(client, person, f"jane@{domain}")
+        returned = await post_to_acs(client, at)
+        exchanged = await exchange(client, Authorized(returned["code"], returned["state"]))
+        assert exchanged.status_code == 400, exchanged.text
+        assert exchanged.json() == {
+            "code": "SsoSignInRefused",
+            "message": refusal.format(domain=domain),
+        }
+        assert "refresh_token" not in exchanged.cookies
+        users = (await client.get("/web/account", headers=owner.headers)).json()["account"]["users"]
+        assert [u["email"] for u in users] == [owner.user.email]
+
+    async def test_the_test_sign_in_names_it_too(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        owner, domain = await connected_account(client, make_user)
+        at = await at_identity_provider(
+            client,
+            await TestTestSignIn().start(client, owner),
+            Person(f"kat@{domain}", "K" * 101, "Johnson"),
+        )
+        result = await report_test(client, owner.headers, await post_to_acs(client, at))
+        assert result.json()["test"]["problem"] == (
+            "The identity provider sent a first name longer than 100 characters: correct it at "
+            "the identity provider."
+        )
+
+
 class TestRequiringIt:
     async def test_an_admin_signed_in_through_it_requires_it_and_passwords_stop(
         self, client: httpx.AsyncClient, make_user: MakeUser
@@ -425,6 +506,56 @@ class TestResponseChecks:
         returned = await post_to_acs(client, at, for_another_sp)
         assert "code" not in returned
         assert returned["error"] == "invalid_request"
+        assert "AudienceRestrictions conditions not satisfied" in returned["error_description"]
+
+    @pytest.mark.parametrize(
+        ("destination", "recipient", "refusal"),
+        [
+            # Made for another service provider's ACS URL and replayed here: the Response's
+            # Destination and the assertion's Recipient both name where it was meant to go.
+            (
+                "https://other-sp.example.com/saml2/idpresponse",
+                None,
+                "The Response's Destination is not this ACS URL "
+                "(http://testserver/saml2/idpresponse)",
+            ),
+            (
+                "",
+                None,
+                "The Response has no Destination (it must be this ACS URL, "
+                "http://testserver/saml2/idpresponse)",
+            ),
+            (
+                None,
+                "https://other-sp.example.com/saml2/idpresponse",
+                "No bearer SubjectConfirmation of the assertion has this ACS URL "
+                "(http://testserver/saml2/idpresponse) as its Recipient",
+            ),
+        ],
+    )
+    async def test_destination_and_recipient_are_this_acs_url(
+        self,
+        client: httpx.AsyncClient,
+        make_user: MakeUser,
+        app: FastAPI,
+        destination: str | None,
+        recipient: str | None,
+        refusal: str,
+    ) -> None:
+        _, domain = await connected_account(client, make_user)
+        at = await sso_at_identity_provider(client, Person(f"jane@{domain}", "Jane", "Doe"))
+        settings = app.state.settings
+        elsewhere = resigned(
+            app,
+            at,
+            sp_entity_id=f"urn:amazon:cognito:sp:{settings.cognito_user_pool_id}",
+            destination=destination,
+            recipient=recipient,
+        )
+        returned = await post_to_acs(client, at, elsewhere)
+        assert "code" not in returned, returned
+        assert returned["error"] == "invalid_request"
+        assert returned["error_description"] == f"Invalid SAML response received: {refusal}"
 
 
 async def report_test(

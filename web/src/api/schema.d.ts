@@ -1012,6 +1012,7 @@ export interface paths {
          *     (fetched again every day) or as XML; each problem of the metadata is refused with a
          *     message naming it. The connection's domains are the account's verified domains. Owners
          *     only (an identity provider can sign in as anyone of the account); every Owner is told.
+         *     Saves are throttled per account and per client address (429).
          */
         put: operations["saveSaml"];
         post?: never;
@@ -2818,6 +2819,19 @@ export interface components {
             message: string;
         };
         /**
+         * Error_SsoChangeBusy
+         * @description The error `SsoChangeBusy` (HTTP 503).
+         */
+        Error_SsoChangeBusy: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SsoChangeBusy";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_SsoNotConfigured
          * @description The error `SsoNotConfigured` (HTTP 400).
          */
@@ -3371,13 +3385,17 @@ export interface components {
          *     ``idpEntityId`` and ``ssoUrl``: the identity provider as its metadata describes it;
          *     ``certificateExpiresAt``: when its last signing certificate expires, and
          *     ``certificateExpiresSoon`` whether that is within 30 days; ``domains``: the verified domains
-         *     whose people it signs in; ``metadataCheckedAt``: when the metadata was last fetched or
-         *     uploaded; ``metadataError``: why the last daily fetch failed (null when it worked);
-         *     ``connectedAt``: when it was set up; ``lastTest``: the last test sign-in, if any.
-         *     ``linkingConfirmedAt`` / ``linkingConfirmedBy`` ('Name <email>', null once that user is
-         *     gone): when and by which Owner it was allowed to link a first sign-in to an existing user
-         *     of the account (null: a connection an Admin saved before connecting was an Owner's; it
-         *     signs in only people new to the account until an Owner confirms it). ``signsRequests``:
+         *     Cognito routes to it (its identifiers); ``identifierNotices``: one sentence per verified
+         *     domain Cognito cannot hold as an identifier (longer than 40 characters, or past the 50
+         *     Cognito allows), whose people still sign in with 'Sign in with SSO'; ``metadataCheckedAt``:
+         *     when the metadata was last fetched or uploaded; ``metadataError``: why the last daily fetch
+         *     failed (null when it worked); ``identifiersError``: why Cognito refused the domains at the
+         *     last hourly upkeep (null when it took them); ``connectedAt``: when it was set up;
+         *     ``lastTest``: the last test sign-in, if any. ``linkingConfirmedAt`` /
+         *     ``linkingConfirmedBy`` ('Name <email>', null once that user is gone): when and by which
+         *     Owner it was allowed to link a first sign-in to an existing user of the account (null: a
+         *     connection an Admin saved before connecting was an Owner's; it signs in only people new to
+         *     the account until an Owner confirms it). ``signsRequests``:
          *     the identity provider wants signed sign-in requests (``WantAuthnRequestsSigned``), which
          *     Cognito then signs; ``signingCertificate``: the certificate to give the identity provider
          *     for them (PEM; null when the requests are not signed, or Cognito could not be asked).
@@ -3397,6 +3415,10 @@ export interface components {
             connectedAt: string;
             /** Domains */
             domains: string[];
+            /** Identifiernotices */
+            identifierNotices: string[];
+            /** Identifierserror */
+            identifiersError: string | null;
             /** Idpentityid */
             idpEntityId: string;
             lastTest: components["schemas"]["SamlTest"] | null;
@@ -8948,13 +8970,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
-            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | SsoChangeBusy | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_SsoChangeBusy"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };
@@ -9029,13 +9062,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
-            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | SsoChangeBusy | VendorUnavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_SsoChangeBusy"] | components["schemas"]["Error_VendorUnavailable"];
                 };
             };
         };

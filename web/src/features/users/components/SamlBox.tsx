@@ -1,13 +1,14 @@
 /**
  * The SAML connection inside the Security section (README "SAML single sign-on"): Not set up,
  * with 'Set up SAML'; or Connected, with the identity provider as its metadata describes it,
- * the domains it signs in, where its metadata comes from, when its signing certificate
- * expires (a warning within 30 days), whether it links existing users (README "Security
- * model", "Who someone is": a connection an Admin made before connecting was an Owner's waits
- * for an Owner's confirmation, with a button for it), the console's signing certificate when
- * the identity provider wants signed requests, the last test sign-in, and Test sign-in,
- * Update and Remove. Changing it is an Owner's (the test sign-in an Admin's too); it waits for
- * a verified domain.
+ * the domains Cognito routes to it (and those it cannot: longer than 40 characters or past
+ * 50, which still sign in by the connection's name), where its metadata comes from, when its
+ * signing certificate expires (a warning within 30 days), whether it links existing users
+ * (README "Security model", "Who someone is": a connection an Admin made before connecting
+ * was an Owner's waits for an Owner's confirmation, with a button for it), the console's
+ * signing certificate when the identity provider wants signed requests, the last test
+ * sign-in, and Test sign-in, Update and Remove. Changing it is an Owner's (the test sign-in
+ * an Admin's too); it waits for a verified domain.
  *
  * Test sign-in opens a window on the hosted UI for the connection; the identity provider's
  * answer comes back to /oauth/saml-test in that window, which hands the code to this window
@@ -203,6 +204,20 @@ function Connected({ connection, blocked, testBlocked, onUpdate, onRemove, onCon
       {connection.metadataError ? (
         <InfoBox variant="warning" title="The daily metadata refresh failed">
           {connection.metadataError} The connection keeps the metadata it had.
+        </InfoBox>
+      ) : null}
+      {connection.identifiersError ? (
+        <InfoBox variant="warning" title="The domains could not be sent to Cognito">
+          {connection.identifiersError}
+        </InfoBox>
+      ) : null}
+      {connection.identifierNotices.length ? (
+        <InfoBox variant="info" title="Domains Cognito does not route by itself">
+          <ul>
+            {connection.identifierNotices.map((notice) => (
+              <li key={notice}>{notice}</li>
+            ))}
+          </ul>
         </InfoBox>
       ) : null}
       {test.error ? (
