@@ -77,12 +77,12 @@ async def _serve(host: str, port: int, *, with_handbook: bool) -> None:
         url = f"http://127.0.0.1:{port}"
         _say(f"Console ready at {url}")
         _say(f"Sign in as {DEMO_EMAIL} / {DEMO_PASSWORD}  (mailbox: {url}/dev/mailbox)")
+        if with_handbook:
+            _say(f"Handbook (the docs): {url}/handbook/")
         _say(f'TXT records of the DNS stand-in: PUT {url}/dev/dns/<domain> {{"txt": [...]}}')
         _say(f"An account without usage: {EMPTY_EMAIL} / {DEMO_PASSWORD}")
         _say(f"Replay metering traffic: python -m devstack.replay --url {url}")
         _say(f"API metrics: http://127.0.0.1:{metrics.port}/metrics")
-        if with_handbook:
-            _say(f"Handbook (the docs): {url}/handbook/")
     try:
         await task
     finally:
