@@ -7,7 +7,7 @@ VENV_STAMP := .venv/.installed
 WEB_STAMP := web/node_modules/.package-lock.json
 CONTRACT_TOOLS_STAMP := tools/contract/node_modules/.package-lock.json
 
-.PHONY: dev test lint audit test-api test-web test-e2e test-fuzz test-deploy scale-check contract contract-lint test-contract bench chromium nginx xmlsec1 promtool deps
+.PHONY: dev test lint docs audit test-api test-web test-e2e test-fuzz test-deploy scale-check contract contract-lint test-contract bench chromium nginx xmlsec1 promtool deps
 
 deps: $(VENV_STAMP) $(WEB_STAMP) $(CONTRACT_TOOLS_STAMP) xmlsec1
 
@@ -95,6 +95,13 @@ contract-lint: $(VENV_STAMP) $(CONTRACT_TOOLS_STAMP)
 test-contract: $(VENV_STAMP) $(CONTRACT_TOOLS_STAMP)
 	$(PY) -m pytest tests/contract
 
+# The handbook (docs/, mkdocs.yml; docs/contributors/handbook.md): MkDocs with the Material theme
+# into site/, strictly (a broken link or anchor, or a page left out of the nav, fails), with the
+# API reference made from openapi.json by Redocly CLI during the build; and the README kept
+# under 150 lines (tools/handbook.py).
+docs: $(VENV_STAMP) $(CONTRACT_TOOLS_STAMP)
+	$(PY) -m tools.handbook --strict
+
 # Known vulnerabilities in the lock files (pip-audit) and the SPA's runtime packages (npm audit,
 # high or critical): fails on a finding; prints "audit skipped: advisory service unreachable"
 # and passes when the advisory services cannot be asked (tools/audit.py, README "Supply chain").
@@ -103,7 +110,7 @@ audit: deps
 
 # Each stage in turn, its time printed at the end (tools/stages.py).
 test: deps chromium nginx promtool
-	$(PY) -m tools.stages lint audit test-api test-deploy scale-check test-web test-e2e \
+	$(PY) -m tools.stages lint docs audit test-api test-deploy scale-check test-web test-e2e \
 		test-fuzz test-contract
 
 # Regenerate the contract and the web client types after changing a /web route or schema.

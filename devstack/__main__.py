@@ -2,7 +2,8 @@
 
     python -m devstack [--port 8000] [--data-dir .devdata] [--throwaway-db]
 
-1. builds the SPA when its sources changed (``npm ci`` first when packages changed);
+1. builds the SPA when its sources changed (``npm ci`` first when packages changed), and the
+   handbook (``docs/`` with MkDocs, tools/handbook.py) when its sources changed;
 2. PostgreSQL from ``DATABASE_URL`` or an embedded server under ``--data-dir`` (data survives
    restarts), then ``alembic upgrade head``;
 3. moto (Cognito), localstripe (Stripe), the DNS stand-in and the SMTP sink on free loopback
@@ -12,8 +13,9 @@
    is printed too, and the stack goes on);
 6. one worker of the job engine (``python -m api.ops.worker``: the emails and the periodic
    tasks), its output in ``--data-dir``/logs/worker.log, its metrics on a free loopback port;
-7. the API, serving the SPA, the hosted-UI stand-in, the dev mailbox and the DNS records
-   endpoint (``/dev/dns/<name>``), on 127.0.0.1:PORT, its metrics on a free loopback port.
+7. the API, serving the SPA, the hosted-UI stand-in, the dev mailbox, the DNS records
+   endpoint (``/dev/dns/<name>``) and the handbook (``/handbook/``), on 127.0.0.1:PORT, its
+   metrics on a free loopback port.
 
 Ctrl-C stops everything. ``--throwaway-db`` uses a fresh database dropped on exit (tests).
 """
@@ -30,6 +32,7 @@ import uvicorn
 
 from devstack import bootstrap, services, webbuild
 from devstack.seed import DEMO_EMAIL, DEMO_PASSWORD, EMPTY_EMAIL, seed
+from tools import handbook
 
 
 def _say(message: str) -> None:
@@ -51,7 +54,7 @@ def _reconcile_billing() -> None:
         _say(f"billing reconciliation: {line}")
 
 
-async def _serve(host: str, port: int) -> None:
+async def _serve(host: str, port: int, *, with_handbook: bool) -> None:
     from api.config import Settings
     from api.platform.metrics import serve_metrics
     from devstack.app import create_dev_app
@@ -74,6 +77,8 @@ async def _serve(host: str, port: int) -> None:
         url = f"http://127.0.0.1:{port}"
         _say(f"Console ready at {url}")
         _say(f"Sign in as {DEMO_EMAIL} / {DEMO_PASSWORD}  (mailbox: {url}/dev/mailbox)")
+        if with_handbook:
+            _say(f"Handbook (the docs): {url}/handbook/")
         _say(f'TXT records of the DNS stand-in: PUT {url}/dev/dns/<domain> {{"txt": [...]}}')
         _say(f"An account without usage: {EMPTY_EMAIL} / {DEMO_PASSWORD}")
         _say(f"Replay metering traffic: python -m devstack.replay --url {url}")
@@ -94,7 +99,9 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     parser.add_argument("--data-dir", type=Path, default=services.ROOT / ".devdata")
     parser.add_argument("--throwaway-db", action="store_true")
-    parser.add_argument("--skip-build", action="store_true", help="serve web/dist as it is")
+    parser.add_argument(
+        "--skip-build", action="store_true", help="serve web/dist and site/ as they are"
+    )
     parser.add_argument("--host", default="127.0.0.1", help="interface to listen on")
     parser.add_argument("--moto-url", help="use this moto server instead of starting one")
     parser.add_argument("--localstripe-url", help="use this localstripe instead of starting one")
@@ -107,6 +114,9 @@ def main() -> None:
 
     if not args.skip_build:
         webbuild.build_if_changed(_say)
+        with_handbook = handbook.build_if_changed(_say)
+    else:
+        with_handbook = (handbook.SITE / "index.html").is_file()
 
     # SIGTERM (docker stop, a supervisor) stops everything as Ctrl-C does: uvicorn re-raises
     # the signal once it has shut down, and this turns it into KeyboardInterrupt, so the
@@ -168,7 +178,7 @@ def main() -> None:
             f"job worker started (log: {data_dir / 'logs' / 'worker.log'}, metrics: "
             f"http://127.0.0.1:{children[-1].port}/metrics; the queue: python -m api.ops.queue)"
         )
-        asyncio.run(_serve(args.host, args.port))
+        asyncio.run(_serve(args.host, args.port, with_handbook=with_handbook))
     except KeyboardInterrupt:
         pass
     finally:

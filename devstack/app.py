@@ -2,7 +2,8 @@
 let it run with no network, one module each: the hosted sign-in page (devstack/hosted_signin.py),
 the mailbox (devstack/mailbox.py), the DNS records endpoint (devstack/dns_records.py), the
 clock (devstack/time_travel.py), a SAML identity provider (devstack/saml_idp.py) and the hosted
-UI's SAML side (devstack/hosted_saml.py).
+UI's SAML side (devstack/hosted_saml.py); and the handbook at ``/handbook/``
+(devstack/handbook.py).
 
 ``uvicorn --factory devstack.app:create_dev_app`` with ``ENVIRONMENT=development`` and
 ``DEV_STAND_INS=true`` (``python -m devstack`` sets both).
@@ -16,7 +17,15 @@ from fastapi import FastAPI
 
 from api.config import Settings
 from api.main import create_app
-from devstack import dns_records, hosted_saml, hosted_signin, mailbox, saml_idp, time_travel
+from devstack import (
+    dns_records,
+    handbook,
+    hosted_saml,
+    hosted_signin,
+    mailbox,
+    saml_idp,
+    time_travel,
+)
 
 
 def _cognito_event_hooks(app: FastAPI) -> dict[str, list[Any]]:
@@ -40,7 +49,7 @@ def create_dev_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     if not settings.dev_stand_ins:
         raise ValueError("create_dev_app needs DEV_STAND_INS=true (and ENVIRONMENT=development)")
-    return create_app(
+    app = create_app(
         settings,
         cognito_event_hooks=_cognito_event_hooks,
         extra_routers=[
@@ -52,3 +61,5 @@ def create_dev_app(settings: Settings | None = None) -> FastAPI:
             saml_idp.router,
         ],
     )
+    handbook.mount_handbook(app)
+    return app

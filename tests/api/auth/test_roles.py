@@ -7,7 +7,8 @@ operation's schema (required members only, each at its smallest valid value), re
 parameters, and path parameters naming a Member of the caller's account (``user_id``) or an id
 nobody has. A refused call is 403 ``Forbidden`` with the message naming the role needed, and
 leaves no trace (no audit event); an allowed one gets past the permission and the body's
-validation (never 401, 403 or 422). The README's role table is generated from the same table
+validation (never 401, 403 or 422). The handbook's role table
+(docs/admins/roles-and-invitations.md) is generated from the same table
 (:func:`test_the_readme_role_table_is_the_permission_table`).
 """
 
@@ -40,6 +41,7 @@ from api.models import AuditEvent, Role
 from tests.api.conftest import MakeUser, SignedIn, unique_domain, unique_email
 
 ROOT = Path(__file__).resolve().parents[3]
+ROLES_PAGE = "docs/admins/roles-and-invitations.md"
 CONTRACT: dict[str, Any] = json.loads((ROOT / "openapi.json").read_text())
 METHODS = ("get", "put", "post", "delete", "patch")
 OPERATIONS = [
@@ -95,16 +97,16 @@ def test_every_role_bound_operation_is_a_write_or_a_deliberate_read() -> None:
 
 
 def test_the_readme_role_table_is_the_permission_table() -> None:
-    readme = (ROOT / "README.md").read_text()
-    found = re.search(r"<!-- role-table -->\n(.*?)<!-- /role-table -->", readme, re.S)
-    assert found, "README: the role table between <!-- role-table --> markers"
+    page = (ROOT / ROLES_PAGE).read_text()
+    found = re.search(r"<!-- role-table -->\n(.*?)<!-- /role-table -->", page, re.S)
+    assert found, f"{ROLES_PAGE}: the role table between <!-- role-table --> markers"
     assert found.group(1) == role_table(), (
-        "README's role table differs from api/auth/roles.py; paste:\n" + role_table()
+        f"{ROLES_PAGE}'s role table differs from api/auth/roles.py; paste:\n" + role_table()
     )
 
 
 def role_table() -> str:
-    """The README's role table, rendered from the permission table."""
+    """The handbook's role table, rendered from the permission table."""
     lines = ["| permission | what it allows | Owner | Admin | Member |", "|---|---|---|---|---|"]
     for permission, description in DESCRIPTIONS.items():
         marks = " | ".join("✓" if permission in ROLE_PERMISSIONS[r] else "" for r in Role)
