@@ -1,16 +1,16 @@
 """Queries of the SCIM service and its tokens; every one takes the token's (or caller's)
-account id, except the email lookup, which spans accounts because an email is unique across
-them."""
+account id, except the address lookups, which span accounts because an email (and a password
+user's Cognito username) is unique across them."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
 
-from sqlalchemy import ColumnElement, delete, func, select
+from sqlalchemy import ColumnElement, delete, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import Role, ScimToken, User
+from api.models import Account, AuthType, DomainState, Role, ScimToken, SsoDomain, User
 
 
 async def count_users(
@@ -70,6 +70,31 @@ async def user_with_email(db: AsyncSession, email: str) -> User | None:
     return await db.scalar(select(User).where(func.lower(User.email) == email.lower()))
 
 
+async def address_in_use(db: AsyncSession, email: str, other_than: uuid.UUID | None) -> bool:
+    """Whether a user of any account other than ``other_than`` holds ``email`` (any case):
+    as their email, or as the Cognito username of a password user (the address they were
+    created with, which stays their username after a directory renamed them)."""
+    holder = select(User.id).where(
+        or_(
+            func.lower(User.email) == email.lower(),
+            (User.identity_id == email.lower()) & (User.auth_type == AuthType.EMAIL),
+        )
+    )
+    if other_than is not None:
+        holder = holder.where(User.id != other_than)
+    return bool(await db.scalar(select(exists(holder))))
+
+
+async def verified_domains(db: AsyncSession, account_id: uuid.UUID) -> list[str]:
+    """The account's verified domains (lowercase), sorted."""
+    result = await db.scalars(
+        select(SsoDomain.domain)
+        .where(SsoDomain.account_id == account_id, SsoDomain.state == DomainState.VERIFIED)
+        .order_by(SsoDomain.domain)
+    )
+    return list(result.all())
+
+
 async def user_with_user_name(
     db: AsyncSession, account_id: uuid.UUID, user_name: str, user_name_of: ColumnElement[str]
 ) -> User | None:
@@ -90,6 +115,18 @@ async def users_with_role(db: AsyncSession, account_id: uuid.UUID, role: Role) -
         .order_by(User.created_at, User.id)
     )
     return result.all()
+
+
+async def count_live_tokens(db: AsyncSession, account_id: uuid.UUID) -> int:
+    """How many of the account's SCIM tokens still have their creator, the account row locked
+    (``FOR UPDATE``) until the transaction ends: generations are counted one at a time."""
+    await db.execute(select(Account.id).where(Account.id == account_id).with_for_update())
+    total = await db.scalar(
+        select(func.count())
+        .select_from(ScimToken)
+        .where(ScimToken.account_id == account_id, ScimToken.created_by_user_id.is_not(None))
+    )
+    return int(total or 0)
 
 
 async def list_tokens(db: AsyncSession, account_id: uuid.UUID) -> Sequence[ScimToken]:

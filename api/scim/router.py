@@ -36,6 +36,7 @@ from api.auth.errors import (
     NotAuthenticated,
     SignInPolicyRefusal,
 )
+from api.config import Settings
 from api.deps import (
     Audit,
     Cognito,
@@ -51,7 +52,8 @@ from api.deps import (
 )
 from api.errors import NotFound, RequestValidationFailed, error_responses
 from api.membership import service as membership
-from api.ratelimit.service import count_invitation
+from api.ratelimit.service import RateLimiter, Throttle, count_invitation
+from api.resources import resources_of
 from api.scim import service, tokens
 from api.scim.errors import (
     SCIM_MEDIA_TYPE,
@@ -59,9 +61,10 @@ from api.scim.errors import (
     ResourceNotFound,
     ScimResponse,
     SearchNotImplemented,
+    TooManyScimTokens,
+    as_scim_error,
     scim_responses,
 )
-from api.scim.errors import scim_error_response as _scim_error
 from api.scim.resources import CONFIG, POLICY, PROVIDER
 from api.scim.resources import User as UserResource
 from api.scim.schemas import (
@@ -82,8 +85,9 @@ SCIM_BASE = "/scim/v2"
 
 
 class ScimRoute(APIRoute):
-    """A route whose every refusal (the token's, the body's, the service's) is a SCIM error
-    response (RFC 7644 3.12) instead of the console's envelope."""
+    """A route whose every refusal (the token's, the body's, the service's) leaves it as an
+    exception the SCIM service answers as a SCIM error (RFC 7644 3.12, ``api.scim.errors``):
+    raised, not answered here, so the request's transaction rolls back whole."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
@@ -91,8 +95,11 @@ class ScimRoute(APIRoute):
         async def scim_handler(request: Request) -> Response:
             try:
                 return await handler(request)
-            except Exception as exc:  # rendered, or raised again as it was
-                return _scim_error(exc)
+            except Exception as exc:
+                converted = as_scim_error(exc)
+                if converted is exc:
+                    raise
+                raise converted from exc
 
         return scim_handler
 
@@ -132,10 +139,11 @@ async def get_directory_sync(
     status_code=201,
     response_model=ScimTokenCreated,
     dependencies=[OwnerOrAdmin, VerifiedEmail],
-    responses=error_responses(*_AUTH, EmailVerificationRequired),
+    responses=error_responses(*_AUTH, EmailVerificationRequired, TooManyScimTokens),
 )
 async def generate_scim_token(caller: CurrentUser, db: DbSession, audit: Audit) -> ScimTokenCreated:
-    """Generate a SCIM token (Owners and Admins): the response is the only time it is shown."""
+    """Generate a SCIM token (Owners and Admins): the response is the only time it is shown.
+    An account has at most 3 (409 ``TooManyScimTokens``: revoke one first)."""
     return await tokens.generate(db=db, caller=caller, audit=audit)
 
 
@@ -207,7 +215,18 @@ _START = Annotated[int | None, Query(alias="startIndex")]
 _COUNT = Annotated[int | None, Query(alias="count")]
 
 
+async def _count_invitation(
+    limiter: RateLimiter, settings: Settings, throttle: Throttle, account_id: uuid.UUID, email: str
+) -> None:
+    # A directory's invitation counts as User Management's does, per account per hour (not
+    # per address: identity providers send from servers many accounts share), and against
+    # the recipient's daily cap (README "Sign-in and abuse limits").
+    await throttle.hit_account(limiter, account_id)
+    await count_invitation(limiter, settings, email)
+
+
 async def _directory(
+    request: Request,
     client: DirectoryCaller,
     db: DbSession,
     audit: DirectoryAudit,
@@ -216,6 +235,7 @@ async def _directory(
     limiter: Limiter,
     pool_users: PoolUsers,
 ) -> service.Directory:
+    throttle = resources_of(request.app).throttles["invitation"]
     return service.Directory(
         db=db,
         cognito=cognito,
@@ -230,7 +250,9 @@ async def _directory(
         ),
         base_url=_base_url(settings),
         invitation_validity=timedelta(days=settings.invitation_validity_days),
-        count_email=functools.partial(count_invitation, limiter, settings),
+        count_invitation=functools.partial(
+            _count_invitation, limiter, settings, throttle, client.account_id
+        ),
         pool_users=pool_users,
         stand_in_pool=settings.dev_stand_ins,
     )

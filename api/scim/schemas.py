@@ -28,11 +28,12 @@ class ScimTokenView(ApiModel):
 
 
 class DirectorySync(ApiModel):
-    """The SCIM service's base URL to give the identity provider, and the account's tokens,
-    newest first."""
+    """The SCIM service's base URL to give the identity provider, the account's tokens,
+    newest first, and how many live tokens an account may have."""
 
     base_url: str
     tokens: list[ScimTokenView]
+    max_tokens: int = Field(description="Live tokens an account may have (a 4th is refused).")
 
 
 class ScimTokenCreated(ApiModel):

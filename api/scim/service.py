@@ -3,9 +3,16 @@ read, listed, replaced, patched and deleted by the account's directory, and the 
 groups whose membership is a user's role.
 
 What a directory user is in the console:
-- their email is the primary email the directory sends (else the first); it is fixed once
-  they have a sign-in of their own (a pool user: an invitation was sent, or they signed in),
-  since that is who they sign in as;
+- their email is the primary email the directory sends (else the first), at one of the
+  account's verified domains (a directory speaks for its company's addresses only), never
+  one another user holds (an answer that cannot tell whether the holder is of another
+  account: every address outside the account's verified domains is refused first, whoever
+  holds it);
+- a change of that email (a rename, as Okta and Entra ID send it) follows everywhere: the
+  console's user, the audit log and, for a password user, the pool user's ``email`` (verified:
+  the address is at the account's verified domain). Their Cognito username stays the address
+  they were created with (a username cannot change); password sign-in resolves an email to
+  it (``api.session``);
 - an account that requires single sign-on gets a Pending user with no pool user: their first
   sign-in through the account's SSO binds them (``api.session``), with no join step; an
   account that uses email and password invites them (SPEC's invite flow: a temporary password
@@ -19,6 +26,7 @@ What a directory user is in the console:
 
 from __future__ import annotations
 
+import functools
 import string
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
@@ -26,6 +34,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, NoReturn
 
+import structlog
 from scim2_models import (
     Context,
     Group,
@@ -38,16 +47,20 @@ from scim2_models import (
 )
 from scim2_models import Email as CoreEmail
 from sqlalchemy import ColumnElement, true
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.adapters.cognito import CognitoClient
+from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
 from api.audit import AuditAction, AuditTrail, changed
 from api.auth.pool_users import PoolUserLedger
 from api.auth.sessions import lift_removal
-from api.emails import is_valid_email, normalize_email
+from api.cognito_errors import cognito_errors
+from api.db import undo_on_rollback
+from api.emails import email_domain, is_valid_email, normalize_email
+from api.errors import EmailInUse
 from api.membership import service as membership
 from api.membership.errors import LastOwnerRequired, LastUserRequired
-from api.models import Account, Role, User
+from api.models import Account, AuthType, Role, User
 from api.scim import repository
 from api.scim.errors import (
     InvalidFilter,
@@ -63,15 +76,20 @@ from api.users.service import add_invited_user
 
 _NAME_MAX = 100  # user.first_name / last_name
 
+EMAIL_IN_USE = "This email address is already in use"
+
+log = structlog.get_logger(__name__)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Directory:
     """What a SCIM request works with: its transaction, Cognito, the audit log (actor
     'Directory sync'), the token's account and the authority it acts with (its creator's
     current role: ``api.membership``), the service's base URL (``meta.location``), how
-    long an invitation stays Pending, the invitation emails' cap per recipient, the ledger of
-    pool users being created (``api.auth.pool_users``) and whether the pool is the development
-    stand-in."""
+    long an invitation stays Pending, the invitation email's count (its recipient's daily cap
+    and the account's invitations per hour, ``count_invitation``: raises RateLimited), the
+    ledger of pool users being created (``api.auth.pool_users``) and whether the pool is the
+    development stand-in."""
 
     db: AsyncSession
     cognito: CognitoClient
@@ -80,7 +98,7 @@ class Directory:
     acting: membership.Acting
     base_url: str
     invitation_validity: timedelta
-    count_email: Callable[[str], Awaitable[None]]
+    count_invitation: Callable[[str], Awaitable[None]]
     pool_users: PoolUserLedger
     stand_in_pool: bool = False
 
@@ -251,13 +269,74 @@ async def _set_active(directory: Directory, user: User, active: bool) -> None:
         raise Mutability(exc.message) from exc
 
 
+async def _require_account_domain(directory: Directory, email: str) -> None:
+    """Refuse ``email`` unless it is at one of the account's verified domains (README
+    "Directory sync (SCIM)"); the answer is the same whoever holds the address, if anyone.
+
+    Raises: InvalidValue."""
+    domains = await repository.verified_domains(directory.db, directory.account_id)
+    if not domains:
+        raise InvalidValue(
+            "The account has no verified domain: verify your company's domain in User "
+            "Management (Single sign-on, Domains) first; the directory provisions people at "
+            "the account's verified domains only"
+        )
+    if email_domain(email) not in domains:
+        raise InvalidValue(
+            "The email must be at one of the account's verified domains: " + ", ".join(domains)
+        )
+
+
+async def _require_free(directory: Directory, email: str, user: User | None) -> None:
+    """Refuse ``email`` when a user of any account other than ``user`` holds it (as their
+    email or as a password user's sign-in name); call it after
+    :func:`_require_account_domain`, so only an address of the account's own domains is ever
+    looked up.
+
+    Raises: Uniqueness."""
+    if await repository.address_in_use(directory.db, email, user.id if user else None):
+        raise Uniqueness(EMAIL_IN_USE)
+
+
+async def _rename_pool_user(directory: Directory, user: User, before: str) -> None:
+    """Give a password user's pool user the new ``email`` (verified: the directory vouches
+    for an address of the account's verified domain; Cognito applies an email update at once
+    when ``email_verified`` is set true in the same AdminUpdateUserAttributes call, even with
+    ``AttributesRequireVerificationBeforeUpdate``), their username unchanged; put ``before``
+    back if the request's transaction does not commit.
+
+    Raises: ProviderRefused / VendorUnavailable (the request fails, nothing is kept)."""
+    if user.auth_type is not AuthType.EMAIL or user.identity_id is None:
+        return  # a federated user's email is their provider's; no pool user yet: nothing
+    username = user.identity_id
+    async with cognito_errors():
+        await directory.cognito.admin_update_user_attributes(
+            username, {"email": user.email, "email_verified": "true"}
+        )
+    undo_on_rollback(
+        directory.db, functools.partial(_restore_pool_email, directory.cognito, username, before)
+    )
+
+
+async def _restore_pool_email(cognito: CognitoClient, username: str, email: str) -> None:
+    try:
+        await cognito.admin_update_user_attributes(
+            username, {"email": email, "email_verified": "true"}
+        )
+    except (CognitoError, CognitoUnavailable):
+        log.exception("scim_rename_undo_failed", username=username)
+
+
 async def _apply(directory: Directory, user: User, resource: ScimUser) -> None:
     """Make ``user`` what ``resource`` says (names, email, ``externalId``, the directory's
-    attributes, ``active``), recording what changed.
+    attributes, ``active``), recording what changed, all or nothing. A new email is applied
+    to the user's row and, for a password user, to their pool user's ``email`` (last, once
+    everything else held).
 
-    Raises: Forbidden (the token's authority may not manage the user), InvalidValue,
-    Uniqueness (userName or email held by another user), Mutability (the email of a user with
-    a sign-in of their own; deactivating the last Owner).
+    Raises: Forbidden (the token's authority may not manage the user), InvalidValue (a new
+    email outside the account's verified domains), Uniqueness (userName or email held by
+    another user), Mutability (deactivating the last Owner), ProviderRefused /
+    VendorUnavailable (Cognito).
     """
     directory.acting.require_may_manage(user)
     first, last = _names(resource)
@@ -267,6 +346,7 @@ async def _apply(directory: Directory, user: User, resource: ScimUser) -> None:
         raise InvalidValue("userName is required")
     if not _keeps_user_name(user, user_name):
         await _check_user_name(directory, user_name, user)
+    before = user.email
     edits = changed(
         first_name=(user.first_name, first),
         last_name=(user.last_name, last),
@@ -274,43 +354,51 @@ async def _apply(directory: Directory, user: User, resource: ScimUser) -> None:
         external_id=(user.external_id, resource.external_id),
     )
     if "email" in edits:
-        if user.identity_id is not None:
-            raise Mutability(
-                "The email of a user who has a sign-in cannot change: remove the user and "
-                "provision them again"
-            )
-        holder = await repository.user_with_email(directory.db, email)
-        if holder is not None and holder.id != user.id:
-            raise Uniqueness("This email address is already in use")
+        await _require_account_domain(directory, email)
+        await _require_free(directory, email, user)
     if edits:
         await directory.audit.record(AuditAction.USER_EDITED, membership.target(user), edits)
     user.first_name, user.last_name, user.email = first, last, email
     user.external_id = resource.external_id
     user.directory_attributes = _directory_attributes(resource)
+    if "email" in edits:
+        user.email_verified = True  # an address of the account's verified domain
     await _set_active(directory, user, resource.active is not False)
-    await directory.db.flush()
+    try:
+        await directory.db.flush()
+    except IntegrityError as exc:
+        # The unique indexes: another request took the email or userName meanwhile.
+        raise Uniqueness(EMAIL_IN_USE if "email" in edits else None) from exc
+    if "email" in edits:
+        await _rename_pool_user(directory, user, before)
 
 
 async def create_user(directory: Directory, resource: ScimUser) -> ScimUser:
     """Provision ``resource`` in the token's account, or take over the account's existing
     user of its email (a user the directory did not create); returns the user as stored.
 
-    A new user is a Member (Groups set roles). With single sign-on required they wait for
-    their first sign-in through it; otherwise they are invited (temporary password emailed).
+    A new user is a Member until a group mapped to a role says otherwise. With single sign-on
+    required they wait for their first sign-in through it; otherwise they are invited
+    (temporary password emailed, counted against the recipient's daily cap and the account's
+    invitations per hour). Two requests racing for one address make one user: the unique
+    email index decides, and the other answers 409.
 
     Raises:
-        InvalidValue: no usable email, names too long.
-        Uniqueness: the userName is taken in the account, the email belongs to a user the
-            directory already manages here, or to a user of another account (409).
-        RateLimited: the recipient had its invitation emails for today.
+        InvalidValue: no usable email, one outside the account's verified domains (whoever
+            holds it), names too long.
+        Uniqueness: the userName is taken in the account; the email is held by a user the
+            directory already manages here, or by any other user (of this account's domain:
+            the same answer for every holder).
+        RateLimited: the recipient's invitations today, or the account's this hour.
         ProviderRefused / VendorUnavailable: Cognito refused or is unreachable.
     """
     db = directory.db
     email = _sign_in_email(resource)
+    await _require_account_domain(directory, email)
     existing = await repository.user_with_email(db, email)
     if existing is not None:
         if existing.account_id != directory.account_id or existing.directory_attributes:
-            raise Uniqueness("This email address is already in use")
+            raise Uniqueness(EMAIL_IN_USE)
         directory.acting.require_may_manage(existing)
         await directory.audit.record(
             AuditAction.USER_PROVISIONED,
@@ -319,6 +407,7 @@ async def create_user(directory: Directory, resource: ScimUser) -> ScimUser:
         )
         await _apply(directory, existing, resource)
         return to_resource(existing, directory.base_url)
+    await _require_free(directory, email, None)
     first, last = _names(resource)
     if resource.user_name:
         await _check_user_name(directory, resource.user_name, None)
@@ -333,30 +422,33 @@ async def create_user(directory: Directory, resource: ScimUser) -> ScimUser:
         external_id=resource.external_id,
         directory_attributes=_directory_attributes(resource),
     )
-    if account.required_auth_type is not None:
-        # They sign in through the account's single sign-on: no pool user until they do.
-        user.auth_type = account.required_auth_type
-        user.invited_at = datetime.now(UTC)
-        await membership.add(
-            db,
-            acting=directory.acting,
-            audit=directory.audit,
-            user=user,
-            action=AuditAction.USER_PROVISIONED,
-            changes={"email": (None, user.email), "role": (None, user.role.value)},
-        )
-    else:
-        await directory.count_email(email)
-        await add_invited_user(
-            db=db,
-            cognito=directory.cognito,
-            pool_users=directory.pool_users,
-            user=user,
-            validity=directory.invitation_validity,
-            acting=directory.acting,
-            audit=directory.audit,
-            action=AuditAction.USER_PROVISIONED,
-        )
+    try:
+        if account.required_auth_type is not None:
+            # They sign in through the account's single sign-on: no pool user until they do.
+            user.auth_type = account.required_auth_type
+            user.invited_at = datetime.now(UTC)
+            await membership.add(
+                db,
+                acting=directory.acting,
+                audit=directory.audit,
+                user=user,
+                action=AuditAction.USER_PROVISIONED,
+                changes={"email": (None, user.email), "role": (None, user.role.value)},
+            )
+        else:
+            await directory.count_invitation(email)
+            await add_invited_user(
+                db=db,
+                cognito=directory.cognito,
+                pool_users=directory.pool_users,
+                user=user,
+                validity=directory.invitation_validity,
+                acting=directory.acting,
+                audit=directory.audit,
+                action=AuditAction.USER_PROVISIONED,
+            )
+    except EmailInUse as exc:  # a racing request took the address (or its pool username)
+        raise Uniqueness(EMAIL_IN_USE) from exc
     if resource.active is False:
         await _set_active(directory, user, False)
         await db.flush()

@@ -38,6 +38,7 @@ async def test_every_answer_has_its_documented_shape(
     client: httpx.AsyncClient, make_directory: MakeDirectory
 ) -> None:
     directory = await make_directory()
+    pat = f"pat@{directory.domain}"
     base = "/scim/v2"
     for path in ("/ServiceProviderConfig", "/ResourceTypes", "/Schemas"):
         conforms(await client.get(base + path), base + path)
@@ -51,11 +52,11 @@ async def test_every_answer_has_its_documented_shape(
         "/Users",
         {
             "schemas": ["urn:ietf:params:scim:schemas:core:2.0:User"],
-            "userName": "pat@dir.test",
+            "userName": pat,
             "externalId": "okta-1",
             "name": {"givenName": "Pat", "familyName": "Lee"},
             "displayName": "Pat Lee",
-            "emails": [{"value": "pat@dir.test", "type": "work", "primary": True}],
+            "emails": [{"value": pat, "type": "work", "primary": True}],
         },
     )
     user = conforms(created, base + "/Users", 201)
@@ -67,7 +68,7 @@ async def test_every_answer_has_its_documented_shape(
     )
     assert {tuple(sorted(r)) for r in only_names["Resources"]} == {("id", "schemas", "userName")}
     none = conforms(
-        await directory.request("GET", '/Users?filter=userName eq "nobody@dir.test"'),
+        await directory.request("GET", f'/Users?filter=userName eq "nobody@{directory.domain}"'),
         base + "/Users",
     )
     assert none["totalResults"] == 0

@@ -4,8 +4,6 @@ guard."""
 
 from __future__ import annotations
 
-import secrets
-
 import httpx
 from fastapi import FastAPI
 from sqlalchemy import select
@@ -15,10 +13,6 @@ from tests.api.conftest import MakeUser
 from tests.api.scim.conftest import MakeDirectory, scim_error
 
 GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group"
-
-
-def _email() -> str:
-    return f"grp-{secrets.token_hex(4)}@directory-corp.dev"
 
 
 async def _role(client: httpx.AsyncClient, headers: dict[str, str], user_id: str) -> str:
@@ -44,7 +38,7 @@ async def test_membership_sets_the_role_in_okta_and_entra_forms(
     app: FastAPI, client: httpx.AsyncClient, make_directory: MakeDirectory
 ) -> None:
     directory = await make_directory()
-    user = await directory.create(_email())
+    user = await directory.create(directory.email())
     headers = directory.owner.headers
     # Entra ID: Add members with a value list.
     added = await directory.patch(
@@ -102,7 +96,7 @@ async def test_the_last_owner_stays_an_owner(
     scim_error(emptied, 400, "mutability")
     assert await _role(client, directory.owner.headers, owner_id) == "Owner"
     # With a second Owner, the first may go.
-    other = await directory.create(_email())
+    other = await directory.create(directory.email())
     await directory.patch(
         "/Groups/owners", {"op": "add", "path": "members", "value": [{"value": other["id"]}]}
     )
