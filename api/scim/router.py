@@ -17,7 +17,7 @@ from datetime import timedelta
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Body, Depends, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from scim2_models import (
@@ -52,9 +52,10 @@ from api.deps import (
 )
 from api.errors import NotFound, RequestValidationFailed, error_responses
 from api.membership import service as membership
+from api.membership.errors import CannotChangeOwnRole, LastOwnerRequired
 from api.ratelimit.service import RateLimiter, Throttle, count_invitation
 from api.resources import resources_of
-from api.scim import service, tokens
+from api.scim import groups, service, tokens
 from api.scim.errors import (
     SCIM_MEDIA_TYPE,
     InvalidValue,
@@ -68,6 +69,9 @@ from api.scim.errors import (
 from api.scim.resources import CONFIG, POLICY, PROVIDER
 from api.scim.resources import User as UserResource
 from api.scim.schemas import (
+    DirectoryGroupRole,
+    DirectoryGroups,
+    DirectoryGroupView,
     DirectorySync,
     ScimGroup,
     ScimGroupList,
@@ -108,6 +112,7 @@ router = APIRouter(
     prefix=SCIM_BASE, tags=["scim"], route_class=ScimRoute, default_response_class=ScimResponse
 )
 web_router = APIRouter(prefix="/web/scim-tokens", tags=["users"])
+groups_web_router = APIRouter(prefix="/web/scim-groups", tags=["users"])
 
 # ---------------------------------------------------------------- User Management: tokens
 
@@ -160,6 +165,50 @@ async def revoke_scim_token(
     """Revoke a SCIM token: the identity provider's next request with it is refused."""
     await tokens.revoke(db=db, caller=caller, audit=audit, token_id=token_id)
     return Response(status_code=204)
+
+
+# ---------------------------------------------------------------- User Management: groups
+
+
+@groups_web_router.get(
+    "",
+    response_model=DirectoryGroups,
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(*_AUTH),
+)
+async def list_directory_groups(caller: CurrentUser, db: DbSession) -> DirectoryGroups:
+    """The groups the account's directory sent, by name, each with the role it gives
+    (Owners and Admins)."""
+    return await groups.directory_groups(db=db, account_id=caller.account_id)
+
+
+@groups_web_router.put(
+    "/{group_id}/role",
+    response_model=DirectoryGroupView,
+    dependencies=[OwnerOrAdmin],
+    responses=error_responses(
+        *_AUTH,
+        NotFound,
+        CannotChangeOwnRole,
+        LastOwnerRequired,
+        RequestValidationFailed,
+    ),
+)
+async def map_directory_group(
+    group_id: Annotated[str, Path(max_length=64)],
+    body: DirectoryGroupRole,
+    caller: CurrentUser,
+    db: DbSession,
+    audit: Audit,
+) -> DirectoryGroupView:
+    """Set the role a directory group gives in the console (null: none); its members get the
+    highest role of their mapped groups at once. Only an Owner maps a group to Owner or
+    changes a group mapped to Owner (403); a change that would change the caller's own role
+    (400 ``CannotChangeOwnRole``) or leave the account without an Owner (400
+    ``LastOwnerRequired``) changes nothing."""
+    return await groups.map_group(
+        db=db, caller=caller, audit=audit, group_id=group_id, role=body.role
+    )
 
 
 # ---------------------------------------------------------------- SCIM service
@@ -424,25 +473,34 @@ async def list_scim_groups(
     start_index: _START = None,
     count: _COUNT = None,
 ) -> Response:
-    """The three groups (Owners, Admins, Members) meeting ``filter``."""
+    """The account's groups meeting ``filter`` (``displayName eq``, ``externalId eq``,
+    ``members[value eq "<user id>"]``...), ``count`` (at most 200) from ``startIndex``."""
     page = await service.list_groups(
         directory, filter_=filter_, start_index=start_index, count=count
     )
     return _json(_dump(page, Context.RESOURCE_QUERY_RESPONSE, returned))
 
 
-@router.post("/Groups", status_code=201, responses=_CREATE)
-async def create_scim_group(directory: DirectoryDep, payload: _PAYLOAD) -> Response:
-    """Refused: the groups are fixed (409 for an existing name, 400 ``mutability`` else)."""
+@router.post(
+    "/Groups",
+    status_code=201,
+    responses={201: _ok(ScimGroup, "The group as stored"), **_CREATE},
+)
+async def create_scim_group(
+    directory: DirectoryDep, payload: _PAYLOAD, returned: _GROUP_RETURNED
+) -> Response:
+    """Create a group under the directory's own name (unique in the account, any case), with
+    its members; it gives no role until the account maps it in User Management."""
     resource = _read(Group, payload, Context.RESOURCE_CREATION_REQUEST)
-    service.refuse_group_change(resource.display_name)
+    group = await service.create_group(directory, resource)
+    return _json(_dump(group, Context.RESOURCE_CREATION_RESPONSE, returned), 201)
 
 
 @router.get("/Groups/{group_id}", responses={200: _ok(ScimGroup), **_READ})
 async def get_scim_group(
     group_id: str, directory: DirectoryDep, returned: _GROUP_RETURNED
 ) -> Response:
-    """One of the three groups and its members."""
+    """One group of the account and its members."""
     group = await service.get_group(directory, group_id)
     return _json(_dump(group, Context.RESOURCE_QUERY_RESPONSE, returned))
 
@@ -451,7 +509,8 @@ async def get_scim_group(
 async def replace_scim_group(
     group_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _GROUP_RETURNED
 ) -> Response:
-    """Set a group's members: each gets its role, those left out become Members."""
+    """Replace a group's name, ``externalId`` and members; members who join or leave a
+    mapped group get the role their groups give."""
     resource = _read(Group, payload, Context.RESOURCE_REPLACEMENT_REQUEST)
     group = await service.replace_group(directory, group_id, resource)
     return _json(_dump(group, Context.RESOURCE_REPLACEMENT_RESPONSE, returned))
@@ -463,8 +522,10 @@ async def replace_scim_group(
 async def patch_scim_group(
     group_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _GROUP_RETURNED
 ) -> Response:
-    """Add or remove members (a member added gets the group's role; one removed from Owners
-    or Admins becomes a Member; the last Owner cannot be removed)."""
+    """Rename a group or add, remove and replace members (Okta's and Entra ID's forms): a
+    person's role is the highest of their mapped groups', one who leaves their last mapped
+    group becomes a Member; the last Owner stays one (``mutability``), and a group mapped to
+    Owner changes only with an Owner's token (403)."""
     patch = _read(PatchOp[Group], payload, Context.RESOURCE_PATCH_REQUEST)
     group = await service.patch_group(directory, group_id, patch)
     return _json(_dump(group, Context.RESOURCE_PATCH_RESPONSE, returned))
@@ -476,9 +537,10 @@ async def patch_scim_group(
     responses=scim_responses(400, 401, 403, 404, 429, 503),
 )
 async def delete_scim_group(group_id: str, directory: DirectoryDep) -> Response:
-    """Refused: the groups are fixed."""
-    await service.get_group(directory, group_id)
-    service.refuse_group_change(None)
+    """Delete a group: its members keep the highest role of their other mapped groups, or
+    become Members when it was their last."""
+    await service.delete_group(directory, group_id)
+    return Response(status_code=204)
 
 
 # Not in the contract: it exists to answer RFC 7644's 501 to clients that try it.

@@ -1,6 +1,6 @@
-"""SCIM provisioning rules (README "Directory sync (SCIM)"; RFC 7644 3): users created,
-read, listed, replaced, patched and deleted by the account's directory, and the three fixed
-groups whose membership is a user's role.
+"""SCIM provisioning rules (README "Directory sync (SCIM)"; RFC 7644 3): users and groups
+created, read, listed, replaced, patched and deleted by the account's directory; the role a
+group gives is the account's choice (``api.scim.groups``).
 
 What a directory user is in the console:
 - their email is the primary email the directory sends (else the first), at one of the
@@ -32,7 +32,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, NoReturn
+from typing import Any
 
 import structlog
 from scim2_models import (
@@ -42,8 +42,6 @@ from scim2_models import (
     ListResponse,
     Meta,
     PatchOp,
-    SCIMException,
-    ScimFilter,
 )
 from scim2_models import Email as CoreEmail
 from sqlalchemy import ColumnElement, true
@@ -60,16 +58,15 @@ from api.emails import email_domain, is_valid_email, normalize_email
 from api.errors import EmailInUse
 from api.membership import service as membership
 from api.membership.errors import LastOwnerRequired, LastUserRequired
-from api.models import Account, AuthType, Role, User
-from api.scim import repository
+from api.models import Account, AuthType, DirectoryGroup, Role, User
+from api.scim import groups, repository
 from api.scim.errors import (
-    InvalidFilter,
     InvalidValue,
     Mutability,
     ResourceNotFound,
     Uniqueness,
 )
-from api.scim.filters import USER_NAME, user_condition
+from api.scim.filters import USER_NAME, group_condition, user_condition
 from api.scim.resources import MAX_RESULTS, POLICY, Email, Name
 from api.scim.resources import User as ScimUser
 from api.users.service import add_invited_user
@@ -499,140 +496,237 @@ async def delete_user(directory: Directory, resource_id: str) -> None:
         raise Mutability(exc.message) from exc
 
 
-# Groups: the three fixed groups, one per role (README "Roles and invitations").
-GROUPS: dict[str, tuple[str, Role]] = {
-    "owners": ("Owners", Role.OWNER),
-    "admins": ("Admins", Role.ADMIN),
-    "members": ("Members", Role.MEMBER),
-}
-FIXED_GROUPS = (
-    "The console has three fixed groups, Owners, Admins and Members, whose membership sets a "
-    "user's role"
-)
+# Groups: the directory's own, as it sends them (README "Directory sync (SCIM)"); the role a
+# group gives is set in User Management and applied by ``api.scim.groups``.
+
+_GROUP_NAME_MAX = 255  # directory_group.display_name
 
 
-async def _group(directory: Directory, group_id: str) -> Group:
-    if group_id not in GROUPS:
-        raise ResourceNotFound(f"No group {group_id}")
-    name, role = GROUPS[group_id]
-    users = await repository.users_with_role(directory.db, directory.account_id, role)
+def to_group(group: DirectoryGroup, members: Sequence[User], base_url: str) -> Group:
+    """``group`` as the SCIM service shows it, with its members (users of the account; their
+    ``display`` is the console's name of the user, else their email). Members carry no
+    ``$ref``: Entra ID removes members by a value of ``{"$ref": null, "value": id}``, which
+    selects the members whose ``$ref`` is null (scim2-models' remove by value)."""
     return Group(
-        id=group_id,
-        display_name=name,
+        id=group.id,
+        external_id=group.external_id,
+        display_name=group.display_name,
         members=[
             GroupMember(
                 value=str(user.id),
                 display=f"{user.first_name} {user.last_name}".strip() or user.email,
                 type="User",
             )
-            for user in users
+            for user in members
         ]
         or None,
-        meta=Meta(resource_type="Group", location=f"{directory.base_url}/Groups/{group_id}"),
+        meta=Meta(
+            resource_type="Group",
+            created=group.created_at,
+            location=f"{base_url}/Groups/{group.id}",
+        ),
     )
+
+
+async def _group(
+    directory: Directory, group_id: str, *, for_update: bool = False
+) -> DirectoryGroup:
+    group = await repository.group_in_account(
+        directory.db, directory.account_id, group_id, for_update=for_update
+    )
+    if group is None:
+        raise ResourceNotFound(f"No group {group_id}")
+    return group
+
+
+async def _resource(directory: Directory, group: DirectoryGroup) -> Group:
+    members = await repository.members_of(directory.db, directory.account_id, [group.id])
+    return to_group(group, members[group.id], directory.base_url)
 
 
 async def list_groups(
     directory: Directory, *, filter_: str | None, start_index: int | None, count: int | None
 ) -> ListResponse[Group]:
-    """The fixed groups meeting ``filter_`` (evaluated by scim2-models: ``displayName eq
-    "Admins"``, ``members[value eq "<id>"]``...), paged like users.
+    """A page of the account's groups meeting ``filter_`` (``displayName eq "..."``,
+    ``externalId eq``, ``members[value eq "<id>"]``, ...; RFC 7644 3.4.2), paged like users.
 
     Raises: InvalidFilter.
     """
-    groups = [await _group(directory, group_id) for group_id in GROUPS]
-    if filter_:
-        try:
-            matcher = ScimFilter[Group](filter_)
-            groups = [group for group in groups if matcher.match(group)]
-        except (SCIMException, ValueError) as exc:
-            raise InvalidFilter(str(exc)) from exc
+    condition: ColumnElement[bool] = group_condition(filter_) if filter_ else true()
     offset, limit = _page(start_index, count)
-    page = groups[offset : offset + limit]
+    db, account_id = directory.db, directory.account_id
+    total = await repository.count_groups(db, account_id, condition)
+    groups = (
+        await repository.list_groups(db, account_id, condition, offset=offset, limit=limit)
+        if limit
+        else []
+    )
+    members = await repository.members_of(db, account_id, [group.id for group in groups])
     return ListResponse[Group](
-        total_results=len(groups),
+        total_results=total,
         start_index=offset + 1,
-        items_per_page=len(page),
-        resources=page,
+        items_per_page=len(groups),
+        resources=[to_group(g, members[g.id], directory.base_url) for g in groups],
     )
 
 
 async def get_group(directory: Directory, group_id: str) -> Group:
-    """The fixed group ``group_id`` (``owners``, ``admins``, ``members``) with its members.
-    Raises ResourceNotFound."""
-    return await _group(directory, group_id)
+    """The account's group ``group_id`` with its members. Raises ResourceNotFound."""
+    return await _resource(directory, await _group(directory, group_id))
 
 
-async def _set_members(directory: Directory, group: Group, wanted: Sequence[str]) -> None:
-    """Make ``wanted`` (user ids) the members of ``group``: each listed user gets the group's
-    role, each member left out becomes a Member (Members itself cannot lose anyone: everyone
-    without another group is one). Demoting the last Owner is refused.
+def _group_name(resource: Group) -> str:
+    name = (resource.display_name or "").strip()
+    if not name:
+        raise InvalidValue("displayName is required")
+    if len(name) > _GROUP_NAME_MAX:
+        raise InvalidValue(f"displayName holds up to {_GROUP_NAME_MAX} characters")
+    return name
 
-    Raises: InvalidValue (an id that is no user of the account), Forbidden (the token's
-    authority may not grant the role or manage the user), CannotChangeOwnRole (the token's
-    creator among the changes), Mutability (the last Owner).
-    """
-    assert group.id is not None
-    _, role = GROUPS[group.id]
-    current = {member.value for member in group.members or [] if member.value}
-    wanted_ids = {_parse_id(value) for value in wanted}
-    if None in wanted_ids:
+
+async def _check_group_name(directory: Directory, name: str, group: DirectoryGroup | None) -> None:
+    holder = await repository.group_named(directory.db, directory.account_id, name)
+    if holder is not None and (group is None or holder.id != group.id):
+        raise Uniqueness(f"A group named {name!r} exists")
+
+
+async def _member_ids(directory: Directory, resource: Group) -> list[uuid.UUID]:
+    """The users ``resource.members`` names, each a user of the account.
+
+    Raises: InvalidValue (a value that is no user of the account: another account's user, a
+    group, nothing)."""
+    values = {member.value for member in resource.members or [] if member.value}
+    ids = {_parse_id(value) for value in values}
+    if None in ids:
         raise InvalidValue("members must be ids of users of this account")
-    ids = [user_id for user_id in wanted_ids if user_id is not None]
-    users = await repository.users_in_account(directory.db, directory.account_id, ids)
-    if len(users) != len(ids):
+    wanted = sorted(user_id for user_id in ids if user_id is not None)
+    users = await repository.users_in_account(directory.db, directory.account_id, wanted)
+    if len(users) != len(wanted):
         raise InvalidValue("members must be ids of users of this account")
-    changes: list[tuple[User, Role]] = [(user, role) for user in users if user.role is not role]
-    if role is not Role.MEMBER:
-        left = [uuid.UUID(value) for value in current - {str(i) for i in ids}]
-        changes += [
-            (user, Role.MEMBER)
-            for user in await repository.users_in_account(directory.db, directory.account_id, left)
-        ]
+    return wanted
+
+
+async def _set_members(
+    directory: Directory, group: DirectoryGroup, wanted: Sequence[uuid.UUID]
+) -> None:
+    """Make ``wanted`` the members of ``group`` and, when the group gives a role, settle the
+    roles of those who joined or left (``api.scim.groups.settle_roles``, as the token).
+
+    Raises: Forbidden, CannotChangeOwnRole, Mutability (the last Owner)."""
+    db, account_id = directory.db, directory.account_id
+    current = {
+        user.id for user in (await repository.members_of(db, account_id, [group.id]))[group.id]
+    }
+    joined = [user_id for user_id in wanted if user_id not in current]
+    left = sorted(current - set(wanted))
+    if not joined and not left:
+        return
+    before = await groups.mapped_role(db, account_id, [*joined, *left])
+    await repository.add_members(db, account_id, group.id, joined)
+    await repository.remove_members(db, account_id, group.id, left)
+    if group.role is not None:
+        await _settle(directory, before)
+
+
+async def _settle(directory: Directory, before: dict[uuid.UUID, Role | None]) -> None:
     try:
-        for user, new_role in changes:
-            await membership.change_role(
-                directory.db,
-                acting=directory.acting,
-                audit=directory.audit,
-                user=user,
-                role=new_role,
-            )
+        await groups.settle_roles(
+            directory.db,
+            acting=directory.acting,
+            audit=directory.audit,
+            account_id=directory.account_id,
+            before=before,
+        )
     except LastOwnerRequired as exc:
         raise Mutability(exc.message) from exc
-    await directory.db.flush()
+
+
+async def _write_group(directory: Directory, group: DirectoryGroup, resource: Group) -> Group:
+    """Make ``group`` what ``resource`` says (name, ``externalId``, members), recording a
+    rename. A group mapped to Owner is changed only with an Owner's authority.
+
+    Raises: Forbidden, InvalidValue, Uniqueness (another group's name), Mutability (the last
+    Owner), CannotChangeOwnRole."""
+    groups.require_may_change(directory.acting, group.role)
+    name = _group_name(resource)
+    wanted = await _member_ids(directory, resource)
+    if name != group.display_name:
+        await _check_group_name(directory, name, group)
+        await directory.audit.record(
+            AuditAction.DIRECTORY_GROUP_RENAMED,
+            groups.target(group),
+            {"displayName": (group.display_name, name)},
+        )
+        group.display_name = name
+    group.external_id = resource.external_id
+    await _flush_group(directory)
+    await _set_members(directory, group, wanted)
+    return await _resource(directory, group)
+
+
+async def _flush_group(directory: Directory) -> None:
+    try:
+        await directory.db.flush()
+    except IntegrityError as exc:  # a racing request took the name
+        raise Uniqueness("A group of that name exists") from exc
+
+
+async def create_group(directory: Directory, resource: Group) -> Group:
+    """POST: a new group of the account, as the directory names it (Okta's Group Push, Entra
+    ID's group provisioning), with its members; it gives no role until the account maps it.
+
+    Raises: InvalidValue (no name, members that are no users of the account), Uniqueness
+    (a group of that name, in any case)."""
+    name = _group_name(resource)
+    await _check_group_name(directory, name, None)
+    wanted = await _member_ids(directory, resource)
+    group = DirectoryGroup(
+        account_id=directory.account_id,
+        id=str(uuid.uuid4()),
+        display_name=name,
+        external_id=resource.external_id,
+    )
+    directory.db.add(group)
+    await _flush_group(directory)
+    await directory.db.refresh(group)
+    await directory.audit.record(AuditAction.DIRECTORY_GROUP_CREATED, groups.target(group))
+    await repository.add_members(directory.db, directory.account_id, group.id, wanted)
+    return await _resource(directory, group)
 
 
 async def patch_group(directory: Directory, group_id: str, patch: PatchOp[Group]) -> Group:
-    """PATCH a fixed group: its members (add, remove, replace, in Okta's and Entra ID's
-    forms); its name cannot change.
+    """PATCH: its name (Okta's replace with a value, Entra ID's path ``displayName``),
+    ``externalId`` and members (add, remove, replace, in Okta's and Entra ID's forms), applied
+    as a whole.
 
-    Raises: ResourceNotFound, SCIMException, InvalidValue, Mutability.
+    Raises: ResourceNotFound, SCIMException, and as :func:`_write_group`.
     """
-    group = await _group(directory, group_id)
-    patched = group.model_copy(deep=True)
+    group = await _group(directory, group_id, for_update=True)
+    patched = (await _resource(directory, group)).model_copy(deep=True)
     patch.patch(patched, scim_policy=POLICY)
-    if patched.display_name != group.display_name:
-        raise Mutability(FIXED_GROUPS)
-    await _set_members(directory, group, [m.value for m in patched.members or [] if m.value])
-    return await _group(directory, group_id)
+    return await _write_group(directory, group, patched)
 
 
 async def replace_group(directory: Directory, group_id: str, resource: Group) -> Group:
-    """PUT a fixed group: ``resource.members`` become its members. Raises as
+    """PUT: ``resource`` becomes the group (name, ``externalId``, members). Raises as
     :func:`patch_group`."""
-    group = await _group(directory, group_id)
-    if resource.display_name != group.display_name:
-        raise Mutability(FIXED_GROUPS)
-    await _set_members(directory, group, [m.value for m in resource.members or [] if m.value])
-    return await _group(directory, group_id)
+    group = await _group(directory, group_id, for_update=True)
+    return await _write_group(directory, group, resource)
 
 
-def refuse_group_change(display_name: str | None) -> NoReturn:
-    """POST and DELETE of a group: the groups are fixed.
+async def delete_group(directory: Directory, group_id: str) -> None:
+    """DELETE: the group goes; a member it gave a role keeps the highest role of their other
+    mapped groups, or becomes a Member.
 
-    Raises: Uniqueness (a group of that name exists), Mutability (any other).
-    """
-    if display_name and display_name.lower() in GROUPS:
-        raise Uniqueness(f"The group {display_name} exists: {FIXED_GROUPS}")
-    raise Mutability(FIXED_GROUPS)
+    Raises: ResourceNotFound, Forbidden (a group mapped to Owner, without an Owner's
+    authority; a member the token may not manage), Mutability (the last Owner)."""
+    group = await _group(directory, group_id, for_update=True)
+    groups.require_may_change(directory.acting, group.role)
+    members = (await repository.members_of(directory.db, directory.account_id, [group.id]))[
+        group.id
+    ]
+    before = await groups.mapped_role(directory.db, directory.account_id, [u.id for u in members])
+    await directory.audit.record(AuditAction.DIRECTORY_GROUP_DELETED, groups.target(group))
+    await repository.delete_group(directory.db, directory.account_id, group.id)
+    if group.role is not None:
+        await _settle(directory, before)

@@ -278,6 +278,13 @@ ROUTES: list[tuple[str, str, frozenset[Role], Request]] = [
         ADMINS,
         lambda t: ("DELETE", f"/web/scim-tokens/{_random_id()}", None),
     ),
+    ("GET", "/web/scim-groups", ADMINS, lambda t: ("GET", "/web/scim-groups", None)),
+    (
+        "PUT",
+        "/web/scim-groups/{group_id}/role",
+        ADMINS,
+        lambda t: ("PUT", f"/web/scim-groups/{_random_id()}/role", {"role": "Member"}),
+    ),
 ]
 
 

@@ -80,12 +80,27 @@ async def test_every_answer_has_its_documented_shape(
     assert conforms(patched, one)["displayName"] == "P. Lee"
 
     group = base + "/Groups/{group_id}"
+    created = await directory.request(
+        "POST",
+        "/Groups",
+        {
+            "schemas": ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+            "displayName": "Autostep Admins",
+            "externalId": "okta-group-1",
+        },
+    )
+    made = conforms(created, base + "/Groups", 201)
     conforms(await directory.request("GET", "/Groups"), base + "/Groups")
     added = await directory.patch(
-        "/Groups/admins", {"op": "add", "path": "members", "value": [{"value": user["id"]}]}
+        f"/Groups/{made['id']}",
+        {"op": "add", "path": "members", "value": [{"value": user["id"]}]},
     )
     # A member's display is the console's name of the user (given and family name).
     assert conforms(added, group)["members"] == [
         {"value": user["id"], "type": "User", "display": "Pat Lee"}
     ]
-    conforms(await directory.request("GET", "/Groups/owners"), group)
+    conforms(await directory.request("GET", f"/Groups/{made['id']}"), group)
+    replaced_group = await directory.request(
+        "PUT", f"/Groups/{made['id']}", {**made, "displayName": "Autostep Admins EU"}
+    )
+    assert conforms(replaced_group, group)["displayName"] == "Autostep Admins EU"
