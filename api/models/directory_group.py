@@ -61,7 +61,8 @@ Index(
 
 class DirectoryGroupMember(Base):
     """A user of the account in one of its directory's groups; goes with the user or the
-    group."""
+    group. ``display`` is the member's ``display`` as the directory sent it (None: it sent
+    none, and the console's name of the user is shown)."""
 
     __tablename__ = "directory_group_member"
     __table_args__ = (
@@ -79,3 +80,4 @@ class DirectoryGroupMember(Base):
     user_id: Mapped[uuid.UUID] = mapped_column(
         ForeignKey("user.id", ondelete="CASCADE"), index=True
     )
+    display: Mapped[str | None] = mapped_column(String(255))

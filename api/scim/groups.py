@@ -145,7 +145,7 @@ async def map_group(
     if role is group.role:
         return view(group, count)
     require_may_change(acting, group.role, role)
-    before = await mapped_role(db, caller.account_id, [user.id for user in members[group.id]])
+    before = await mapped_role(db, caller.account_id, [user.id for user, _ in members[group.id]])
     await audit.record(
         AuditAction.DIRECTORY_GROUP_ROLE_CHANGED,
         target(group),

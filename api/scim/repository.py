@@ -5,9 +5,9 @@ user's Cognito username) is unique across them."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from sqlalchemy import ColumnElement, delete, exists, func, insert, or_, select
+from sqlalchemy import ColumnElement, delete, exists, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.models import (
@@ -196,11 +196,11 @@ async def group_named(
 
 async def members_of(
     db: AsyncSession, account_id: uuid.UUID, group_ids: Sequence[str]
-) -> dict[str, list[User]]:
-    """The members of each of the account's groups ``group_ids``, by when they were added
-    to the console."""
+) -> dict[str, list[tuple[User, str | None]]]:
+    """The members of each of the account's groups ``group_ids``, with the ``display`` the
+    directory sent for each, by when they were added to the console."""
     rows = await db.execute(
-        select(DirectoryGroupMember.group_id, User)
+        select(DirectoryGroupMember.group_id, User, DirectoryGroupMember.display)
         .join(User, User.id == DirectoryGroupMember.user_id)
         .where(
             DirectoryGroupMember.account_id == account_id,
@@ -208,24 +208,40 @@ async def members_of(
         )
         .order_by(User.created_at, User.id)
     )
-    members: dict[str, list[User]] = {group_id: [] for group_id in group_ids}
-    for group_id, user in rows:
-        members[group_id].append(user)
+    members: dict[str, list[tuple[User, str | None]]] = {group_id: [] for group_id in group_ids}
+    for group_id, user, display in rows:
+        members[group_id].append((user, display))
     return members
 
 
 async def add_members(
-    db: AsyncSession, account_id: uuid.UUID, group_id: str, user_ids: Sequence[uuid.UUID]
+    db: AsyncSession, account_id: uuid.UUID, group_id: str, members: Mapping[uuid.UUID, str | None]
 ) -> None:
-    """Put ``user_ids`` (users of the account) in the group."""
-    if user_ids:
+    """Put ``members`` (users of the account, with the ``display`` sent for each) in the
+    group."""
+    if members:
         await db.execute(
             insert(DirectoryGroupMember),
             [
-                {"account_id": account_id, "group_id": group_id, "user_id": user_id}
-                for user_id in user_ids
+                {"account_id": account_id, "group_id": group_id, "user_id": user_id, "display": d}
+                for user_id, d in members.items()
             ],
         )
+
+
+async def set_display(
+    db: AsyncSession, account_id: uuid.UUID, group_id: str, user_id: uuid.UUID, display: str | None
+) -> None:
+    """Keep the ``display`` the directory now sends for a member of the group."""
+    await db.execute(
+        update(DirectoryGroupMember)
+        .where(
+            DirectoryGroupMember.account_id == account_id,
+            DirectoryGroupMember.group_id == group_id,
+            DirectoryGroupMember.user_id == user_id,
+        )
+        .values(display=display)
+    )
 
 
 async def remove_members(

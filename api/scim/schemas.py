@@ -125,10 +125,12 @@ class ScimMember(ApiModel):
     """A member of a Group: a User of the account."""
 
     value: str = Field(description="The User's id.")
+    ref: str | Omitted = Field(default=None, alias="$ref", description="The User's URL.")
     type: str | Omitted = Field(default=None, examples=["User"])
     display: str | Omitted = Field(
         default=None,
-        description="The console's name of the user (given and family name), else their email.",
+        description="As the directory sent it, else the console's name of the user (given "
+        "and family name), else their email.",
     )
 
 

@@ -42,6 +42,7 @@ from scim2_models import (
     ListResponse,
     Meta,
     PatchOp,
+    PatchOperation,
 )
 from scim2_models import Email as CoreEmail
 from sqlalchemy import ColumnElement, true
@@ -502,11 +503,12 @@ async def delete_user(directory: Directory, resource_id: str) -> None:
 _GROUP_NAME_MAX = 255  # directory_group.display_name
 
 
-def to_group(group: DirectoryGroup, members: Sequence[User], base_url: str) -> Group:
-    """``group`` as the SCIM service shows it, with its members (users of the account; their
-    ``display`` is the console's name of the user, else their email). Members carry no
-    ``$ref``: Entra ID removes members by a value of ``{"$ref": null, "value": id}``, which
-    selects the members whose ``$ref`` is null (scim2-models' remove by value)."""
+def to_group(
+    group: DirectoryGroup, members: Sequence[tuple[User, str | None]], base_url: str
+) -> Group:
+    """``group`` as the SCIM service shows it, with its members (users of the account, with
+    their ``$ref``; their ``display`` as the directory sent it, else the console's name of the
+    user, else their email)."""
     return Group(
         id=group.id,
         external_id=group.external_id,
@@ -514,10 +516,11 @@ def to_group(group: DirectoryGroup, members: Sequence[User], base_url: str) -> G
         members=[
             GroupMember(
                 value=str(user.id),
-                display=f"{user.first_name} {user.last_name}".strip() or user.email,
+                ref=f"{base_url}/Users/{user.id}",
+                display=display or f"{user.first_name} {user.last_name}".strip() or user.email,
                 type="User",
             )
-            for user in members
+            for user, display in members
         ]
         or None,
         meta=Meta(
@@ -590,35 +593,43 @@ async def _check_group_name(directory: Directory, name: str, group: DirectoryGro
         raise Uniqueness(f"A group named {name!r} exists")
 
 
-async def _member_ids(directory: Directory, resource: Group) -> list[uuid.UUID]:
-    """The users ``resource.members`` names, each a user of the account.
+async def _members(directory: Directory, resource: Group) -> dict[uuid.UUID, str | None]:
+    """The users ``resource.members`` names, each a user of the account, with the ``display``
+    sent for each (a member named twice: the last).
 
     Raises: InvalidValue (a value that is no user of the account: another account's user, a
     group, nothing)."""
-    values = {member.value for member in resource.members or [] if member.value}
-    ids = {_parse_id(value) for value in values}
-    if None in ids:
-        raise InvalidValue("members must be ids of users of this account")
-    wanted = sorted(user_id for user_id in ids if user_id is not None)
-    users = await repository.users_in_account(directory.db, directory.account_id, wanted)
-    if len(users) != len(wanted):
+    wanted: dict[uuid.UUID, str | None] = {}
+    for member in resource.members or []:
+        user_id = _parse_id(member.value or "")
+        if user_id is None:
+            raise InvalidValue("members must be ids of users of this account")
+        wanted[user_id] = (member.display or "").strip()[:_GROUP_NAME_MAX] or None
+    ids = sorted(wanted)
+    users = await repository.users_in_account(directory.db, directory.account_id, ids)
+    if len(users) != len(ids):
         raise InvalidValue("members must be ids of users of this account")
     return wanted
 
 
 async def _set_members(
-    directory: Directory, group: DirectoryGroup, wanted: Sequence[uuid.UUID]
+    directory: Directory, group: DirectoryGroup, wanted: dict[uuid.UUID, str | None]
 ) -> None:
-    """Make ``wanted`` the members of ``group`` and, when the group gives a role, settle the
-    roles of those who joined or left (``api.scim.groups.settle_roles``, as the token).
+    """Make ``wanted`` the members of ``group`` (with their ``display``) and, when the group
+    gives a role, settle the roles of those who joined or left
+    (``api.scim.groups.settle_roles``, as the token).
 
     Raises: Forbidden, CannotChangeOwnRole, Mutability (the last Owner)."""
     db, account_id = directory.db, directory.account_id
     current = {
-        user.id for user in (await repository.members_of(db, account_id, [group.id]))[group.id]
+        user.id: display
+        for user, display in (await repository.members_of(db, account_id, [group.id]))[group.id]
     }
-    joined = [user_id for user_id in wanted if user_id not in current]
-    left = sorted(current - set(wanted))
+    joined = {user_id: d for user_id, d in wanted.items() if user_id not in current}
+    left = sorted(set(current) - set(wanted))
+    for user_id, display in wanted.items():
+        if user_id in current and current[user_id] != display:
+            await repository.set_display(db, account_id, group.id, user_id, display)
     if not joined and not left:
         return
     before = await groups.mapped_role(db, account_id, [*joined, *left])
@@ -649,7 +660,7 @@ async def _write_group(directory: Directory, group: DirectoryGroup, resource: Gr
     Owner), CannotChangeOwnRole."""
     groups.require_may_change(directory.acting, group.role)
     name = _group_name(resource)
-    wanted = await _member_ids(directory, resource)
+    wanted = await _members(directory, resource)
     if name != group.display_name:
         await _check_group_name(directory, name, group)
         await directory.audit.record(
@@ -679,7 +690,7 @@ async def create_group(directory: Directory, resource: Group) -> Group:
     (a group of that name, in any case)."""
     name = _group_name(resource)
     await _check_group_name(directory, name, None)
-    wanted = await _member_ids(directory, resource)
+    wanted = await _members(directory, resource)
     group = DirectoryGroup(
         account_id=directory.account_id,
         id=str(uuid.uuid4()),
@@ -703,6 +714,16 @@ async def patch_group(directory: Directory, group_id: str, patch: PatchOp[Group]
     """
     group = await _group(directory, group_id, for_update=True)
     patched = (await _resource(directory, group)).model_copy(deep=True)
+    for operation in patch.operations or []:
+        if operation.op is PatchOperation.Op.remove and isinstance(operation.value, list):
+            # Entra ID removes members with {"$ref": null, "value": id}: a null sub-attribute
+            # selects nothing (the members have a $ref), it is only not sent.
+            operation.value = [
+                {key: item for key, item in entry.items() if item is not None}
+                if isinstance(entry, dict)
+                else entry
+                for entry in operation.value
+            ]
     patch.patch(patched, scim_policy=POLICY)
     return await _write_group(directory, group, patched)
 
@@ -725,7 +746,9 @@ async def delete_group(directory: Directory, group_id: str) -> None:
     members = (await repository.members_of(directory.db, directory.account_id, [group.id]))[
         group.id
     ]
-    before = await groups.mapped_role(directory.db, directory.account_id, [u.id for u in members])
+    before = await groups.mapped_role(
+        directory.db, directory.account_id, [user.id for user, _ in members]
+    )
     await directory.audit.record(AuditAction.DIRECTORY_GROUP_DELETED, groups.target(group))
     await repository.delete_group(directory.db, directory.account_id, group.id)
     if group.role is not None:

@@ -1,6 +1,6 @@
 """The directory's own groups (README "Directory sync (SCIM)"): ``directory_group`` (an
 account's groups as its directory names them, each mapped to a role in the console or to none)
-and ``directory_group_member``.
+and ``directory_group_member`` (with the member's ``display`` as the directory sent it).
 
 Until now the console had three fixed groups, ``owners``, ``admins`` and ``members``, whose
 members were the users of that role. Every account with a SCIM token gets them as groups of
@@ -67,6 +67,7 @@ def upgrade() -> None:
         sa.Column("account_id", sa.Uuid(), nullable=False),
         sa.Column("group_id", sa.String(64), nullable=False),
         sa.Column("user_id", sa.Uuid(), nullable=False),
+        sa.Column("display", sa.String(255), nullable=True),
         sa.ForeignKeyConstraint(
             ["account_id", "group_id"],
             ["directory_group.account_id", "directory_group.id"],

@@ -95,9 +95,14 @@ async def test_every_answer_has_its_documented_shape(
         f"/Groups/{made['id']}",
         {"op": "add", "path": "members", "value": [{"value": user["id"]}]},
     )
-    # A member's display is the console's name of the user (given and family name).
+    # With no display sent, a member's is the console's name of the user.
     assert conforms(added, group)["members"] == [
-        {"value": user["id"], "type": "User", "display": "Pat Lee"}
+        {
+            "value": user["id"],
+            "$ref": f"http://testserver/scim/v2/Users/{user['id']}",
+            "type": "User",
+            "display": "Pat Lee",
+        }
     ]
     conforms(await directory.request("GET", f"/Groups/{made['id']}"), group)
     replaced_group = await directory.request(

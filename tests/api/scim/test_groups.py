@@ -95,11 +95,13 @@ async def test_okta_pushes_renames_fills_and_unlinks_a_group(
         {"op": "add", "path": "members", "value": [{"value": ada["id"], "display": "ada"}]},
     )
     assert filled.status_code == 200, filled.text
+    # The member's display as Okta sent it.
     assert filled.json()["members"] == [
         {
             "value": ada["id"],
+            "$ref": f"http://testserver/scim/v2/Users/{ada['id']}",
             "type": "User",
-            "display": "Ada L",
+            "display": "ada",
         }
     ]
     replaced = await directory.patch(

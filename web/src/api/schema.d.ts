@@ -3714,8 +3714,13 @@ export interface components {
          */
         ScimMember: {
             /**
+             * $Ref
+             * @description The User's URL.
+             */
+            $ref?: string;
+            /**
              * Display
-             * @description The console's name of the user (given and family name), else their email.
+             * @description As the directory sent it, else the console's name of the user (given and family name), else their email.
              */
             display?: string;
             /**
