@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Select, and_, func, or_, select, update
+from sqlalchemy import ColumnElement, Select, and_, case, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.audit import SigningIn
@@ -48,7 +48,8 @@ async def sign_in_state(db: AsyncSession, email: str) -> SignInState | None:
             )
             .join(User, User.account_id == Account.id)
             .where(or_(User.identity_id == email, func.lower(User.email) == email.lower()))
-            .order_by((User.identity_id == email).desc())
+            # The user of this Cognito username first (a NULL identity sorts last too).
+            .order_by(case((User.identity_id == email, 0), else_=1))
             .limit(1)
         )
     ).first()
