@@ -75,8 +75,8 @@ class InvalidFilter(ScimError):
 
 
 class Mutability(ScimError):
-    """400 ``mutability``: a change the console does not allow (the last Owner, a fixed group,
-    the email of someone who already has a sign-in)."""
+    """400 ``mutability``: a change the console does not allow (the account's last Owner would
+    stop being one)."""
 
     default_scim_type = "mutability"
     default_message = "The attempted modification is not compatible with the attribute"
@@ -251,7 +251,7 @@ _DESCRIPTIONS = {
     404: "No such resource in the token's account",
     409: "uniqueness",
     413: "The request body is too large",
-    429: "Over the token's requests per minute",
+    429: "Over the account's SCIM requests per minute, or its invitations per hour",
     501: "Not offered",
     503: "The database or a provider is unreachable; nothing was changed",
 }

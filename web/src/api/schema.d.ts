@@ -4826,7 +4826,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -4929,7 +4929,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5010,7 +5010,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5124,7 +5124,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5209,7 +5209,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5323,7 +5323,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5599,7 +5599,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5702,7 +5702,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5783,7 +5783,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5897,7 +5897,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5982,7 +5982,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -6096,7 +6096,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
