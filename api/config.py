@@ -13,7 +13,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from croniter import croniter
-from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from api.platform.client_address import Network, parse_networks
@@ -418,11 +418,14 @@ class Settings(BaseSettings):
         default=120,
         description="Joinable-account lookups per client address per hour (each asks Cognito).",
     )
-    scim_limit_per_token: int = Field(
+    scim_limit_per_account: int = Field(
         default=1200,
+        # Read from SCIM_LIMIT_PER_TOKEN too, its name while the limit was per token.
+        validation_alias=AliasChoices("scim_limit_per_account", "scim_limit_per_token"),
         description=(
-            'SCIM requests per token per minute (README "Directory sync (SCIM)"): an identity '
-            "provider's full sync of a large directory stays under it."
+            'SCIM requests per account per minute, all its tokens together (README "Directory '
+            "sync (SCIM)\"): an identity provider's full sync of a large directory stays under "
+            "it. Also read from SCIM_LIMIT_PER_TOKEN."
         ),
     )
     dns_lookups_per_replica: int = Field(

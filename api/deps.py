@@ -379,12 +379,14 @@ async def get_directory_caller(
     limiter: Limiter,
 ) -> DirectoryClient:
     """The account whose SCIM token the bearer header carries (one autocommit read), after
-    counting the request against the token's limit (README "Directory sync (SCIM)").
+    counting the request against the account's limit, all its tokens together (README
+    "Directory sync (SCIM)": a second token adds no requests).
 
     Raises:
         ScimTokenRequired: no ``Authorization: Bearer`` header.
         InvalidScimToken: the token is revoked or was never generated.
-        RateLimited: over ``SCIM_LIMIT_PER_TOKEN`` requests this minute (429).
+        ScimTokenCreatorLeft: the token's creator no longer has the authority it acts with.
+        RateLimited: over ``SCIM_LIMIT_PER_ACCOUNT`` requests this minute (429).
     """
     if credentials is None or not credentials.credentials.strip():
         raise ScimTokenRequired()
@@ -393,8 +395,8 @@ async def get_directory_caller(
         client = await get_directory_client(connection, credentials.credentials.strip())
     if client is None:
         raise InvalidScimToken()
-    per_token = Limit("scim:token", resources.settings.scim_limit_per_token, MINUTE_S)
-    await limiter.hit(per_token, str(client.token_id))
+    per_account = Limit("scim:account", resources.settings.scim_limit_per_account, MINUTE_S)
+    await limiter.hit(per_account, str(client.account_id))
     return client
 
 

@@ -54,6 +54,7 @@ from api.ratelimit.service import RateLimiter, quotas, throttles
 from api.resources import Resources
 from api.scim.errors import ScimErrorsMiddleware
 from api.scim.router import SCIM_BASE
+from api.scim.router import groups_web_router as scim_groups_web_router
 from api.scim.router import router as scim_router
 from api.scim.router import web_router as scim_web_router
 from api.session.router import router as session_router
@@ -243,6 +244,7 @@ ROUTERS = (
     usage_web_router,
     activity_router,
     scim_web_router,
+    scim_groups_web_router,
     scim_router,
     webconfig_router,
 )

@@ -66,6 +66,10 @@ class AuditAction(enum.StrEnum):
     SCIM_TOKEN_CREATED = "scim_token.created"  # noqa: S105 - an action name, no secret
     SCIM_TOKEN_REVOKED = "scim_token.revoked"  # noqa: S105 - an action name, no secret
     USER_PROVISIONED = "user.provisioned"
+    DIRECTORY_GROUP_CREATED = "directory_group.created"
+    DIRECTORY_GROUP_RENAMED = "directory_group.renamed"
+    DIRECTORY_GROUP_DELETED = "directory_group.deleted"
+    DIRECTORY_GROUP_ROLE_CHANGED = "directory_group.role_changed"
     USER_DEACTIVATED = "user.deactivated"
     USER_REACTIVATED = "user.reactivated"
     USAGE_LIMIT_CHANGED = "usage_limit.changed"
@@ -111,8 +115,8 @@ DIRECTORY_SYNC = Actor(user_id=None, name="Directory sync", email="", client_add
 @dataclass(frozen=True, slots=True)
 class Target:
     """What an action was done to: a kind (``user``, ``account``, ``api_key``, ``sso_domain``,
-    ``subscription``, ``payment_method``, ``invoice``, ``scim_token``), its id, and how the
-    console names it."""
+    ``subscription``, ``payment_method``, ``invoice``, ``scim_token``, ``directory_group``), its
+    id, and how the console names it."""
 
     type: str
     id: str | uuid.UUID | None

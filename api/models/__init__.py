@@ -6,6 +6,7 @@ from api.db import Base
 from api.models.account import MAX_UNITS, Account
 from api.models.api_key import ApiKey, ApiKeyUsage, ApiKeyUsageDaily
 from api.models.audit_event import AuditEvent
+from api.models.directory_group import LEGACY_GROUP_IDS, DirectoryGroup, DirectoryGroupMember
 from api.models.pending_pool_user import PendingPoolUser
 from api.models.rate_limit_counter import RateLimitCounter
 from api.models.recovery_code import RecoveryCode
@@ -25,6 +26,7 @@ from api.models.usage_total import UsageTotal
 from api.models.user import AuthType, Role, User
 
 __all__ = [
+    "LEGACY_GROUP_IDS",
     "MAX_UNITS",
     "Account",
     "ApiKey",
@@ -33,6 +35,8 @@ __all__ = [
     "AuditEvent",
     "AuthType",
     "Base",
+    "DirectoryGroup",
+    "DirectoryGroupMember",
     "DomainFailure",
     "DomainState",
     "PendingPoolUser",

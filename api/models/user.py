@@ -32,8 +32,8 @@ class Role(enum.StrEnum):
       alerts; not billing;
     - ``MEMBER``: reads Account Information and copies the API key; changes nothing.
 
-    Which routes need which role: ``api/deps.py`` (``OwnerOnly``, ``OwnerOrAdmin``); which
-    users an Admin may manage: ``api/auth/roles.py``.
+    Which operations need which permission, which roles hold it and which users an Admin may
+    manage: ``api/auth/roles.py``.
     """
 
     OWNER = "Owner"
@@ -44,8 +44,10 @@ class Role(enum.StrEnum):
 class User(TimestampMixin, Base):
     """A user of one account.
 
-    ``identity_id`` is the Cognito username (immutable and unique in the pool): the email for
-    password users, ``google_<id>`` / ``github_<id>`` for federated ones (SPEC 4),
+    ``identity_id`` is the Cognito username (immutable and unique in the pool): for password
+    users the email they were created with (it stays their username when the account's
+    directory changes their email: password sign-in resolves an email to it, README "Directory
+    sync (SCIM)"), ``google_<id>`` / ``github_<id>`` for federated ones (SPEC 4),
     ``<provider name>_<NameID>`` for people of a SAML connection; None for a user the
     account's directory provisioned who signs in through the account's single sign-on and has
     not yet (the pool user is made at that first sign-in, which binds it). ``email`` is

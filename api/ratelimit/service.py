@@ -420,7 +420,18 @@ class Throttle:
         await limiter.hit(
             Limit(f"{self.name}:ip", self.per_address, self.window_s), limit_key(address)
         )
-        if account_id is not None and self.per_account is not None:
+        if account_id is not None:
+            await self.hit_account(limiter, account_id)
+
+    async def hit_account(self, limiter: RateLimiter, account_id: uuid.UUID) -> None:
+        """Count one attempt for ``account_id`` only: an action with no client address of its
+        own to count (a directory's request comes from its identity provider's servers, which
+        many accounts share). Nothing when the throttle has no account limit.
+
+        Raises:
+            RateLimited: over ``per_account`` in this window (HTTP 429).
+        """
+        if self.per_account is not None:
             await limiter.hit(
                 Limit(f"{self.name}:account", self.per_account, self.window_s), str(account_id)
             )

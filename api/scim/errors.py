@@ -2,16 +2,20 @@
 ``urn:ietf:params:scim:api:messages:2.0:Error`` with ``status``, ``detail`` and, where RFC 7644
 Table 9 names one, ``scimType``.
 
-The SCIM routes raise :class:`ScimError` (or scim2-models' ``SCIMException``, which the wire
-models raise themselves); the console's own errors (``AppError``: the SCIM token's refusals,
-a 429) are rendered the same way by :func:`scim_error_response`. What answers before or
-around the routes (no such path or method, a body over the limit, a database that is gone)
-answers in the console's envelope; :class:`ScimErrorsMiddleware` turns those into SCIM errors,
+Every refusal leaves the route as an exception, so the request's transaction rolls back
+whole (a PATCH is all-or-nothing: RFC 7644 3.5.2): the SCIM routes raise :class:`ScimError`,
+scim2-models' ``SCIMException`` (which the wire models raise themselves) and FastAPI's body
+errors are raised again as one (:func:`as_scim_error`), and the console's own errors
+(``AppError``: the SCIM token's refusals, a 429) pass as they are. The app renders each in the
+console's envelope, a :class:`ScimError` with its ``scimType`` beside the message, and so is
+everything that answers before or around the routes (no such path or method, a body over the
+limit, a database that is gone); :class:`ScimErrorsMiddleware` turns those into SCIM errors,
 so a SCIM client never sees the ``{"code", "message"}`` envelope.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar, Literal
 
 import orjson
@@ -24,7 +28,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import RETRY_AFTER_HEADER, AppError, RateLimited
+from api.errors import RETRY_AFTER_HEADER, AppError
 
 log = structlog.get_logger(__name__)
 
@@ -33,38 +37,48 @@ ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error"
 
 
 class ScimError(AppError):
-    """A SCIM refusal: ``status_code`` and ``scim_type`` (RFC 7644 Table 9), or none."""
+    """A SCIM refusal: ``status_code`` and ``scim_type`` (RFC 7644 Table 9; the class's
+    ``default_scim_type`` unless given), or none. The envelope carries the type as
+    ``scimType`` for :class:`ScimErrorsMiddleware`."""
 
-    scim_type: ClassVar[str | None] = None
+    default_scim_type: ClassVar[str | None] = None
+
+    def __init__(self, message: str | None = None, *, scim_type: str | None = None) -> None:
+        super().__init__(message)
+        self.scim_type = scim_type or self.default_scim_type
+
+    @property
+    def details(self) -> dict[str, Any]:
+        return {"scimType": self.scim_type} if self.scim_type else {}
 
 
 class Uniqueness(ScimError):
     """409 ``uniqueness``: a userName or email another user holds."""
 
     status_code = 409
-    scim_type = "uniqueness"
+    default_scim_type = "uniqueness"
     default_message = "One or more of the attribute values are already in use"
 
 
 class InvalidValue(ScimError):
     """400 ``invalidValue``: a value the console cannot take."""
 
-    scim_type = "invalidValue"
+    default_scim_type = "invalidValue"
     default_message = "A required value was missing, or the value specified was not compatible"
 
 
 class InvalidFilter(ScimError):
     """400 ``invalidFilter``: a filter the console does not evaluate."""
 
-    scim_type = "invalidFilter"
+    default_scim_type = "invalidFilter"
     default_message = "The specified filter syntax was invalid or is not supported"
 
 
 class Mutability(ScimError):
-    """400 ``mutability``: a change the console does not allow (the last Owner, a fixed group,
-    the email of someone who already has a sign-in)."""
+    """400 ``mutability``: a change the console does not allow (the account's last Owner would
+    stop being one)."""
 
-    scim_type = "mutability"
+    default_scim_type = "mutability"
     default_message = "The attempted modification is not compatible with the attribute"
 
 
@@ -80,6 +94,14 @@ class SearchNotImplemented(ScimError):
 
     status_code = 501
     default_message = "Searching several resource types at once is not supported"
+
+
+class TooManyScimTokens(AppError):
+    """409 (User Management, not the SCIM service): the account holds its most live SCIM
+    tokens (``api.scim.tokens.MAX_TOKENS``)."""
+
+    status_code = 409
+    default_message = "The account has all the SCIM tokens it may have. Revoke one first."
 
 
 class ScimErrorBody(BaseModel):
@@ -100,28 +122,28 @@ def _body(status: int, detail: str, scim_type: str | None) -> JSONResponse:
     return ScimResponse(_error(status, detail, scim_type), status_code=status)
 
 
-def scim_error_response(exc: Exception) -> JSONResponse:
-    """``exc`` as a SCIM error response: a :class:`ScimError` with its ``scimType``, another
-    ``AppError`` with its status and message (``Retry-After`` kept on a 429), a
-    ``SCIMException`` as scim2-models describes it, a body that is not JSON as
-    ``invalidSyntax`` and one of the wrong shape as ``invalidValue`` (400: RFC 7644 3.12 gives
-    400 to every malformed request); anything else is raised again for the app's handlers."""
+@functools.cache
+def _refusal(status: int) -> type[ScimError]:
+    """The :class:`ScimError` class of an HTTP ``status`` scim2-models reports."""
+    return type(f"ScimStatus{status}", (ScimError,), {"status_code": status})
+
+
+def as_scim_error(exc: Exception) -> Exception:
+    """What a SCIM route raises for ``exc``: a ``SCIMException`` as the :class:`ScimError` of
+    its status, ``scimType`` and detail; a body that is not JSON as ``invalidSyntax`` and one of
+    the wrong shape as ``invalidValue`` (400: RFC 7644 3.12 gives 400 to every malformed
+    request); anything else (the console's ``AppError``, a defect) as it is."""
     if isinstance(exc, SCIMException):
-        return _body(exc.status, exc.detail, exc.scim_type or None)
-    if isinstance(exc, AppError):
-        response = _body(exc.status_code, exc.message, getattr(exc, "scim_type", None))
-        if isinstance(exc, RateLimited):
-            response.headers.update(exc.headers)
-        return response
+        return _refusal(exc.status)(exc.detail, scim_type=exc.scim_type or None)
     if isinstance(exc, HTTPException) and exc.status_code == 400:
         # FastAPI could not read the body (bytes that are not UTF-8 JSON).
-        return _body(400, "The request body is not valid JSON", "invalidSyntax")
+        return InvalidValue("The request body is not valid JSON", scim_type="invalidSyntax")
     if isinstance(exc, RequestValidationError):
         first: dict[str, Any] = next(iter(exc.errors()), {})
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
         detail = f"{where}: {first.get('msg', 'invalid')}" if where else "The request is invalid"
-        return _body(400, detail, "invalidValue")
-    raise exc
+        return InvalidValue(detail)
+    return exc
 
 
 class ScimErrorsMiddleware:
@@ -179,17 +201,21 @@ class ScimErrorsMiddleware:
 
 
 async def _send_as_scim_error(start: Message, body: bytes, send: Send) -> None:
-    """Send the envelope error ``start`` + ``body`` as a SCIM error (as it was when ``body``
-    is not an envelope, e.g. the empty body of a HEAD)."""
+    """Send the envelope error ``start`` + ``body`` as a SCIM error, with the envelope's
+    ``scimType`` if it has one (as it was when ``body`` is not an envelope, e.g. the empty
+    body of a HEAD)."""
     try:
         envelope = orjson.loads(body)
         message = envelope["message"]
-    except (orjson.JSONDecodeError, KeyError, TypeError):
+        scim_type = envelope.get("scimType")
+    except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
         await send(start)
         await send({"type": "http.response.body", "body": body})
         return
     status = start["status"]
-    scim_body = orjson.dumps(_error(status, str(message), None))
+    scim_body = orjson.dumps(
+        _error(status, str(message), scim_type if isinstance(scim_type, str) else None)
+    )
     headers = MutableHeaders(raw=list(start["headers"]))
     headers["content-type"] = SCIM_MEDIA_TYPE
     headers["content-length"] = str(len(scim_body))
@@ -225,7 +251,7 @@ _DESCRIPTIONS = {
     404: "No such resource in the token's account",
     409: "uniqueness",
     413: "The request body is too large",
-    429: "Over the token's requests per minute",
+    429: "Over the account's SCIM requests per minute, or its invitations per hour",
     501: "Not offered",
     503: "The database or a provider is unreachable; nothing was changed",
 }

@@ -1,6 +1,12 @@
-"""SCIM filters (RFC 7644 3.4.2.2) as SQL conditions on ``user``: scim2-models parses and
-checks the filter (``ScimFilter``), and :class:`UserFilter` walks its tree into SQLAlchemy.
+"""SCIM filters (RFC 7644 3.4.2.2) as SQL conditions on ``user`` and ``directory_group``:
+scim2-models parses and checks the filter (``ScimFilter``), and :class:`UserFilter` (or
+:class:`GroupFilter`) walks its tree into SQLAlchemy.
 
+Groups: ``id`` and ``externalId`` (case-exact), ``displayName``, ``members`` (its ``value``,
+the member's user id: ``members[value eq "<id>"]``, ``members.value eq "<id>"``, ``members
+pr``), with the same operators.
+
+Users:
 Attributes: ``id``, ``userName`` (the directory's, else the email), ``externalId``,
 ``displayName``, ``name.givenName``, ``name.familyName``, ``active``, ``emails`` (its
 ``value`` and ``type``, with or without a value selection: ``emails[value eq "x"]``,
@@ -15,6 +21,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from scim2_models import Group as ScimGroup
 from scim2_models import InvalidFilterException, ScimFilter
 from scim2_models.path import (
     AttrPath,
@@ -45,7 +52,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
-from api.models import User
+from api.models import DirectoryGroup, DirectoryGroupMember, User
 from api.scim.errors import InvalidFilter
 from api.scim.resources import User as ScimUser
 
@@ -208,3 +215,99 @@ def user_condition(expression: str) -> ColumnElement[bool]:
     except (InvalidFilterException, ValueError) as exc:
         raise InvalidFilter(str(exc)) from exc
     return UserFilter().visit(parsed.ast)
+
+
+_GROUP_STRINGS: dict[str, Any] = {"displayname": DirectoryGroup.display_name}
+_GROUP_EXACT: dict[str, Any] = {
+    "id": DirectoryGroup.id,
+    "externalid": DirectoryGroup.external_id,
+}
+_MEMBER_VALUE = cast(DirectoryGroupMember.user_id, String)
+
+
+class GroupFilter(FilterVisitor[ColumnElement[bool]]):
+    """A parsed filter as one SQL condition on ``directory_group`` (rows of any account: the
+    caller adds the account's own condition)."""
+
+    def visit_logical_expr(self, node: LogicalExpr) -> ColumnElement[bool]:
+        terms = [self.visit(term) for term in node.terms]
+        return and_(*terms) if node.op == LogicalOperator.and_ else or_(*terms)
+
+    def visit_not(self, node: Not) -> ColumnElement[bool]:
+        return not_(self.visit(node.expr))
+
+    def visit_present(self, node: Present) -> ColumnElement[bool]:
+        key = _key(node.attr_path)
+        if key in _GROUP_STRINGS:
+            return func.coalesce(_GROUP_STRINGS[key], "") != ""
+        if key in _GROUP_EXACT:
+            return func.coalesce(_GROUP_EXACT[key], "") != ""
+        if key in ("members", "members.value"):
+            return self._any_member(true())
+        raise InvalidFilter(f"Filtering on {node.attr_path} is not supported")
+
+    def visit_comparison(self, node: Comparison) -> ColumnElement[bool]:
+        key = _key(node.attr_path)
+        if key in _GROUP_STRINGS:
+            return _compare(func.lower(_GROUP_STRINGS[key]), node.op, _text(node.value).lower())
+        if key in _GROUP_EXACT:
+            return _compare(_GROUP_EXACT[key], node.op, _text(node.value))
+        if key in ("members", "members.value"):
+            return self._any_member(_compare(_MEMBER_VALUE, node.op, _text(node.value)))
+        raise InvalidFilter(f"Filtering on {node.attr_path} is not supported")
+
+    def visit_value_path(self, node: ValuePath) -> ColumnElement[bool]:
+        if _key(node.attr_path) != "members":
+            raise InvalidFilter(f"Filtering on {node.attr_path} is not supported")
+        return self._any_member(_MemberCondition().visit(node.val_filter))
+
+    @staticmethod
+    def _any_member(condition: ColumnElement[bool]) -> ColumnElement[bool]:
+        """Whether one of the group's members meets ``condition``."""
+        return exists(
+            select(1).where(
+                DirectoryGroupMember.account_id == DirectoryGroup.account_id,
+                DirectoryGroupMember.group_id == DirectoryGroup.id,
+                condition,
+            )
+        )
+
+
+class _MemberCondition(FilterVisitor[ColumnElement[bool]]):
+    """A filter on the sub-attributes of one member: its ``value`` (the user's id)."""
+
+    def visit_logical_expr(self, node: LogicalExpr) -> ColumnElement[bool]:
+        terms = [self.visit(term) for term in node.terms]
+        return and_(*terms) if node.op == LogicalOperator.and_ else or_(*terms)
+
+    def visit_not(self, node: Not) -> ColumnElement[bool]:
+        return not_(self.visit(node.expr))
+
+    @staticmethod
+    def _value(path: AttrPath) -> None:
+        if path.sub_attr or path.attr.lower() != "value":
+            raise InvalidFilter(f"Filtering members on {path} is not supported")
+
+    def visit_present(self, node: Present) -> ColumnElement[bool]:
+        self._value(node.attr_path)
+        return true()
+
+    def visit_comparison(self, node: Comparison) -> ColumnElement[bool]:
+        self._value(node.attr_path)
+        return _compare(_MEMBER_VALUE, node.op, _text(node.value))
+
+    def visit_value_path(self, node: ValuePath) -> ColumnElement[bool]:
+        raise InvalidFilter("A value selection inside a value selection is not supported")
+
+
+def group_condition(expression: str) -> ColumnElement[bool]:
+    """The SQL condition of the SCIM filter ``expression`` on ``directory_group``.
+
+    Raises:
+        InvalidFilter: a filter that does not parse, or asks for what is not supported.
+    """
+    try:
+        parsed = ScimFilter[ScimGroup](expression)
+    except (InvalidFilterException, ValueError) as exc:
+        raise InvalidFilter(str(exc)) from exc
+    return GroupFilter().visit(parsed.ast)

@@ -1,6 +1,7 @@
 """What the console's SCIM service serves (RFC 7643): its User resource, with the attributes
-the console keeps, the fixed groups, and the discovery documents built from them
-(``ServiceProviderConfig``, ``ResourceTypes``, ``Schemas``, RFC 7644 4).
+the console keeps, the directory's groups (scim2-models' ``Group``), and the discovery
+documents built from them (``ServiceProviderConfig``, ``ResourceTypes``, ``Schemas``, RFC 7644
+4).
 
 The models are scim2-models resources, so validation, the PATCH grammar and its application,
 filters and ``attributes``/``excludedAttributes`` are the library's. The User schema declares

@@ -17,7 +17,7 @@ from datetime import timedelta
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Body, Depends, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from scim2_models import (
@@ -37,6 +37,7 @@ from api.auth.errors import (
     SignInPolicyRefusal,
 )
 from api.auth.roles import Permission
+from api.config import Settings
 from api.deps import (
     Audit,
     Cognito,
@@ -53,20 +54,26 @@ from api.deps import (
 )
 from api.errors import NotFound, RequestValidationFailed, error_responses
 from api.membership import service as membership
-from api.ratelimit.service import count_invitation
-from api.scim import service, tokens
+from api.membership.errors import CannotChangeOwnRole, LastOwnerRequired
+from api.ratelimit.service import RateLimiter, Throttle, count_invitation
+from api.resources import resources_of
+from api.scim import groups, service, tokens
 from api.scim.errors import (
     SCIM_MEDIA_TYPE,
     InvalidValue,
     ResourceNotFound,
     ScimResponse,
     SearchNotImplemented,
+    TooManyScimTokens,
+    as_scim_error,
     scim_responses,
 )
-from api.scim.errors import scim_error_response as _scim_error
 from api.scim.resources import CONFIG, POLICY, PROVIDER
 from api.scim.resources import User as UserResource
 from api.scim.schemas import (
+    DirectoryGroupRole,
+    DirectoryGroups,
+    DirectoryGroupView,
     DirectorySync,
     ScimGroup,
     ScimGroupList,
@@ -84,8 +91,9 @@ SCIM_BASE = "/scim/v2"
 
 
 class ScimRoute(APIRoute):
-    """A route whose every refusal (the token's, the body's, the service's) is a SCIM error
-    response (RFC 7644 3.12) instead of the console's envelope."""
+    """A route whose every refusal (the token's, the body's, the service's) leaves it as an
+    exception the SCIM service answers as a SCIM error (RFC 7644 3.12, ``api.scim.errors``):
+    raised, not answered here, so the request's transaction rolls back whole."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
@@ -93,8 +101,11 @@ class ScimRoute(APIRoute):
         async def scim_handler(request: Request) -> Response:
             try:
                 return await handler(request)
-            except Exception as exc:  # rendered, or raised again as it was
-                return _scim_error(exc)
+            except Exception as exc:
+                converted = as_scim_error(exc)
+                if converted is exc:
+                    raise
+                raise converted from exc
 
         return scim_handler
 
@@ -103,6 +114,7 @@ router = APIRouter(
     prefix=SCIM_BASE, tags=["scim"], route_class=ScimRoute, default_response_class=ScimResponse
 )
 web_router = APIRouter(prefix="/web/scim-tokens", tags=["users"])
+groups_web_router = APIRouter(prefix="/web/scim-groups", tags=["users"])
 
 # ---------------------------------------------------------------- User Management: tokens
 
@@ -134,10 +146,11 @@ async def get_directory_sync(
     status_code=201,
     response_model=ScimTokenCreated,
     dependencies=[Permit(Permission.DIRECTORY_WRITE), VerifiedEmail],
-    responses=error_responses(*_AUTH, EmailVerificationRequired),
+    responses=error_responses(*_AUTH, EmailVerificationRequired, TooManyScimTokens),
 )
 async def generate_scim_token(caller: CurrentUser, db: DbSession, audit: Audit) -> ScimTokenCreated:
-    """Generate a SCIM token (Owners and Admins): the response is the only time it is shown."""
+    """Generate a SCIM token (Owners and Admins): the response is the only time it is shown.
+    An account has at most 3 (409 ``TooManyScimTokens``: revoke one first)."""
     return await tokens.generate(db=db, caller=caller, audit=audit)
 
 
@@ -154,6 +167,50 @@ async def revoke_scim_token(
     """Revoke a SCIM token: the identity provider's next request with it is refused."""
     await tokens.revoke(db=db, caller=caller, audit=audit, token_id=token_id)
     return Response(status_code=204)
+
+
+# ---------------------------------------------------------------- User Management: groups
+
+
+@groups_web_router.get(
+    "",
+    response_model=DirectoryGroups,
+    dependencies=[Permit(Permission.DIRECTORY_READ)],
+    responses=error_responses(*_AUTH),
+)
+async def list_directory_groups(caller: CurrentUser, db: DbSession) -> DirectoryGroups:
+    """The groups the account's directory sent, by name, each with the role it gives
+    (Owners and Admins)."""
+    return await groups.directory_groups(db=db, account_id=caller.account_id)
+
+
+@groups_web_router.put(
+    "/{group_id}/role",
+    response_model=DirectoryGroupView,
+    dependencies=[Permit(Permission.USERS_WRITE)],
+    responses=error_responses(
+        *_AUTH,
+        NotFound,
+        CannotChangeOwnRole,
+        LastOwnerRequired,
+        RequestValidationFailed,
+    ),
+)
+async def map_directory_group(
+    group_id: Annotated[str, Path(max_length=64)],
+    body: DirectoryGroupRole,
+    caller: CurrentUser,
+    db: DbSession,
+    audit: Audit,
+) -> DirectoryGroupView:
+    """Set the role a directory group gives in the console (null: none); its members get the
+    highest role of their mapped groups at once. Only an Owner maps a group to Owner or
+    changes a group mapped to Owner (403); a change that would change the caller's own role
+    (400 ``CannotChangeOwnRole``) or leave the account without an Owner (400
+    ``LastOwnerRequired``) changes nothing."""
+    return await groups.map_group(
+        db=db, caller=caller, audit=audit, group_id=group_id, role=body.role
+    )
 
 
 # ---------------------------------------------------------------- SCIM service
@@ -209,7 +266,18 @@ _START = Annotated[int | None, Query(alias="startIndex")]
 _COUNT = Annotated[int | None, Query(alias="count")]
 
 
+async def _count_invitation(
+    limiter: RateLimiter, settings: Settings, throttle: Throttle, account_id: uuid.UUID, email: str
+) -> None:
+    # A directory's invitation counts as User Management's does, per account per hour (not
+    # per address: identity providers send from servers many accounts share), and against
+    # the recipient's daily cap (README "Sign-in and abuse limits").
+    await throttle.hit_account(limiter, account_id)
+    await count_invitation(limiter, settings, email)
+
+
 async def _directory(
+    request: Request,
     client: DirectoryCaller,
     db: DbSession,
     audit: DirectoryAudit,
@@ -218,6 +286,7 @@ async def _directory(
     limiter: Limiter,
     pool_users: PoolUsers,
 ) -> service.Directory:
+    throttle = resources_of(request.app).throttles["invitation"]
     return service.Directory(
         db=db,
         cognito=cognito,
@@ -232,7 +301,9 @@ async def _directory(
         ),
         base_url=_base_url(settings),
         invitation_validity=timedelta(days=settings.invitation_validity_days),
-        count_email=functools.partial(count_invitation, limiter, settings),
+        count_invitation=functools.partial(
+            _count_invitation, limiter, settings, throttle, client.account_id
+        ),
         pool_users=pool_users,
         stand_in_pool=settings.dev_stand_ins,
     )
@@ -429,7 +500,8 @@ async def list_scim_groups(
     start_index: _START = None,
     count: _COUNT = None,
 ) -> Response:
-    """The three groups (Owners, Admins, Members) meeting ``filter``."""
+    """The account's groups meeting ``filter`` (``displayName eq``, ``externalId eq``,
+    ``members[value eq "<user id>"]``...), ``count`` (at most 200) from ``startIndex``."""
     page = await service.list_groups(
         directory, filter_=filter_, start_index=start_index, count=count
     )
@@ -439,13 +511,17 @@ async def list_scim_groups(
 @router.post(
     "/Groups",
     status_code=201,
-    responses=_CREATE,
+    responses={201: _ok(ScimGroup, "The group as stored"), **_CREATE},
     dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
 )
-async def create_scim_group(directory: DirectoryDep, payload: _PAYLOAD) -> Response:
-    """Refused: the groups are fixed (409 for an existing name, 400 ``mutability`` else)."""
+async def create_scim_group(
+    directory: DirectoryDep, payload: _PAYLOAD, returned: _GROUP_RETURNED
+) -> Response:
+    """Create a group under the directory's own name (unique in the account, any case), with
+    its members; it gives no role until the account maps it in User Management."""
     resource = _read(Group, payload, Context.RESOURCE_CREATION_REQUEST)
-    service.refuse_group_change(resource.display_name)
+    group = await service.create_group(directory, resource)
+    return _json(_dump(group, Context.RESOURCE_CREATION_RESPONSE, returned), 201)
 
 
 @router.get(
@@ -456,7 +532,7 @@ async def create_scim_group(directory: DirectoryDep, payload: _PAYLOAD) -> Respo
 async def get_scim_group(
     group_id: str, directory: DirectoryDep, returned: _GROUP_RETURNED
 ) -> Response:
-    """One of the three groups and its members."""
+    """One group of the account and its members."""
     group = await service.get_group(directory, group_id)
     return _json(_dump(group, Context.RESOURCE_QUERY_RESPONSE, returned))
 
@@ -469,7 +545,8 @@ async def get_scim_group(
 async def replace_scim_group(
     group_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _GROUP_RETURNED
 ) -> Response:
-    """Set a group's members: each gets its role, those left out become Members."""
+    """Replace a group's name, ``externalId`` and members; members who join or leave a
+    mapped group get the role their groups give."""
     resource = _read(Group, payload, Context.RESOURCE_REPLACEMENT_REQUEST)
     group = await service.replace_group(directory, group_id, resource)
     return _json(_dump(group, Context.RESOURCE_REPLACEMENT_RESPONSE, returned))
@@ -483,8 +560,10 @@ async def replace_scim_group(
 async def patch_scim_group(
     group_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _GROUP_RETURNED
 ) -> Response:
-    """Add or remove members (a member added gets the group's role; one removed from Owners
-    or Admins becomes a Member; the last Owner cannot be removed)."""
+    """Rename a group or add, remove and replace members (Okta's and Entra ID's forms): a
+    person's role is the highest of their mapped groups', one who leaves their last mapped
+    group becomes a Member; the last Owner stays one (``mutability``), and a group mapped to
+    Owner changes only with an Owner's token (403)."""
     patch = _read(PatchOp[Group], payload, Context.RESOURCE_PATCH_REQUEST)
     group = await service.patch_group(directory, group_id, patch)
     return _json(_dump(group, Context.RESOURCE_PATCH_RESPONSE, returned))
@@ -497,9 +576,10 @@ async def patch_scim_group(
     dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
 )
 async def delete_scim_group(group_id: str, directory: DirectoryDep) -> Response:
-    """Refused: the groups are fixed."""
-    await service.get_group(directory, group_id)
-    service.refuse_group_change(None)
+    """Delete a group: its members keep the highest role of their other mapped groups, or
+    become Members when it was their last."""
+    await service.delete_group(directory, group_id)
+    return Response(status_code=204)
 
 
 # Not in the contract: it exists to answer RFC 7644's 501 to clients that try it.

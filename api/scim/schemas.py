@@ -1,5 +1,6 @@
 """Wire shapes of Directory sync in User Management (README "Directory sync (SCIM)"):
-``GET``/``POST /web/scim-tokens``, ``DELETE /web/scim-tokens/{id}``; and the SCIM service's
+``GET``/``POST /web/scim-tokens``, ``DELETE /web/scim-tokens/{id}``, ``GET /web/scim-groups``,
+``PUT /web/scim-groups/{id}/role``; and the SCIM service's
 responses as the contract describes them (the service itself reads and writes scim2-models'
 resources, ``api/scim/resources.py``)."""
 
@@ -12,6 +13,7 @@ from typing import Any
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
+from api.models import Role
 from api.schemas import ApiModel
 
 
@@ -28,11 +30,38 @@ class ScimTokenView(ApiModel):
 
 
 class DirectorySync(ApiModel):
-    """The SCIM service's base URL to give the identity provider, and the account's tokens,
-    newest first."""
+    """The SCIM service's base URL to give the identity provider, the account's tokens,
+    newest first, and how many live tokens an account may have."""
 
     base_url: str
     tokens: list[ScimTokenView]
+    max_tokens: int = Field(description="Live tokens an account may have (a 4th is refused).")
+
+
+class DirectoryGroupView(ApiModel):
+    """A group of the account's directory, as it sent it, and the role it gives in the
+    console (null: none)."""
+
+    id: str = Field(description="The group's SCIM id.")
+    display_name: str
+    external_id: str | None = Field(description="The directory's own id of the group.")
+    role: Role | None = Field(
+        description="What its members get in the console: a person's role is the highest of "
+        "their mapped groups'."
+    )
+    members: int = Field(description="How many users of the account are in it.")
+
+
+class DirectoryGroups(ApiModel):
+    """The account's directory groups, by name."""
+
+    groups: list[DirectoryGroupView]
+
+
+class DirectoryGroupRole(ApiModel):
+    """The role a directory group gives (null: none). Only an Owner maps a group to Owner."""
+
+    role: Role | None
 
 
 class ScimTokenCreated(ApiModel):
@@ -58,7 +87,7 @@ class ScimMeta(ApiModel):
     """``meta`` of a resource (RFC 7643 3.1)."""
 
     resource_type: str = Field(examples=["User"])
-    created: datetime | Omitted = Field(default=None, description="Users only.")
+    created: datetime | Omitted = None
     location: str = Field(description="The resource's URL.")
 
 
@@ -96,20 +125,28 @@ class ScimMember(ApiModel):
     """A member of a Group: a User of the account."""
 
     value: str = Field(description="The User's id.")
+    ref: str | Omitted = Field(default=None, alias="$ref", description="The User's URL.")
     type: str | Omitted = Field(default=None, examples=["User"])
     display: str | Omitted = Field(
-        default=None, description="The console's name of the user (given and family name)."
+        default=None,
+        description="As the directory sent it, else the console's name of the user (given "
+        "and family name), else their email.",
     )
 
 
 class ScimGroup(ApiModel):
-    """One of the three fixed groups (``owners``, ``admins``, ``members``), whose membership is
-    the role (``urn:ietf:params:scim:schemas:core:2.0:Group``)."""
+    """A group of the account's directory, as it named it
+    (``urn:ietf:params:scim:schemas:core:2.0:Group``); the role it gives is set in User
+    Management (``/web/scim-groups``)."""
 
     schemas: list[str] = Field(examples=[["urn:ietf:params:scim:schemas:core:2.0:Group"]])
-    id: str = Field(examples=["owners"])
+    id: str = Field(
+        description="A UUID; ``owners``, ``admins`` or ``members`` for the three groups an "
+        "account had before it took its directory's own.",
+    )
+    external_id: str | Omitted = None
     meta: ScimMeta | Omitted = None
-    display_name: str | Omitted = Field(default=None, examples=["Owners"])
+    display_name: str | Omitted = Field(default=None, examples=["Autostep Admins"])
     members: list[ScimMember] | Omitted = Field(default=None, description="Left out when empty.")
 
 

@@ -1,11 +1,18 @@
-"""SCIM provisioning rules (README "Directory sync (SCIM)"; RFC 7644 3): users created,
-read, listed, replaced, patched and deleted by the account's directory, and the three fixed
-groups whose membership is a user's role.
+"""SCIM provisioning rules (README "Directory sync (SCIM)"; RFC 7644 3): users and groups
+created, read, listed, replaced, patched and deleted by the account's directory; the role a
+group gives is the account's choice (``api.scim.groups``).
 
 What a directory user is in the console:
-- their email is the primary email the directory sends (else the first); it is fixed once
-  they have a sign-in of their own (a pool user: an invitation was sent, or they signed in),
-  since that is who they sign in as;
+- their email is the primary email the directory sends (else the first), at one of the
+  account's verified domains (a directory speaks for its company's addresses only), never
+  one another user holds (an answer that cannot tell whether the holder is of another
+  account: every address outside the account's verified domains is refused first, whoever
+  holds it);
+- a change of that email (a rename, as Okta and Entra ID send it) follows everywhere: the
+  console's user, the audit log and, for a password user, the pool user's ``email`` (verified:
+  the address is at the account's verified domain). Their Cognito username stays the address
+  they were created with (a username cannot change); password sign-in resolves an email to
+  it (``api.session``);
 - an account that requires single sign-on gets a Pending user with no pool user: their first
   sign-in through the account's SSO binds them (``api.session``), with no join step; an
   account that uses email and password invites them (SPEC's invite flow: a temporary password
@@ -19,13 +26,15 @@ What a directory user is in the console:
 
 from __future__ import annotations
 
+import functools
 import string
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, NoReturn
+from typing import Any
 
+import structlog
 from scim2_models import (
     Context,
     Group,
@@ -33,35 +42,41 @@ from scim2_models import (
     ListResponse,
     Meta,
     PatchOp,
-    SCIMException,
-    ScimFilter,
+    PatchOperation,
 )
 from scim2_models import Email as CoreEmail
 from sqlalchemy import ColumnElement, true
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.adapters.cognito import CognitoClient
+from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
 from api.audit import AuditAction, AuditTrail, changed
 from api.auth.pool_users import PoolUserLedger
 from api.auth.sessions import lift_removal
-from api.emails import is_valid_email, normalize_email
+from api.cognito_errors import cognito_errors
+from api.db import undo_on_rollback
+from api.emails import email_domain, is_valid_email, normalize_email
+from api.errors import EmailInUse
 from api.membership import service as membership
 from api.membership.errors import LastOwnerRequired, LastUserRequired
-from api.models import Account, Role, User
-from api.scim import repository
+from api.models import Account, AuthType, DirectoryGroup, Role, User
+from api.scim import groups, repository
 from api.scim.errors import (
-    InvalidFilter,
     InvalidValue,
     Mutability,
     ResourceNotFound,
     Uniqueness,
 )
-from api.scim.filters import USER_NAME, user_condition
+from api.scim.filters import USER_NAME, group_condition, user_condition
 from api.scim.resources import MAX_RESULTS, POLICY, Email, Name
 from api.scim.resources import User as ScimUser
 from api.users.service import add_invited_user
 
 _NAME_MAX = 100  # user.first_name / last_name
+
+EMAIL_IN_USE = "This email address is already in use"
+
+log = structlog.get_logger(__name__)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -69,9 +84,10 @@ class Directory:
     """What a SCIM request works with: its transaction, Cognito, the audit log (actor
     'Directory sync'), the token's account and the authority it acts with (its creator's
     current role: ``api.membership``), the service's base URL (``meta.location``), how
-    long an invitation stays Pending, the invitation emails' cap per recipient, the ledger of
-    pool users being created (``api.auth.pool_users``) and whether the pool is the development
-    stand-in."""
+    long an invitation stays Pending, the invitation email's count (its recipient's daily cap
+    and the account's invitations per hour, ``count_invitation``: raises RateLimited), the
+    ledger of pool users being created (``api.auth.pool_users``) and whether the pool is the
+    development stand-in."""
 
     db: AsyncSession
     cognito: CognitoClient
@@ -80,7 +96,7 @@ class Directory:
     acting: membership.Acting
     base_url: str
     invitation_validity: timedelta
-    count_email: Callable[[str], Awaitable[None]]
+    count_invitation: Callable[[str], Awaitable[None]]
     pool_users: PoolUserLedger
     stand_in_pool: bool = False
 
@@ -251,13 +267,74 @@ async def _set_active(directory: Directory, user: User, active: bool) -> None:
         raise Mutability(exc.message) from exc
 
 
+async def _require_account_domain(directory: Directory, email: str) -> None:
+    """Refuse ``email`` unless it is at one of the account's verified domains (README
+    "Directory sync (SCIM)"); the answer is the same whoever holds the address, if anyone.
+
+    Raises: InvalidValue."""
+    domains = await repository.verified_domains(directory.db, directory.account_id)
+    if not domains:
+        raise InvalidValue(
+            "The account has no verified domain: verify your company's domain in User "
+            "Management (Single sign-on, Domains) first; the directory provisions people at "
+            "the account's verified domains only"
+        )
+    if email_domain(email) not in domains:
+        raise InvalidValue(
+            "The email must be at one of the account's verified domains: " + ", ".join(domains)
+        )
+
+
+async def _require_free(directory: Directory, email: str, user: User | None) -> None:
+    """Refuse ``email`` when a user of any account other than ``user`` holds it (as their
+    email or as a password user's sign-in name); call it after
+    :func:`_require_account_domain`, so only an address of the account's own domains is ever
+    looked up.
+
+    Raises: Uniqueness."""
+    if await repository.address_in_use(directory.db, email, user.id if user else None):
+        raise Uniqueness(EMAIL_IN_USE)
+
+
+async def _rename_pool_user(directory: Directory, user: User, before: str) -> None:
+    """Give a password user's pool user the new ``email`` (verified: the directory vouches
+    for an address of the account's verified domain; Cognito applies an email update at once
+    when ``email_verified`` is set true in the same AdminUpdateUserAttributes call, even with
+    ``AttributesRequireVerificationBeforeUpdate``), their username unchanged; put ``before``
+    back if the request's transaction does not commit.
+
+    Raises: ProviderRefused / VendorUnavailable (the request fails, nothing is kept)."""
+    if user.auth_type is not AuthType.EMAIL or user.identity_id is None:
+        return  # a federated user's email is their provider's; no pool user yet: nothing
+    username = user.identity_id
+    async with cognito_errors():
+        await directory.cognito.admin_update_user_attributes(
+            username, {"email": user.email, "email_verified": "true"}
+        )
+    undo_on_rollback(
+        directory.db, functools.partial(_restore_pool_email, directory.cognito, username, before)
+    )
+
+
+async def _restore_pool_email(cognito: CognitoClient, username: str, email: str) -> None:
+    try:
+        await cognito.admin_update_user_attributes(
+            username, {"email": email, "email_verified": "true"}
+        )
+    except (CognitoError, CognitoUnavailable):
+        log.exception("scim_rename_undo_failed", username=username)
+
+
 async def _apply(directory: Directory, user: User, resource: ScimUser) -> None:
     """Make ``user`` what ``resource`` says (names, email, ``externalId``, the directory's
-    attributes, ``active``), recording what changed.
+    attributes, ``active``), recording what changed, all or nothing. A new email is applied
+    to the user's row and, for a password user, to their pool user's ``email`` (last, once
+    everything else held).
 
-    Raises: Forbidden (the token's authority may not manage the user), InvalidValue,
-    Uniqueness (userName or email held by another user), Mutability (the email of a user with
-    a sign-in of their own; deactivating the last Owner).
+    Raises: Forbidden (the token's authority may not manage the user), InvalidValue (a new
+    email outside the account's verified domains), Uniqueness (userName or email held by
+    another user), Mutability (deactivating the last Owner), ProviderRefused /
+    VendorUnavailable (Cognito).
     """
     directory.acting.require_may_manage(user)
     first, last = _names(resource)
@@ -267,6 +344,7 @@ async def _apply(directory: Directory, user: User, resource: ScimUser) -> None:
         raise InvalidValue("userName is required")
     if not _keeps_user_name(user, user_name):
         await _check_user_name(directory, user_name, user)
+    before = user.email
     edits = changed(
         first_name=(user.first_name, first),
         last_name=(user.last_name, last),
@@ -274,43 +352,51 @@ async def _apply(directory: Directory, user: User, resource: ScimUser) -> None:
         external_id=(user.external_id, resource.external_id),
     )
     if "email" in edits:
-        if user.identity_id is not None:
-            raise Mutability(
-                "The email of a user who has a sign-in cannot change: remove the user and "
-                "provision them again"
-            )
-        holder = await repository.user_with_email(directory.db, email)
-        if holder is not None and holder.id != user.id:
-            raise Uniqueness("This email address is already in use")
+        await _require_account_domain(directory, email)
+        await _require_free(directory, email, user)
     if edits:
         await directory.audit.record(AuditAction.USER_EDITED, membership.target(user), edits)
     user.first_name, user.last_name, user.email = first, last, email
     user.external_id = resource.external_id
     user.directory_attributes = _directory_attributes(resource)
+    if "email" in edits:
+        user.email_verified = True  # an address of the account's verified domain
     await _set_active(directory, user, resource.active is not False)
-    await directory.db.flush()
+    try:
+        await directory.db.flush()
+    except IntegrityError as exc:
+        # The unique indexes: another request took the email or userName meanwhile.
+        raise Uniqueness(EMAIL_IN_USE if "email" in edits else None) from exc
+    if "email" in edits:
+        await _rename_pool_user(directory, user, before)
 
 
 async def create_user(directory: Directory, resource: ScimUser) -> ScimUser:
     """Provision ``resource`` in the token's account, or take over the account's existing
     user of its email (a user the directory did not create); returns the user as stored.
 
-    A new user is a Member (Groups set roles). With single sign-on required they wait for
-    their first sign-in through it; otherwise they are invited (temporary password emailed).
+    A new user is a Member until a group mapped to a role says otherwise. With single sign-on
+    required they wait for their first sign-in through it; otherwise they are invited
+    (temporary password emailed, counted against the recipient's daily cap and the account's
+    invitations per hour). Two requests racing for one address make one user: the unique
+    email index decides, and the other answers 409.
 
     Raises:
-        InvalidValue: no usable email, names too long.
-        Uniqueness: the userName is taken in the account, the email belongs to a user the
-            directory already manages here, or to a user of another account (409).
-        RateLimited: the recipient had its invitation emails for today.
+        InvalidValue: no usable email, one outside the account's verified domains (whoever
+            holds it), names too long.
+        Uniqueness: the userName is taken in the account; the email is held by a user the
+            directory already manages here, or by any other user (of this account's domain:
+            the same answer for every holder).
+        RateLimited: the recipient's invitations today, or the account's this hour.
         ProviderRefused / VendorUnavailable: Cognito refused or is unreachable.
     """
     db = directory.db
     email = _sign_in_email(resource)
+    await _require_account_domain(directory, email)
     existing = await repository.user_with_email(db, email)
     if existing is not None:
         if existing.account_id != directory.account_id or existing.directory_attributes:
-            raise Uniqueness("This email address is already in use")
+            raise Uniqueness(EMAIL_IN_USE)
         directory.acting.require_may_manage(existing)
         await directory.audit.record(
             AuditAction.USER_PROVISIONED,
@@ -319,6 +405,7 @@ async def create_user(directory: Directory, resource: ScimUser) -> ScimUser:
         )
         await _apply(directory, existing, resource)
         return to_resource(existing, directory.base_url)
+    await _require_free(directory, email, None)
     first, last = _names(resource)
     if resource.user_name:
         await _check_user_name(directory, resource.user_name, None)
@@ -333,30 +420,33 @@ async def create_user(directory: Directory, resource: ScimUser) -> ScimUser:
         external_id=resource.external_id,
         directory_attributes=_directory_attributes(resource),
     )
-    if account.required_auth_type is not None:
-        # They sign in through the account's single sign-on: no pool user until they do.
-        user.auth_type = account.required_auth_type
-        user.invited_at = datetime.now(UTC)
-        await membership.add(
-            db,
-            acting=directory.acting,
-            audit=directory.audit,
-            user=user,
-            action=AuditAction.USER_PROVISIONED,
-            changes={"email": (None, user.email), "role": (None, user.role.value)},
-        )
-    else:
-        await directory.count_email(email)
-        await add_invited_user(
-            db=db,
-            cognito=directory.cognito,
-            pool_users=directory.pool_users,
-            user=user,
-            validity=directory.invitation_validity,
-            acting=directory.acting,
-            audit=directory.audit,
-            action=AuditAction.USER_PROVISIONED,
-        )
+    try:
+        if account.required_auth_type is not None:
+            # They sign in through the account's single sign-on: no pool user until they do.
+            user.auth_type = account.required_auth_type
+            user.invited_at = datetime.now(UTC)
+            await membership.add(
+                db,
+                acting=directory.acting,
+                audit=directory.audit,
+                user=user,
+                action=AuditAction.USER_PROVISIONED,
+                changes={"email": (None, user.email), "role": (None, user.role.value)},
+            )
+        else:
+            await directory.count_invitation(email)
+            await add_invited_user(
+                db=db,
+                cognito=directory.cognito,
+                pool_users=directory.pool_users,
+                user=user,
+                validity=directory.invitation_validity,
+                acting=directory.acting,
+                audit=directory.audit,
+                action=AuditAction.USER_PROVISIONED,
+            )
+    except EmailInUse as exc:  # a racing request took the address (or its pool username)
+        raise Uniqueness(EMAIL_IN_USE) from exc
     if resource.active is False:
         await _set_active(directory, user, False)
         await db.flush()
@@ -407,140 +497,259 @@ async def delete_user(directory: Directory, resource_id: str) -> None:
         raise Mutability(exc.message) from exc
 
 
-# Groups: the three fixed groups, one per role (README "Roles and invitations").
-GROUPS: dict[str, tuple[str, Role]] = {
-    "owners": ("Owners", Role.OWNER),
-    "admins": ("Admins", Role.ADMIN),
-    "members": ("Members", Role.MEMBER),
-}
-FIXED_GROUPS = (
-    "The console has three fixed groups, Owners, Admins and Members, whose membership sets a "
-    "user's role"
-)
+# Groups: the directory's own, as it sends them (README "Directory sync (SCIM)"); the role a
+# group gives is set in User Management and applied by ``api.scim.groups``.
+
+_GROUP_NAME_MAX = 255  # directory_group.display_name
 
 
-async def _group(directory: Directory, group_id: str) -> Group:
-    if group_id not in GROUPS:
-        raise ResourceNotFound(f"No group {group_id}")
-    name, role = GROUPS[group_id]
-    users = await repository.users_with_role(directory.db, directory.account_id, role)
+def to_group(
+    group: DirectoryGroup, members: Sequence[tuple[User, str | None]], base_url: str
+) -> Group:
+    """``group`` as the SCIM service shows it, with its members (users of the account, with
+    their ``$ref``; their ``display`` as the directory sent it, else the console's name of the
+    user, else their email)."""
     return Group(
-        id=group_id,
-        display_name=name,
+        id=group.id,
+        external_id=group.external_id,
+        display_name=group.display_name,
         members=[
             GroupMember(
                 value=str(user.id),
-                display=f"{user.first_name} {user.last_name}".strip() or user.email,
+                ref=f"{base_url}/Users/{user.id}",
+                display=display or f"{user.first_name} {user.last_name}".strip() or user.email,
                 type="User",
             )
-            for user in users
+            for user, display in members
         ]
         or None,
-        meta=Meta(resource_type="Group", location=f"{directory.base_url}/Groups/{group_id}"),
+        meta=Meta(
+            resource_type="Group",
+            created=group.created_at,
+            location=f"{base_url}/Groups/{group.id}",
+        ),
     )
+
+
+async def _group(
+    directory: Directory, group_id: str, *, for_update: bool = False
+) -> DirectoryGroup:
+    group = await repository.group_in_account(
+        directory.db, directory.account_id, group_id, for_update=for_update
+    )
+    if group is None:
+        raise ResourceNotFound(f"No group {group_id}")
+    return group
+
+
+async def _resource(directory: Directory, group: DirectoryGroup) -> Group:
+    members = await repository.members_of(directory.db, directory.account_id, [group.id])
+    return to_group(group, members[group.id], directory.base_url)
 
 
 async def list_groups(
     directory: Directory, *, filter_: str | None, start_index: int | None, count: int | None
 ) -> ListResponse[Group]:
-    """The fixed groups meeting ``filter_`` (evaluated by scim2-models: ``displayName eq
-    "Admins"``, ``members[value eq "<id>"]``...), paged like users.
+    """A page of the account's groups meeting ``filter_`` (``displayName eq "..."``,
+    ``externalId eq``, ``members[value eq "<id>"]``, ...; RFC 7644 3.4.2), paged like users.
 
     Raises: InvalidFilter.
     """
-    groups = [await _group(directory, group_id) for group_id in GROUPS]
-    if filter_:
-        try:
-            matcher = ScimFilter[Group](filter_)
-            groups = [group for group in groups if matcher.match(group)]
-        except (SCIMException, ValueError) as exc:
-            raise InvalidFilter(str(exc)) from exc
+    condition: ColumnElement[bool] = group_condition(filter_) if filter_ else true()
     offset, limit = _page(start_index, count)
-    page = groups[offset : offset + limit]
+    db, account_id = directory.db, directory.account_id
+    total = await repository.count_groups(db, account_id, condition)
+    groups = (
+        await repository.list_groups(db, account_id, condition, offset=offset, limit=limit)
+        if limit
+        else []
+    )
+    members = await repository.members_of(db, account_id, [group.id for group in groups])
     return ListResponse[Group](
-        total_results=len(groups),
+        total_results=total,
         start_index=offset + 1,
-        items_per_page=len(page),
-        resources=page,
+        items_per_page=len(groups),
+        resources=[to_group(g, members[g.id], directory.base_url) for g in groups],
     )
 
 
 async def get_group(directory: Directory, group_id: str) -> Group:
-    """The fixed group ``group_id`` (``owners``, ``admins``, ``members``) with its members.
-    Raises ResourceNotFound."""
-    return await _group(directory, group_id)
+    """The account's group ``group_id`` with its members. Raises ResourceNotFound."""
+    return await _resource(directory, await _group(directory, group_id))
 
 
-async def _set_members(directory: Directory, group: Group, wanted: Sequence[str]) -> None:
-    """Make ``wanted`` (user ids) the members of ``group``: each listed user gets the group's
-    role, each member left out becomes a Member (Members itself cannot lose anyone: everyone
-    without another group is one). Demoting the last Owner is refused.
+def _group_name(resource: Group) -> str:
+    name = (resource.display_name or "").strip()
+    if not name:
+        raise InvalidValue("displayName is required")
+    if len(name) > _GROUP_NAME_MAX:
+        raise InvalidValue(f"displayName holds up to {_GROUP_NAME_MAX} characters")
+    return name
 
-    Raises: InvalidValue (an id that is no user of the account), Forbidden (the token's
-    authority may not grant the role or manage the user), CannotChangeOwnRole (the token's
-    creator among the changes), Mutability (the last Owner).
-    """
-    assert group.id is not None
-    _, role = GROUPS[group.id]
-    current = {member.value for member in group.members or [] if member.value}
-    wanted_ids = {_parse_id(value) for value in wanted}
-    if None in wanted_ids:
-        raise InvalidValue("members must be ids of users of this account")
-    ids = [user_id for user_id in wanted_ids if user_id is not None]
+
+async def _check_group_name(directory: Directory, name: str, group: DirectoryGroup | None) -> None:
+    holder = await repository.group_named(directory.db, directory.account_id, name)
+    if holder is not None and (group is None or holder.id != group.id):
+        raise Uniqueness(f"A group named {name!r} exists")
+
+
+async def _members(directory: Directory, resource: Group) -> dict[uuid.UUID, str | None]:
+    """The users ``resource.members`` names, each a user of the account, with the ``display``
+    sent for each (a member named twice: the last).
+
+    Raises: InvalidValue (a value that is no user of the account: another account's user, a
+    group, nothing)."""
+    wanted: dict[uuid.UUID, str | None] = {}
+    for member in resource.members or []:
+        user_id = _parse_id(member.value or "")
+        if user_id is None:
+            raise InvalidValue("members must be ids of users of this account")
+        wanted[user_id] = (member.display or "").strip()[:_GROUP_NAME_MAX] or None
+    ids = sorted(wanted)
     users = await repository.users_in_account(directory.db, directory.account_id, ids)
     if len(users) != len(ids):
         raise InvalidValue("members must be ids of users of this account")
-    changes: list[tuple[User, Role]] = [(user, role) for user in users if user.role is not role]
-    if role is not Role.MEMBER:
-        left = [uuid.UUID(value) for value in current - {str(i) for i in ids}]
-        changes += [
-            (user, Role.MEMBER)
-            for user in await repository.users_in_account(directory.db, directory.account_id, left)
-        ]
+    return wanted
+
+
+async def _set_members(
+    directory: Directory, group: DirectoryGroup, wanted: dict[uuid.UUID, str | None]
+) -> None:
+    """Make ``wanted`` the members of ``group`` (with their ``display``) and, when the group
+    gives a role, settle the roles of those who joined or left
+    (``api.scim.groups.settle_roles``, as the token).
+
+    Raises: Forbidden, CannotChangeOwnRole, Mutability (the last Owner)."""
+    db, account_id = directory.db, directory.account_id
+    current = {
+        user.id: display
+        for user, display in (await repository.members_of(db, account_id, [group.id]))[group.id]
+    }
+    joined = {user_id: d for user_id, d in wanted.items() if user_id not in current}
+    left = sorted(set(current) - set(wanted))
+    for user_id, display in wanted.items():
+        if user_id in current and current[user_id] != display:
+            await repository.set_display(db, account_id, group.id, user_id, display)
+    if not joined and not left:
+        return
+    before = await groups.mapped_role(db, account_id, [*joined, *left])
+    await repository.add_members(db, account_id, group.id, joined)
+    await repository.remove_members(db, account_id, group.id, left)
+    if group.role is not None:
+        await _settle(directory, before)
+
+
+async def _settle(directory: Directory, before: dict[uuid.UUID, Role | None]) -> None:
     try:
-        for user, new_role in changes:
-            await membership.change_role(
-                directory.db,
-                acting=directory.acting,
-                audit=directory.audit,
-                user=user,
-                role=new_role,
-            )
+        await groups.settle_roles(
+            directory.db,
+            acting=directory.acting,
+            audit=directory.audit,
+            account_id=directory.account_id,
+            before=before,
+        )
     except LastOwnerRequired as exc:
         raise Mutability(exc.message) from exc
-    await directory.db.flush()
+
+
+async def _write_group(directory: Directory, group: DirectoryGroup, resource: Group) -> Group:
+    """Make ``group`` what ``resource`` says (name, ``externalId``, members), recording a
+    rename. A group mapped to Owner is changed only with an Owner's authority.
+
+    Raises: Forbidden, InvalidValue, Uniqueness (another group's name), Mutability (the last
+    Owner), CannotChangeOwnRole."""
+    groups.require_may_change(directory.acting, group.role)
+    name = _group_name(resource)
+    wanted = await _members(directory, resource)
+    if name != group.display_name:
+        await _check_group_name(directory, name, group)
+        await directory.audit.record(
+            AuditAction.DIRECTORY_GROUP_RENAMED,
+            groups.target(group),
+            {"displayName": (group.display_name, name)},
+        )
+        group.display_name = name
+    group.external_id = resource.external_id
+    await _flush_group(directory)
+    await _set_members(directory, group, wanted)
+    return await _resource(directory, group)
+
+
+async def _flush_group(directory: Directory) -> None:
+    try:
+        await directory.db.flush()
+    except IntegrityError as exc:  # a racing request took the name
+        raise Uniqueness("A group of that name exists") from exc
+
+
+async def create_group(directory: Directory, resource: Group) -> Group:
+    """POST: a new group of the account, as the directory names it (Okta's Group Push, Entra
+    ID's group provisioning), with its members; it gives no role until the account maps it.
+
+    Raises: InvalidValue (no name, members that are no users of the account), Uniqueness
+    (a group of that name, in any case)."""
+    name = _group_name(resource)
+    await _check_group_name(directory, name, None)
+    wanted = await _members(directory, resource)
+    group = DirectoryGroup(
+        account_id=directory.account_id,
+        id=str(uuid.uuid4()),
+        display_name=name,
+        external_id=resource.external_id,
+    )
+    directory.db.add(group)
+    await _flush_group(directory)
+    await directory.db.refresh(group)
+    await directory.audit.record(AuditAction.DIRECTORY_GROUP_CREATED, groups.target(group))
+    await repository.add_members(directory.db, directory.account_id, group.id, wanted)
+    return await _resource(directory, group)
 
 
 async def patch_group(directory: Directory, group_id: str, patch: PatchOp[Group]) -> Group:
-    """PATCH a fixed group: its members (add, remove, replace, in Okta's and Entra ID's
-    forms); its name cannot change.
+    """PATCH: its name (Okta's replace with a value, Entra ID's path ``displayName``),
+    ``externalId`` and members (add, remove, replace, in Okta's and Entra ID's forms), applied
+    as a whole.
 
-    Raises: ResourceNotFound, SCIMException, InvalidValue, Mutability.
+    Raises: ResourceNotFound, SCIMException, and as :func:`_write_group`.
     """
-    group = await _group(directory, group_id)
-    patched = group.model_copy(deep=True)
+    group = await _group(directory, group_id, for_update=True)
+    patched = (await _resource(directory, group)).model_copy(deep=True)
+    for operation in patch.operations or []:
+        if operation.op is PatchOperation.Op.remove and isinstance(operation.value, list):
+            # Entra ID removes members with {"$ref": null, "value": id}: a null sub-attribute
+            # selects nothing (the members have a $ref), it is only not sent.
+            operation.value = [
+                {key: item for key, item in entry.items() if item is not None}
+                if isinstance(entry, dict)
+                else entry
+                for entry in operation.value
+            ]
     patch.patch(patched, scim_policy=POLICY)
-    if patched.display_name != group.display_name:
-        raise Mutability(FIXED_GROUPS)
-    await _set_members(directory, group, [m.value for m in patched.members or [] if m.value])
-    return await _group(directory, group_id)
+    return await _write_group(directory, group, patched)
 
 
 async def replace_group(directory: Directory, group_id: str, resource: Group) -> Group:
-    """PUT a fixed group: ``resource.members`` become its members. Raises as
+    """PUT: ``resource`` becomes the group (name, ``externalId``, members). Raises as
     :func:`patch_group`."""
-    group = await _group(directory, group_id)
-    if resource.display_name != group.display_name:
-        raise Mutability(FIXED_GROUPS)
-    await _set_members(directory, group, [m.value for m in resource.members or [] if m.value])
-    return await _group(directory, group_id)
+    group = await _group(directory, group_id, for_update=True)
+    return await _write_group(directory, group, resource)
 
 
-def refuse_group_change(display_name: str | None) -> NoReturn:
-    """POST and DELETE of a group: the groups are fixed.
+async def delete_group(directory: Directory, group_id: str) -> None:
+    """DELETE: the group goes; a member it gave a role keeps the highest role of their other
+    mapped groups, or becomes a Member.
 
-    Raises: Uniqueness (a group of that name exists), Mutability (any other).
-    """
-    if display_name and display_name.lower() in GROUPS:
-        raise Uniqueness(f"The group {display_name} exists: {FIXED_GROUPS}")
-    raise Mutability(FIXED_GROUPS)
+    Raises: ResourceNotFound, Forbidden (a group mapped to Owner, without an Owner's
+    authority; a member the token may not manage), Mutability (the last Owner)."""
+    group = await _group(directory, group_id, for_update=True)
+    groups.require_may_change(directory.acting, group.role)
+    members = (await repository.members_of(directory.db, directory.account_id, [group.id]))[
+        group.id
+    ]
+    before = await groups.mapped_role(
+        directory.db, directory.account_id, [user.id for user, _ in members]
+    )
+    await directory.audit.record(AuditAction.DIRECTORY_GROUP_DELETED, groups.target(group))
+    await repository.delete_group(directory.db, directory.account_id, group.id)
+    if group.role is not None:
+        await _settle(directory, before)

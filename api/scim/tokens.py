@@ -1,6 +1,8 @@
 """SCIM tokens in User Management (README "Directory sync (SCIM)"): list, generate (shown
 once), revoke. Owners and Admins only (the routes' role dependency); every generation and
-revocation is in the audit log."""
+revocation is in the audit log. An account holds at most :data:`MAX_TOKENS` live tokens (one
+per identity provider, and one more to rotate): each is a standing credential, and the
+account's request limit is shared by all of them anyway."""
 
 from __future__ import annotations
 
@@ -16,7 +18,12 @@ from api.auth.scim_tokens import PREFIX, hash_scim_token, new_scim_token
 from api.errors import NotFound
 from api.models import ScimToken, User
 from api.scim import repository
+from api.scim.errors import TooManyScimTokens
 from api.scim.schemas import DirectorySync, ScimTokenCreated, ScimTokenView
+
+MAX_TOKENS = 3
+"""Live SCIM tokens an account may hold: those whose creator is still a user (a token
+whose creator was removed works no more, and does not count)."""
 
 
 def masked(last4: str) -> str:
@@ -49,6 +56,7 @@ async def directory_sync(
     }
     return DirectorySync(
         base_url=base_url,
+        max_tokens=MAX_TOKENS,
         tokens=[
             _view(t, creators.get(t.created_by_user_id) if t.created_by_user_id else None)
             for t in tokens
@@ -58,7 +66,15 @@ async def directory_sync(
 
 async def generate(*, db: AsyncSession, caller: Caller, audit: AuditTrail) -> ScimTokenCreated:
     """A new token of the caller's account; the secret is returned this once. Every Owner is
-    told (``api.auth.owner_notices``)."""
+    told (``api.auth.owner_notices``).
+
+    Raises: TooManyScimTokens (the account holds :data:`MAX_TOKENS` live tokens; counted with
+    the account row locked, so two requests at once cannot both pass)."""
+    if await repository.count_live_tokens(db, caller.account_id) >= MAX_TOKENS:
+        raise TooManyScimTokens(
+            f"An account can have at most {MAX_TOKENS} SCIM tokens. Revoke one you no longer "
+            "use first."
+        )
     secret = new_scim_token()
     token = ScimToken(
         account_id=caller.account_id,

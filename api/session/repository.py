@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Select, and_, func, select, update
+from sqlalchemy import ColumnElement, Select, and_, case, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.audit import SigningIn
@@ -28,7 +28,8 @@ class SignInState:
 
 
 async def sign_in_state(db: AsyncSession, email: str) -> SignInState | None:
-    """The sign-in state of the user with this email (any case), or None when there is none:
+    """The sign-in state of the user with this Cognito username, else of the user with this
+    email (any case), or None when there is none:
     how they must sign in (their account requires Google sign-in, SPEC 6 requireGoogleSSO, or
     its SAML connection; a user of a SAML connection always signs in through it), whether
     their access is turned off, and whether they are an invited user whose invitation expired
@@ -46,7 +47,10 @@ async def sign_in_state(db: AsyncSession, email: str) -> SignInState | None:
                 ),
             )
             .join(User, User.account_id == Account.id)
-            .where(func.lower(User.email) == email.lower())
+            .where(or_(User.identity_id == email, func.lower(User.email) == email.lower()))
+            # The user of this Cognito username first (a NULL identity sorts last too).
+            .order_by(case((User.identity_id == email, 0), else_=1))
+            .limit(1)
         )
     ).first()
     if row is None:
@@ -54,6 +58,28 @@ async def sign_in_state(db: AsyncSession, email: str) -> SignInState | None:
     google, saml, deactivated, expired = row
     required = AuthType.GOOGLE_SSO if google else AuthType.SAML_SSO if saml else None
     return SignInState(required, bool(deactivated), bool(expired))
+
+
+async def password_username(db: AsyncSession, email: str) -> str | None:
+    """The Cognito username a password sign-in of ``email`` (lowercased) uses: the username
+    of the password user whose email it is (the address they were created with: a directory
+    may have changed their email since, README "Directory sync (SCIM)", and a Cognito
+    username cannot change); ``email`` itself when no password user has it; None when
+    ``email`` is the username of a password user whose email is now another (their former
+    address signs nobody in)."""
+    rows = await db.execute(
+        select(User.identity_id, User.email, User.auth_type).where(
+            or_(func.lower(User.email) == email, User.identity_id == email)
+        )
+    )
+    stale = False
+    for identity_id, user_email, auth_type in rows:
+        if user_email.lower() == email:
+            if auth_type is AuthType.EMAIL and identity_id is not None:
+                return str(identity_id)
+        elif auth_type is AuthType.EMAIL:
+            stale = True
+    return None if stale else email
 
 
 async def user_names(db: AsyncSession, identity_id: str) -> tuple[str, str] | None:

@@ -116,6 +116,15 @@ async def _refuse_by_policy(db: AsyncSession, email: str, *, invitation: bool = 
         raise InvitationExpired()
 
 
+def _refuse_former_address(username: str | None) -> str:
+    """``username`` as :func:`repository.password_username` found it; None is a renamed
+    user's former address (README "Directory sync (SCIM)"), refused as Cognito refuses a
+    wrong password (raised inside ``cognito_errors``: the same answer, a failed attempt)."""
+    if username is None:
+        raise NotAuthorizedError("NotAuthorizedException", "Incorrect username or password.")
+    return username
+
+
 @asynccontextmanager
 async def _logged(sign_ins: SignInLog, username: str, method: str) -> AsyncIterator[None]:
     """Record a refused sign-in of ``username`` (a wrong password or code, a user who must
@@ -250,14 +259,16 @@ async def sign_in(
             Google'; any other provider refusal with the provider's message (SPEC 8).
         VendorUnavailable: Cognito is unreachable.
     """
+    found = await repository.password_username(flow.db, email)
     async with (
-        _logged(flow.sign_ins, email, "password"),
+        _logged(flow.sign_ins, found or email, "password"),
         flow.attempts.attempt(email),
         cognito_errors(),
     ):
-        await _refuse_by_policy(flow.db, email)
-        result = await _password_auth(flow, email, password)
-    return await _sign_in_response(flow, "password", result, email)
+        username = _refuse_former_address(found)
+        await _refuse_by_policy(flow.db, username)
+        result = await _password_auth(flow, username, password)
+    return await _sign_in_response(flow, "password", result, username)
 
 
 async def complete_new_password(
@@ -292,7 +303,7 @@ async def complete_new_password(
 
 
 async def _send_reset_code(
-    db: AsyncSession, cognito: CognitoClient, email: str
+    db: AsyncSession, cognito: CognitoClient, username: str, email: str
 ) -> CognitoCodeDelivery | None:
     """ForgotPassword, also for a registrant who has not entered their email verification
     code yet. Cognito sends reset codes only to a verified address, so for one of our
@@ -305,23 +316,25 @@ async def _send_reset_code(
     A password user with no pool user of that name (someone who only ever signed in through a
     SAML connection that was removed since: README "SAML single sign-on") gets one first, with
     a random password and the address verified, so the code sets their first password.
+    ``username``: their Cognito username (the address they were created with); ``email``:
+    their address now.
     """
-    if await repository.may_lack_pool_user(db, email):
+    if await repository.may_lack_pool_user(db, username):
         try:
-            await cognito.admin_get_user(email)
+            await cognito.admin_get_user(username)
         except UserNotFoundError:
             await cognito.admin_create_user(
-                email, {"email": email, "email_verified": "true"}, suppress_message=True
+                username, {"email": email, "email_verified": "true"}, suppress_message=True
             )
             unusable = "Reset-" + secrets.token_urlsafe(32) + "1!"
-            await cognito.admin_set_user_password(email, unusable, permanent=True)
+            await cognito.admin_set_user_password(username, unusable, permanent=True)
     try:
-        return await cognito.forgot_password(email)
+        return await cognito.forgot_password(username)
     except NoVerifiedAddressError:
-        if not await repository.is_password_user(db, email):
+        if not await repository.is_password_user(db, username):
             raise
-    await cognito.admin_update_user_attributes(email, {"email_verified": "true"})
-    return await cognito.forgot_password(email)
+    await cognito.admin_update_user_attributes(username, {"email_verified": "true"})
+    return await cognito.forgot_password(username)
 
 
 async def forgot_password(
@@ -341,10 +354,12 @@ async def forgot_password(
         VendorUnavailable.
     """
     await attempts.reset_requested(email)
-    await _refuse_by_policy(db, email, invitation=False)
+    found = await repository.password_username(db, email)
+    await _refuse_by_policy(db, found or email, invitation=False)
     async with cognito_errors():
         try:
-            delivery = await _send_reset_code(db, cognito, email)
+            username = _refuse_former_address(found)
+            delivery = await _send_reset_code(db, cognito, username, email)
         except NotAuthorizedError:
             return ForgotPasswordResponse(code_delivery=None)
     if delivery is None:
@@ -375,19 +390,21 @@ async def confirm_forgot_password(
     """
     # A refusal is a wrong or expired code (or an unknown user): a failed attempt.
     method = "password reset"
+    found = await repository.password_username(flow.db, email)
     async with (
-        _logged(flow.sign_ins, email, method),
+        _logged(flow.sign_ins, found or email, method),
         flow.attempts.attempt(email),
         cognito_errors(),
     ):
-        await _refuse_by_policy(flow.db, email, invitation=False)
-        await flow.cognito.confirm_forgot_password(email, code, new_password)
+        username = _refuse_former_address(found)
+        await _refuse_by_policy(flow.db, username, invitation=False)
+        await flow.cognito.confirm_forgot_password(username, code, new_password)
         # The code Cognito emailed to the address was entered: the address is theirs.
-        await repository.mark_email_verified(flow.db, User.identity_id == email)
-        await end_sessions(flow.db, User.identity_id == email)
-        await flow.cognito.admin_user_global_sign_out(email)
-        result = await _password_auth(flow, email, new_password)
-    return await _sign_in_response(flow, method, result, email)
+        await repository.mark_email_verified(flow.db, User.identity_id == username)
+        await end_sessions(flow.db, User.identity_id == username)
+        await flow.cognito.admin_user_global_sign_out(username)
+        result = await _password_auth(flow, username, new_password)
+    return await _sign_in_response(flow, method, result, username)
 
 
 async def answer_two_step_code(
@@ -429,27 +446,29 @@ async def sign_in_with_recovery_code(
     ProviderRefused (a wrong password), RecoveryCodeMismatch, VendorUnavailable.
     """
     method = "recovery code"
+    found = await repository.password_username(flow.db, email)
     async with (
-        _logged(flow.sign_ins, email, method),
+        _logged(flow.sign_ins, found or email, method),
         flow.attempts.attempt(email),
         cognito_errors(),
     ):
-        await _refuse_by_policy(flow.db, email)
-        result = await flow.cognito.password_auth(email, password)
+        username = _refuse_former_address(found)
+        await _refuse_by_policy(flow.db, username)
+        result = await flow.cognito.password_auth(username, password)
         try:
-            user = await two_step.use_recovery_code(flow.db, email, recovery_code)
+            user = await two_step.use_recovery_code(flow.db, username, recovery_code)
         except RecoveryCodeMismatch:
             if result.tokens is not None:
                 await two_step.revoke_quietly(flow.cognito, result.tokens)
             raise
         if result.tokens is None:
-            await flow.cognito.admin_set_software_token_mfa(email, enabled=False)
+            await flow.cognito.admin_set_software_token_mfa(username, enabled=False)
             try:
-                result = await flow.cognito.password_auth(email, password)
+                result = await flow.cognito.password_auth(username, password)
             finally:
-                await flow.cognito.admin_set_software_token_mfa(email, enabled=True)
+                await flow.cognito.admin_set_software_token_mfa(username, enabled=True)
         else:  # MFA was off at Cognito behind the console: on again
-            await flow.cognito.admin_set_software_token_mfa(email, enabled=True)
+            await flow.cognito.admin_set_software_token_mfa(username, enabled=True)
     if result.tokens is None:
         raise UnableToAuthenticate()
     claims = await verified_claims(verifier=flow.verifier, tokens=result.tokens)

@@ -466,9 +466,9 @@ async def save_connection(
     two), in our database and in Cognito (CreateIdentityProvider or UpdateIdentityProvider,
     then the app client's ``SupportedIdentityProviders``).
 
-    The caller is an Owner (the route's ``OwnerOnly``): the connection is theirs, so it may
-    link first sign-ins to existing users (``linking_confirmed_*``; a replacement by an Owner
-    confirms a legacy connection too). Every Owner is told by email.
+    The caller is an Owner (the route needs ``identity_providers:write``): the connection is
+    theirs, so it may link first sign-ins to existing users (``linking_confirmed_*``; a
+    replacement by an Owner confirms a legacy connection too). Every Owner is told by email.
 
     Raises:
         VerifiedDomainRequired: the account has no verified domain (whose people it would
@@ -639,10 +639,10 @@ async def confirm_linking(
     *, db: AsyncSession, caller: Caller, audit: AuditTrail, cognito: CognitoClient
 ) -> SamlConnectionOut:
     """Let the caller's account's connection link first sign-ins to existing users of the
-    account (README "Security model", "Who someone is"): the caller, an Owner (the route's
-    ``OwnerOnly``), vouches for the identity provider an Admin connected before connecting
-    was an Owner's. Audited (``sso.saml_linking_confirmed``); every Owner is told. Confirming
-    a confirmed connection changes nothing.
+    account (README "Security model", "Who someone is"): the caller, an Owner (the route needs
+    ``identity_providers:write``), vouches for the identity provider an Admin connected before
+    connecting was an Owner's. Audited (``sso.saml_linking_confirmed``); every Owner is told.
+    Confirming a confirmed connection changes nothing.
 
     Raises: NotFound (the account has no connection).
     """

@@ -1,7 +1,8 @@
 """Directory sync in the browser (README "Directory sync (SCIM)"): an Admin generates a SCIM
 token in User Management; a person the directory provisions shows as Pending, signs in with
 Google and lands in the account with no join step, and loses access at the next request once
-the directory deactivates them."""
+the directory deactivates them; the groups the directory pushes are listed with the role each
+gives, and choosing one changes its members' roles."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ LOGIN = re.compile(r"/login(\?next=.*)?$")
 SCIM = "application/scim+json"
 USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User"
 PATCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp"
+GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group"
 
 
 def _provision(console_url: str, token: str, email: str, first: str, last: str) -> str:
@@ -37,6 +39,22 @@ def _provision(console_url: str, token: str, email: str, first: str, last: str) 
             "name": {"givenName": first, "familyName": last},
             "emails": [{"value": email, "type": "work", "primary": True}],
             "active": True,
+        },
+        timeout=30,
+    )
+    assert created.status_code == 201, created.text
+    return str(created.json()["id"])
+
+
+def _push_group(console_url: str, token: str, name: str, *members: str) -> str:
+    """Push a group over SCIM with ``token``, as Okta's Group Push does; returns its id."""
+    created = httpx.post(
+        f"{console_url}/scim/v2/Groups",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": SCIM},
+        json={
+            "schemas": [GROUP_SCHEMA],
+            "displayName": name,
+            "members": [{"value": m} for m in members],
         },
         timeout=30,
     )
@@ -61,15 +79,18 @@ def test_an_admin_sets_up_directory_sync_and_the_directory_governs_access(
     owner_token = google_account_in_api(console_url, f"own@{domain}", "Sync Systems")
     owner = {"Authorization": f"Bearer {owner_token}"}
     require_google_sso_in_api(console_url, owner, domain)
-    # The Admin is provisioned too, with a first token the Owner generated through the API.
+    # The Admin is provisioned too, with a first token the Owner generated through the API,
+    # and is made an Admin by a group the Owner maps to Admin.
     first = httpx.post(f"{console_url}/web/scim-tokens", headers=owner, timeout=30).json()["secret"]
     admin_id = _provision(console_url, first, f"ada@{domain}", "Ada", "Admin")
-    _patch(
-        console_url,
-        first,
-        "/Groups/admins",
-        {"op": "add", "path": "members", "value": [{"value": admin_id}]},
+    admins = _push_group(console_url, first, "Sync Admins", admin_id)
+    mapped = httpx.put(
+        f"{console_url}/web/scim-groups/{admins}/role",
+        headers=owner,
+        json={"role": "Admin"},
+        timeout=30,
     )
+    assert mapped.status_code == 200, mapped.text
 
     sign_in_with_google(page, f"ada@{domain}", "Ada", "Admin")
     expect(page).to_have_url(ACCOUNT)
@@ -91,13 +112,27 @@ def test_an_admin_sets_up_directory_sync_and_the_directory_governs_access(
 
     # A new hire from the directory: Pending until their first sign-in.
     email = f"neo@{domain}"
-    _provision(console_url, token, email, "Neo", "Hire")
+    neo_id = _provision(console_url, token, email, "Neo", "Hire")
+    _push_group(console_url, token, "Engineering", neo_id)
     page.reload()
     users = page.get_by_role("table", name="Users")
     row = users.get_by_role("row", name=re.compile("Neo Hire"))
     expect(row).to_contain_text("Pending")
     expect(row).to_contain_text("Provisioned")
     expect(row).to_contain_text("Member")
+    # The directory's groups, with the role each gives: the Admin cannot offer Owner, and
+    # choosing Admin for Engineering makes Neo an Admin.
+    groups = sync.get_by_role("table", name="Directory groups")
+    expect(groups.get_by_role("row", name=re.compile("Sync Admins"))).to_contain_text("1")
+    expect(groups.get_by_label("Sync Admins")).to_have_value("Admin")
+    engineering = groups.get_by_label("Engineering")
+    expect(engineering).to_have_value("")
+    expect(engineering.locator("option", has_text="Owner")).to_be_disabled()
+    engineering.select_option("Admin")
+    expect(engineering).to_have_value("Admin")
+    expect(users.get_by_role("row", name=re.compile("Neo Hire"))).to_contain_text("Admin")
+    assert_no_axe_violations(page, "the directory groups")
+    page.screenshot(path=str(ARTIFACTS / "directory_sync_groups.png"), full_page=True)
     # Nothing to resend: they sign in with Google, not with an emailed password.
     expect(row.get_by_role("button", name="Resend Neo Hire")).to_have_count(0)
     expect(sync.get_by_role("table", name="SCIM tokens")).not_to_contain_text("Never")

@@ -91,6 +91,7 @@ def test_every_role_bound_operation_is_a_write_or_a_deliberate_read() -> None:
         "/web/audit-events",
         "/web/audit-events/actors",
         "/web/audit-events/export",
+        "/web/scim-groups",
         "/web/scim-tokens",
         "/web/subscription/preview",  # prices a change only an Owner can make
     }

@@ -287,3 +287,44 @@ def test_saml_connections_link_existing_users_only_where_an_owner_made_them(
         command.upgrade(config, "head")
     finally:
         stack.postgres.drop_database(name)
+
+
+def test_the_fixed_groups_become_groups_of_the_directories_that_used_them(stack: Stack) -> None:
+    """The directory-groups upgrade: an account with a SCIM token gets ``owners``, ``admins``
+    and ``members`` as its directory's groups, mapped to their roles and holding the users of
+    those roles, so its directory's requests to them work on; an account without one gets
+    none."""
+    name = f"console_migrate_{random_suffix()}"
+    url = stack.postgres.create_database(name)
+    sql = _sql_on(url, name)
+    try:
+        config = _config(url)
+        command.upgrade(config, "7d1e3f5a9c2b")
+        for statement in (
+            "INSERT INTO account (id, name) VALUES"
+            " ('00000000-0000-0000-0000-00000000000c', 'Synced'),"
+            " ('00000000-0000-0000-0000-00000000000d', 'Plain')",
+            'INSERT INTO "user" (id, account_id, identity_id, first_name, last_name, email,'
+            " auth_type, role) SELECT gen_random_uuid(), a.id, r || '@' || a.name || '.dev',"
+            " r, 'User', r || '@' || a.name || '.dev', 'Email', CAST(r AS user_role)"
+            " FROM account AS a, unnest(ARRAY['Owner', 'Admin', 'Member']) AS r",
+            "INSERT INTO scim_token (id, account_id, token_hash, last4) VALUES (gen_random_uuid(),"
+            " '00000000-0000-0000-0000-00000000000c', 'h', 'abcd')",
+        ):
+            sql(statement)
+        command.upgrade(config, "3e9b7c1d5a24")
+        groups = sql(
+            "SELECT g.id, g.display_name, g.role::text, u.first_name FROM directory_group AS g"
+            " JOIN directory_group_member AS m ON m.account_id = g.account_id"
+            ' AND m.group_id = g.id JOIN "user" AS u ON u.id = m.user_id ORDER BY g.id'
+        )
+        assert [tuple(r) for r in groups] == [
+            ("admins", "Admins", "Admin", "Admin"),
+            ("members", "Members", "Member", "Member"),
+            ("owners", "Owners", "Owner", "Owner"),
+        ]
+        accounts = sql("SELECT DISTINCT account_id::text FROM directory_group")
+        assert [r[0] for r in accounts] == ["00000000-0000-0000-0000-00000000000c"]
+        command.downgrade(config, "7d1e3f5a9c2b")
+    finally:
+        stack.postgres.drop_database(name)

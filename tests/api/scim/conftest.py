@@ -1,8 +1,10 @@
-"""Fixtures of the SCIM tests: an account's SCIM token, generated through User Management as
-an Admin would, and a client that speaks SCIM with it."""
+"""Fixtures of the SCIM tests: an account with a verified domain (the directory provisions
+people at the account's verified domains only) and a SCIM token, generated through User
+Management as an Admin would, and a client that speaks SCIM with it."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -10,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.api.conftest import MakeUser, SignedIn
+from tests.api.conftest import MakeUser, SignedIn, unique_domain, verified_domain
 
 SCIM = "application/scim+json"
 USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User"
@@ -20,11 +22,18 @@ ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error"
 
 @dataclass
 class Directory:
-    """An account's identity provider: the Owner who set it up and its SCIM token."""
+    """An account's identity provider: the Owner who set it up, its SCIM token and the
+    account's verified domain (None: the account has none)."""
 
     owner: SignedIn
     token: str
     client: httpx.AsyncClient
+    domain: str | None = None
+
+    def email(self, prefix: str = "dir") -> str:
+        """A fresh address at the account's verified domain."""
+        assert self.domain is not None
+        return f"{prefix}-{secrets.token_hex(4)}@{self.domain}"
 
     @property
     def headers(self) -> dict[str, str]:
@@ -62,11 +71,16 @@ async def generate_token(client: httpx.AsyncClient, owner: SignedIn) -> str:
 
 @pytest.fixture
 def make_directory(client: httpx.AsyncClient, make_user: MakeUser) -> MakeDirectory:
-    """An account (or ``owner``'s) with a SCIM token."""
+    """An account (or ``owner``'s) with a SCIM token and a verified domain of its own (with
+    ``verify=False``: none)."""
 
-    async def make(owner: SignedIn | None = None) -> Directory:
+    async def make(owner: SignedIn | None = None, *, verify: bool = True) -> Directory:
         owner = owner or await make_user(account_name="Directory Corp")
-        return Directory(owner, await generate_token(client, owner), client)
+        domain = None
+        if verify:
+            domain = unique_domain("dir")
+            await verified_domain(client, owner.headers, domain)
+        return Directory(owner, await generate_token(client, owner), client, domain)
 
     return make
 

@@ -38,6 +38,7 @@ async def test_every_answer_has_its_documented_shape(
     client: httpx.AsyncClient, make_directory: MakeDirectory
 ) -> None:
     directory = await make_directory()
+    pat = f"pat@{directory.domain}"
     base = "/scim/v2"
     for path in ("/ServiceProviderConfig", "/ResourceTypes", "/Schemas"):
         conforms(await client.get(base + path), base + path)
@@ -51,11 +52,11 @@ async def test_every_answer_has_its_documented_shape(
         "/Users",
         {
             "schemas": ["urn:ietf:params:scim:schemas:core:2.0:User"],
-            "userName": "pat@dir.test",
+            "userName": pat,
             "externalId": "okta-1",
             "name": {"givenName": "Pat", "familyName": "Lee"},
             "displayName": "Pat Lee",
-            "emails": [{"value": "pat@dir.test", "type": "work", "primary": True}],
+            "emails": [{"value": pat, "type": "work", "primary": True}],
         },
     )
     user = conforms(created, base + "/Users", 201)
@@ -67,7 +68,7 @@ async def test_every_answer_has_its_documented_shape(
     )
     assert {tuple(sorted(r)) for r in only_names["Resources"]} == {("id", "schemas", "userName")}
     none = conforms(
-        await directory.request("GET", '/Users?filter=userName eq "nobody@dir.test"'),
+        await directory.request("GET", f'/Users?filter=userName eq "nobody@{directory.domain}"'),
         base + "/Users",
     )
     assert none["totalResults"] == 0
@@ -79,12 +80,32 @@ async def test_every_answer_has_its_documented_shape(
     assert conforms(patched, one)["displayName"] == "P. Lee"
 
     group = base + "/Groups/{group_id}"
+    created = await directory.request(
+        "POST",
+        "/Groups",
+        {
+            "schemas": ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+            "displayName": "Autostep Admins",
+            "externalId": "okta-group-1",
+        },
+    )
+    made = conforms(created, base + "/Groups", 201)
     conforms(await directory.request("GET", "/Groups"), base + "/Groups")
     added = await directory.patch(
-        "/Groups/admins", {"op": "add", "path": "members", "value": [{"value": user["id"]}]}
+        f"/Groups/{made['id']}",
+        {"op": "add", "path": "members", "value": [{"value": user["id"]}]},
     )
-    # A member's display is the console's name of the user (given and family name).
+    # With no display sent, a member's is the console's name of the user.
     assert conforms(added, group)["members"] == [
-        {"value": user["id"], "type": "User", "display": "Pat Lee"}
+        {
+            "value": user["id"],
+            "$ref": f"http://testserver/scim/v2/Users/{user['id']}",
+            "type": "User",
+            "display": "Pat Lee",
+        }
     ]
-    conforms(await directory.request("GET", "/Groups/owners"), group)
+    conforms(await directory.request("GET", f"/Groups/{made['id']}"), group)
+    replaced_group = await directory.request(
+        "PUT", f"/Groups/{made['id']}", {**made, "displayName": "Autostep Admins EU"}
+    )
+    assert conforms(replaced_group, group)["displayName"] == "Autostep Admins EU"

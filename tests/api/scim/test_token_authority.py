@@ -13,6 +13,8 @@ from api.models import Role, User
 from tests.api.conftest import MakeUser, SignedIn, mails_to
 from tests.api.scim.conftest import Directory, MakeDirectory, generate_token, scim_error
 
+GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group"
+
 
 async def _admin_directory(
     client: httpx.AsyncClient, make_user: MakeUser
@@ -28,22 +30,51 @@ async def _role(app: FastAPI, user: SignedIn) -> Role | None:
         return await db.scalar(select(User.role).where(User.id == user.user.id))
 
 
+async def _mapped_group(
+    client: httpx.AsyncClient,
+    directory: Directory,
+    owner: SignedIn,
+    name: str,
+    role: str,
+    *members: str,
+) -> str:
+    """A group the directory made, with ``members``, that the Owner maps to ``role`` in User
+    Management; its id."""
+    created = await directory.request(
+        "POST",
+        "/Groups",
+        {
+            "schemas": [GROUP_SCHEMA],
+            "displayName": name,
+            "members": [{"value": m} for m in members],
+        },
+    )
+    assert created.status_code == 201, created.text
+    group_id: str = created.json()["id"]
+    mapped = await client.put(
+        f"/web/scim-groups/{group_id}/role", headers=owner.headers, json={"role": role}
+    )
+    assert mapped.status_code == 200, mapped.text
+    return group_id
+
+
 async def test_an_admins_token_cannot_put_anyone_in_owners(
     app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
 ) -> None:
     owner, admin, directory = await _admin_directory(client, make_user)
+    owners = await _mapped_group(client, directory, owner, "Owners", "Owner", str(owner.user.id))
     for operation in (
         {"op": "add", "path": "members", "value": [{"value": str(admin.user.id)}]},
         {"op": "Add", "path": "members", "value": [{"value": str(admin.user.id)}]},
         {"op": "replace", "path": "members", "value": [{"value": str(admin.user.id)}]},
     ):
-        response = await directory.patch("/Groups/owners", operation)
+        response = await directory.patch(f"/Groups/{owners}", operation)
         scim_error(response, 403)
     put = await directory.request(
         "PUT",
-        "/Groups/owners",
+        f"/Groups/{owners}",
         {
-            "schemas": ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+            "schemas": [GROUP_SCHEMA],
             "displayName": "Owners",
             "members": [{"value": str(owner.user.id)}, {"value": str(admin.user.id)}],
         },
@@ -58,14 +89,19 @@ async def test_an_admins_token_cannot_touch_an_owner(
     owner, _, directory = await _admin_directory(client, make_user)
     second = await make_user(account=owner.account, role=Role.OWNER)
     owner_id = str(second.user.id)
+    first_id = str(owner.user.id)
+    admins = await _mapped_group(client, directory, owner, "Admins", "Admin")
+    owners = await _mapped_group(client, directory, owner, "Owners", "Owner", first_id)
+    # An Owner in no mapped group, put in a group mapped to Admin: that would demote them.
     demote = await directory.patch(
-        "/Groups/admins", {"op": "add", "path": "members", "value": [{"value": owner_id}]}
+        f"/Groups/{admins}", {"op": "add", "path": "members", "value": [{"value": owner_id}]}
     )
     scim_error(demote, 403)
     remove = await directory.patch(
-        "/Groups/owners", {"op": "remove", "path": f'members[value eq "{owner_id}"]'}
+        f"/Groups/{owners}", {"op": "remove", "path": f'members[value eq "{first_id}"]'}
     )
     scim_error(remove, 403)
+    scim_error(await directory.request("DELETE", f"/Groups/{owners}"), 403)
     deactivate = await directory.patch(
         f"/Users/{owner_id}", {"op": "replace", "path": "active", "value": False}
     )
@@ -86,8 +122,10 @@ async def test_an_owners_token_manages_owners(
     owner = await make_user(account_name="Owner Token")
     admin = await make_user(account=owner.account, role=Role.ADMIN)
     directory = await make_directory(owner)
+    owners = await _mapped_group(client, directory, owner, "Owners", "Owner", str(owner.user.id))
     granted = await directory.patch(
-        "/Groups/owners", {"op": "add", "path": "members", "value": [{"value": str(admin.user.id)}]}
+        f"/Groups/{owners}",
+        {"op": "add", "path": "members", "value": [{"value": str(admin.user.id)}]},
     )
     assert granted.status_code == 200, granted.text
     assert await _role(app, admin) is Role.OWNER

@@ -70,13 +70,12 @@ async def test_a_token_of_another_account_sees_nothing_of_this_one(
 ) -> None:
     ours = await make_directory()
     theirs = await make_directory()
-    mine = await ours.create("kept@ours-corp.dev")
+    kept = ours.email("kept")
+    mine = await ours.create(kept)
     listed = (await theirs.request("GET", "/Users")).json()
     assert mine["id"] not in {r["id"] for r in listed["Resources"]}
     assert ours.owner.user.email not in (await theirs.request("GET", "/Users")).text
-    filtered = await theirs.request(
-        "GET", "/Users", params={"filter": 'userName eq "kept@ours-corp.dev"'}
-    )
+    filtered = await theirs.request("GET", "/Users", params={"filter": f'userName eq "{kept}"'})
     assert filtered.json()["totalResults"] == 0
     scim_error(await theirs.request("GET", f"/Users/{mine['id']}"), 404)
     scim_error(
@@ -132,29 +131,55 @@ async def test_discovery(client: httpx.AsyncClient, make_directory: MakeDirector
     scim_error(not_json, 400, "invalidSyntax")
 
 
-async def test_each_token_counts_its_own_requests(
+async def test_the_accounts_tokens_share_one_request_limit(
     app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
 ) -> None:
+    # A second (or third) token adds no requests: the limit is the account's.
     owner = await make_user()
     token = await generate_token(client, owner)
-    headers = {"Authorization": f"Bearer {token}"}
-    limit = app.state.settings.scim_limit_per_token
+    limit = app.state.settings.scim_limit_per_account
     assert limit > 0
     from api.ratelimit.service import MINUTE_S, Limit
 
-    async with app.state.resources.sessionmaker() as db:
-        row = (
-            await db.scalars(select(ScimToken).where(ScimToken.account_id == owner.account.id))
-        ).one()
-    # Use the token's whole minute, then one more request is refused with Retry-After.
+    # Use the account's whole minute, then one more request is refused with Retry-After,
+    # whichever token sends it.
     await app.state.resources.rate_limiter.record(
-        Limit("scim:token", limit, MINUTE_S), str(row.id), amount=limit
+        Limit("scim:account", limit, MINUTE_S), str(owner.account.id), amount=limit
     )
-    refused = await client.get("/scim/v2/Users", headers=headers)
+    refused = await client.get("/scim/v2/Users", headers={"Authorization": f"Bearer {token}"})
     scim_error(refused, 429)
     assert int(refused.headers["Retry-After"]) >= 1
-    # Another token of the same account has its own count.
     other = await generate_token(client, owner)
+    scim_error(
+        await client.get("/scim/v2/Users", headers={"Authorization": f"Bearer {other}"}), 429
+    )
+    # Another account has its own.
+    elsewhere = await generate_token(client, await make_user())
     assert (
-        await client.get("/scim/v2/Users", headers={"Authorization": f"Bearer {other}"})
+        await client.get("/scim/v2/Users", headers={"Authorization": f"Bearer {elsewhere}"})
     ).status_code == 200
+
+
+async def test_an_account_has_at_most_three_live_tokens(
+    client: httpx.AsyncClient, make_user: MakeUser
+) -> None:
+    owner = await make_user()
+    admin = await make_user(account=owner.account, role=Role.ADMIN)
+    first = await generate_token(client, admin)
+    await generate_token(client, owner)
+    await generate_token(client, owner)
+    fourth = await client.post("/web/scim-tokens", headers=owner.headers)
+    assert fourth.status_code == 409, fourth.text
+    assert fourth.json() == {
+        "code": "TooManyScimTokens",
+        "message": "An account can have at most 3 SCIM tokens. Revoke one you no longer use first.",
+    }
+    listed = (await client.get("/web/scim-tokens", headers=owner.headers)).json()
+    assert (len(listed["tokens"]), listed["maxTokens"]) == (3, 3)
+    # A token whose creator was removed works no more and does not count.
+    assert (await client.delete(f"/web/users/{admin.user.id}", headers=owner.headers)).is_success
+    scim_error(
+        await client.get("/scim/v2/Users", headers={"Authorization": f"Bearer {first}"}), 401
+    )
+    assert (await client.post("/web/scim-tokens", headers=owner.headers)).status_code == 201
+    assert (await client.post("/web/scim-tokens", headers=owner.headers)).status_code == 409

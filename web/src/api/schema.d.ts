@@ -38,13 +38,15 @@ export interface paths {
         };
         /**
          * List Scim Groups
-         * @description The three groups (Owners, Admins, Members) meeting ``filter``.
+         * @description The account's groups meeting ``filter`` (``displayName eq``, ``externalId eq``,
+         *     ``members[value eq "<user id>"]``...), ``count`` (at most 200) from ``startIndex``.
          */
         get: operations["listScimGroups"];
         put?: never;
         /**
          * Create Scim Group
-         * @description Refused: the groups are fixed (409 for an existing name, 400 ``mutability`` else).
+         * @description Create a group under the directory's own name (unique in the account, any case), with
+         *     its members; it gives no role until the account maps it in User Management.
          */
         post: operations["createScimGroup"];
         delete?: never;
@@ -62,26 +64,30 @@ export interface paths {
         };
         /**
          * Get Scim Group
-         * @description One of the three groups and its members.
+         * @description One group of the account and its members.
          */
         get: operations["getScimGroup"];
         /**
          * Replace Scim Group
-         * @description Set a group's members: each gets its role, those left out become Members.
+         * @description Replace a group's name, ``externalId`` and members; members who join or leave a
+         *     mapped group get the role their groups give.
          */
         put: operations["replaceScimGroup"];
         post?: never;
         /**
          * Delete Scim Group
-         * @description Refused: the groups are fixed.
+         * @description Delete a group: its members keep the highest role of their other mapped groups, or
+         *     become Members when it was their last.
          */
         delete: operations["deleteScimGroup"];
         options?: never;
         head?: never;
         /**
          * Patch Scim Group
-         * @description Add or remove members (a member added gets the group's role; one removed from Owners
-         *     or Admins becomes a Member; the last Owner cannot be removed).
+         * @description Rename a group or add, remove and replace members (Okta's and Entra ID's forms): a
+         *     person's role is the highest of their mapped groups', one who leaves their last mapped
+         *     group becomes a Member; the last Owner stays one (``mutability``), and a group mapped to
+         *     Owner changes only with an Owner's token (403).
          */
         patch: operations["patchScimGroup"];
         trace?: never;
@@ -500,6 +506,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/scim-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Directory Groups
+         * @description The groups the account's directory sent, by name, each with the role it gives
+         *     (Owners and Admins).
+         */
+        get: operations["listDirectoryGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/scim-groups/{group_id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Map Directory Group
+         * @description Set the role a directory group gives in the console (null: none); its members get the
+         *     highest role of their mapped groups at once. Only an Owner maps a group to Owner or
+         *     changes a group mapped to Owner (403); a change that would change the caller's own role
+         *     (400 ``CannotChangeOwnRole``) or leave the account without an Owner (400
+         *     ``LastOwnerRequired``) changes nothing.
+         */
+        put: operations["mapDirectoryGroup"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/scim-tokens": {
         parameters: {
             query?: never;
@@ -516,6 +567,7 @@ export interface paths {
         /**
          * Generate Scim Token
          * @description Generate a SCIM token (Owners and Admins): the response is the only time it is shown.
+         *     An account has at most 3 (409 ``TooManyScimTokens``: revoke one first).
          */
         post: operations["generateScimToken"];
         delete?: never;
@@ -1684,7 +1736,7 @@ export interface components {
          * @description Every action the log records; the value is stored and sent as it is.
          * @enum {string}
          */
-        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "sso.saml_connected" | "sso.saml_updated" | "sso.saml_removed" | "sso.saml_tested" | "sso.saml_linking_confirmed" | "user.sso_linked" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "api_key.limit_changed" | "usage_alerts.changed" | "scim_token.created" | "scim_token.revoked" | "user.provisioned" | "user.deactivated" | "user.reactivated" | "usage_limit.changed" | "two_step.enabled" | "two_step.disabled" | "two_step.recovery_codes_regenerated" | "two_step.recovery_code_used" | "two_step.reset" | "two_step.requirement_changed";
+        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "sso.saml_connected" | "sso.saml_updated" | "sso.saml_removed" | "sso.saml_tested" | "sso.saml_linking_confirmed" | "user.sso_linked" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "api_key.limit_changed" | "usage_alerts.changed" | "scim_token.created" | "scim_token.revoked" | "user.provisioned" | "directory_group.created" | "directory_group.renamed" | "directory_group.deleted" | "directory_group.role_changed" | "user.deactivated" | "user.reactivated" | "usage_limit.changed" | "two_step.enabled" | "two_step.disabled" | "two_step.recovery_codes_regenerated" | "two_step.recovery_code_used" | "two_step.reset" | "two_step.requirement_changed";
         /**
          * AuditActor
          * @description Who acted, as they were named when they did.
@@ -1873,13 +1925,59 @@ export interface components {
             newPassword: string;
         };
         /**
+         * DirectoryGroupRole
+         * @description The role a directory group gives (null: none). Only an Owner maps a group to Owner.
+         */
+        DirectoryGroupRole: {
+            role: components["schemas"]["Role"] | null;
+        };
+        /**
+         * DirectoryGroupView
+         * @description A group of the account's directory, as it sent it, and the role it gives in the
+         *     console (null: none).
+         */
+        DirectoryGroupView: {
+            /** Displayname */
+            displayName: string;
+            /**
+             * Externalid
+             * @description The directory's own id of the group.
+             */
+            externalId: string | null;
+            /**
+             * Id
+             * @description The group's SCIM id.
+             */
+            id: string;
+            /**
+             * Members
+             * @description How many users of the account are in it.
+             */
+            members: number;
+            /** @description What its members get in the console: a person's role is the highest of their mapped groups'. */
+            role: components["schemas"]["Role"] | null;
+        };
+        /**
+         * DirectoryGroups
+         * @description The account's directory groups, by name.
+         */
+        DirectoryGroups: {
+            /** Groups */
+            groups: components["schemas"]["DirectoryGroupView"][];
+        };
+        /**
          * DirectorySync
-         * @description The SCIM service's base URL to give the identity provider, and the account's tokens,
-         *     newest first.
+         * @description The SCIM service's base URL to give the identity provider, the account's tokens,
+         *     newest first, and how many live tokens an account may have.
          */
         DirectorySync: {
             /** Baseurl */
             baseUrl: string;
+            /**
+             * Maxtokens
+             * @description Live tokens an account may have (a 4th is refused).
+             */
+            maxTokens: number;
             /** Tokens */
             tokens: components["schemas"]["ScimTokenView"][];
         };
@@ -2884,6 +2982,19 @@ export interface components {
             message: string;
         };
         /**
+         * Error_TooManyScimTokens
+         * @description The error `TooManyScimTokens` (HTTP 409).
+         */
+        Error_TooManyScimTokens: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "TooManyScimTokens";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_TwoStepCodeMismatch
          * @description The error `TwoStepCodeMismatch` (HTTP 400).
          */
@@ -3358,8 +3469,8 @@ export interface components {
          *       alerts; not billing;
          *     - ``MEMBER``: reads Account Information and copies the API key; changes nothing.
          *
-         *     Which routes need which role: ``api/deps.py`` (``OwnerOnly``, ``OwnerOrAdmin``); which
-         *     users an Admin may manage: ``api/auth/roles.py``.
+         *     Which operations need which permission, which roles hold it and which users an Admin may
+         *     manage: ``api/auth/roles.py``.
          * @enum {string}
          */
         Role: "Owner" | "Admin" | "Member";
@@ -3600,18 +3711,21 @@ export interface components {
         };
         /**
          * ScimGroup
-         * @description One of the three fixed groups (``owners``, ``admins``, ``members``), whose membership is
-         *     the role (``urn:ietf:params:scim:schemas:core:2.0:Group``).
+         * @description A group of the account's directory, as it named it
+         *     (``urn:ietf:params:scim:schemas:core:2.0:Group``); the role it gives is set in User
+         *     Management (``/web/scim-groups``).
          */
         ScimGroup: {
             /**
              * Displayname
-             * @example Owners
+             * @example Autostep Admins
              */
             displayName?: string;
+            /** Externalid */
+            externalId?: string;
             /**
              * Id
-             * @example owners
+             * @description A UUID; ``owners``, ``admins`` or ``members`` for the three groups an account had before it took its directory's own.
              */
             id: string;
             /**
@@ -3662,8 +3776,13 @@ export interface components {
          */
         ScimMember: {
             /**
+             * $Ref
+             * @description The User's URL.
+             */
+            $ref?: string;
+            /**
              * Display
-             * @description The console's name of the user (given and family name).
+             * @description As the directory sent it, else the console's name of the user (given and family name), else their email.
              */
             display?: string;
             /**
@@ -3685,7 +3804,6 @@ export interface components {
             /**
              * Created
              * Format: date-time
-             * @description Users only.
              */
             created?: string;
             /**
@@ -4781,7 +4899,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -4814,7 +4932,10 @@ export interface operations {
     };
     createScimGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                attributes?: string | null;
+                excludedAttributes?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4827,13 +4948,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description The group as stored */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": unknown;
+                    "application/scim+json": components["schemas"]["ScimGroup"];
                 };
             };
             /** @description invalidValue | invalidFilter | invalidSyntax | mutability | noTarget | invalidPath */
@@ -4881,7 +5002,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -4962,7 +5083,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5076,7 +5197,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5161,7 +5282,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5275,7 +5396,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5551,7 +5672,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5654,7 +5775,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5735,7 +5856,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5849,7 +5970,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -5934,7 +6055,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -6048,7 +6169,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimErrorBody"];
                 };
             };
-            /** @description Over the token's requests per minute */
+            /** @description Over the account's SCIM requests per minute, or its invitations per hour */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
@@ -6997,6 +7118,142 @@ export interface operations {
             };
         };
     };
+    listDirectoryGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectoryGroups"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    mapDirectoryGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectoryGroupRole"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectoryGroupView"];
+                };
+            };
+            /** @description CannotChangeOwnRole | LastOwnerRequired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CannotChangeOwnRole"] | components["schemas"]["Error_LastOwnerRequired"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_NotFound"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
     getDirectorySync: {
         parameters: {
             query?: never;
@@ -7078,6 +7335,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description TooManyScimTokens */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_TooManyScimTokens"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */

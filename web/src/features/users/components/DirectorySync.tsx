@@ -2,26 +2,41 @@
  * User Management → Directory sync (README "Directory sync (SCIM)"), for Owners and Admins:
  * the SCIM base URL to give the identity provider (with a copy button), the account's SCIM
  * tokens (masked, when and by whom each was generated, when it was last used) with Revoke, and
- * Generate token, whose secret is shown once in a dialog to copy into Okta or Entra ID.
- * People the directory provisions appear in the users list as Pending until they first sign in.
+ * Generate token (at most `maxTokens` live tokens), whose secret is shown once in a dialog to
+ * copy into Okta or Entra ID. Then the groups the directory sent, each with the role it gives
+ * in the console (a select: no role, Owner, Admin, Member; Owner only for Owners, and a group
+ * mapped to Owner only by Owners). People the directory provisions appear in the users list as
+ * Pending until they first sign in.
  */
-import { useState } from "react";
+import { useId, useState } from "react";
 
 import { errorMessage } from "@/api";
 import type { components } from "@/api/schema";
+import { usePermissions } from "@/api/use-permissions";
 import page from "@/components/layout/page.module.css";
 import { Button } from "@/components/ui/Button";
 import { ConfirmModal } from "@/components/ui/ConfirmModal";
 import { CopyButton } from "@/components/ui/CopyButton";
+import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Modal } from "@/components/ui/Modal";
 import { Panel } from "@/components/ui/Panel";
+import type { Role } from "@/lib/permissions";
 
-import { useDirectorySync, useGenerateScimToken, useRevokeScimToken } from "../api/directory-sync";
+import { groupRoleReason, tokenLimitReason } from "../lib/directory-sync";
+import {
+  useDirectoryGroups,
+  useDirectorySync,
+  useGenerateScimToken,
+  useMapDirectoryGroup,
+  useRevokeScimToken,
+} from "../api/directory-sync";
 
 import styles from "./users.module.css";
 
 type Token = components["schemas"]["ScimTokenView"];
+type Group = components["schemas"]["DirectoryGroupView"];
+
 
 function when(iso: string): string {
   return new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
@@ -32,18 +47,22 @@ export function DirectorySync() {
   const generate = useGenerateScimToken();
   const [secret, setSecret] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<Token | null>(null);
+  const limit = data ? tokenLimitReason(data.tokens, data.maxTokens) : null;
 
   return (
     <Panel
       title="Directory sync"
-      description="Your identity provider (Okta, Microsoft Entra ID, JumpCloud) adds, updates and removes people over SCIM 2.0. Its groups Owners, Admins and Members set their roles."
+      description="Your identity provider (Okta, Microsoft Entra ID, JumpCloud) adds, updates and removes people over SCIM 2.0, and sends its groups: choose the role each group gives below."
       actions={
-        <Button
-          loading={generate.isPending}
-          onClick={() => generate.mutate({}, { onSuccess: (created) => setSecret(created.secret) })}
-        >
-          Generate token
-        </Button>
+        <DisabledReason reason={limit} align="end">
+          <Button
+            loading={generate.isPending}
+            disabled={limit !== null}
+            onClick={() => generate.mutate({}, { onSuccess: (created) => setSecret(created.secret) })}
+          >
+            Generate token
+          </Button>
+        </DisabledReason>
       }
     >
       {error ? <InfoBox variant="error" title={errorMessage(error)} /> : null}
@@ -96,11 +115,108 @@ export function DirectorySync() {
           ) : (
             <p className={page.muted}>No SCIM token yet: generate one for your identity provider.</p>
           )}
+          <p className={page.muted}>
+            Up to {data.maxTokens} tokens: one per identity provider, and one more to rotate.
+          </p>
+          <DirectoryGroups />
         </div>
       ) : null}
       {secret ? <SecretModal secret={secret} onClose={() => setSecret(null)} /> : null}
       {revoking ? <RevokeModal token={revoking} onClose={() => setRevoking(null)} /> : null}
     </Panel>
+  );
+}
+
+const ROLE_CHOICES: readonly Role[] = ["Owner", "Admin", "Member"];
+
+/** The directory's groups and the role each gives; a change applies to its members at once. */
+function DirectoryGroups() {
+  const { data, error } = useDirectoryGroups();
+  const map = useMapDirectoryGroup();
+  const { role } = usePermissions();
+  const mayGrantOwner = role === "Owner";
+  return (
+    <section className={page.stack} aria-labelledby="directory-groups">
+      <h3 className={styles.fieldLabel} id="directory-groups">
+        Groups
+      </h3>
+      <p className={styles.lead}>
+        A person&apos;s role is the highest role of their groups. Someone who leaves their last group that
+        gives a role becomes a Member; people in no such group keep the role you give them here.
+      </p>
+      {error ? <InfoBox variant="error" title={errorMessage(error)} /> : null}
+      {map.error ? <InfoBox variant="error" title={errorMessage(map.error)} /> : null}
+      {data?.groups.length ? (
+        <table className={page.table} aria-label="Directory groups">
+          <thead>
+            <tr>
+              <th scope="col">Group</th>
+              <th scope="col">Members</th>
+              <th scope="col">Role in the console</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.groups.map((group) => (
+              <GroupRow
+                key={group.id}
+                group={group}
+                mayGrantOwner={mayGrantOwner}
+                pending={map.isPending}
+                onChange={(next) =>
+                  map.mutate({ params: { path: { group_id: group.id } }, body: { role: next } })
+                }
+              />
+            ))}
+          </tbody>
+        </table>
+      ) : data ? (
+        <p className={page.muted}>
+          No groups yet: push groups from your identity provider (Okta: Push Groups; Entra ID: assign groups to the
+          application), then choose the role each gives here.
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function GroupRow({
+  group,
+  mayGrantOwner,
+  pending,
+  onChange,
+}: {
+  group: Group;
+  mayGrantOwner: boolean;
+  pending: boolean;
+  onChange: (role: Role | null) => void;
+}) {
+  const id = useId();
+  const reason = groupRoleReason(group.role, mayGrantOwner);
+  return (
+    <tr>
+      <td>
+        <label htmlFor={id}>{group.displayName}</label>
+      </td>
+      <td>{group.members}</td>
+      <td>
+        <DisabledReason reason={reason}>
+          <select
+            id={id}
+            className={styles.select}
+            value={group.role ?? ""}
+            disabled={reason !== null || pending}
+            onChange={(e) => onChange(e.target.value === "" ? null : (e.target.value as Role))}
+          >
+            <option value="">No role</option>
+            {ROLE_CHOICES.map((choice) => (
+              <option key={choice} value={choice} disabled={choice === "Owner" && !mayGrantOwner}>
+                {choice}
+              </option>
+            ))}
+          </select>
+        </DisabledReason>
+      </td>
+    </tr>
   );
 }
 
