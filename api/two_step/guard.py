@@ -39,7 +39,7 @@ from api.adapters.cognito import CodeMismatchError
 from api.config import Settings
 from api.errors import RateLimited
 from api.models import TwoStepLock, TwoStepUsedCode
-from api.ratelimit.service import RateLimiter
+from api.ratelimit.service import NOT_BLOCKED, RateLimiter
 from api.two_step.errors import TwoStepCodeUsed
 
 STEP_S = 30
@@ -125,14 +125,14 @@ class CodeGuard:
             raise
         await self._clear(user_id)
 
-    def _lock_s(self, failures: ColumnElement[int]) -> ColumnElement[float]:
-        """The lock after ``failures`` wrong codes, seconds (SQL, evaluated in the upsert)."""
-        exponent = func.greatest(failures - self.free, 0)
-        doubled = func.least(self.max_s, self.base_s * func.power(2, func.least(exponent, 30)))
-        return case((failures < self.free, 0), else_=doubled)
-
     def _until(self, now: datetime, failures: ColumnElement[int]) -> ColumnElement[datetime]:
-        return literal(now) + func.make_interval(0, 0, 0, 0, 0, 0, self._lock_s(failures))
+        """Until when ``failures`` wrong codes counted at ``now`` lock the code step (SQL,
+        evaluated in the upsert). Not locked is ``NOT_BLOCKED``, not ``now``, as for the
+        password backoff."""
+        exponent = func.greatest(failures - self.free, 0)
+        lock_s = func.least(self.max_s, self.base_s * func.power(2, func.least(exponent, 30)))
+        locked = literal(now) + func.make_interval(0, 0, 0, 0, 0, 0, lock_s)
+        return case((failures < self.free, literal(NOT_BLOCKED)), else_=locked)
 
     async def _claim_failure(self, user_id: uuid.UUID, now: datetime) -> None:
         failures = TwoStepLock.failures + 1

@@ -7,12 +7,14 @@ on an address nobody proved."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 
 import httpx
 from fastapi import FastAPI
 from sqlalchemy import text, update
 
 from api.models import User
+from api.two_step.guard import CodeGuard
 from tests.api.conftest import PASSWORD, MakeUser, SignedIn
 from tests.api.two_step.support import TwoStep, answer, enabled_user, sign_in
 
@@ -133,6 +135,29 @@ class TestGuessingCodes:
             )
         )
 
+    async def test_a_parallel_burst_gets_no_more_tries(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        user = await make_user()
+        two_step = await enabled_user(client, user)
+        await _guess(client, user, two_step, LOCK_AFTER - 1)
+        challenges = [await _challenge(client, user.user.email) for _ in range(6)]
+        answers = await asyncio.gather(
+            *(answer(client, challenge, two_step.wrong_code()) for challenge in challenges)
+        )
+        statuses = sorted(response.status_code for response in answers)
+        assert statuses == [400] + [429] * 5, [response.text for response in answers]
+
+    async def test_counts_below_the_lock_never_refuse_a_request_a_moment_older(
+        self, app: FastAPI, make_user: MakeUser
+    ) -> None:
+        # Two requests at once: the one that read the clock first may count second.
+        user = await make_user()
+        guard = CodeGuard.of(app.state.resources.rate_limiter, app.state.settings)
+        now = datetime.now(UTC)
+        await guard._claim_failure(user.user.id, now)
+        await guard._claim_failure(user.user.id, now - timedelta(milliseconds=5))
+
     async def test_only_a_right_code_clears_the_count(
         self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:
@@ -175,6 +200,19 @@ class TestACodeWorksOnce:
             client, await _challenge(client, user.user.email), await two_step.code()
         )
         assert fresh.status_code == 200, fresh.text
+
+    async def test_the_same_code_twice_at_once(
+        self, client: httpx.AsyncClient, make_user: MakeUser
+    ) -> None:
+        user = await make_user()
+        two_step = await enabled_user(client, user)
+        code = await two_step.code()
+        challenges = [await _challenge(client, user.user.email) for _ in range(2)]
+        answers = await asyncio.gather(*(answer(client, c, code) for c in challenges))
+        assert sorted(response.status_code for response in answers) == [200, 400], [
+            (r.text, r.headers.get("Retry-After")) for r in answers
+        ]
+        assert [r.json() for r in answers if r.status_code == 400] == [USED]
 
     async def test_the_code_that_confirmed_the_set_up(
         self, client: httpx.AsyncClient, make_user: MakeUser
