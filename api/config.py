@@ -380,6 +380,19 @@ class Settings(BaseSettings):
     two_step_setup_limit_per_address: int = Field(
         default=60, description="Two-step sign-in set-up requests per client address per hour."
     )
+    # Wrong authenticator-app codes lock a user's code step (README "Two-step sign-in"), per
+    # user, from every address and across password sign-ins: only a right code resets it.
+    two_step_lock_free_failures: int = Field(
+        default=5,
+        ge=1,
+        description="Wrong codes of one user in a row before their code step locks.",
+    )
+    two_step_lock_base_s: int = Field(
+        default=900,
+        ge=1,
+        description="The first lock, seconds; each further wrong code doubles it.",
+    )
+    two_step_lock_max_s: int = Field(default=86_400, ge=1, description="The longest lock, seconds.")
     invoices_limit_per_account: int = Field(
         default=120, description="Invoice list pages per account per hour."
     )

@@ -294,17 +294,29 @@ def declare_permissions(router: APIRouter) -> None:
             }
 
 
-async def _verified_email(caller: CurrentUser) -> None:
+def _require_verified_email(caller: Caller) -> None:
     # README "Security model", email ownership: until a registrant enters the code Cognito
     # emailed them, the address is only a claim, so nothing that speaks for its domain or
-    # mails others in the account's name (invitations, domains, single sign-on) may run.
+    # mails others in the account's name (invitations, domains, single sign-on) may run, and
+    # no second factor may be tied to it (two-step sign-in: whoever claimed an address first
+    # would keep its owner out even after a password reset proves the mailbox).
     if not caller.email_verified:
         raise EmailVerificationRequired.for_email(caller.email)
 
 
+async def _verified_email(caller: CurrentUser) -> None:
+    _require_verified_email(caller)
+
+
+async def _two_step_verified_email(caller: TwoStepCaller) -> None:
+    _require_verified_email(caller)
+
+
 # A route listing it in ``dependencies=`` (after the role) declares EmailVerificationRequired
-# (403) in its responses.
+# (403) in its responses. ``TwoStepVerifiedEmail``: the same, for the set-up routes of
+# two-step sign-in (their caller is ``TwoStepCaller``).
 VerifiedEmail = Depends(_verified_email)
+TwoStepVerifiedEmail = Depends(_two_step_verified_email)
 
 
 def _trail(db: AsyncSession, caller: Caller, address: str) -> AuditTrail:

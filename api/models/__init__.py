@@ -17,6 +17,9 @@ from api.models.sign_in_backoff import SignInBackoff
 from api.models.sso_domain import DomainFailure, DomainState, SsoDomain
 from api.models.stripe_event import StripeEvent
 from api.models.stripe_invoice import StripeInvoice
+from api.models.two_step_challenge import TwoStepChallenge
+from api.models.two_step_lock import TwoStepLock
+from api.models.two_step_used_code import TwoStepUsedCode
 from api.models.usage import Platform, Usage
 from api.models.usage_alert import UsageAlert
 from api.models.usage_daily import UsageDaily
@@ -51,6 +54,9 @@ __all__ = [
     "SsoDomain",
     "StripeEvent",
     "StripeInvoice",
+    "TwoStepChallenge",
+    "TwoStepLock",
+    "TwoStepUsedCode",
     "Usage",
     "UsageAlert",
     "UsageDaily",

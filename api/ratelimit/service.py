@@ -178,6 +178,10 @@ def _wait_text(window_s: int) -> str:
 
 
 DAY_S = 86_400
+# ``blocked_until`` of failures that impose no wait: the epoch, not the time of the attempt,
+# so that of two attempts at once the one that read the clock first and counts second does
+# not find a wait of 0 s still running ('Please wait 1 seconds').
+NOT_BLOCKED = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +211,8 @@ class Backoff:
         return case((failures < self.free, 0), else_=doubled)
 
     def _until(self, now: datetime, failures: ColumnElement[int]) -> ColumnElement[datetime]:
-        return literal(now) + func.make_interval(0, 0, 0, 0, 0, 0, self._wait_s(failures))
+        waited = literal(now) + func.make_interval(0, 0, 0, 0, 0, 0, self._wait_s(failures))
+        return case((failures < self.free, literal(NOT_BLOCKED)), else_=waited)
 
     async def claim(self, email: str, address_key: str, now: datetime) -> None:
         """Count an attempt of ``email`` from ``address_key`` as a failure, unless a wait runs.

@@ -96,7 +96,7 @@ from api.session.schemas import (
 )
 from api.sso.errors import SamlConnectionRequired, SamlTestFailed
 from api.sso.schemas import SamlTestResponse, SamlTestResult, SamlTestStart
-from api.two_step.errors import RecoveryCodeMismatch
+from api.two_step.errors import RecoveryCodeMismatch, TwoStepCodeUsed, TwoStepSignInExpired
 
 router = APIRouter(prefix="/web", tags=["session"])
 
@@ -272,16 +272,15 @@ async def complete_new_password(
     "/session/two-step-code",
     status_code=200,
     response_model=SignInResponse,
-    responses=error_responses(*_PASSWORD_ERRORS),
+    responses=error_responses(*_PASSWORD_ERRORS, TwoStepCodeUsed, TwoStepSignInExpired),
     openapi_extra={"security": []},
     dependencies=[Permit(Permission.PUBLIC)],
 )
 async def answer_two_step_code(body: TwoStepCodeRequest, flow: PasswordFlow) -> SignInResponse:
     """Answer a sign-in's SOFTWARE_TOKEN_MFA challenge with the 6-digit code of the user's
     authenticator app (README "Two-step sign-in")."""
-    return await service.answer_two_step_code(
-        flow=flow, username=body.username, session=body.session, code=body.code
-    )
+    # ``body.username`` names no one here: the challenge says whose it is.
+    return await service.answer_two_step_code(flow=flow, session=body.session, code=body.code)
 
 
 @router.post(

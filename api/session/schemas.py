@@ -156,7 +156,8 @@ class SignInResponse(ApiModel):
 
 class TwoStepCodeRequest(ApiModel):
     """Answer to the SOFTWARE_TOKEN_MFA challenge of a sign-in: the 6-digit code of the
-    user's authenticator app."""
+    user's authenticator app. ``username`` is the challenge's, as the sign-in answered it;
+    the user is the one whose password opened the challenge, however it is spelled."""
 
     username: Annotated[str, Text(320, min_length=1)]
     session: ChallengeSession

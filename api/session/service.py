@@ -71,7 +71,7 @@ from api.session.schemas import (
 from api.session.sso_accounts import land_provisioned_user
 from api.sso import saml
 from api.two_step import service as two_step
-from api.two_step.errors import RecoveryCodeMismatch
+from api.two_step.errors import RecoveryCodeMismatch, TwoStepSignInExpired
 
 
 def session_view(caller: Caller) -> bytes:
@@ -199,6 +199,8 @@ async def _sign_in_response(
             two_step_setup_required=await two_step.setup_due_for(flow.db, username),
         )
     assert result.challenge is not None
+    if result.challenge.name == two_step.SOFTWARE_TOKEN_MFA:
+        await two_step.hold_challenge(flow.db, username, result.challenge.session)
     return SignInResponse(
         challenge=Challenge(
             name=result.challenge.name,
@@ -407,26 +409,33 @@ async def confirm_forgot_password(
     return await _sign_in_response(flow, method, result, username)
 
 
-async def answer_two_step_code(
-    *, flow: PasswordSignIn, username: str, session: str, code: str
-) -> SignInResponse:
+async def answer_two_step_code(*, flow: PasswordSignIn, session: str, code: str) -> SignInResponse:
     """Answer a sign-in's SOFTWARE_TOKEN_MFA challenge with the authenticator app's code
-    (AdminRespondToAuthChallenge; README "Two-step sign-in"). A wrong code counts as a failed
-    attempt, as a wrong password does.
+    (AdminRespondToAuthChallenge; README "Two-step sign-in"). The user is the one whose
+    password opened the challenge (``two_step.challenge_user``), whatever username the
+    request spells. A wrong code counts as a failed attempt, as a wrong password does, and
+    towards the lock of the user's code step, which no password lifts; a code works once
+    (api/two_step/guard.py).
 
-    Raises: RateLimited, MustSignInWithGoogle, AccessDeactivated, InvitationExpired,
-    ProviderRefused (CodeMismatchException, an expired challenge session: Cognito's
-    message), VendorUnavailable.
+    Raises: TwoStepSignInExpired (no challenge the API handed out, or an expired one),
+    RateLimited (also: the code step is locked), TwoStepCodeUsed, MustSignInWithGoogle,
+    AccessDeactivated, InvitationExpired, ProviderRefused (CodeMismatchException, an expired
+    challenge session: Cognito's message), VendorUnavailable.
     """
     method = "two-step code"
+    user = await two_step.challenge_user(flow.db, session)
+    if user is None or user.identity_id is None:
+        raise TwoStepSignInExpired()
+    identity = user.identity_id
     async with (
-        _logged(flow.sign_ins, username, method),
-        flow.attempts.attempt(username),
+        _logged(flow.sign_ins, identity, method),
+        flow.attempts.attempt(identity),
         cognito_errors(),
     ):
-        await _refuse_by_policy(flow.db, username)
-        result = await flow.cognito.respond_software_token_mfa(username, session, code)
-    return await _sign_in_response(flow, method, result, username)
+        await _refuse_by_policy(flow.db, identity)
+        async with two_step.code_guard(flow.attempts).attempt(user.id, code):
+            result = await flow.cognito.respond_software_token_mfa(identity, session, code)
+    return await _sign_in_response(flow, method, result, identity)
 
 
 async def sign_in_with_recovery_code(

@@ -67,3 +67,21 @@ class CannotResetOwnTwoStepSignIn(AppError):
         "You cannot reset your own two-step sign-in here. Turn it off from Two-step sign-in "
         "in the sidebar."
     )
+
+
+class TwoStepCodeUsed(WrongCredential):
+    """400: the authenticator-app code was accepted already (at a sign-in, a
+    re-authentication or the set-up) and its time step has not passed (RFC 6238 5.2): a code
+    works once. Counted as a failed sign-in attempt."""
+
+    default_message = (
+        "That code was used already. Wait for your authenticator app to show a new code, "
+        "then enter it."
+    )
+
+
+class TwoStepSignInExpired(AppError):
+    """400: the code answers no challenge the API handed out, or one older than Cognito lets
+    a challenge be answered: the password step must be done again."""
+
+    default_message = "This sign-in has expired. Sign in again with your email and password."

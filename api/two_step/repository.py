@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from sqlalchemy import ColumnElement, delete, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import Account, RecoveryCode, User
+from api.models import Account, RecoveryCode, TwoStepChallenge, User
 
 
 async def user_and_requirement(
@@ -20,13 +21,17 @@ async def user_and_requirement(
     """The user matching ``where`` and since when their account requires two-step sign-in
     (None: it does not); None when no user matches. With ``lock`` the user's row stays locked
     to the end of the transaction, so two changes of one user's two-step sign-in run one
-    after the other."""
+    after the other. The lock is ``FOR NO KEY UPDATE`` (no change here touches the user's
+    key): the code guard's rows referring to the user (api/two_step/guard.py, written on
+    another connection meanwhile) need ``FOR KEY SHARE``, which ``FOR UPDATE`` would block
+    until this transaction ends, that is for ever."""
     query = (
         select(User, Account.two_step_required_at)
         .join(Account, Account.id == User.account_id)
         .where(where)
     )
-    row = (await db.execute(query.with_for_update(of=User) if lock else query)).first()
+    locked = query.with_for_update(of=User, key_share=True)
+    row = (await db.execute(locked if lock else query)).first()
     return None if row is None else (row[0], row[1])
 
 
@@ -88,3 +93,33 @@ async def set_requirement(db: AsyncSession, account_id: uuid.UUID, required: boo
             update(Account).where(Account.id == account_id).values(two_step_required_at=None)
         )
     return before is not None
+
+
+async def hold_challenge(
+    db: AsyncSession, session_digest: str, identity_id: str, expires_at: datetime
+) -> None:
+    """Record that the user of the Cognito username ``identity_id`` opened the challenge of
+    ``session_digest`` (valid until ``expires_at``); expired records go. No user of that
+    username: nothing is recorded."""
+    await db.execute(delete(TwoStepChallenge).where(TwoStepChallenge.expires_at <= func.now()))
+    user_id = await db.scalar(select(User.id).where(User.identity_id == identity_id))
+    if user_id is None:
+        return
+    await db.execute(
+        pg_insert(TwoStepChallenge)
+        .values(session_digest=session_digest, user_id=user_id, expires_at=expires_at)
+        .on_conflict_do_nothing()
+    )
+
+
+async def challenge_user(db: AsyncSession, session_digest: str) -> User | None:
+    """The user who opened the unexpired challenge of ``session_digest``, if any."""
+    found: User | None = await db.scalar(
+        select(User)
+        .join(TwoStepChallenge, TwoStepChallenge.user_id == User.id)
+        .where(
+            TwoStepChallenge.session_digest == session_digest,
+            TwoStepChallenge.expires_at > func.now(),
+        )
+    )
+    return found

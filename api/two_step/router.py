@@ -6,19 +6,28 @@ import uuid
 
 from fastapi import APIRouter, Response
 
-from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
+from api.auth.errors import (
+    AccountRequired,
+    EmailVerificationRequired,
+    Forbidden,
+    NotAuthenticated,
+    SignInPolicyRefusal,
+)
 from api.auth.roles import Permission
 from api.deps import (
     Audit,
     Cognito,
     CurrentUser,
     DbSession,
+    Limiter,
     OptionalAccessToken,
     PasswordAttemptsDep,
     Permit,
+    SettingsDep,
     TwoStepAudit,
     TwoStepCaller,
     TwoStepSetupThrottle,
+    TwoStepVerifiedEmail,
 )
 from api.errors import (
     NotFound,
@@ -33,11 +42,13 @@ from api.two_step.errors import (
     CannotResetOwnTwoStepSignIn,
     SetUpTwoStepSignInFirst,
     TwoStepCodeMismatch,
+    TwoStepCodeUsed,
     TwoStepSignInAlreadyOn,
     TwoStepSignInOff,
     TwoStepSignInRequiredByAccount,
     TwoStepSignInUnavailable,
 )
+from api.two_step.guard import CodeGuard
 from api.two_step.schemas import (
     RecoveryCodesResponse,
     TwoStepReauthentication,
@@ -69,10 +80,11 @@ async def get_two_step_sign_in(caller: TwoStepCaller, db: DbSession) -> TwoStepS
 
 @router.post(
     "/setup",
-    dependencies=[Permit(Permission.SELF), TwoStepSetupThrottle],
+    dependencies=[Permit(Permission.SELF), TwoStepVerifiedEmail, TwoStepSetupThrottle],
     response_model=TwoStepSetup,
     responses=error_responses(
         *_AUTH,
+        EmailVerificationRequired,
         TwoStepSignInUnavailable,
         TwoStepSignInAlreadyOn,
         ProviderRefused,
@@ -96,13 +108,15 @@ async def start_two_step_setup(
 
 @router.post(
     "/setup/confirm",
-    dependencies=[Permit(Permission.SELF), TwoStepSetupThrottle],
+    dependencies=[Permit(Permission.SELF), TwoStepVerifiedEmail, TwoStepSetupThrottle],
     response_model=RecoveryCodesResponse,
     responses=error_responses(
         *_AUTH,
+        EmailVerificationRequired,
         TwoStepSignInUnavailable,
         TwoStepSignInAlreadyOn,
         TwoStepCodeMismatch,
+        TwoStepCodeUsed,
         ProviderRefused,
         RateLimited,
         RequestValidationFailed,
@@ -116,11 +130,19 @@ async def confirm_two_step_setup(
     cognito: Cognito,
     audit: TwoStepAudit,
     token: OptionalAccessToken,
+    limiter: Limiter,
+    settings: SettingsDep,
 ) -> RecoveryCodesResponse:
     """Confirm the new authenticator app with a code it shows: two-step sign-in is on, and
-    here are ten recovery codes, shown this once."""
+    here are ten recovery codes, shown this once. The code is used: it cannot sign in too."""
     codes = await service.confirm_setup(
-        db=db, cognito=cognito, caller=caller, audit=audit, access_token=token or "", code=body.code
+        db=db,
+        cognito=cognito,
+        caller=caller,
+        audit=audit,
+        guard=CodeGuard.of(limiter, settings),
+        access_token=token or "",
+        code=body.code,
     )
     return RecoveryCodesResponse(recovery_codes=codes)
 
@@ -129,6 +151,7 @@ _REAUTHENTICATION_ERRORS = (
     *_AUTH,
     TwoStepSignInUnavailable,
     TwoStepSignInOff,
+    TwoStepCodeUsed,
     RateLimited,
     ProviderRefused,
     RequestValidationFailed,

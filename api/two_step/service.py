@@ -1,7 +1,8 @@
 """Two-step sign-in rules (README "Two-step sign-in"): a password user's authenticator app
 (Cognito software token MFA: AssociateSoftwareToken, VerifySoftwareToken,
 AdminSetUserMFAPreference) and recovery codes; what the sign-in flows ask of it
-(api/session/two_step.py); an account's requirement and an Owner's or Admin's reset.
+(api/session/service.py); the guard on every code (api/two_step/guard.py); an account's
+requirement and an Owner's or Admin's reset.
 
 The console's record (``user.two_step_enabled_at``) is what counts: every password sign-in
 runs through the API, which refuses to hand out tokens Cognito issued without asking for the
@@ -18,8 +19,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import structlog
 from sqlalchemy import ColumnElement, and_, func
@@ -54,12 +56,16 @@ from api.two_step.errors import (
     TwoStepSignInRequiredByAccount,
     TwoStepSignInUnavailable,
 )
+from api.two_step.guard import CodeGuard
 from api.two_step.schemas import TwoStepSignIn
 
 log = structlog.get_logger(__name__)
 # How Cognito lists the authenticator (VerifySoftwareToken's FriendlyDeviceName).
 DEVICE_NAME = "Authenticator app"
 SOFTWARE_TOKEN_MFA = "SOFTWARE_TOKEN_MFA"  # noqa: S105 - a challenge name
+# How long the code step knows who opened a challenge: Cognito's longest AuthSessionValidity
+# (3 to 15 minutes; the pool's own setting then ends the challenge at Cognito).
+CHALLENGE_LIFE_S = 15 * 60
 
 
 def _target(user: User) -> Target:
@@ -130,6 +136,7 @@ async def confirm_setup(
     cognito: CognitoClient,
     caller: Caller,
     audit: AuditTrail,
+    guard: CodeGuard,
     access_token: str,
     code: str,
 ) -> list[str]:
@@ -137,11 +144,12 @@ async def confirm_setup(
     any earlier one), turn two-step sign-in on at Cognito (AdminSetUserMFAPreference) and
     here, and make ten new recovery codes (any earlier set stops working). A set-up that was
     due is done. Audited (``two_step.enabled``). Cognito is asked first here, so a wrong code
-    costs no hashing of recovery codes.
+    costs no hashing of recovery codes. The code is then used (``guard``: it cannot sign in
+    too), and the count of wrong codes of the user's code step starts again.
 
     Returns the recovery codes, to be shown once. Raises: TwoStepSignInUnavailable,
-    TwoStepSignInAlreadyOn, TwoStepCodeMismatch (a wrong code), ProviderRefused,
-    VendorUnavailable.
+    TwoStepSignInAlreadyOn, TwoStepCodeMismatch (a wrong code), TwoStepCodeUsed,
+    ProviderRefused, VendorUnavailable.
     """
     user, required_at = await _own(db, caller)
     _settable(user, required_at)
@@ -150,7 +158,8 @@ async def confirm_setup(
     # turned it on is turned off again at Cognito.
     async with cognito_errors():
         try:
-            await cognito.verify_software_token(access_token, code, DEVICE_NAME)
+            async with guard.attempt(user.id, code, counts=False):
+                await cognito.verify_software_token(access_token, code, DEVICE_NAME)
         except CodeMismatchError as exc:
             raise TwoStepCodeMismatch() from exc
         await cognito.admin_set_software_token_mfa(_username(user), enabled=True)
@@ -210,10 +219,11 @@ async def _reauthenticate(
     """Prove both factors again through Cognito itself (AdminInitiateAuth with the password,
     then the SOFTWARE_TOKEN_MFA challenge with the code): the console keeps no TOTP secret.
     The tokens this yields are revoked. Counted as a sign-in attempt (a wrong password or
-    code is a failure).
+    code is a failure), and the code as one of the user's code step (:mod:`api.two_step.guard`:
+    it may be locked, and the code works once).
 
-    Raises: RateLimited, ProviderRefused (a wrong password or code, with Cognito's message),
-    VendorUnavailable.
+    Raises: RateLimited (also: the code step is locked), TwoStepCodeUsed, ProviderRefused (a
+    wrong password or code, with Cognito's message), VendorUnavailable.
     """
     username = _username(user)
     async with attempts.attempt(username), cognito_errors():
@@ -222,9 +232,10 @@ async def _reauthenticate(
             result = await password_auth_with_mfa_on(cognito, username, password, result.tokens)
         if result.challenge is None or result.challenge.name != SOFTWARE_TOKEN_MFA:
             raise TwoStepSignInOff()
-        answered = await cognito.respond_software_token_mfa(
-            username, result.challenge.session, code
-        )
+        async with code_guard(attempts).attempt(user.id, code):
+            answered = await cognito.respond_software_token_mfa(
+                username, result.challenge.session, code
+            )
     if answered.tokens is not None:
         await revoke_quietly(cognito, answered.tokens)
 
@@ -309,7 +320,32 @@ async def _turn_off(
 
 
 # ---------------------------------------------------------------------------------------------
-# What the sign-in flows ask (api/session/two_step.py)
+# What the sign-in flows ask (api/session/service.py)
+
+
+def code_guard(attempts: PasswordAttempts) -> CodeGuard:
+    """The guard of the codes a request with these password ``attempts`` checks (the same
+    settings and autocommit engine)."""
+    return CodeGuard.of(attempts.limiter, attempts.settings)
+
+
+def _digest(session: str) -> str:
+    return hashlib.sha256(session.encode()).hexdigest()
+
+
+async def hold_challenge(db: AsyncSession, username: str, session: str) -> None:
+    """Remember that the password of the user of this Cognito username opened the
+    SOFTWARE_TOKEN_MFA challenge of ``session`` (Cognito's opaque session string; only its
+    SHA-256 is kept), for :data:`CHALLENGE_LIFE_S`, in the request's transaction."""
+    expires_at = datetime.now(UTC) + timedelta(seconds=CHALLENGE_LIFE_S)
+    await repository.hold_challenge(db, _digest(session), username, expires_at)
+
+
+async def challenge_user(db: AsyncSession, session: str) -> User | None:
+    """The user whose password opened the challenge of ``session`` (see
+    :func:`hold_challenge`); None for a session the API did not hand out, or an expired
+    one."""
+    return await repository.challenge_user(db, _digest(session))
 
 
 def _identity(username: str) -> ColumnElement[bool]:

@@ -59,7 +59,7 @@ class TestThePasswordAloneIsNotEnough:
         # The next sign-in with the new password asks for the code too, and the code works.
         again = await sign_in(client, user.user.email, NEW_PASSWORD)
         assert again.json()["challenge"]["name"] == "SOFTWARE_TOKEN_MFA"
-        answered = await answer(client, again.json()["challenge"], two_step.code())
+        answered = await answer(client, again.json()["challenge"], await two_step.code())
         assert answered.status_code == 200, answered.text
         assert answered.json()["tokens"]["accessToken"]
 
@@ -101,7 +101,7 @@ class TestGuessingCodes:
             assert wrong.status_code == 400, wrong.text
             assert wrong.json()["code"] == "CodeMismatchException"
         # The sixth try waits, even with the right code.
-        blocked = await answer(client, challenge, two_step.code())
+        blocked = await answer(client, challenge, await two_step.code())
         assert blocked.status_code == 429, blocked.text
         assert blocked.json()["message"].startswith("Too many failed attempts.")
 

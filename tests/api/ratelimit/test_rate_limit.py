@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from api.errors import RateLimited
 from api.main import create_app
 from api.models import SignInBackoff
-from api.ratelimit.service import Limit, RateLimiter
+from api.ratelimit.service import Backoff, Limit, RateLimiter
 from devstack.stack import Stack
 from tests.api.conftest import MakeUser, unique_email
 
@@ -254,6 +254,22 @@ class TestSignInBackoff:
         # The third failure sets the wait: at most three guesses reach Cognito.
         assert statuses.count(400) <= 3
         assert statuses.count(429) >= 7
+
+    async def test_a_free_failure_holds_no_attempt_a_moment_older(
+        self, backoff_app: FastAPI
+    ) -> None:
+        # Two attempts at once (a double submit): the one that read the clock first may
+        # count second, and must not find a wait of 0 s still running.
+        settings = backoff_app.state.settings
+        backoff = Backoff(
+            backoff_app.state.resources.rate_limiter.engine,
+            settings.sign_in_backoff_free_failures,
+            settings.sign_in_backoff_base_s,
+            settings.sign_in_backoff_max_s,
+        )
+        email, now = unique_email("clock"), datetime.now(UTC)
+        await backoff.claim(email, "198.18.2.1", now)
+        await backoff.claim(email, "198.18.2.1", now - timedelta(milliseconds=5))
 
     async def test_an_ipv6_client_backs_off_by_its_64(self, backoff_app: FastAPI) -> None:
         email = unique_email("six")

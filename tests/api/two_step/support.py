@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import httpx
 import pyotp
@@ -15,19 +15,33 @@ from sqlalchemy import func, update
 from api.models import Account
 from tests.api.conftest import PASSWORD, SignedIn
 
+STEP_S = 30  # RFC 6238's time step, as authenticator apps and Cognito use it
+
 
 @dataclass
 class TwoStep:
-    """A user's authenticator secret and recovery codes."""
+    """A user's authenticator secret, recovery codes and the codes used so far (a code works
+    once: README "Two-step sign-in")."""
 
     secret: str
     recovery_codes: list[str]
+    used: set[str] = field(default_factory=set)
 
-    def code(self) -> str:
-        return pyotp.TOTP(self.secret).now()
+    async def code(self) -> str:
+        """A code the authenticator shows now that was not used yet: this step's, else the
+        next step's (Cognito forgives one step of drift), else this step's again once the
+        next step begins. Marked used."""
+        totp = pyotp.TOTP(self.secret)
+        while True:
+            now = time.time()
+            for code in (totp.at(now), totp.at(now + STEP_S)):
+                if code not in self.used:
+                    self.used.add(code)
+                    return code
+            await asyncio.sleep(STEP_S - now % STEP_S + 0.05)
 
     def wrong_code(self) -> str:
-        right = self.code()
+        right = pyotp.TOTP(self.secret).now()
         return f"{(int(right) + 500_000) % 1_000_000:06d}"
 
 
@@ -36,13 +50,12 @@ async def set_up(client: httpx.AsyncClient, headers: dict[str, str]) -> TwoStep:
     started = await client.post("/web/two-step-sign-in/setup", headers=headers)
     assert started.status_code == 200, started.text
     secret = started.json()["secretCode"]
+    code = pyotp.TOTP(secret).now()
     confirmed = await client.post(
-        "/web/two-step-sign-in/setup/confirm",
-        headers=headers,
-        json={"code": pyotp.TOTP(secret).now()},
+        "/web/two-step-sign-in/setup/confirm", headers=headers, json={"code": code}
     )
     assert confirmed.status_code == 200, confirmed.text
-    return TwoStep(secret, confirmed.json()["recoveryCodes"])
+    return TwoStep(secret, confirmed.json()["recoveryCodes"], {code})
 
 
 async def sign_in(

@@ -124,7 +124,7 @@ class TestSignIn:
             "code": "CodeMismatchException",
             "message": "Invalid code received for user",
         }
-        signed = await answer(client, challenge, two_step.code())
+        signed = await answer(client, challenge, await two_step.code())
         assert signed.status_code == 200, signed.text
         assert signed.json()["twoStepSetupRequired"] is False
         session = await client.get(
@@ -177,7 +177,7 @@ class TestRecoveryCodesAndTurningOff:
         fresh = await client.post(
             "/web/two-step-sign-in/recovery-codes",
             headers=user.headers,
-            json={"password": PASSWORD, "code": two_step.code()},
+            json={"password": PASSWORD, "code": await two_step.code()},
         )
         assert fresh.status_code == 200, fresh.text
         new_codes = fresh.json()["recoveryCodes"]
@@ -200,7 +200,7 @@ class TestRecoveryCodesAndTurningOff:
         turned_off = await client.post(
             "/web/two-step-sign-in/disable",
             headers=user.headers,
-            json={"password": PASSWORD, "code": two_step.code()},
+            json={"password": PASSWORD, "code": await two_step.code()},
         )
         assert turned_off.status_code == 204, turned_off.text
         signed = await sign_in(client, user.user.email)
@@ -219,7 +219,7 @@ class TestRecoveryCodesAndTurningOff:
         refused = await client.post(
             "/web/two-step-sign-in/disable",
             headers=user.headers,
-            json={"password": PASSWORD, "code": two_step.code()},
+            json={"password": PASSWORD, "code": await two_step.code()},
         )
         assert refused.status_code == 400
         assert refused.json() == {

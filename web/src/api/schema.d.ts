@@ -1372,7 +1372,7 @@ export interface paths {
         /**
          * Confirm Two Step Setup
          * @description Confirm the new authenticator app with a code it shows: two-step sign-in is on, and
-         *     here are ten recovery codes, shown this once.
+         *     here are ten recovery codes, shown this once. The code is used: it cannot sign in too.
          */
         post: operations["confirmTwoStepSetup"];
         delete?: never;
@@ -3008,6 +3008,19 @@ export interface components {
             message: string;
         };
         /**
+         * Error_TwoStepCodeUsed
+         * @description The error `TwoStepCodeUsed` (HTTP 400).
+         */
+        Error_TwoStepCodeUsed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TwoStepCodeUsed";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_TwoStepSetupRequired
          * @description The error `TwoStepSetupRequired` (HTTP 401).
          */
@@ -3030,6 +3043,19 @@ export interface components {
              * @constant
              */
             code: "TwoStepSignInAlreadyOn";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_TwoStepSignInExpired
+         * @description The error `TwoStepSignInExpired` (HTTP 400).
+         */
+        Error_TwoStepSignInExpired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TwoStepSignInExpired";
             /** Message */
             message: string;
         };
@@ -4452,7 +4478,8 @@ export interface components {
         /**
          * TwoStepCodeRequest
          * @description Answer to the SOFTWARE_TOKEN_MFA challenge of a sign-in: the 6-digit code of the
-         *     user's authenticator app.
+         *     user's authenticator app. ``username`` is the challenge's, as the sign-in answered it;
+         *     the user is the one whose password opened the challenge, however it is spelled.
          */
         TwoStepCodeRequest: {
             /** Code */
@@ -8424,13 +8451,13 @@ export interface operations {
                     "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | MustSignInWithSso | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | MustSignInWithSso | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | TwoStepCodeUsed | TwoStepSignInExpired | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_MustSignInWithSso"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_MustSignInWithSso"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepCodeUsed"] | components["schemas"]["Error_TwoStepSignInExpired"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */
@@ -10151,13 +10178,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | TwoStepSignInRequiredByAccount | TwoStepSignInUnavailable | UserNotConfirmedException | UserNotFoundException */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | TwoStepCodeUsed | TwoStepSignInRequiredByAccount | TwoStepSignInUnavailable | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepSignInRequiredByAccount"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepCodeUsed"] | components["schemas"]["Error_TwoStepSignInRequiredByAccount"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
@@ -10249,13 +10276,13 @@ export interface operations {
                     "application/json": components["schemas"]["RecoveryCodesResponse"];
                 };
             };
-            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | TwoStepSignInUnavailable | UserNotConfirmedException | UserNotFoundException */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | TwoStepCodeUsed | TwoStepSignInUnavailable | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepCodeUsed"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
@@ -10439,13 +10466,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | EmailVerificationRequired */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"];
                 };
             };
             /** @description TwoStepSignInAlreadyOn */
@@ -10519,13 +10546,13 @@ export interface operations {
                     "application/json": components["schemas"]["RecoveryCodesResponse"];
                 };
             };
-            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | TwoStepCodeMismatch | TwoStepSignInUnavailable | UserNotConfirmedException | UserNotFoundException */
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | TwoStepCodeMismatch | TwoStepCodeUsed | TwoStepSignInUnavailable | UserNotConfirmedException | UserNotFoundException */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepCodeMismatch"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepCodeMismatch"] | components["schemas"]["Error_TwoStepCodeUsed"] | components["schemas"]["Error_TwoStepSignInUnavailable"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
@@ -10537,13 +10564,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | EmailVerificationRequired */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"];
                 };
             };
             /** @description TwoStepSignInAlreadyOn */
