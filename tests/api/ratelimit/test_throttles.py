@@ -1,7 +1,7 @@
 """Registration, invitations, payment-method changes, metering batches, invoices, API key
 reveal and roll, domain Verify, SAML set-up saves, the code exchange, refresh and the
 sso-accounts lookup are throttled per client address and per account, in PostgreSQL like the
-sign-in limits (issue 10); invitations also per recipient per day, across accounts."""
+sign-in limits; invitations also per recipient per day, across accounts."""
 
 from __future__ import annotations
 
