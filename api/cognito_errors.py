@@ -24,7 +24,7 @@ from api.adapters.cognito import (
 from api.errors import AppError, EmailInUse, ProviderRefused, VendorUnavailable
 
 # SPEC 8's text for a password sign-in of a user who must use Google; also the message of
-# ``MustSignInWithGoogle`` (api/session/errors.py).
+# ``MustSignInWithGoogle`` (api/identity/sign_in/errors.py).
 MUST_USE_GOOGLE = "This user must sign in with Google"
 USER_DOES_NOT_EXIST = "User does not exist"
 

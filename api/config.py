@@ -298,7 +298,7 @@ class Settings(BaseSettings):
         description=(
             "When the job worker fetches again the SAML metadata URLs last fetched a day ago "
             "and announces signing certificates expiring within 30 days (cron, UTC; "
-            "api/sso/saml_refresh.py); empty: never."
+            "api/identity/sso/saml_refresh.py); empty: never."
         ),
     )
     job_retention_days: int = Field(

@@ -33,6 +33,16 @@ from api.config import Settings
 from api.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from api.deps import declare_permissions
 from api.errors import install_error_handlers
+from api.identity.directory.errors import ScimErrorsMiddleware
+from api.identity.directory.router import SCIM_BASE
+from api.identity.directory.router import groups_web_router as scim_groups_web_router
+from api.identity.directory.router import router as scim_router
+from api.identity.directory.router import web_router as scim_web_router
+from api.identity.mfa.router import router as two_step_router
+from api.identity.mfa.router import users_router as two_step_users_router
+from api.identity.sign_in.router import router as session_router
+from api.identity.sso.router import router as sso_router
+from api.identity.users.router import router as users_router
 from api.keys.router import router as keys_router
 from api.keys.service import key_ring
 from api.platform.body_limits import BodyLimitMiddleware
@@ -52,25 +62,15 @@ from api.platform.spa import mount_spa
 from api.platform.vendor_budget import VendorBudgetMiddleware
 from api.ratelimit.service import RateLimiter, quotas, throttles
 from api.resources import Resources
-from api.scim.errors import ScimErrorsMiddleware
-from api.scim.router import SCIM_BASE
-from api.scim.router import groups_web_router as scim_groups_web_router
-from api.scim.router import router as scim_router
-from api.scim.router import web_router as scim_web_router
-from api.session.router import router as session_router
-from api.sso.router import router as sso_router
-from api.two_step.router import router as two_step_router
-from api.two_step.router import users_router as two_step_users_router
 from api.usage.router import router as usage_router
 from api.usage.router import web_router as usage_web_router
-from api.users.router import router as users_router
 from api.webconfig import router as webconfig_router
 
 # Every /web/* body is a small form; a metering batch holds up to 1000 records of about 200
 # bytes; Stripe documents no maximum for an event (one is a few kilobytes, a large invoice
 # tens of kilobytes).
 WEB_MAX_BODY_BYTES = 64 * 1024
-# A SAML connection's metadata document (up to 256 KB, api/sso/saml_metadata.py) in JSON.
+# A SAML connection's metadata document (up to 256 KB, api/identity/sso/saml_metadata.py) in JSON.
 BODY_LIMITS_BY_PREFIX = (
     ("/metering/", 1024 * 1024),
     ("/webhooks/stripe", 512 * 1024),
@@ -206,7 +206,7 @@ def _add_middleware(app: FastAPI, settings: Settings, metrics: HttpMetrics) -> N
     if settings.cors_allowed_origins:
         # The SPA on another origin (a CDN) sends the bearer token in a header, and the
         # sign-in cookies (refresh token, OAuth flow) with credentials: allowed for the
-        # configured origins only (api/session/cookies.py).
+        # configured origins only (api/identity/sign_in/cookies.py).
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_allowed_origins,

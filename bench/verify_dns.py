@@ -43,8 +43,8 @@ import httpx
 from api.account.service import create_account
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
+from api.identity.sso.verification import record_value
 from api.models import AuthType, DomainState, Role, SsoDomain, User
-from api.sso.verification import record_value
 from bench.server import Worker, access_token, one_worker
 from devstack.services import free_port
 from devstack.stack import running_stack

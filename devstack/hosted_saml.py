@@ -50,7 +50,7 @@ from saml2.saml import SCM_BEARER
 from saml2.xmldsig import SIG_RSA_SHA256
 
 from api.adapters.cognito import CognitoClient, ResourceNotFoundError, UserNotFoundError
-from api.sso.saml_metadata import parse_metadata
+from api.identity.sso.saml_metadata import parse_metadata
 from devstack.hosted_codes import back_to_client, redirect_signed_in
 from devstack.saml_idp import XMLSEC1
 

@@ -23,8 +23,8 @@ from api.account.service import create_account
 from api.adapters.cognito import CognitoClient, ResourceNotFoundError, UserNotFoundError
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
+from api.identity.sso.saml import identity_provider_of
 from api.models import Account, ApiKey, AuthType, Platform, Role, SamlConnection, User
-from api.sso.saml import identity_provider_of
 from api.usage.cycles import recent_cycle_starts, reset_date
 from api.usage.repository import NewRecord, insert_records
 from devstack.hosted_signin import federated_username

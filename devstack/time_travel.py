@@ -18,8 +18,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import func, select, update
 
+from api.identity.sso.recheck import recheck_due
 from api.models import Account, User
-from api.sso.recheck import recheck_due
 
 router = APIRouter(include_in_schema=False)
 
@@ -78,8 +78,8 @@ async def expire_invitation(request: Request, email: Annotated[str, Query()]) ->
 
 @router.post("/dev/domains/recheck")
 async def recheck_domains(request: Request) -> dict[str, int]:
-    """Run the daily re-check of every verified domain now (api/sso/recheck.py); lost-domain
-    emails land in the mailbox."""
+    """Run the daily re-check of every verified domain now (api/identity/sso/recheck.py);
+    lost-domain emails land in the mailbox."""
     state = request.app.state.resources
     report = await recheck_due(state.sessionmaker, state.dns_resolver, interval_s=0)
     return {"kept": report.kept, "lost": report.lost, "unreachable": report.unreachable}

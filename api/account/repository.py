@@ -11,13 +11,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from api.auth.principal import POLICY_COLUMN_COUNT, fetch_acting_row, policy_columns
 from api.auth.tokens import AccessClaims
 from api.billing.account_view import payment_method_sql, subscription_sql
+from api.identity.mfa.account_view import requires_two_step_sql
+from api.identity.sso.account_view import sso_sql
+from api.identity.users.account_view import account_users_sql
 from api.keys.account_view import current_masked_sql
 from api.models import Account
-from api.sso.account_view import sso_sql
-from api.two_step.account_view import requires_two_step_sql
 from api.usage.account_view import usage_by_cycle_sql
 from api.usage.cycles import USAGE_CYCLES_SHOWN
-from api.users.account_view import account_users_sql
 
 
 async def rename(db: AsyncSession, account_id: uuid.UUID, name: str) -> str:

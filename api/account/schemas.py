@@ -9,10 +9,10 @@ from typing import Annotated
 from pydantic import Field
 
 from api.billing.schemas import Billing, Subscription
+from api.identity.sso.schemas import Sso
+from api.identity.users.schemas import AccountUser
 from api.schemas import ACCOUNT_NAME_REQUIRED, AccountName, ApiModel, Required
-from api.sso.schemas import Sso
 from api.usage.schemas import UsageEntry
-from api.users.schemas import AccountUser
 
 
 class Account(ApiModel):

@@ -16,11 +16,11 @@ from api.auth.errors import AccountRequired
 from api.auth.tokens import AccessClaims
 from api.billing.service import payment_method_of, subscription_of
 from api.config import Settings
+from api.identity.mfa.service import requires_two_step
+from api.identity.sso.service import sso_of
+from api.identity.users.service import account_users
 from api.keys.service import add_first_key, current_masked
-from api.sso.service import sso_of
-from api.two_step.service import requires_two_step
 from api.usage.service import usage_by_cycle
-from api.users.service import account_users
 
 
 async def create_account(

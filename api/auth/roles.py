@@ -10,7 +10,7 @@ the permissions of the role its creator has now (``api.auth.scim_tokens``).
 Per user, :func:`require_may_manage` and :func:`require_may_grant` apply the table to a target:
 managing or granting Owner needs :attr:`Permission.OWNERS_WRITE`, so an Admin manages Admins and
 Members but never an Owner, and never makes anyone an Owner. The last-Owner guard and the rest
-of who may join and leave are ``api.membership``.
+of who may join and leave are ``api.identity.membership``.
 """
 
 from __future__ import annotations

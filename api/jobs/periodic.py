@@ -8,7 +8,7 @@ and at most one waiting behind it (a further tick is skipped). A run that raises
 job (the worker logs why; the job failure metrics count it); the next tick tries again.
 
 - ``recheck_domains`` (``DOMAIN_RECHECK_CRON``): verified domains due a re-check
-  (api/sso/recheck.py);
+  (api/identity/sso/recheck.py);
 - ``audit_retention`` (``AUDIT_RETENTION_CRON``): the audit log's month partitions
   (api/audit/retention.py);
 - ``reconcile_billing`` (``BILLING_RECONCILE_CRON``): every account against Stripe
@@ -17,7 +17,7 @@ job (the worker logs why; the job failure metrics count it); the next tick tries
 - ``delete_orphan_users`` (``ORPHAN_USER_CLEANUP_CRON``): pool users a crash left without a
   console row (api/auth/pool_users.py);
 - ``saml_upkeep`` (``SAML_UPKEEP_CRON``): SAML connections' metadata fetched again daily and
-  their expiring certificates announced (api/sso/saml_refresh.py);
+  their expiring certificates announced (api/identity/sso/saml_refresh.py);
 - ``prune_jobs`` (daily): finished jobs older than ``JOB_RETENTION_DAYS``.
 """
 
@@ -39,9 +39,9 @@ from api.auth.pool_users import delete_orphans
 from api.billing.reconcile import reconcile, report
 from api.config import Settings
 from api.db import create_engine, create_sessionmaker
+from api.identity.sso.recheck import recheck_due
+from api.identity.sso.saml_refresh import upkeep
 from api.jobs.stalled import MAINTENANCE_QUEUE
-from api.sso.recheck import recheck_due
-from api.sso.saml_refresh import upkeep
 
 log = structlog.get_logger(__name__)
 

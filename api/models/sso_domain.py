@@ -51,7 +51,7 @@ class SsoDomain(TimestampMixin, Base):
     value of the TXT record ``autostep-verification=<token>`` the account publishes at the
     domain's apex. An account lists a domain once; any number of accounts may claim it, but
     only one may hold it verified at a time (the partial unique index): a second account takes
-    it over only once the holder's record is gone (api/sso/service.py).
+    it over only once the holder's record is gone (api/identity/sso/service.py).
     ``checked_at`` is the last check's time (console or re-check), ``verified_at`` when it
     was last verified.
     """

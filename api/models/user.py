@@ -88,8 +88,8 @@ class User(TimestampMixin, Base):
     )
     # An invited user is Pending from ``invited_at`` until their first sign-in
     # (``signed_in_at`` is then set, and updated at each sign-in), Expired once
-    # ``invitation_expires_at`` has passed without one (api/users/service.py; Resend sets both
-    # again). Users who registered or joined through SSO have no invitation.
+    # ``invitation_expires_at`` has passed without one (api/identity/users/service.py; Resend sets
+    # both again). Users who registered or joined through SSO have no invitation.
     invited_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     invitation_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     signed_in_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

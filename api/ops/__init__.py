@@ -8,7 +8,7 @@ under the dev stack). The commands:
 - ``serve``: one API replica with the graceful shutdown (the container's command);
 - ``migrate``: ``alembic upgrade head`` under the migration lock (``api.platform.migrations``);
 - ``reconcile``: billing state against Stripe (``api.billing.reconcile``);
-- ``recheck``: the verified domains' TXT records (``api.sso.recheck``);
+- ``recheck``: the verified domains' TXT records (``api.identity.sso.recheck``);
 - ``retention``: the audit log's month partitions (``api.audit.retention``);
 - ``audit_federation``: Google/GitHub users against what Cognito asserts
   (``api.auth.audit_federation``);

@@ -1,6 +1,6 @@
 """``python -m api.ops.recheck [--all]``: re-check the TXT records of the verified domains that
 are due once (``--all``: every verified domain now), beside the job worker's periodic passes
-(``DOMAIN_RECHECK_CRON``) or instead of them when that is empty (``api/sso/recheck.py``).
+(``DOMAIN_RECHECK_CRON``) or instead of them when that is empty (``api/identity/sso/recheck.py``).
 
 Prints what it did; exit status 2 when some lookup failed, 0 otherwise.
 """
@@ -12,8 +12,8 @@ import asyncio
 import sys
 
 from api.config import Settings
+from api.identity.sso.recheck import run_once
 from api.platform.logging import configure_logging
-from api.sso.recheck import run_once
 
 
 def main(argv: list[str] | None = None) -> int:

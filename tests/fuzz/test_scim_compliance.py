@@ -26,7 +26,7 @@ from scim2_client.engines.httpx2 import SyncSCIMClient
 from scim2_models import Group, Required, ScimProvider
 from scim2_tester import Status, check_server
 
-from api.scim.resources import Email, User
+from api.identity.directory.resources import Email, User
 from tests.e2e.conftest import google_account_in_api, require_google_sso_in_api
 
 CHECKED_RESOURCE_TYPES = ["User", "Group"]

@@ -19,7 +19,7 @@ from api.auth.tokens import AccessTokenVerifier, IdentityProviderDown, InvalidTo
 from api.ops.openapi import contract
 from devstack.stack import Stack
 from tests.api.conftest import MakeUser
-from tests.api.session.test_session import _forge
+from tests.api.identity.sign_in.test_session import _forge
 
 
 class UnreachablePool:

@@ -16,7 +16,7 @@ from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.auth.pool_users import OrphanReport, PoolUserLedger, delete_orphans
 from api.models import AuthType, PendingPoolUser, Role, User
 from tests.api.conftest import MakeUser, SignedIn
-from tests.api.session.test_registration import _form
+from tests.api.identity.sign_in.test_registration import _form
 
 AGE = timedelta(minutes=30)
 LATER = datetime.now(UTC) + timedelta(days=1)  # every record is old by then

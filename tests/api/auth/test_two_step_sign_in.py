@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from api.adapters.cognito import CognitoClient
 from api.models import AuthType
 from tests.api.conftest import MakeUser
-from tests.api.two_step.support import (
+from tests.api.identity.mfa.support import (
     answer,
     bearer,
     enabled_user,

@@ -10,8 +10,8 @@ import pytest
 import respx
 
 from api.adapters.cognito import CognitoClient
+from api.identity.users.service import _undo_cognito_user
 from api.jobs.periodic import JobResources
-from api.users.service import _undo_cognito_user
 from devstack.stack import Stack
 from tests.api.cognito_model import CognitoModelCheck, CognitoModelViolation, java_pattern
 
@@ -239,7 +239,7 @@ class TestTheHook:
         with pytest.raises(CognitoModelViolation):
             await _undo_cognito_user(cognito, "ada lovelace")
         (recorded,) = cognito_requests_checked.take()
-        assert "(called from api/users/service.py:" in recorded
+        assert "(called from api/identity/users/service.py:" in recorded
         assert recorded.endswith(" in _undo_cognito_user)")
 
 

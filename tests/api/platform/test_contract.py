@@ -114,7 +114,7 @@ def test_every_operation_is_ready_for_third_party_tools() -> None:
 def test_first_request_bodies_have_valid_examples() -> None:
     """Sign-in, a metering batch and a plan change carry examples that the API accepts."""
     from api.billing.schemas import SubscriptionUpdate
-    from api.session.schemas import SignInRequest
+    from api.identity.sign_in.schemas import SignInRequest
     from api.usage.schemas import UsageBatchCreate
 
     document = json.loads(contract())

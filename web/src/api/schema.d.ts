@@ -4465,7 +4465,7 @@ export interface components {
          * Tokens
          * @description Cognito access and ID tokens; ``expires_in`` is the access token's lifetime in seconds.
          *     The refresh token is never in a body: it is set as an httpOnly cookie that only
-         *     ``POST /web/session/refresh`` receives (api/session/cookies.py).
+         *     ``POST /web/session/refresh`` receives (api/identity/sign_in/cookies.py).
          */
         Tokens: {
             /** Accesstoken */

@@ -1,0 +1,33 @@
+"""The membership rules' reads (``api.identity.membership.service``)."""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.models import Role, User
+
+
+async def lock_owners(db: AsyncSession, account_id: uuid.UUID) -> list[uuid.UUID]:
+    """The ids of the account's Owners, their rows locked (``FOR UPDATE``) until the
+    transaction ends: two requests that would each remove an Owner (a delete, a demotion, a
+    deactivation) run one after the other, and the second sees the first's result (READ
+    COMMITTED re-reads a locked row once it is released), so an account never loses its last
+    Owner."""
+    result = await db.scalars(
+        select(User.id)
+        .where(User.account_id == account_id, User.role == Role.OWNER)
+        .order_by(User.id)
+        .with_for_update()
+    )
+    return list(result.all())
+
+
+async def count_users(db: AsyncSession, account_id: uuid.UUID) -> int:
+    """How many users the account has."""
+    count = await db.scalar(
+        select(func.count()).select_from(User).where(User.account_id == account_id)
+    )
+    return count or 0

@@ -1,0 +1,217 @@
+"""User Management routes (SPEC 7: POST /web/users, PUT and DELETE /web/users/{id}; README
+"Roles and invitations": roles, and an invitation's Resend and Revoke at
+/web/users/{id}/invitation)."""
+
+import functools
+import uuid
+from datetime import timedelta
+
+from fastapi import APIRouter, Response
+
+from api.auth.errors import (
+    AccountRequired,
+    EmailVerificationRequired,
+    Forbidden,
+    NotAuthenticated,
+    SignInPolicyRefusal,
+)
+from api.auth.roles import Permission
+from api.deps import (
+    Audit,
+    Cognito,
+    CurrentUser,
+    DbSession,
+    InvitationThrottle,
+    Limiter,
+    Permit,
+    PoolUsers,
+    SettingsDep,
+    VerifiedEmail,
+)
+from api.errors import (
+    EmailInUse,
+    NotFound,
+    ProviderRefused,
+    RateLimited,
+    RequestValidationFailed,
+    VendorUnavailable,
+    error_responses,
+)
+from api.identity.membership.errors import (
+    CannotChangeOwnRole,
+    CannotDeleteSelf,
+    LastOwnerRequired,
+    LastUserRequired,
+)
+from api.identity.users import service
+from api.identity.users.errors import InvitationNotPending, InviteRefusedWithSso
+from api.identity.users.schemas import UserCreate, UserResponse, UserUpdate
+from api.ratelimit.service import count_invitation
+
+router = APIRouter(prefix="/web/users", tags=["users"])
+
+_AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden)
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=UserResponse,
+    dependencies=[Permit(Permission.USERS_WRITE), VerifiedEmail, InvitationThrottle],
+    responses=error_responses(
+        *_AUTH,
+        EmailVerificationRequired,
+        RateLimited,
+        EmailInUse,
+        InviteRefusedWithSso,
+        ProviderRefused,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def invite_user(
+    body: UserCreate,
+    caller: CurrentUser,
+    db: DbSession,
+    cognito: Cognito,
+    audit: Audit,
+    settings: SettingsDep,
+    limiter: Limiter,
+    pool_users: PoolUsers,
+) -> UserResponse:
+    """Invite a user with a role (Owners and Admins; only Owners invite Owners); Cognito
+    emails them a temporary password to sign in with. They are Pending until they do."""
+    validity = timedelta(days=settings.invitation_validity_days)
+    count_email = functools.partial(count_invitation, limiter, settings)
+    user = await service.invite(
+        db=db,
+        cognito=cognito,
+        caller=caller,
+        audit=audit,
+        body=body,
+        validity=validity,
+        count_email=count_email,
+        pool_users=pool_users,
+    )
+    return UserResponse(user=user)
+
+
+@router.put(
+    "/{user_id}",
+    response_model=UserResponse,
+    dependencies=[Permit(Permission.USERS_WRITE)],
+    responses=error_responses(
+        *_AUTH, NotFound, CannotChangeOwnRole, LastOwnerRequired, RequestValidationFailed
+    ),
+)
+async def update_user(
+    user_id: uuid.UUID, body: UserUpdate, caller: CurrentUser, db: DbSession, audit: Audit
+) -> UserResponse:
+    """Change a user's first and last name, and their role when ``role`` is given (the email
+    is not editable). Only Owners change Owners or make Owners."""
+    return UserResponse(
+        user=await service.update(db=db, caller=caller, audit=audit, user_id=user_id, body=body)
+    )
+
+
+@router.delete(
+    "/{user_id}",
+    status_code=204,
+    response_class=Response,
+    dependencies=[Permit(Permission.USERS_WRITE)],
+    responses=error_responses(
+        *_AUTH,
+        NotFound,
+        CannotDeleteSelf,
+        LastUserRequired,
+        LastOwnerRequired,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def delete_user(
+    user_id: uuid.UUID,
+    caller: CurrentUser,
+    db: DbSession,
+    cognito: Cognito,
+    audit: Audit,
+    settings: SettingsDep,
+) -> Response:
+    """Remove a user from the account and from Cognito; the removal sticks (they cannot
+    auto-join again until invited)."""
+    await service.delete(
+        db=db,
+        cognito=cognito,
+        caller=caller,
+        audit=audit,
+        user_id=user_id,
+        stand_in_pool=settings.dev_stand_ins,
+    )
+    return Response(status_code=204)
+
+
+@router.post(
+    "/{user_id}/invitation",
+    response_model=UserResponse,
+    dependencies=[Permit(Permission.USERS_WRITE), VerifiedEmail, InvitationThrottle],
+    responses=error_responses(
+        *_AUTH,
+        EmailVerificationRequired,
+        RateLimited,
+        NotFound,
+        InvitationNotPending,
+        ProviderRefused,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def resend_invitation(
+    user_id: uuid.UUID,
+    caller: CurrentUser,
+    db: DbSession,
+    cognito: Cognito,
+    audit: Audit,
+    settings: SettingsDep,
+    limiter: Limiter,
+) -> UserResponse:
+    """Send a Pending or Expired invitation again with a new temporary password (the old one
+    stops working); it is Pending again for the invitation validity."""
+    validity = timedelta(days=settings.invitation_validity_days)
+    count_email = functools.partial(count_invitation, limiter, settings)
+    user = await service.resend_invitation(
+        db=db,
+        cognito=cognito,
+        caller=caller,
+        audit=audit,
+        user_id=user_id,
+        validity=validity,
+        count_email=count_email,
+    )
+    return UserResponse(user=user)
+
+
+@router.delete(
+    "/{user_id}/invitation",
+    status_code=204,
+    response_class=Response,
+    dependencies=[Permit(Permission.USERS_WRITE)],
+    responses=error_responses(
+        *_AUTH,
+        NotFound,
+        InvitationNotPending,
+        CannotDeleteSelf,
+        LastUserRequired,
+        LastOwnerRequired,
+        RequestValidationFailed,
+        VendorUnavailable,
+    ),
+)
+async def revoke_invitation(
+    user_id: uuid.UUID, caller: CurrentUser, db: DbSession, cognito: Cognito, audit: Audit
+) -> Response:
+    """Withdraw a Pending or Expired invitation: the user is removed from Cognito and the
+    account."""
+    await service.revoke_invitation(
+        db=db, cognito=cognito, caller=caller, audit=audit, user_id=user_id
+    )
+    return Response(status_code=204)
