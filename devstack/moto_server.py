@@ -448,6 +448,21 @@ def _get_signing_certificate_response(self: responses.CognitoIdpResponse) -> Act
     return ActionResult({"Certificate": certificate})
 
 
+_moto_base_json = models.CognitoIdpUser._base_json
+
+
+def _base_json(self: models.CognitoIdpUser) -> dict[str, Any]:
+    """A user as Cognito shows it: a user federated from a third-party or SAML identity
+    provider (the ``identities`` attribute, which Cognito alone sets: here the hosted sign-in
+    stand-in, as Cognito does at federation) has the status ``EXTERNAL_PROVIDER``, which moto
+    does not have, so the API reads the stand-in's users exactly as it reads Cognito's
+    (``api.auth.identity.prove_identity``)."""
+    shown = _moto_base_json(self)
+    if self.attribute_lookup.get("identities"):
+        shown["UserStatus"] = "EXTERNAL_PROVIDER"
+    return shown
+
+
 def install() -> None:
     """Patch moto's Cognito backend and responses (idempotent)."""
     models.CognitoIdpBackend.initiate_auth = initiate_auth  # type: ignore[method-assign]
@@ -468,6 +483,7 @@ def install() -> None:
     backend.respond_to_auth_challenge = respond_to_auth_challenge  # type: ignore[method-assign]
     backend.get_signing_certificate = get_signing_certificate  # type: ignore[attr-defined]
     response.get_signing_certificate = _get_signing_certificate_response  # type: ignore[attr-defined]
+    models.CognitoIdpUser._base_json = _base_json  # type: ignore[method-assign]
     pool = models.CognitoIdpUserPool
     pool.create_refresh_token = create_refresh_token  # type: ignore[method-assign]
     pool.create_tokens_from_refresh_token = create_tokens_from_refresh_token  # type: ignore[method-assign]

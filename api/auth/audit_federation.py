@@ -43,9 +43,7 @@ class Finding:
         )
 
 
-async def audit(
-    db: AsyncSession, cognito: CognitoClient, *, stand_in_pool: bool = False, fix: bool = False
-) -> list[Finding]:
+async def audit(db: AsyncSession, cognito: CognitoClient, fix: bool = False) -> list[Finding]:
     """Every federated user row that Cognito does not back; with ``fix``, those rows become
     email users (flushed; the caller commits)."""
     rows = await db.execute(
@@ -59,9 +57,7 @@ async def audit(
     findings = []
     for user_id, identity_id, email, recorded, account_name in rows:
         try:
-            identity = prove_identity(
-                await cognito.admin_get_user(str(identity_id)), stand_in_pool=stand_in_pool
-            )
+            identity = prove_identity(await cognito.admin_get_user(str(identity_id)))
         except UserNotFoundError:
             asserted: AuthType | None = None
         else:

@@ -91,15 +91,12 @@ def _asserted_provider(identities: str) -> tuple[AuthType, str | None, str | Non
     return provider, str(subject) if subject else None, name
 
 
-def prove_identity(user: CognitoUser, *, stand_in_pool: bool = False) -> ProvenIdentity:
-    """Read a user from AdminGetUser as Cognito asserts it.
+def prove_identity(user: CognitoUser) -> ProvenIdentity:
+    """Read a user from AdminGetUser as Cognito asserts it: federated only with the status
+    ``EXTERNAL_PROVIDER`` (the dev stack's moto stand-in reports it as Cognito does).
 
     Args:
         user: the pool user (AdminGetUser).
-        stand_in_pool: the pool is the development stand-in (moto), which cannot give a user
-            the ``EXTERNAL_PROVIDER`` status: there a confirmed user whose ``identities``
-            attribute names the provider counts as federated. Never true in production
-            (``Settings.check`` refuses stand-ins outside development).
 
     Returns:
         The identity; a native user is ``AuthType.EMAIL`` whatever its username, and has no
@@ -107,7 +104,7 @@ def prove_identity(user: CognitoUser, *, stand_in_pool: bool = False) -> ProvenI
     """
     provider, subject, provider_name = _asserted_provider(user.attributes.get("identities", ""))
     hosted = user.attributes.get(HOSTED_DOMAIN_ATTRIBUTE, "").strip().lower()
-    status_ok = user.status == EXTERNAL_PROVIDER or (stand_in_pool and user.status == "CONFIRMED")
+    status_ok = user.status == EXTERNAL_PROVIDER
     federated = status_ok and provider is not AuthType.EMAIL
     return ProvenIdentity(
         username=user.username,

@@ -25,7 +25,7 @@ async def _main(fix: bool) -> int:
     cognito = CognitoClient.from_settings(settings)
     try:
         async with create_sessionmaker(engine)() as db, db.begin():
-            findings = await audit(db, cognito, stand_in_pool=settings.dev_stand_ins, fix=fix)
+            findings = await audit(db, cognito, fix=fix)
     finally:
         await cognito.aclose()
         await engine.dispose()

@@ -306,7 +306,6 @@ async def _directory(
             _count_invitation, limiter, settings, throttle, client.account_id
         ),
         pool_users=pool_users,
-        stand_in_pool=settings.dev_stand_ins,
     )
 
 

@@ -98,7 +98,6 @@ class Directory:
     invitation_validity: timedelta
     count_invitation: Callable[[str], Awaitable[None]]
     pool_users: PoolUserLedger
-    stand_in_pool: bool = False
 
 
 def _parse_id(resource_id: str) -> uuid.UUID | None:
@@ -491,7 +490,6 @@ async def delete_user(directory: Directory, resource_id: str) -> None:
             acting=directory.acting,
             audit=directory.audit,
             user=user,
-            stand_in_pool=directory.stand_in_pool,
         )
     except (LastOwnerRequired, LastUserRequired) as exc:
         raise Mutability(exc.message) from exc

@@ -217,14 +217,12 @@ async def remove(
     audit: AuditTrail,
     user: User,
     action: AuditAction = AuditAction.USER_DELETED,
-    stand_in_pool: bool = False,
 ) -> None:
     """Remove ``user`` from their account: recorded as ``action`` (a delete, or a revoked
     invitation), the removal remembered so that joins refuse them until they are invited again
     (a federated user by the provider's own id of the person too), the row deleted (their
     sessions end with it), then their pool user deleted. If Cognito fails the request fails and
-    the transaction rolls the delete back. ``stand_in_pool``: the pool is the development
-    stand-in (``api.auth.identity.prove_identity``).
+    the transaction rolls the delete back.
 
     Raises:
         CannotDeleteSelf: ``user`` is the acting user.
@@ -239,7 +237,7 @@ async def remove(
         raise LastUserRequired()
     await keep_an_owner(db, user)
     await audit.record(action, target(user), {"role": (user.role.value, None)})
-    await _remember_removal(db, cognito, user, stand_in_pool)
+    await _remember_removal(db, cognito, user)
     await db.delete(user)
     await db.flush()
     if user.identity_id is None:
@@ -250,9 +248,7 @@ async def remove(
             await cognito.admin_delete_user(user.identity_id)
 
 
-async def _remember_removal(
-    db: AsyncSession, cognito: CognitoClient, user: User, stand_in_pool: bool
-) -> None:
+async def _remember_removal(db: AsyncSession, cognito: CognitoClient, user: User) -> None:
     """README "Security model": removal sticks; a federated user is remembered by the
     provider's own id of the person too, as Cognito asserts it, since their next sign-in
     creates a new pool user."""
@@ -260,9 +256,7 @@ async def _remember_removal(
     if user.auth_type is not AuthType.EMAIL and user.identity_id is not None:
         async with cognito_errors():
             with contextlib.suppress(UserNotFoundError):
-                proven = prove_identity(
-                    await cognito.admin_get_user(user.identity_id), stand_in_pool=stand_in_pool
-                )
+                proven = prove_identity(await cognito.admin_get_user(user.identity_id))
                 provider, subject = proven.auth_type.value, proven.provider_subject
     await record_removal(db, user, provider=provider, provider_subject=subject)
 

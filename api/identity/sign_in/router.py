@@ -407,7 +407,6 @@ async def exchange_code(
         code=body.code,
         state=body.state,
         redirect_uri=body.redirect_uri,
-        stand_in_pool=settings.dev_stand_ins,
         client_address=address,
     )
 
@@ -493,7 +492,6 @@ async def finish_saml_test(
             cognito=cognito,
             verifier=verifier,
             cookies=cookies,
-            stand_in_pool=settings.dev_stand_ins,
             flow=parse_oauth_flow(saml_test_flow),
             code=body.code,
             state=body.state,

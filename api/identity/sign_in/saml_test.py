@@ -72,7 +72,6 @@ async def finish_test(
     cognito: CognitoClient,
     verifier: AccessTokenVerifier,
     cookies: SessionCookies,
-    stand_in_pool: bool,
     flow: tuple[str, str] | None,
     code: str,
     state: str,
@@ -107,5 +106,5 @@ async def finish_test(
             await cognito.revoke_token(tokens.refresh_token)
     async with cognito_errors(refused=lambda _: SamlTestFailed(CODE_REFUSED)):
         user = await cognito.admin_get_user(claims.username)
-    identity = prove_identity(user, stand_in_pool=stand_in_pool)
+    identity = prove_identity(user)
     return await saml.record_test(db=db, caller=caller, audit=audit, identity=identity)

@@ -582,7 +582,6 @@ async def _first_federated_sign_in(
     sign_ins: SignInLog,
     cognito: CognitoClient,
     claims: AccessClaims,
-    stand_in_pool: bool,
     client_address: str,
 ) -> None:
     """An identity with no user yet goes straight into its account when the account expects
@@ -592,9 +591,7 @@ async def _first_federated_sign_in(
     (SPEC 4). What the identity is comes from Cognito (AdminGetUser, api/auth/identity.py).
     """
     async with cognito_errors(refused=lambda _: UnableToAuthenticate()):
-        identity = prove_identity(
-            await cognito.admin_get_user(claims.username), stand_in_pool=stand_in_pool
-        )
+        identity = prove_identity(await cognito.admin_get_user(claims.username))
     if identity.auth_type is AuthType.SAML_SSO:
         try:
             user = await saml.provision(
@@ -618,14 +615,12 @@ async def exchange_code(
     code: str,
     state: str,
     redirect_uri: str,
-    stand_in_pool: bool = False,
     client_address: str = "",
 ) -> CodeExchangeResponse:
     """Exchange the hosted UI's code for tokens (SPEC 7 "Token exchange") in the browser that
     started the sign-in (:func:`redeem_code`). The first sign-in of a SAML identity, or of a
     person the account's directory provisioned, lands in the account
-    (:func:`_first_federated_sign_in`); ``stand_in_pool`` and ``client_address`` are for that
-    (api/auth/identity.py; the audit log).
+    (:func:`_first_federated_sign_in`); ``client_address`` is for that (the audit log).
 
     Returns the tokens (the refresh token as its cookie) and the identity (Cognito username
     from the verified access token; email and names from the ID token's claims). Raises:
@@ -648,7 +643,6 @@ async def exchange_code(
             sign_ins=sign_ins,
             cognito=cognito,
             claims=claims,
-            stand_in_pool=stand_in_pool,
             client_address=client_address,
         )
     return CodeExchangeResponse(

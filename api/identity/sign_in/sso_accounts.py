@@ -67,7 +67,7 @@ async def _prove(
         raise BadRequest(IDENTITY_MISMATCH)
     async with cognito_errors(refused=lambda _: BadRequest(IDENTITY_MISMATCH)):
         user = await cognito.admin_get_user(claims.username)
-    identity = prove_identity(user, stand_in_pool=settings.dev_stand_ins)
+    identity = prove_identity(user)
     if not identity.email or identity.email != normalize_email(claimed.email):
         raise BadRequest(IDENTITY_MISMATCH)
     return identity

@@ -145,7 +145,6 @@ async def delete_user(
         caller=caller,
         audit=audit,
         user_id=user_id,
-        stand_in_pool=settings.dev_stand_ins,
     )
     return Response(status_code=204)
 

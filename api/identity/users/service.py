@@ -244,11 +244,10 @@ async def delete(
     caller: Caller,
     audit: AuditTrail,
     user_id: uuid.UUID,
-    stand_in_pool: bool = False,
 ) -> None:
     """Remove a user from the account and from Cognito (``api.identity.membership.service.remove``:
     the removal is remembered so that auto-join refuses them; their open sessions end with
-    their row). ``stand_in_pool``: the pool is the development stand-in.
+    their row).
 
     Raises:
         NotFound: not a user of the caller's account.
@@ -264,7 +263,6 @@ async def delete(
         acting=membership.by_user(caller),
         audit=audit,
         user=user,
-        stand_in_pool=stand_in_pool,
     )
 
 

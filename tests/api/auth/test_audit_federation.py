@@ -37,14 +37,14 @@ async def test_finds_and_fixes_a_native_user_recorded_as_google(
     assert created.status_code == 204, created.text
 
     async with app.state.resources.sessionmaker() as db, db.begin():
-        findings = await audit(db, cognito, stand_in_pool=True)
+        findings = await audit(db, cognito)
     flagged = {f.email: f for f in findings}
     assert posing.user.email in flagged
     assert flagged[posing.user.email].asserted is AuthType.EMAIL
     assert genuine.email not in flagged
 
     async with app.state.resources.sessionmaker() as db, db.begin():
-        await audit(db, cognito, stand_in_pool=True, fix=True)
+        await audit(db, cognito, fix=True)
     async with app.state.resources.sessionmaker() as db:
         kinds = dict(
             (

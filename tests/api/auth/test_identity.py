@@ -80,14 +80,16 @@ def test_a_saml_identity_names_its_connection() -> None:
 def test_a_google_username_alone_is_a_native_user() -> None:
     user = _user("google_1234", "CONFIRMED", email="kat@acme.dev", email_verified="true")
     assert prove_identity(user).auth_type is AuthType.EMAIL
-    assert prove_identity(user, stand_in_pool=True).auth_type is AuthType.EMAIL
 
 
-def test_outside_the_stand_in_a_confirmed_user_is_never_federated() -> None:
-    # Real Cognito gives federated users the EXTERNAL_PROVIDER status; only moto cannot.
+def test_a_confirmed_user_is_never_federated_whatever_its_attributes() -> None:
+    # Cognito gives federated users the EXTERNAL_PROVIDER status, and so does the dev stack's
+    # moto stand-in (devstack/moto_server.py): the status is the proof, never an attribute.
     user = _user("google_1234", "CONFIRMED", identities=_identities("Google", "Google"))
     assert prove_identity(user).auth_type is AuthType.EMAIL
-    assert prove_identity(user, stand_in_pool=True).auth_type is AuthType.GOOGLE_SSO
+    google = _identities("Google", "Google")
+    federated = _user("google_1234", "EXTERNAL_PROVIDER", identities=google)
+    assert prove_identity(federated).auth_type is AuthType.GOOGLE_SSO
 
 
 @pytest.mark.parametrize(
@@ -132,5 +134,5 @@ def test_the_hosted_domain_must_be_the_emails_domain(
 
 def test_a_native_user_has_no_hosted_domain_whatever_it_writes() -> None:
     user = _user("google_1234", "CONFIRMED", email="kat@acme.dev", **{"custom:hd": "other.dev"})
-    identity = prove_identity(user, stand_in_pool=True)
+    identity = prove_identity(user)
     assert identity.hosted_domain is None
