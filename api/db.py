@@ -143,23 +143,12 @@ def undo_on_rollback(db: AsyncSession, undo: Callable[[], Awaitable[None]]) -> N
     db.info.setdefault(_UNDO_KEY, []).append(undo)
 
 
-_AFTER_COMMIT_KEY = "after_commit"
-
-
-def after_commit(db: AsyncSession, step: Callable[[], Awaitable[None]]) -> None:
-    """Register a step that must happen only once the request's changes are kept (e.g. an
-    email about them): ``get_db`` awaits it after a successful commit and drops it on a
-    rollback. ``step`` must not raise (log instead)."""
-    db.info.setdefault(_AFTER_COMMIT_KEY, []).append(step)
-
-
 # Compensating steps run after the request's vendor budget may be spent (a hung vendor is
 # often why the request failed): they get a budget of their own.
 UNDO_BUDGET_S = 5.0
 
 
 async def _run_undo(db: AsyncSession) -> None:
-    db.info.pop(_AFTER_COMMIT_KEY, None)
     undos = db.info.pop(_UNDO_KEY, [])
     if not undos:
         return
@@ -186,19 +175,13 @@ async def _commit(db: AsyncSession) -> None:
         await _run_undo(db)
         raise
     db.info.pop(_UNDO_KEY, None)
-    steps = db.info.pop(_AFTER_COMMIT_KEY, [])
-    if steps:
-        with vendor_budget(UNDO_BUDGET_S):
-            for step in steps:
-                await step()
 
 
 async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
     """FastAPI dependency: one transaction for the whole request.
 
-    Commits when the route returns (then runs the steps registered with
-    :func:`after_commit`), rolls back when it raises (then runs the steps registered with
-    :func:`undo_on_rollback`), except for an error that is a :class:`KeepsTransaction`, which
+    Commits when the route returns, rolls back when it raises (then runs the steps registered
+    with :func:`undo_on_rollback`), except for an error that is a :class:`KeepsTransaction`, which
     commits and is raised. Nothing is opened on the
     connection until the first statement (SQLAlchemy autobegin). GET and HEAD get a
     read-only autocommit session instead (see the module docstring).
