@@ -16,8 +16,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 import httpx
+import procrastinate
+import procrastinate.exceptions
 import pytest
 import respx
+import structlog
 from fastapi import FastAPI
 from sqlalchemy import update
 from sqlalchemy.engine import make_url
@@ -63,6 +66,23 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
             raise CognitoModelViolation(found)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _loggers_never_cached() -> Iterator[None]:
+    """structlog's ``capture_logs`` reaches only loggers that look the configuration up when
+    they log; a lifespan's ``configure_logging`` (every app a test starts) turns caching on,
+    and a logger cached before another test's lifespan configured anew would log past the
+    capture. So in the tests no logger is cached, whoever configures structlog."""
+    configure = structlog.configure
+
+    def uncached(**settings: Any) -> None:
+        configure(**{**settings, "cache_logger_on_first_use": False})
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(structlog, "configure", uncached)
+        structlog.configure(cache_logger_on_first_use=False)
+        yield
+
+
 @pytest.fixture(scope="session")
 def stack() -> Iterator[Stack]:
     with running_stack() as running:
@@ -76,21 +96,32 @@ async def app(stack: Stack) -> AsyncIterator[FastAPI]:
         resources = JobResources(stack.settings, pool_size=4)
         jobs = create_job_app(stack.settings, resources=resources)
         async with jobs.open_async():
-            worker = asyncio.create_task(
-                jobs.run_worker_async(
-                    # The console's queues; a test's own queue is left to that test.
-                    queues=[EMAIL_QUEUE, STRIPE_EVENT_QUEUE, MAINTENANCE_QUEUE],
-                    concurrency=4,
-                    install_signal_handlers=False,
-                    fetch_job_polling_interval=0.5,
-                    name="tests",
-                )
-            )
+            worker = asyncio.create_task(_supervised_worker(jobs))
             yield application
             worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await worker
         await resources.aclose()
+
+
+async def _supervised_worker(jobs: procrastinate.App) -> None:
+    """The job worker beside the app, restarted when it stops on a lost database connection,
+    as the deployment restarts a worker process that exits (README "Background work"): a
+    test that ends every backend of the database (:func:`terminate_database_connections`)
+    would otherwise leave every later test without a worker, its emails never sent."""
+    while True:
+        try:
+            await jobs.run_worker_async(
+                # The console's queues; a test's own queue is left to that test.
+                queues=[EMAIL_QUEUE, STRIPE_EVENT_QUEUE, MAINTENANCE_QUEUE],
+                concurrency=4,
+                install_signal_handlers=False,
+                fetch_job_polling_interval=0.5,
+                name="tests",
+            )
+            return
+        except procrastinate.exceptions.ConnectorException:
+            await asyncio.sleep(0.2)
 
 
 async def terminate_database_connections(app: FastAPI) -> int:

@@ -7,11 +7,9 @@ not start. In development (the stand-ins) an unreadable client is logged and the
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import structlog
 from structlog.testing import CapturingLogger
 
 import api.main
@@ -20,17 +18,6 @@ from api.main import create_app
 from api.ops.serve import STARTUP_FAILURE
 from devstack.replicas import Replica, replica_environment
 from devstack.stack import Stack
-
-
-@pytest.fixture(autouse=True)
-def _logging_as_it_was() -> Iterator[None]:
-    """Put structlog's configuration back after a lifespan configured it anew: loggers already
-    used keep the processor list they were first bound with, which ``capture_logs`` (in
-    other tests) changes in place, so the list must stay the one they hold."""
-    saved = structlog.get_config()
-    yield
-    structlog.configure(**saved)
-
 
 # A client id the pool does not have: DescribeUserPoolClient answers ResourceNotFoundException,
 # as it does for a client id that is wrong or a role without that permission (AccessDenied).
