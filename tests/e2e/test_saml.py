@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -209,9 +208,11 @@ def test_set_up_test_join_and_require_saml(browser: Browser, page: Page, console
     newcomer.close()
 
 
-def test_an_expiring_certificate_is_warned_about(page: Page, console_url: str) -> None:
+def test_an_expiring_certificate_is_warned_about(
+    page: Page, console_url: str, tmp_path: Path
+) -> None:
     domain, _ = _company(console_url, "Expiring Co")
-    key = make_signing_key(Path(tempfile.mkdtemp(prefix="saml-e2e-")), valid_for=timedelta(days=12))
+    key = make_signing_key(tmp_path, valid_for=timedelta(days=12))
     document = metadata_xml(
         entity_id="https://idp.expiring.example/metadata",
         sso_url="https://idp.expiring.example/sso",

@@ -3,7 +3,9 @@ single sign-on")."""
 
 from __future__ import annotations
 
+import atexit
 import functools
+import shutil
 import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -23,6 +25,7 @@ def signing_key(days_left: int = 3650) -> SigningKey:
 @functools.cache
 def _signing_key(days_left: int) -> SigningKey:
     folder = Path(tempfile.mkdtemp(prefix="saml-idp-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)  # kept for the whole run
     start = datetime.now(UTC) - timedelta(days=400)
     valid_for = datetime.now(UTC) + timedelta(days=days_left) - start
     return make_signing_key(folder, valid_for=valid_for, valid_from=start)
