@@ -1,5 +1,5 @@
 /** The session feature's public surface for the app layer. */
-export { useSession, sessionQueryOptions } from "./api/identity/sign_in";
+export { useSession, sessionQueryOptions } from "./api/session";
 export { signOut, signOutLocally } from "./api/sign-out";
 export { RequireSession } from "./components/RequireSession";
 export { EmailVerificationBanner } from "./components/EmailVerificationBanner";

@@ -6,7 +6,7 @@ import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";
 
 import { useConfirmEmailCode, useSendEmailCode } from "../api/email-verification";
-import { useSession } from "../api/identity/sign_in";
+import { useSession } from "../api/session";
 import {
   bannerText,
   codeProblem,

@@ -13,7 +13,7 @@ import { Navigate, Outlet, useLocation } from "react-router";
 
 import { tokenStore } from "@/lib/token-store";
 
-import { useSession } from "../api/identity/sign_in";
+import { useSession } from "../api/session";
 import { signOutLocally } from "../api/sign-out";
 import { loginHref } from "../lib/login-redirect";
 

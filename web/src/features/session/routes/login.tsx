@@ -11,7 +11,7 @@ import { useNavigate, useSearchParams } from "react-router";
 import { Spinner } from "@/components/ui/Spinner";
 import { tokenStore } from "@/lib/token-store";
 
-import { sessionQueryOptions } from "../api/identity/sign_in";
+import { sessionQueryOptions } from "../api/session";
 import { signOutLocally } from "../api/sign-out";
 import { AuthLayout } from "../components/AuthLayout";
 import { CompleteForgotPasswordForm } from "../components/CompleteForgotPasswordForm";

@@ -20,7 +20,7 @@ import { Spinner } from "@/components/ui/Spinner";
 import { TextField } from "@/components/ui/TextField";
 import { config } from "@/config";
 
-import { sessionQueryOptions } from "../api/identity/sign_in";
+import { sessionQueryOptions } from "../api/session";
 import { useCreateSsoAccount, useExchangeCode, useJoinSsoAccount, useSsoAccounts } from "../api/third-party";
 import { AuthLayout } from "../components/AuthLayout";
 import styles from "../components/forms.module.css";

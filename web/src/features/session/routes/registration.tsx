@@ -14,7 +14,7 @@ import { TextField } from "@/components/ui/TextField";
 import { config } from "@/config";
 
 import { useRegister } from "../api/registration";
-import { sessionQueryOptions } from "../api/identity/sign_in";
+import { sessionQueryOptions } from "../api/session";
 import { AuthLayout } from "../components/AuthLayout";
 import styles from "../components/forms.module.css";
 import {

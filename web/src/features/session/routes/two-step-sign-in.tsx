@@ -19,7 +19,7 @@ import { Panel } from "@/components/ui/Panel";
 import { Spinner } from "@/components/ui/Spinner";
 import { dayLabel } from "@/lib/dates";
 
-import { useSession } from "../api/identity/sign_in";
+import { useSession } from "../api/session";
 import { useDisableTwoStep, useRegenerateRecoveryCodes, useTwoStepSignIn } from "../api/two-step";
 import { ReauthenticateModal } from "../components/two-step/ReauthenticateModal";
 import { RecoveryCodes } from "../components/two-step/RecoveryCodes";

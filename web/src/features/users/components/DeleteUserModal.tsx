@@ -1,7 +1,7 @@
 /** Delete confirmation: 'This will delete {name} from your account.' (SPEC 2). */
 import { ConfirmModal } from "@/components/ui/ConfirmModal";
 
-import { useDeleteUser } from "../api/identity/users";
+import { useDeleteUser } from "../api/users";
 import type { AccountUser } from "../lib/roles";
 
 import styles from "./users.module.css";

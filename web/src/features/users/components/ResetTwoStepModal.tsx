@@ -1,7 +1,7 @@
 /** An Owner's or Admin's reset of another user's two-step sign-in (README "Two-step sign-in"). */
 import { ConfirmModal } from "@/components/ui/ConfirmModal";
 
-import { useResetTwoStep } from "../api/identity/users";
+import { useResetTwoStep } from "../api/users";
 import type { AccountUser } from "../lib/roles";
 
 import styles from "./users.module.css";

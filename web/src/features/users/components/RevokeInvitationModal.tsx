@@ -1,7 +1,7 @@
 /** Revoke a Pending or Expired invitation, after a confirmation (README "Roles and invitations"). */
 import { ConfirmModal } from "@/components/ui/ConfirmModal";
 
-import { useRevokeInvitation } from "../api/identity/users";
+import { useRevokeInvitation } from "../api/users";
 import type { AccountUser } from "../lib/roles";
 
 import styles from "./users.module.css";

@@ -25,7 +25,7 @@ import { Panel } from "@/components/ui/Panel";
 import { usePermissions } from "@/api/use-permissions";
 
 import { useSamlSettings, useSetSamlRequirement } from "../api/saml";
-import { useSetGoogleSso } from "../api/identity/users";
+import { useSetGoogleSso } from "../api/users";
 import { SAML_AUTH_TYPE, samlBlockedReason } from "../lib/saml";
 import { type SsoChoice, googleSsoBlockedReason } from "../lib/sso";
 

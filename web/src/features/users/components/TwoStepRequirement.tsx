@@ -9,7 +9,7 @@ import { ConfirmModal } from "@/components/ui/ConfirmModal";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { usePermissions } from "@/api/use-permissions";
 
-import { useSetTwoStepRequirement } from "../api/identity/users";
+import { useSetTwoStepRequirement } from "../api/users";
 import type { AccountUser } from "../lib/roles";
 
 import own from "./two-step.module.css";

@@ -14,7 +14,7 @@ import { TextField } from "@/components/ui/TextField";
 import type { Role } from "@/lib/permissions";
 import { usePermissions } from "@/api/use-permissions";
 
-import { useInviteUser, useUpdateUser } from "../api/identity/users";
+import { useInviteUser, useUpdateUser } from "../api/users";
 import type { AccountUser } from "../lib/roles";
 
 import { RoleChoice } from "./RoleChoice";

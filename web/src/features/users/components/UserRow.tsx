@@ -12,7 +12,7 @@ import { Button } from "@/components/ui/Button";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { usePermissions } from "@/api/use-permissions";
 
-import { useResendInvitation } from "../api/identity/users";
+import { useResendInvitation } from "../api/users";
 import { type AccountUser, awaitsSsoSignIn, invitationLabel } from "../lib/roles";
 
 import styles from "./users.module.css";

@@ -19,7 +19,7 @@ import { Panel } from "@/components/ui/Panel";
 import { usePermissions } from "@/api/use-permissions";
 
 import { useSamlSettings } from "../api/saml";
-import { useAccountUsers, useSessionUser, useSso, useTwoStepRequired } from "../api/identity/users";
+import { useAccountUsers, useSessionUser, useSso, useTwoStepRequired } from "../api/users";
 import { DeleteUserModal } from "../components/DeleteUserModal";
 import { DirectorySync } from "../components/DirectorySync";
 import { ResetTwoStepModal } from "../components/ResetTwoStepModal";
