@@ -73,7 +73,7 @@ def test_the_generated_python_client_works(client_package: ModuleType, console_u
     models = _module("models")
     client = client_package.Client(base_url=console_url, raise_on_unexpected_status=True)
     email = f"pyclient-{secrets.token_hex(4)}@pyclient-labs.dev"
-    registered = _module("api.identity.sign_in.register").sync_detailed(
+    registered = _module("api.session.register").sync_detailed(
         client=client,
         body=models.RegistrationRequest(
             first_name="Py",
@@ -86,7 +86,7 @@ def test_the_generated_python_client_works(client_package: ModuleType, console_u
     assert registered.status_code == 201, registered.content
 
     # Sign-in: typed tokens.
-    signed_in = _module("api.identity.sign_in.sign_in").sync(
+    signed_in = _module("api.session.sign_in").sync(
         client=client, body=models.SignInRequest(email=email, password=PASSWORD)
     )
     assert isinstance(signed_in, models.SignInResponse), signed_in
@@ -97,7 +97,7 @@ def test_the_generated_python_client_works(client_package: ModuleType, console_u
         base_url=console_url, token=token, raise_on_unexpected_status=True
     )
     # The session and the account, parsed into the generated models.
-    session = _module("api.identity.sign_in.get_session").sync(client=authed)
+    session = _module("api.session.get_session").sync(client=authed)
     assert isinstance(session, models.SessionResponse), session
     assert session.session.user.email == email
     account = _module("api.account.get_account").sync(client=authed)
@@ -105,7 +105,7 @@ def test_the_generated_python_client_works(client_package: ModuleType, console_u
     assert account.account.name == "PyClient Labs"
 
     # A documented error comes back typed, its code a literal, not UnexpectedStatus.
-    refused = _module("api.identity.sign_in.sign_in").sync_detailed(
+    refused = _module("api.session.sign_in").sync_detailed(
         client=client, body=models.SignInRequest(email=email, password=PASSWORD + "x")
     )
     assert refused.status_code == 400, refused.content
