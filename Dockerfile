@@ -3,9 +3,9 @@
 #   docker build .             the production image (the last stage, `runtime`): only
 #                              requirements.lock; api/ (not devstack/, the development
 #                              stand-ins), migrations/, alembic.ini and web/dist; runs as a non-root user
-#                              (python -m api.ops.serve: graceful shutdown on SIGTERM) and keeps
+#                              (python -m api.app.commands.serve: graceful shutdown on SIGTERM) and keeps
 #                              working on a read-only root filesystem with /tmp writable.
-#                              Migrate with `docker run IMAGE python -m api.ops.migrate`.
+#                              Migrate with `docker run IMAGE python -m api.app.commands.migrate`.
 #   docker build --target dev  the development stack that docker-compose.yml runs
 #                              (`python -m devstack`, with requirements-dev.lock).
 
@@ -50,4 +50,4 @@ COPY --from=web /src/web/dist ./web/dist
 ENV WEB_DIST=/app/web/dist
 USER console
 EXPOSE 8000
-CMD ["python", "-m", "api.ops.serve", "--host", "0.0.0.0", "--port", "8000"]
+CMD ["python", "-m", "api.app.commands.serve", "--host", "0.0.0.0", "--port", "8000"]

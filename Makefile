@@ -53,7 +53,7 @@ lint: $(VENV_STAMP)
 	$(PY) -m ruff check api devstack tests bench migrations tools
 	$(PY) -m ruff format --check api devstack tests bench migrations tools
 	$(PY) -m mypy
-	.venv/bin/lint-imports --no-cache
+	PYTHONPATH=. .venv/bin/lint-imports --no-cache
 	@# Comments name the reason, the rule or the SPEC/README section, never an issue number:
 	@# issue numbers mean nothing to the next reader (design history is in commit messages).
 	@! grep -rnIE --exclude-dir=node_modules '\b[Ii]ssues? #?[0-9]+' api devstack tools web/src openapi.json \
@@ -115,7 +115,7 @@ test: deps chromium nginx promtool
 
 # Regenerate the contract and the web client types after changing a /web route or schema.
 contract: deps
-	$(PY) -m api.ops.openapi
+	$(PY) -m api.app.commands.openapi
 	cd web && npm run gen:api
 
 bench: deps

@@ -5,7 +5,7 @@
 Starts the stand-in stack (throwaway database, moto, localstripe), seeds one account as the
 console's busiest screen sees it (3 users, 12 billing cycles of usage on all 3 platforms,
 Google SSO required for a domain, a card on file, a paid plan), signs in for a real access
-token, then starts ``uvicorn --factory api.main:create_app --workers 1`` on 127.0.0.1 with
+token, then starts ``uvicorn --factory api.app.web:create_app --workers 1`` on 127.0.0.1 with
 production-like settings (JSON access lines at INFO, written to /dev/null) and drives it with
 ``wrk`` from Debian (installed on first use).
 
@@ -45,8 +45,8 @@ from pathlib import Path
 from dateutil.relativedelta import relativedelta
 
 from api.account.service import create_account
-from api.config import Settings
-from api.db import create_engine, create_sessionmaker
+from api.kernel.config import Settings
+from api.kernel.db import create_engine, create_sessionmaker
 from api.models import AuthType, DomainState, Platform, Role, SsoDomain, Usage, User
 from api.usage.cycles import recent_cycle_starts
 from bench.server import Worker, access_token, one_worker

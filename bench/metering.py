@@ -37,8 +37,8 @@ import httpx
 from dateutil.relativedelta import relativedelta
 from sqlalchemy import update
 
-from api.config import Settings
-from api.db import create_engine, create_sessionmaker
+from api.kernel.config import Settings
+from api.kernel.db import create_engine, create_sessionmaker
 from api.keys.service import key_ring, open_current_key
 from api.models import ApiKey, Role
 from bench.server import access_token, one_worker

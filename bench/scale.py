@@ -6,9 +6,10 @@ Starts the stand-in stack (throwaway database, moto, localstripe, DNS stand-in, 
 that holds each message 150 ms as a relay would), seeds one account with a password user and
 twelve accounts of three users each, allowed 300 credits each, whose alert thresholds the
 traffic crosses one account after another all through the run, then runs ``--replicas``
-production replicas (``python -m api.ops.serve``, devstack/replicas.py) on loopback behind
+production replicas (``python -m api.app.commands.serve``, devstack/replicas.py) on loopback behind
 Debian's nginx (bench/nginx.py, the proxy rules of deploy/nginx/console-proxy.conf) and two job
-workers (``python -m api.ops.worker``). For ``--duration`` seconds ``--concurrency`` clients
+workers (``python -m api.app.commands.worker``). For ``--duration`` seconds ``--concurrency``
+clients
 send a mix through nginx: ``GET /web/session`` and ``GET /web/account`` with the user's bearer
 token, metering batches (20 records with idempotency keys, half to the first account, half to
 the alert account whose twelfth of the run it is; one batch in ten is a batch sent before,
@@ -68,12 +69,12 @@ from typing import Any
 import httpx
 
 from api.adapters.mail import Mailer
-from api.auth.api_keys import hash_api_key
-from api.config import Settings
-from api.db import create_engine, create_sessionmaker
-from api.deferred import EMAIL_QUEUE
+from api.kernel.config import Settings
+from api.kernel.db import create_engine, create_sessionmaker
+from api.kernel.deferred import EMAIL_QUEUE
 from api.keys.service import key_ring, open_current_key
 from api.models import Role
+from api.principal.api_keys import hash_api_key
 from api.usage.alerts import message_key
 from bench.metering import PASSWORD, seed_account
 from bench.nginx import Nginx

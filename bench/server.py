@@ -15,8 +15,8 @@ import httpx
 from sqlalchemy import update
 
 from api.adapters.cognito import CognitoClient
-from api.config import Settings
-from api.db import create_engine, create_sessionmaker
+from api.kernel.config import Settings
+from api.kernel.db import create_engine, create_sessionmaker
 from api.models import User
 from devstack.bootstrap import api_environment
 from devstack.services import free_port
@@ -44,7 +44,7 @@ class Worker:
 
 @contextmanager
 def one_worker(stack: Stack, overrides: dict[str, str] | None = None) -> Iterator[Worker]:
-    """``uvicorn --factory api.main:create_app --workers 1`` with production settings (JSON
+    """``uvicorn --factory api.app.web:create_app --workers 1`` with production settings (JSON
     access lines at INFO to /dev/null, no uvicorn access log) and the environment
     ``overrides``; yields it once /readyz answers, then stops it."""
     port = free_port()
@@ -61,7 +61,7 @@ def one_worker(stack: Stack, overrides: dict[str, str] | None = None) -> Iterato
             "-m",
             "uvicorn",
             "--factory",
-            "api.main:create_app",
+            "api.app.web:create_app",
             "--host",
             "127.0.0.1",
             "--port",

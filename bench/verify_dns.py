@@ -5,7 +5,7 @@
 Starts the stand-in stack (throwaway database, moto, localstripe), seeds one account with
 ``--verifies`` Pending domains whose TXT records a DNS stand-in of its own serves, each answer
 ``--delay`` seconds late (``devstack/dns_server.py`` with ``delay_s``), and starts
-``uvicorn --factory api.main:create_app --workers 1`` with production settings and the default
+``uvicorn --factory api.app.web:create_app --workers 1`` with production settings and the default
 database pool (``DB_POOL_SIZE`` 20, fewer connections than there are Verify calls), pointed at
 that nameserver, with ``DNS_LOOKUPS_PER_REPLICA`` at ``--verifies`` so every call reaches DNS.
 
@@ -41,9 +41,9 @@ from pathlib import Path
 import httpx
 
 from api.account.service import create_account
-from api.config import Settings
-from api.db import create_engine, create_sessionmaker
 from api.identity.sso.verification import record_value
+from api.kernel.config import Settings
+from api.kernel.db import create_engine, create_sessionmaker
 from api.models import AuthType, DomainState, Role, SsoDomain, User
 from bench.server import Worker, access_token, one_worker
 from devstack.services import free_port

@@ -9,9 +9,9 @@
 3. moto (Cognito), localstripe (Stripe), the DNS stand-in and the SMTP sink on free loopback
    ports, bootstrapped idempotently;
 4. the demo account, printed with its sign-in at start;
-5. ``python -m api.ops.reconcile --fix`` against localstripe, its lines printed (a failure
+5. ``python -m api.app.commands.reconcile --fix`` against localstripe, its lines printed (a failure
    is printed too, and the stack goes on);
-6. one worker of the job engine (``python -m api.ops.worker``: the emails and the periodic
+6. one worker of the job engine (``python -m api.app.commands.worker``: the emails and the periodic
    tasks), its output in ``--data-dir``/logs/worker.log, its metrics on a free loopback port;
 7. the API, serving the SPA, the hosted-UI stand-in, the dev mailbox, the DNS records
    endpoint (``/dev/dns/<name>``) and the handbook (``/handbook/``), on 127.0.0.1:PORT, its
@@ -43,7 +43,7 @@ def _reconcile_billing() -> None:
     """Report and repair drift between the accounts and localstripe (api/billing/reconcile.py),
     e.g. a webhook localstripe sent while the API was stopped. Never stops the dev stack."""
     from api.billing.reconcile import run
-    from api.config import Settings
+    from api.kernel.config import Settings
 
     try:
         lines, _ = asyncio.run(run(Settings(), fix=True))
@@ -55,8 +55,8 @@ def _reconcile_billing() -> None:
 
 
 async def _serve(host: str, port: int, *, with_handbook: bool) -> None:
-    from api.config import Settings
-    from api.platform.metrics import serve_metrics
+    from api.kernel.config import Settings
+    from api.kernel.http.metrics import serve_metrics
     from devstack.app import create_dev_app
 
     app = create_dev_app(Settings())
@@ -164,7 +164,7 @@ def main() -> None:
         )
         if args.stripe_js_url:
             os.environ["STRIPE_JS_URL"] = args.stripe_js_url
-        from api.config import Settings
+        from api.kernel.config import Settings
 
         created, provisioned = asyncio.run(seed(Settings()))
         _say(
@@ -176,7 +176,8 @@ def main() -> None:
         children.append(services.start_worker(data_dir / "logs"))
         _say(
             f"job worker started (log: {data_dir / 'logs' / 'worker.log'}, metrics: "
-            f"http://127.0.0.1:{children[-1].port}/metrics; the queue: python -m api.ops.queue)"
+            f"http://127.0.0.1:{children[-1].port}/metrics; the queue: python -m "
+            f"api.app.commands.queue)"
         )
         asyncio.run(_serve(args.host, args.port, with_handbook=with_handbook))
     except KeyboardInterrupt:

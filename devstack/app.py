@@ -1,4 +1,4 @@
-"""The dev stack's app: the production app (``api.main.create_app``) plus the stand-ins that
+"""The dev stack's app: the production app (``api.app.web.create_app``) plus the stand-ins that
 let it run with no network, one module each: the hosted sign-in page (devstack/hosted_signin.py),
 the mailbox (devstack/mailbox.py), the DNS records endpoint (devstack/dns_records.py), the
 clock (devstack/time_travel.py), a SAML identity provider (devstack/saml_idp.py) and the hosted
@@ -15,8 +15,8 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from api.config import Settings
-from api.main import create_app
+from api.app.web import create_app
+from api.kernel.config import Settings
 from devstack import (
     dns_records,
     handbook,

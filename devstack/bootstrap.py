@@ -12,8 +12,8 @@ import httpx
 import stripe
 
 from api.adapters.cognito import CognitoClient
-from api.auth.app_client import ALLOWED_AUTH_FLOWS
 from api.billing.webhooks.service import HANDLED_TYPES
+from api.identity.sign_in.app_client import ALLOWED_AUTH_FLOWS
 
 REGION = "us-east-1"
 POOL_NAME = "console-dev"
@@ -26,7 +26,7 @@ STRIPE_WEBHOOK_SECRET = "whsec_devstack"
 AWS_KEY = "testing"
 # The console's own emails (api/adapters/mail.py) come from this address.
 MAIL_FROM = "Autostep Console <no-reply@console.example>"
-# The dev stack's API key ring (api/secretbox.py): a fixed, public key, for stand-ins only.
+# The dev stack's API key ring (api/kernel/secretbox.py): a fixed, public key, for stand-ins only.
 DEV_KEY_RING = {
     "API_KEY_ENCRYPTION_KEYS": '{"dev-1": "ZGV2c3RhY2stb25seS1ub3QtYS1zZWNyZXQtMzJieXQ="}',
     "API_KEY_ENCRYPTION_KEY_ID": "dev-1",
@@ -249,7 +249,7 @@ async def bootstrap(
 def api_environment(
     stand_ins: StandIns, *, database_url: str, public_url: str, web_dist: str = ""
 ) -> dict[str, str]:
-    """Environment variables that configure the API for the stand-ins (see api/config.py)."""
+    """Environment variables that configure the API for the stand-ins (see api/kernel/config.py)."""
     return {
         "ENVIRONMENT": "development",
         "DEV_STAND_INS": "true",

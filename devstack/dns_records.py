@@ -5,7 +5,7 @@
 ``GET`` shows what a lookup gets: what a domain owner would do at their DNS host to prove a
 domain (SPEC's domain verification).
 
-``api.config.Settings.check`` refuses ``DEV_STAND_INS`` outside development, so production
+``api.kernel.config.Settings.check`` refuses ``DEV_STAND_INS`` outside development, so production
 never mounts this module.
 """
 

@@ -22,7 +22,7 @@ developer guide, "SAML user pool IdP authentication flow").
   client's callback with a code. A refused response redirects there with an OAuth error.
 
 moto stores identity providers but does none of this (no metadata parsing, no hosted UI, no
-``/saml2/idpresponse``). ``api.config.Settings.check`` refuses ``DEV_STAND_INS`` outside
+``/saml2/idpresponse``). ``api.kernel.config.Settings.check`` refuses ``DEV_STAND_INS`` outside
 development, so production never mounts this module.
 """
 

@@ -9,7 +9,7 @@ the API verifies exactly as production tokens. For a SAML identity provider of t
 authorize request goes on to it instead, and its response comes back to
 ``/saml2/idpresponse`` (devstack/hosted_saml.py).
 
-``api.config.Settings.check`` refuses ``DEV_STAND_INS`` outside development, so production
+``api.kernel.config.Settings.check`` refuses ``DEV_STAND_INS`` outside development, so production
 never mounts this module.
 """
 
@@ -27,7 +27,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from api.adapters.cognito import CognitoClient, UserNotFoundError
-from api.auth.identity import HOSTED_DOMAIN_ATTRIBUTE
+from api.principal.identity import HOSTED_DOMAIN_ATTRIBUTE
 from devstack import hosted_saml
 from devstack.hosted_codes import codes, redirect_signed_in
 
@@ -88,7 +88,7 @@ def federated_attributes(
 ) -> dict[str, str]:
     """The attributes Cognito gives a user federated from ``provider`` ('google'/'github'):
     the provider-asserted email, verified, the names, ``identities``, which only Cognito
-    writes and which is what proves the federation (api/auth/identity.py), and for a Google
+    writes and which is what proves the federation (api/principal/identity.py), and for a Google
     Workspace account its hosted domain (``hd``, mapped to ``custom:hd``)."""
     provider_name, provider_type = _POOL_PROVIDERS[provider]
     identity = {

@@ -5,7 +5,7 @@ passwords of invited users), recorded from the Cognito adapter's traffic, and ev
 console sends through the SMTP sink (devstack/smtp_sink.py: usage alerts, lost-domain notices),
 served newest first.
 
-``api.config.Settings.check`` refuses ``DEV_STAND_INS`` outside development, so production
+``api.kernel.config.Settings.check`` refuses ``DEV_STAND_INS`` outside development, so production
 never mounts this module.
 """
 

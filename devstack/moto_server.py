@@ -456,7 +456,7 @@ def _base_json(self: models.CognitoIdpUser) -> dict[str, Any]:
     provider (the ``identities`` attribute, which Cognito alone sets: here the hosted sign-in
     stand-in, as Cognito does at federation) has the status ``EXTERNAL_PROVIDER``, which moto
     does not have, so the API reads the stand-in's users exactly as it reads Cognito's
-    (``api.auth.identity.prove_identity``)."""
+    (``api.principal.identity.prove_identity``)."""
     shown = _moto_base_json(self)
     if self.attribute_lookup.get("identities"):
         shown["UserStatus"] = "EXTERNAL_PROVIDER"

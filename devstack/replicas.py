@@ -1,4 +1,5 @@
-"""API replicas as production runs them (``python -m api.ops.serve``), against the stand-in stack.
+"""API replicas as production runs them (``python -m api.app.commands.serve``), against the
+stand-in stack.
 
 Each replica is a child process with production settings (``ENVIRONMENT=production``, no
 stand-ins mounted, JSON logs) pointed at the stack's moto, localstripe, DNS stand-in and
@@ -37,7 +38,7 @@ def replica_environment(stack: Stack, public_url: str, **overrides: str) -> dict
 
 
 class Replica:
-    """One ``python -m api.ops.serve`` process on 127.0.0.1.
+    """One ``python -m api.app.commands.serve`` process on 127.0.0.1.
 
     Args:
         name: for its log file (``log_dir/<name>.log``, appended to across restarts).
@@ -69,7 +70,7 @@ class Replica:
         return [
             sys.executable,
             "-m",
-            "api.ops.serve",
+            "api.app.commands.serve",
             "--host",
             "127.0.0.1",
             "--port",
@@ -137,7 +138,8 @@ class Replica:
 
 
 class JobWorker(Replica):
-    """One ``python -m api.ops.worker`` process: ``port`` is its metrics port, whose ``/readyz``
+    """One ``python -m api.app.commands.worker`` process: ``port`` is its metrics port, whose
+    ``/readyz``
     :meth:`wait_ready` polls (ready once it reads its queue)."""
 
     def command(self) -> list[str]:
@@ -145,7 +147,7 @@ class JobWorker(Replica):
         return [
             sys.executable,
             "-m",
-            "api.ops.worker",
+            "api.app.commands.worker",
             "--metrics-host",
             "127.0.0.1",
             "--metrics-port",

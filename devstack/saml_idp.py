@@ -18,7 +18,7 @@ Google Workspace; ARCHITECTURE "Development and test stack", README "SAML single
 Its signing key and self-signed certificate (RSA 2048, SHA-256) are made once per data folder,
 so a connection saved with its metadata keeps working across restarts.
 
-``api.config.Settings.check`` refuses ``DEV_STAND_INS`` outside development, so production
+``api.kernel.config.Settings.check`` refuses ``DEV_STAND_INS`` outside development, so production
 never mounts this module.
 """
 

@@ -21,9 +21,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.account.service import create_account
 from api.adapters.cognito import CognitoClient, ResourceNotFoundError, UserNotFoundError
-from api.config import Settings
-from api.db import create_engine, create_sessionmaker
 from api.identity.sso.saml import identity_provider_of
+from api.kernel.config import Settings
+from api.kernel.db import create_engine, create_sessionmaker
 from api.models import Account, ApiKey, AuthType, Platform, Role, SamlConnection, User
 from api.usage.cycles import recent_cycle_starts, reset_date
 from api.usage.repository import NewRecord, insert_records

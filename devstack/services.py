@@ -158,11 +158,12 @@ def start_postgres(data_dir: Path) -> Postgres:
 
 def migrate(database_url: str) -> None:
     """``alembic upgrade head`` on ``database_url`` under the migration lock, as production's
-    ``python -m api.ops.migrate`` does, with the dev key ring unless one is set (a migration seals
+    ``python -m api.app.commands.migrate`` does, with the dev key ring unless one is set (a
+    migration seals
     the API keys it moves)."""
     import asyncio
 
-    from api.platform.migrations import upgrade
+    from api.kernel.migrations import upgrade
     from devstack.bootstrap import DEV_KEY_RING
 
     for name, value in DEV_KEY_RING.items():
@@ -314,12 +315,12 @@ def start_smtp_sink(mailbox: Path, port: int | None = None, delay_ms: float = 0)
 
 
 def start_worker(log_dir: Path) -> ChildProcess:
-    """One worker of the job engine (``python -m api.ops.worker``) with this process's
+    """One worker of the job engine (``python -m api.app.commands.worker``) with this process's
     environment (the API's settings, set before), its output in ``log_dir/worker.log``, its
     metrics and readiness on a free loopback port (the child's ``port``); stopped with SIGTERM,
     which lets a running job finish (README "Background work")."""
     port = free_port()
-    command = [sys.executable, "-m", "api.ops.worker", "--metrics-host", "127.0.0.1"]
+    command = [sys.executable, "-m", "api.app.commands.worker", "--metrics-host", "127.0.0.1"]
     return ChildProcess("worker", [*command, "--metrics-port", str(port)], port, log_dir, {})
 
 

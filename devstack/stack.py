@@ -11,12 +11,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from api.config import Settings
-from api.jobs.periodic import PERIODIC_TASKS
+from api.app.jobs.periodic import PERIODIC_TASKS
+from api.kernel.config import Settings
 from devstack import bootstrap, services
 
 PERIODIC_SCHEDULES = tuple(setting.upper() for _, setting, _ in PERIODIC_TASKS)
-"""The settings of the worker's periodic tasks (api/jobs/periodic.py)."""
+"""The settings of the worker's periodic tasks (api/app/jobs/periodic.py)."""
 
 TEST_DATA = services.ROOT / ".testdata"
 

@@ -5,7 +5,7 @@
 - ``POST /dev/invitations/expire?email=``: a pending invitation expires now;
 - ``POST /dev/domains/recheck``: the daily re-check of every verified domain runs now.
 
-``api.config.Settings.check`` refuses ``DEV_STAND_INS`` outside development, so production
+``api.kernel.config.Settings.check`` refuses ``DEV_STAND_INS`` outside development, so production
 never mounts this module.
 """
 

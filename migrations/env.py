@@ -1,5 +1,6 @@
 """Alembic environment (async). The database URL comes from ``DATABASE_URL``, or the caller
-hands over a connection in ``config.attributes["connection"]`` (``python -m api.ops.migrate``, which
+hands over a connection in ``config.attributes["connection"]`` (``python -m
+api.app.commands.migrate``, which
 holds the migration lock on it)."""
 
 import asyncio

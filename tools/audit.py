@@ -16,7 +16,7 @@ installs nothing: ``--disable-pip --require-hashes``) and ``npm audit --omit=dev
 - ``error``: anything else (a bad lock file, a crash) -> exit 1, never taken for unreachable.
 
 The classification reads the tools' JSON output (``-f json``, ``--json``) and exit codes only;
-``tests/api/platform/test_audit.py`` feeds it recorded outputs.
+``tests/api/kernel/test_audit.py`` feeds it recorded outputs.
 """
 
 from __future__ import annotations

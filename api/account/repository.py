@@ -8,14 +8,14 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from api.auth.principal import POLICY_COLUMN_COUNT, fetch_acting_row, policy_columns
-from api.auth.tokens import AccessClaims
 from api.billing.account_view import payment_method_sql, subscription_sql
 from api.identity.mfa.account_view import requires_two_step_sql
 from api.identity.sso.account_view import sso_sql
 from api.identity.users.account_view import account_users_sql
 from api.keys.account_view import current_masked_sql
 from api.models import Account
+from api.principal.principal import POLICY_COLUMN_COUNT, fetch_acting_row, policy_columns
+from api.principal.tokens import AccessClaims
 from api.usage.account_view import usage_by_cycle_sql
 from api.usage.cycles import USAGE_CYCLES_SHOWN
 
@@ -30,7 +30,7 @@ async def rename(db: AsyncSession, account_id: uuid.UUID, name: str) -> str:
 
 # GET /web/account in one round trip, keyed by the verified token's ``sub`` ($1; $2 is the
 # time, $3 the cycles shown), so the caller lookup, with what the sign-in policy reads
-# (``api.auth.principal.policy_columns``), is this statement too.
+# (``api.principal.principal.policy_columns``), is this statement too.
 # PostgreSQL builds the response body, exactly the JSON of ``AccountResponse``
 # (api/account/schemas.py), and the API sends its bytes as they come. Each domain writes its
 # part next to its other rules; this statement only composes them, and a test holds the whole
@@ -63,12 +63,12 @@ async def account_view_json(
     user a verified token acts for (its ``sub``), with usage up to the billing cycle
     containing ``now`` (aware), if the sign-in policy lets the token act; None when that
     identity has no user. One statement, one round trip on a connection of ``read_engine``
-    (the autocommit engine), sent with asyncpg itself (``api.db.driver_connection``); reads
+    (the autocommit engine), sent with asyncpg itself (``api.kernel.db.driver_connection``); reads
     ``user``, ``account``, ``api_key``, ``usage`` (at most 3 rollup rows per cycle) and
     ``sso_domain``.
 
     Raises:
-        SignInPolicyRefusal: the policy refuses the token (``api.auth.principal``).
+        SignInPolicyRefusal: the policy refuses the token (``api.principal.principal``).
     """
     row = await fetch_acting_row(
         read_engine, claims, _ACCOUNT_VIEW, claims.sub, now, USAGE_CYCLES_SHOWN

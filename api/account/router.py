@@ -4,11 +4,15 @@ from fastapi import APIRouter, Request, Response, status
 
 from api.account import service
 from api.account.schemas import AccountResponse, AccountUpdate
-from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
-from api.auth.roles import Permission
-from api.deps import Audit, Claims, CurrentUser, DbSession, Permit, ReadEngine
-from api.errors import RequestValidationFailed, error_responses
-from api.platform.etags import CONDITIONAL_GET_RESPONSES, IF_NONE_MATCH_PARAMETER, conditional_json
+from api.kernel.errors import RequestValidationFailed, error_responses
+from api.kernel.http.etags import (
+    CONDITIONAL_GET_RESPONSES,
+    IF_NONE_MATCH_PARAMETER,
+    conditional_json,
+)
+from api.principal.dependencies import Audit, Claims, CurrentUser, DbSession, Permit, ReadEngine
+from api.principal.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
+from api.principal.roles import Permission
 
 router = APIRouter(prefix="/web", tags=["account"])
 

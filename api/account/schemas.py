@@ -11,7 +11,7 @@ from pydantic import Field
 from api.billing.schemas import Billing, Subscription
 from api.identity.sso.schemas import Sso
 from api.identity.users.schemas import AccountUser
-from api.schemas import ACCOUNT_NAME_REQUIRED, AccountName, ApiModel, Required
+from api.kernel.schemas import ACCOUNT_NAME_REQUIRED, AccountName, ApiModel, Required
 from api.usage.schemas import UsageEntry
 
 

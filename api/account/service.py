@@ -12,14 +12,14 @@ from api import models
 from api.account import repository
 from api.account.schemas import Account
 from api.audit import AuditAction, AuditTrail, Target
-from api.auth.errors import AccountRequired
-from api.auth.tokens import AccessClaims
 from api.billing.service import payment_method_of, subscription_of
-from api.config import Settings
 from api.identity.mfa.service import requires_two_step
 from api.identity.sso.service import sso_of
 from api.identity.users.service import account_users
+from api.kernel.config import Settings
 from api.keys.service import add_first_key, current_masked
+from api.principal.errors import AccountRequired
+from api.principal.tokens import AccessClaims
 from api.usage.service import usage_by_cycle
 
 
@@ -59,7 +59,7 @@ async def account_view(
 
     Raises:
         AccountRequired: the identity belongs to no account yet (SPEC 4).
-        SignInPolicyRefusal: the sign-in policy refuses the token (``api.auth.principal``).
+        SignInPolicyRefusal: the sign-in policy refuses the token (``api.principal.principal``).
     """
     body = await repository.account_view_json(reads, claims, now or datetime.now(UTC))
     if body is None:

@@ -1,6 +1,6 @@
-"""Typed errors of the Activity page's reads; class names are wire codes (api/errors.py)."""
+"""Typed errors of the Activity page's reads; class names are wire codes (api/kernel/errors.py)."""
 
-from api.errors import AppError
+from api.kernel.errors import AppError
 
 
 class InvalidCursor(AppError):

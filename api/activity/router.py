@@ -15,10 +15,10 @@ from api.activity.schemas import (
     AuditEventsQuery,
     AuditEventsResponse,
 )
-from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
-from api.auth.roles import Permission
-from api.deps import CurrentUser, DbSession, Permit, ReadEngine
-from api.errors import RequestValidationFailed, error_responses
+from api.kernel.errors import RequestValidationFailed, error_responses
+from api.principal.dependencies import CurrentUser, DbSession, Permit, ReadEngine
+from api.principal.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
+from api.principal.roles import Permission
 
 router = APIRouter(prefix="/web/audit-events", tags=["activity"])
 

@@ -11,7 +11,7 @@ from typing import Annotated
 from pydantic import AwareDatetime, BeforeValidator, Field, JsonValue
 
 from api.audit import AuditAction
-from api.schemas import ApiModel
+from api.kernel.schemas import ApiModel
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100

@@ -22,8 +22,8 @@ from urllib.parse import urlencode
 import httpx
 
 from api.adapters.aws import aws_credentials, sigv4_headers
-from api.config import Settings
-from api.platform.vendor_budget import within_budget
+from api.kernel.config import Settings
+from api.kernel.http.vendor_budget import within_budget
 
 _TARGET_PREFIX = "AWSCognitoIdentityProviderService."
 _CONTENT_TYPE = "application/x-amz-json-1.1"

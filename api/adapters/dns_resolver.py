@@ -22,7 +22,7 @@ import dns.resolver
 import structlog
 from dns.rdtypes.ANY.TXT import TXT
 
-from api.config import Settings
+from api.kernel.config import Settings
 
 log = structlog.get_logger(__name__)
 

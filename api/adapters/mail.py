@@ -1,5 +1,5 @@
 """Email the console sends itself, over SMTP with ``aiosmtplib`` (usage alerts; the lost-domain
-notice of a verified domain), from the worker's email task (api/jobs/emails.py). Cognito still
+notice of a verified domain), from the worker's email task (api/app/jobs/emails.py). Cognito still
 sends its own messages (codes, temporary passwords).
 
 Any SMTP relay works (Amazon SES's SMTP interface, Postmark, Mailgun, a company relay):
@@ -21,8 +21,8 @@ from typing import Literal
 
 import aiosmtplib
 
-from api.config import Settings
-from api.platform.vendor_budget import within_budget
+from api.kernel.config import Settings
+from api.kernel.http.vendor_budget import within_budget
 
 SmtpSecurity = Literal["starttls", "tls", "none"]
 

@@ -31,8 +31,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from api.config import Settings
-from api.platform.vendor_budget import within_budget
+from api.kernel.config import Settings
+from api.kernel.http.vendor_budget import within_budget
 
 FETCH_TIMEOUT_S = 5.0
 

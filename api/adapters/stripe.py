@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import stripe
 from stripe.params import InvoiceListParams
 
-from api.platform.vendor_budget import within_budget
+from api.kernel.http.vendor_budget import within_budget
 
 T = TypeVar("T")
 

@@ -1,7 +1,8 @@
 """The audit log's writing side (README "Audit log"): what every change records, in the
 same transaction as the change.
 
-A route that changes account data receives an :class:`AuditTrail` (``api.deps.Audit``: the
+A route that changes account data receives an :class:`AuditTrail`
+(``api.principal.dependencies.Audit``: the
 request's database transaction, the caller and the client's address) and hands it to its
 service, which calls :meth:`AuditTrail.record` after its own writes. The event is added to the
 same ``AsyncSession``, so it commits with the change and rolls back with it: a failed change
@@ -84,7 +85,7 @@ class AuditAction(enum.StrEnum):
 @dataclass(frozen=True, slots=True)
 class Actor:
     """Who acts: the user, as shown, and from where (the client's IP address,
-    api/platform/client_address.py); or, with no user id, the console or a vendor acting by
+    api/kernel/http/client_address.py); or, with no user id, the console or a vendor acting by
     itself (:data:`DOMAIN_CHECK`, :data:`STRIPE`, :data:`DIRECTORY_SYNC`)."""
 
     user_id: uuid.UUID | None
@@ -154,7 +155,7 @@ def _row(
 
 class AuditTrail:
     """The audit log of one request: the caller's account, the actor and the request's
-    transaction (``db``). Built by ``api.deps.Audit``."""
+    transaction (``db``). Built by ``api.principal.dependencies.Audit``."""
 
     __slots__ = ("account_id", "actor", "db")
 
@@ -193,12 +194,12 @@ class SignInLog:
     the account of the user the sign-in names; a sign-in naming nobody we know is not recorded
     (there is no account to record it in). ``method`` says how: ``password``, ``new password``,
     ``password reset``, ``two-step code``, ``recovery code`` or ``identity provider`` (Google,
-    GitHub). Built by ``api.deps.SignIns``."""
+    GitHub). Built by ``api.principal.dependencies.SignIns``."""
 
     __slots__ = ("client_address", "engine")
 
     def __init__(self, engine: AsyncEngine, client_address: str) -> None:
-        self.engine = engine  # the side pool in autocommit (api/resources.py)
+        self.engine = engine  # the side pool in autocommit (api/principal/resources.py)
         self.client_address = client_address
 
     async def _insert(

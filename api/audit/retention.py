@@ -10,9 +10,9 @@ transaction under an advisory lock (so replicas and the command never race):
   table owner's right, so the application's role keeps no DELETE privilege on the log.
 
 Two ways to run it:
-- on the job worker: the periodic task ``audit_retention`` (api/jobs/periodic.py) at every tick
+- on the job worker: the periodic task ``audit_retention`` (api/app/jobs/periodic.py) at every tick
   of ``AUDIT_RETENTION_CRON`` (every 6 hours);
-- as a command: ``python -m api.ops.retention`` prints what it did.
+- as a command: ``python -m api.app.commands.retention`` prints what it did.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import structlog
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from api.config import Settings
-from api.db import create_engine
+from api.kernel.config import Settings
+from api.kernel.db import create_engine
 
 log = structlog.get_logger(__name__)
 

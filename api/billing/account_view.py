@@ -6,8 +6,8 @@ stand-ins for what Stripe did not say (``api.billing.schemas``)."""
 from __future__ import annotations
 
 from api.billing.schemas import UNKNOWN_CARD_BRAND, UNKNOWN_CURRENCY, UNKNOWN_EXPIRY
+from api.kernel.schemas import json_time_sql, sql_literal
 from api.models.account import grace_ends_sql, units_in_force_sql
-from api.schemas import json_time_sql, sql_literal
 
 
 def subscription_sql(account: str, now: str) -> str:

@@ -1,7 +1,7 @@
 """Typed errors of billing: the plan, the card on file and the Stripe webhook. Class names
-are wire codes (api/errors.py); Stripe's texts are shown as they come (SPEC 8)."""
+are wire codes (api/kernel/errors.py); Stripe's texts are shown as they come (SPEC 8)."""
 
-from api.errors import AppError
+from api.kernel.errors import AppError
 
 
 class PaidPlanNeedsPaymentMethod(AppError):

@@ -1,6 +1,6 @@
 """Reconcile our billing state with Stripe's (README "Billing", "Reconciliation").
 
-    python -m api.ops.reconcile [--fix]
+    python -m api.app.commands.reconcile [--fix]
 
 Webhooks and our own writes keep each account's plan and card in step with Stripe, but an
 event can be lost and a Stripe call that timed out may still have happened. This command
@@ -66,8 +66,8 @@ from api.billing import repository
 from api.billing.invoices import SETTLED, forget_invoice, mirror_invoice, refresh_past_due
 from api.billing.plan import PlanState, apply_plan, at_epoch
 from api.billing.service import store_card, subscription_of
-from api.config import Settings
-from api.db import create_engine, create_sessionmaker
+from api.kernel.config import Settings
+from api.kernel.db import create_engine, create_sessionmaker
 from api.models import MAX_UNITS, Account
 
 What = Literal[

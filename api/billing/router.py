@@ -5,8 +5,6 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, status
 
-from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
-from api.auth.roles import Permission
 from api.billing import service
 from api.billing.errors import (
     CardDeclined,
@@ -23,7 +21,15 @@ from api.billing.schemas import (
     SubscriptionResponse,
     SubscriptionUpdate,
 )
-from api.deps import (
+from api.kernel.errors import (
+    NotFound,
+    RateLimited,
+    RequestValidationFailed,
+    VendorUnavailable,
+    error_responses,
+)
+from api.models import MAX_UNITS
+from api.principal.dependencies import (
     Audit,
     CurrentUser,
     DbSession,
@@ -33,14 +39,8 @@ from api.deps import (
     SettingsDep,
     Stripe,
 )
-from api.errors import (
-    NotFound,
-    RateLimited,
-    RequestValidationFailed,
-    VendorUnavailable,
-    error_responses,
-)
-from api.models import MAX_UNITS
+from api.principal.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
+from api.principal.roles import Permission
 
 router = APIRouter(prefix="/web", tags=["billing"])
 

@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from api.kernel.schemas import WHOLE_NUMBER, ApiModel
 from api.models import MAX_UNITS
-from api.schemas import WHOLE_NUMBER, ApiModel
 
 UNKNOWN_CURRENCY = "usd"
 """The currency of a past-due amount when Stripe did not say (README "Billing")."""

@@ -28,7 +28,6 @@ from api.adapters.stripe import (
     idempotency_key,
 )
 from api.audit import AuditAction, AuditTrail, Target
-from api.auth.principal import Caller
 from api.billing import invoices, repository
 from api.billing.errors import (
     CardDeclined,
@@ -51,8 +50,9 @@ from api.billing.schemas import (
     Subscription,
     SubscriptionPreview,
 )
-from api.errors import NotFound, VendorUnavailable
+from api.kernel.errors import NotFound, VendorUnavailable
 from api.models import Account
+from api.principal.principal import Caller
 
 T = TypeVar("T")
 
@@ -265,7 +265,7 @@ async def _clear_scheduled(
 ) -> Callable[[], Awaitable[None]]:
     """Drop the change scheduled for the end of the period (release the schedule, or keep the
     subscription renewing). Returns what schedules it again, for when the next step fails
-    (best effort: ``python -m api.ops.reconcile`` reports what it could not restore)."""
+    (best effort: ``python -m api.app.commands.reconcile`` reports what it could not restore)."""
     if subscription.schedule_id is not None:
         await _stripe(stripe.release_schedule(schedule_id=subscription.schedule_id, key=key))
     if subscription.cancel_at_period_end:

@@ -9,5 +9,5 @@ model").
 - ``users``: User Management (invitations, edits, removal).
 
 What is checked on every request (tokens, the caller, the sign-in policy, the permission
-table) is ``api.auth``, below every part of this package.
+table) is ``api.principal``, below every part of this package.
 """

@@ -1,16 +1,16 @@
 """API keys' part of ``GET /web/account`` in SQL, for the statement that builds the whole
 body (api/account/repository.py): ``apiKey``, the account's current key masked, as
 ``api.keys.service.current_masked`` shows it. Compiled from the same query
-(``repository.newest_working_key_query``) and the same mask (``api.auth.api_keys.masked``)."""
+(``repository.newest_working_key_query``) and the same mask (``api.principal.api_keys.masked``)."""
 
 from __future__ import annotations
 
 from sqlalchemy import func, literal, literal_column
 from sqlalchemy.dialects.postgresql.base import PGDialect
 
-from api.auth.api_keys import masked
 from api.keys.repository import newest_working_key_query
 from api.models import ApiKey
+from api.principal.api_keys import masked
 
 
 def current_masked_sql(account_id: str) -> str:

@@ -1,6 +1,6 @@
 """Typed errors of the API keys. Class names are wire codes."""
 
-from api.errors import AppError
+from api.kernel.errors import AppError
 
 
 class LastApiKey(AppError):

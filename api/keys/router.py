@@ -5,10 +5,7 @@ import uuid
 
 from fastapi import APIRouter
 
-from api.auth.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
-from api.auth.roles import Permission
-from api.deps import ApiKeyThrottle, Audit, CurrentUser, DbSession, KeyRingDep, Permit
-from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
+from api.kernel.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
 from api.keys import service
 from api.keys.errors import LastApiKey
 from api.keys.schemas import (
@@ -18,6 +15,16 @@ from api.keys.schemas import (
     RevealRequest,
     RollRequest,
 )
+from api.principal.dependencies import (
+    ApiKeyThrottle,
+    Audit,
+    CurrentUser,
+    DbSession,
+    KeyRingDep,
+    Permit,
+)
+from api.principal.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
+from api.principal.roles import Permission
 
 router = APIRouter(prefix="/web/api-keys", tags=["api keys"])
 

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from api.schemas import WHOLE_NUMBER, ApiModel
+from api.kernel.schemas import WHOLE_NUMBER, ApiModel
 
 Overlap = Literal["now", "1h", "24h", "7d"]
 """How long the old key keeps working after a roll: not at all, an hour, a day, a week."""

@@ -1,7 +1,7 @@
-"""API key rules (README "API keys"): made sealed (api/secretbox.py) and hashed
-(api/auth/api_keys.py), shown masked, revealed or copied on purpose (each time recorded),
+"""API key rules (README "API keys"): made sealed (api/kernel/secretbox.py) and hashed
+(api/principal/api_keys.py), shown masked, revealed or copied on purpose (each time recorded),
 rolled with an overlap during which both keys work, expired at once on request. The intake's
-side (lookup by hash, last used, records per key) is in api/auth/principal.py and the intake's
+side (lookup by hash, last used, records per key) is in api/principal/principal.py and the intake's
 statement.
 """
 
@@ -15,10 +15,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.audit import AuditAction, AuditTrail, Target
-from api.auth.api_keys import hash_api_key, masked, new_api_key
-from api.auth.principal import Caller
-from api.config import Settings
-from api.errors import NotFound
+from api.kernel.config import Settings
+from api.kernel.errors import NotFound
+from api.kernel.secretbox import KeyRing
 from api.keys import repository
 from api.keys.errors import LastApiKey
 from api.keys.schemas import (
@@ -29,7 +28,8 @@ from api.keys.schemas import (
     RollRequest,
 )
 from api.models import Account, ApiKey
-from api.secretbox import KeyRing
+from api.principal.api_keys import hash_api_key, masked, new_api_key
+from api.principal.principal import Caller
 from api.usage.cycles import current_cycle_start
 
 

@@ -2,7 +2,7 @@
 share, so no domain imports another for its tables. Importing this package registers the
 whole metadata (Alembic's env imports ``Base`` from here)."""
 
-from api.db import Base
+from api.kernel.db import Base
 from api.models.account import MAX_UNITS, Account
 from api.models.api_key import ApiKey, ApiKeyUsage, ApiKeyUsageDaily
 from api.models.audit_event import AuditEvent

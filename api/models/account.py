@@ -9,7 +9,7 @@ from sqlalchemy import Boolean, CheckConstraint, DateTime, Integer, SmallInteger
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base, TimestampMixin, new_id
+from api.kernel.db import Base, TimestampMixin, new_id
 from api.models.user import AuthType
 
 MAX_UNITS = 20  # SPEC 9: "Slider is 0 to 20 whole units"; the API and webhooks clamp to it

@@ -9,7 +9,7 @@ from datetime import date, datetime
 from sqlalchemy import BigInteger, Date, DateTime, ForeignKey, LargeBinary, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base, new_id
+from api.kernel.db import Base, new_id
 from api.models.usage import Platform, platform_key_column
 
 
@@ -17,7 +17,8 @@ class ApiKey(Base):
     """One API key of an account.
 
     Stored as its SHA-256 (``key_hash``, what the intake looks up) and sealed with AES-256-GCM
-    (``sealed`` under the key ring's ``encryption_key_id``, api/secretbox.py) so the console can
+    (``sealed`` under the key ring's ``encryption_key_id``, api/kernel/secretbox.py) so the console
+    can
     show it again; never in plain text. ``last4`` shows it masked (``ak_…1a2b``). A key is
     accepted until ``expires_at`` (None: no end); rolling a key sets the old one's end.
     ``last_used_at`` is written at most once a minute per key. ``monthly_limit``: the requests

@@ -16,7 +16,7 @@ from sqlalchemy import DateTime, ForeignKey, Index, PrimaryKeyConstraint, String
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base, new_id
+from api.kernel.db import Base, new_id
 
 
 class AuditEvent(Base):
@@ -24,7 +24,7 @@ class AuditEvent(Base):
 
     - ``actor_*``: who did it, as they were then (the user may be renamed or deleted later;
       ``actor_user_id`` is null for a sign-in failure of an unknown password);
-    - ``client_address``: the client's IP address (api/platform/client_address.py);
+    - ``client_address``: the client's IP address (api/kernel/http/client_address.py);
     - ``action``: a value of ``api.audit.AuditAction`` (``user.invited``...);
     - ``target_*``: what it was done to (``user``, ``account``, ``api_key``, ...), its id and
       how the console names it (``Grace Hopper <grace@acme.dev>``);

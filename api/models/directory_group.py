@@ -19,7 +19,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base
+from api.kernel.db import Base
 from api.models.user import Role
 
 LEGACY_GROUP_IDS = ("owners", "admins", "members")

@@ -1,5 +1,5 @@
 """The ``pending_pool_user`` table: pool users the console has begun to create and whose console
-row has not committed yet (api/auth/pool_users.py)."""
+row has not committed yet (api/identity/membership/pool_users.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import DateTime, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base
+from api.kernel.db import Base
 
 
 class PendingPoolUser(Base):

@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlalchemy import DateTime, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base
+from api.kernel.db import Base
 
 
 class RateLimitCounter(Base):

@@ -9,13 +9,13 @@ from datetime import datetime
 from sqlalchemy import DateTime, ForeignKey, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base, new_id
+from api.kernel.db import Base, new_id
 
 
 class RecoveryCode(Base):
     """One of the ten codes a user got when they set up two-step sign-in (or regenerated
     them): ``code_hash`` is its Argon2id hash in PHC form (``$argon2id$v=19$m=...$salt$hash``;
-    the codes of one set share the salt, api/auth/recovery_codes.py), ``used_at`` when it
+    the codes of one set share the salt, api/principal/recovery_codes.py), ``used_at`` when it
     signed someone in (a code works once). Setting up again or regenerating deletes the set."""
 
     __tablename__ = "recovery_code"

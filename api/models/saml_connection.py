@@ -10,7 +10,7 @@ from sqlalchemy import DateTime, ForeignKey, String, Text
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base, TimestampMixin, new_id
+from api.kernel.db import Base, TimestampMixin, new_id
 
 
 class SamlConnection(TimestampMixin, Base):

@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import DateTime, ForeignKey, LargeBinary, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base, new_id
+from api.kernel.db import Base, new_id
 
 
 class ScimToken(Base):

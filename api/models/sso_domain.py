@@ -11,7 +11,7 @@ from datetime import datetime
 from sqlalchemy import DateTime, Enum, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base, TimestampMixin, new_id
+from api.kernel.db import Base, TimestampMixin, new_id
 
 
 class DomainState(enum.StrEnum):

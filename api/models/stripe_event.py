@@ -10,7 +10,7 @@ from sqlalchemy import DateTime, String
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base, TimestampMixin
+from api.kernel.db import Base, TimestampMixin
 
 
 class StripeEvent(TimestampMixin, Base):

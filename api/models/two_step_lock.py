@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlalchemy import DateTime, ForeignKey, Integer
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base
+from api.kernel.db import Base
 
 
 class TwoStepLock(Base):

@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import BigInteger, DateTime, Enum, ForeignKey
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base
+from api.kernel.db import Base
 
 
 class Platform(enum.StrEnum):

@@ -9,7 +9,7 @@ from datetime import date, datetime
 from sqlalchemy import BigInteger, Date, DateTime, Enum, ForeignKey
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base
+from api.kernel.db import Base
 from api.models.usage import Platform
 
 

@@ -10,7 +10,7 @@ from datetime import date, datetime
 from sqlalchemy import BigInteger, Date, DateTime, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base
+from api.kernel.db import Base
 from api.models.usage import Platform, platform_key_column
 
 LABEL_NAME_MAX_LENGTH = 32

@@ -11,7 +11,7 @@ from sqlalchemy import Boolean, DateTime, Enum, ForeignKey, Index, String, func
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from api.db import Base, TimestampMixin, new_id
+from api.kernel.db import Base, TimestampMixin, new_id
 
 
 class AuthType(enum.StrEnum):
@@ -33,7 +33,7 @@ class Role(enum.StrEnum):
     - ``MEMBER``: reads Account Information and copies the API key; changes nothing.
 
     Which operations need which permission, which roles hold it and which users an Admin may
-    manage: ``api/auth/roles.py``.
+    manage: ``api/principal/roles.py``.
     """
 
     OWNER = "Owner"
@@ -65,7 +65,7 @@ class User(TimestampMixin, Base):
     ``iat`` is); ``deactivated_at`` ends access until cleared. ``retired_identity_sub`` is the
     ``sub`` of the SAML identity the user signed in with until the account removed its SAML
     connection: its tokens open nothing, and are told why. The rules that read them:
-    ``api/auth/principal.py``.
+    ``api/principal/principal.py``.
     """
 
     __tablename__ = "user"

@@ -5,7 +5,7 @@ account who receives them.
 The crossing is detected in the metering intake's transaction (``repository.record_crossings``:
 an insert that the ``usage_alert`` primary key makes happen once, even with concurrent batches
 on several replicas). The emails are deferred to the job engine in that same transaction
-(api/deferred.py, one job per recipient): a batch rolled back sends nothing, a committed one
+(api/kernel/deferred.py, one job per recipient): a batch rolled back sends nothing, a committed one
 always sends, and the intake does not wait on SMTP. The worker retries a failed send with a
 backoff (README "Background work"); every attempt of one recipient's alert carries the same
 ``Message-ID`` (:func:`message_key`).
@@ -19,7 +19,7 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.deferred import Email, defer_emails, recipient_tag
+from api.kernel.deferred import Email, defer_emails, recipient_tag
 from api.usage import repository
 from api.usage.cycles import reset_date
 from api.usage.repository import Crossing

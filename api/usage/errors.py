@@ -6,8 +6,8 @@ from typing import Any
 from pydantic import ConfigDict
 from pydantic.alias_generators import to_camel
 
-from api.db import KeepsTransaction
-from api.errors import AppError, ErrorBody
+from api.kernel.db import KeepsTransaction
+from api.kernel.errors import AppError, ErrorBody
 
 
 class RecordInTheFuture(AppError):

@@ -15,9 +15,9 @@ from typing import NoReturn
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.auth.api_keys import masked
-from api.auth.principal import KeyHolder
-from api.deferred import Email, defer_emails, recipient_tag
+from api.kernel.deferred import Email, defer_emails, recipient_tag
+from api.principal.api_keys import masked
+from api.principal.principal import KeyHolder
 from api.usage import repository
 from api.usage.cycles import current_cycle_start, reset_date
 from api.usage.errors import AllowanceReached, KeyLimitReached, SpendLimitReached

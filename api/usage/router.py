@@ -8,16 +8,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query, status
 from fastapi.responses import StreamingResponse
 
-from api.auth.errors import (
-    AccountRequired,
-    ApiKeyRequired,
-    Forbidden,
-    InvalidApiKey,
-    NotAuthenticated,
-    SignInPolicyRefusal,
-)
-from api.auth.roles import Permission
-from api.deps import (
+from api.kernel.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
+from api.principal.dependencies import (
     ApiKeyAccount,
     Audit,
     CurrentUser,
@@ -26,7 +18,15 @@ from api.deps import (
     MeteringThrottle,
     Permit,
 )
-from api.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
+from api.principal.errors import (
+    AccountRequired,
+    ApiKeyRequired,
+    Forbidden,
+    InvalidApiKey,
+    NotAuthenticated,
+    SignInPolicyRefusal,
+)
+from api.principal.roles import Permission
 from api.usage import service
 from api.usage.errors import (
     AllowanceReached,

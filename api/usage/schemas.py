@@ -12,19 +12,19 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AwareDatetime, BeforeValidator, Field, WithJsonSchema
 
-from api.models import Platform
-from api.models.usage_label import (
-    LABEL_NAME_MAX_LENGTH,
-    LABEL_VALUE_MAX_LENGTH,
-    LABEL_VALUES_PER_CYCLE,
-)
-from api.schemas import (
+from api.kernel.schemas import (
     NON_BLANK_PATTERN,
     WHOLE_NUMBER,
     ApiModel,
     FieldRule,
     Required,
     Text,
+)
+from api.models import Platform
+from api.models.usage_label import (
+    LABEL_NAME_MAX_LENGTH,
+    LABEL_VALUE_MAX_LENGTH,
+    LABEL_VALUES_PER_CYCLE,
 )
 
 MAX_BATCH = 1000

@@ -12,10 +12,10 @@ from datetime import UTC, date, datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.audit import AuditAction, AuditTrail, Target, changed
-from api.auth.api_keys import masked
-from api.auth.principal import KeyHolder
-from api.errors import NotFound
+from api.kernel.errors import NotFound
 from api.models import Platform
+from api.principal.api_keys import masked
+from api.principal.principal import KeyHolder
 from api.usage import alerts, limits, repository
 from api.usage.cycles import (
     USAGE_CYCLES_SHOWN,

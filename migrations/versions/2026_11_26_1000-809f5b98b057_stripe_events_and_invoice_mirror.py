@@ -6,7 +6,7 @@
   (``processed_at``). The rows already there were applied when received: ``processed_at`` :=
   ``created_at``.
 - ``stripe_invoice``: the accounts' invoices as Stripe last told us. Starts empty: a migration
-  cannot read Stripe; ``python -m api.ops.reconcile --fix`` fills it from Stripe (README
+  cannot read Stripe; ``python -m api.app.commands.reconcile --fix`` fills it from Stripe (README
   "Reconciliation"), and the webhooks keep it in step.
 
 Revision ID: 809f5b98b057

@@ -27,10 +27,10 @@ from sqlalchemy.engine import make_url
 
 from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
-from api.deferred import EMAIL_QUEUE, STRIPE_EVENT_QUEUE
-from api.jobs.app import create_job_app
-from api.jobs.periodic import JobResources
-from api.jobs.stalled import MAINTENANCE_QUEUE
+from api.app.jobs.periodic import JobResources
+from api.app.jobs.stalled import MAINTENANCE_QUEUE
+from api.app.worker import create_job_app
+from api.kernel.deferred import EMAIL_QUEUE, STRIPE_EVENT_QUEUE
 from api.keys.service import open_current_key
 from api.models import Account, AuthType, Role, User
 from devstack.app import create_dev_app

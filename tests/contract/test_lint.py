@@ -9,7 +9,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from api.ops.openapi import OPENAPI_PATH
+from api.app.commands.openapi import OPENAPI_PATH
 
 TOOLS = OPENAPI_PATH.parent / "tools" / "contract"
 # No telemetry and no update check: the linters run offline.

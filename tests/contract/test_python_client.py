@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.ops.openapi import OPENAPI_PATH
+from api.app.commands.openapi import OPENAPI_PATH
 
 PASSWORD = "Generated-client-42!"
 PACKAGE = "console_client"

@@ -17,9 +17,9 @@ import pytest
 import yaml
 from prometheus_client import CollectorRegistry
 
-from api.config import Settings
-from api.jobs.metrics import WorkerMetrics
-from api.platform.metrics import HttpMetrics, PoolCollector
+from api.app.jobs.metrics import WorkerMetrics
+from api.kernel.config import Settings
+from api.kernel.http.metrics import HttpMetrics, PoolCollector
 from devstack.services import ROOT
 from tests.deploy import crds
 from tests.deploy.kustomize import merge, render
@@ -103,7 +103,7 @@ def test_replicas_probes_and_shutdown_timing(rendered: list[dict[str, Any]]) -> 
     assert _one(rendered, "HorizontalPodAutoscaler")["spec"]["minReplicas"] >= 2
     assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
-    assert container["command"][:3] == ["python", "-m", "api.ops.serve"]
+    assert container["command"][:3] == ["python", "-m", "api.app.commands.serve"]
     assert container["resources"]["requests"]["cpu"]
     pre_stop = int(container["lifecycle"]["preStop"]["exec"]["command"][1])
     needed = pre_stop + float(config["SHUTDOWN_DRAIN_S"]) + float(config["SHUTDOWN_GRACE_S"])
@@ -117,7 +117,7 @@ def test_workers_run_and_stop_in_time(rendered: list[dict[str, Any]]) -> None:
     (container,) = pod["containers"]
     assert deployment["spec"]["replicas"] >= 2
     command = container["command"]
-    assert command[:3] == ["python", "-m", "api.ops.worker"]
+    assert command[:3] == ["python", "-m", "api.app.commands.worker"]
     grace = float(command[command.index("--shutdown-grace-s") + 1])
     assert grace < pod["terminationGracePeriodSeconds"] <= grace + 15
 
@@ -135,7 +135,7 @@ def test_pods_run_as_non_root_on_a_read_only_root(rendered: list[dict[str, Any]]
         assert _one(rendered, "Job")["spec"]["template"]["spec"]["containers"][0]["command"] == [
             "python",
             "-m",
-            "api.ops.migrate",
+            "api.app.commands.migrate",
         ]
 
 

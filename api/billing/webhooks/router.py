@@ -8,8 +8,8 @@ from fastapi import APIRouter, Depends, Header, Request, status
 from api.billing.errors import InvalidWebhookSignature
 from api.billing.schemas import WebhookAck
 from api.billing.webhooks import service
-from api.deps import DbSession, Stripe
-from api.errors import error_responses
+from api.kernel.errors import error_responses
+from api.principal.dependencies import DbSession, Stripe
 
 router = APIRouter(prefix="/webhooks", tags=["webhooks"], include_in_schema=False)
 

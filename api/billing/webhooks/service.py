@@ -5,7 +5,7 @@ https://docs.stripe.com/webhooks).
 Two steps. :func:`receive_webhook` (the route) verifies the signature, records the event
 (``stripe_event``: id, type, time, ``data.object``) and defers the job that applies it, both in
 the request's transaction, then Stripe gets its 2xx at once; a duplicate delivery finds the id
-recorded and defers nothing. :func:`process_event` (the job, api/jobs/stripe_events.py) applies
+recorded and defers nothing. :func:`process_event` (the job, api/app/jobs/stripe_events.py) applies
 it once: the event's row is marked processed in the transaction of its effect, and a failed
 attempt rolls back and is retried.
 
@@ -52,7 +52,7 @@ from api.billing import invoices, repository
 from api.billing.errors import InvalidWebhookSignature
 from api.billing.plan import FREE_PLAN, PlanState, apply_plan, at_epoch, plan_of
 from api.billing.service import account_target
-from api.deferred import STRIPE_EVENT_QUEUE, STRIPE_EVENT_TASK, defer
+from api.kernel.deferred import STRIPE_EVENT_QUEUE, STRIPE_EVENT_TASK, defer
 from api.models import Account
 
 log = structlog.get_logger(__name__)

@@ -28,7 +28,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import RETRY_AFTER_HEADER, AppError
+from api.kernel.errors import RETRY_AFTER_HEADER, AppError
 
 log = structlog.get_logger(__name__)
 

@@ -24,13 +24,13 @@ from collections.abc import Iterable
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.audit import AuditAction, AuditTrail, Target
-from api.auth.errors import Forbidden
-from api.auth.principal import Caller
-from api.errors import NotFound
 from api.identity.directory import repository
 from api.identity.directory.schemas import DirectoryGroups, DirectoryGroupView
 from api.identity.membership import service as membership
+from api.kernel.errors import NotFound
 from api.models import DirectoryGroup, Role
+from api.principal.errors import Forbidden
+from api.principal.principal import Caller
 
 RANK = {Role.MEMBER: 0, Role.ADMIN: 1, Role.OWNER: 2}
 """How roles compare: a person's role is the highest of their mapped groups'."""
@@ -91,7 +91,7 @@ async def settle_roles(
 
 def require_may_change(acting: membership.Acting, *roles: Role | None) -> None:
     """Raise Forbidden unless ``acting`` may change a group mapped to each of ``roles`` (or
-    map one to it): a group mapped to Owner is an Owner's (``api.auth.roles``, through the
+    map one to it): a group mapped to Owner is an Owner's (``api.principal.roles``, through the
     acting principal's right to grant Owner)."""
     if Role.OWNER in roles:
         try:

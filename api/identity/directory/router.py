@@ -29,30 +29,6 @@ from scim2_models import (
     SCIMException,
 )
 
-from api.auth.errors import (
-    AccountRequired,
-    EmailVerificationRequired,
-    Forbidden,
-    NotAuthenticated,
-    SignInPolicyRefusal,
-)
-from api.auth.roles import Permission
-from api.config import Settings
-from api.deps import (
-    Audit,
-    Cognito,
-    CurrentUser,
-    DbSession,
-    DirectoryAudit,
-    DirectoryCaller,
-    DirectoryPermit,
-    Limiter,
-    Permit,
-    PoolUsers,
-    SettingsDep,
-    VerifiedEmail,
-)
-from api.errors import NotFound, RequestValidationFailed, error_responses
 from api.identity.directory import groups, service, tokens
 from api.identity.directory.errors import (
     SCIM_MEDIA_TYPE,
@@ -84,8 +60,32 @@ from api.identity.directory.schemas import (
 )
 from api.identity.membership import service as membership
 from api.identity.membership.errors import CannotChangeOwnRole, LastOwnerRequired
-from api.ratelimit.service import RateLimiter, Throttle, count_invitation
-from api.resources import resources_of
+from api.identity.membership.pool_users import PoolUsers
+from api.kernel.config import Settings
+from api.kernel.errors import NotFound, RequestValidationFailed, error_responses
+from api.principal.dependencies import (
+    Audit,
+    Cognito,
+    CurrentUser,
+    DbSession,
+    DirectoryAudit,
+    DirectoryCaller,
+    DirectoryPermit,
+    Limiter,
+    Permit,
+    SettingsDep,
+    VerifiedEmail,
+)
+from api.principal.errors import (
+    AccountRequired,
+    EmailVerificationRequired,
+    Forbidden,
+    NotAuthenticated,
+    SignInPolicyRefusal,
+)
+from api.principal.resources import resources_of
+from api.principal.roles import Permission
+from api.ratelimit import RateLimiter, Throttle, count_invitation
 
 SCIM_BASE = "/scim/v2"
 

@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
+from api.kernel.schemas import ApiModel
 from api.models import Role
-from api.schemas import ApiModel
 
 
 class ScimTokenView(ApiModel):

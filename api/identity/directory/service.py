@@ -18,7 +18,7 @@ What a directory user is in the console:
   account that uses email and password invites them (SPEC's invite flow: a temporary password
   by email), Pending until they sign in;
 - ``active`` false turns their access off at once (the sign-in policy of every request,
-  ``api.auth.principal``), true turns it back on; DELETE removes them as User Management's
+  ``api.principal.principal``), true turns it back on; DELETE removes them as User Management's
   Delete does;
 - a user the directory did not create is taken over by a create with their email;
 - every change is recorded in the audit log as 'Directory sync'.
@@ -51,12 +51,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
 from api.audit import AuditAction, AuditTrail, changed
-from api.auth.pool_users import PoolUserLedger
-from api.auth.sessions import lift_removal
-from api.cognito_errors import cognito_errors
-from api.db import undo_on_rollback
-from api.emails import email_domain, is_valid_email, normalize_email
-from api.errors import EmailInUse
+from api.identity.cognito_errors import cognito_errors
 from api.identity.directory import groups, repository
 from api.identity.directory.errors import (
     InvalidValue,
@@ -69,8 +64,13 @@ from api.identity.directory.resources import MAX_RESULTS, POLICY, Email, Name
 from api.identity.directory.resources import User as ScimUser
 from api.identity.membership import service as membership
 from api.identity.membership.errors import LastOwnerRequired, LastUserRequired
+from api.identity.membership.pool_users import PoolUserLedger
 from api.identity.users.service import add_invited_user
+from api.kernel.db import undo_on_rollback
+from api.kernel.emails import email_domain, is_valid_email, normalize_email
+from api.kernel.errors import EmailInUse
 from api.models import Account, AuthType, DirectoryGroup, Role, User
+from api.principal.sessions import lift_removal
 
 _NAME_MAX = 100  # user.first_name / last_name
 
@@ -86,7 +86,8 @@ class Directory:
     current role: ``api.identity.membership``), the service's base URL (``meta.location``), how
     long an invitation stays Pending, the invitation email's count (its recipient's daily cap
     and the account's invitations per hour, ``count_invitation``: raises RateLimited), the
-    ledger of pool users being created (``api.auth.pool_users``) and whether the pool is the
+    ledger of pool users being created (``api.identity.membership.pool_users``) and whether the
+    pool is the
     development stand-in."""
 
     db: AsyncSession

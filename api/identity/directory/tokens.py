@@ -12,14 +12,14 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.audit import AuditAction, AuditTrail, Target
-from api.auth.owner_notices import notify_owners
-from api.auth.principal import Caller
-from api.auth.scim_tokens import PREFIX, hash_scim_token, new_scim_token
-from api.errors import NotFound
 from api.identity.directory import repository
 from api.identity.directory.errors import TooManyScimTokens
 from api.identity.directory.schemas import DirectorySync, ScimTokenCreated, ScimTokenView
+from api.identity.membership.owner_notices import notify_owners
+from api.kernel.errors import NotFound
 from api.models import ScimToken, User
+from api.principal.principal import Caller
+from api.principal.scim_tokens import PREFIX, hash_scim_token, new_scim_token
 
 MAX_TOKENS = 3
 """Live SCIM tokens an account may hold: those whose creator is still a user (a token
@@ -66,7 +66,7 @@ async def directory_sync(
 
 async def generate(*, db: AsyncSession, caller: Caller, audit: AuditTrail) -> ScimTokenCreated:
     """A new token of the caller's account; the secret is returned this once. Every Owner is
-    told (``api.auth.owner_notices``).
+    told (``api.identity.membership.owner_notices``).
 
     Raises: TooManyScimTokens (the account holds :data:`MAX_TOKENS` live tokens; counted with
     the account row locked, so two requests at once cannot both pass)."""

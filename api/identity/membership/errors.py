@@ -1,7 +1,7 @@
 """Typed errors of the membership rules (README "Roles and invitations"). Class names are wire
 codes."""
 
-from api.errors import AppError
+from api.kernel.errors import AppError
 
 
 class CannotDeleteSelf(AppError):

@@ -6,17 +6,17 @@ a user's row, role or sign-in itself.
 
 Each power takes the acting principal (:class:`Acting`): a signed-in user with their role, a
 SCIM token acting with the authority of the user who generated it (capped at that user's
-current role: ``api.auth.scim_tokens``), or the person themselves joining. The rules:
+current role: ``api.principal.scim_tokens``), or the person themselves joining. The rules:
 - nobody grants a role above their own; only Owners grant, revoke, demote, deactivate or
-  remove Owners (``api.auth.roles``, the rule table);
+  remove Owners (``api.principal.roles``, the rule table);
 - a user cannot change their own role, nor delete themselves;
 - an account keeps at least one user and one Owner (the Owner rows are locked while it checks);
 - the same email is never created twice by two racing requests (the unique email index is the
   guard; its violation answers EmailInUse);
-- a removed identity stays removed until invited again (``api.auth.sessions``: an invitation
+- a removed identity stays removed until invited again (``api.principal.sessions``: an invitation
   lifts the removal, joins ask ``was_removed``);
 - someone made an Owner (by a role change or an invitation as Owner) is told to every Owner
-  (``api.auth.owner_notices``).
+  (``api.identity.membership.owner_notices``).
 """
 
 from __future__ import annotations
@@ -33,13 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.cognito import CognitoClient, UserNotFoundError
 from api.audit import AuditAction, AuditTrail, Target
-from api.auth.identity import prove_identity
-from api.auth.owner_notices import notify_owners
-from api.auth.principal import Caller
-from api.auth.roles import require_may_grant, require_may_manage
-from api.auth.sessions import end_sessions, record_removal
-from api.cognito_errors import cognito_errors
-from api.errors import EmailInUse
+from api.identity.cognito_errors import cognito_errors
 from api.identity.membership import repository
 from api.identity.membership.errors import (
     CannotChangeOwnRole,
@@ -47,7 +41,13 @@ from api.identity.membership.errors import (
     LastOwnerRequired,
     LastUserRequired,
 )
+from api.identity.membership.owner_notices import notify_owners
+from api.kernel.errors import EmailInUse
 from api.models import AuthType, Role, User
+from api.principal.identity import prove_identity
+from api.principal.principal import Caller
+from api.principal.roles import require_may_grant, require_may_manage
+from api.principal.sessions import end_sessions, record_removal
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +66,7 @@ class Acting:
 
     def require_may_manage(self, user: User) -> None:
         """Raise Forbidden unless this principal may edit, deactivate or remove ``user``
-        (``api.auth.roles.require_may_manage``); a person acting for themselves manages
+        (``api.principal.roles.require_may_manage``); a person acting for themselves manages
         nobody."""
         require_may_manage(self._authority(), user.role)
 
@@ -189,7 +189,7 @@ async def set_active(
     db: AsyncSession, *, acting: Acting, audit: AuditTrail, user: User, active: bool
 ) -> None:
     """Turn ``user``'s access off (their sessions end at their next request, refresh
-    included: ``api.auth.principal``) or back on, recorded in the audit log; nothing when it
+    included: ``api.principal.principal``) or back on, recorded in the audit log; nothing when it
     already is.
 
     Raises:

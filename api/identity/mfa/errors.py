@@ -1,7 +1,7 @@
 """Typed errors of two-step sign-in (README "Two-step sign-in"). Class names are wire codes
-(api/errors.py)."""
+(api/kernel/errors.py)."""
 
-from api.errors import AppError, WrongCredential
+from api.kernel.errors import AppError, WrongCredential
 
 
 class TwoStepSignInUnavailable(AppError):

@@ -7,7 +7,7 @@ sign-in": wrong codes lock the second step, a code works once).
   ``TWO_STEP_LOCK_FREE_FAILURES`` wrong codes in a row no code of theirs is tried for
   ``TWO_STEP_LOCK_BASE_S``, and each further wrong code doubles the lock up to
   ``TWO_STEP_LOCK_MAX_S``. Only a right code resets the count: a right password does not (it
-  clears the password backoff, api/ratelimit), and neither does time. As the password
+  clears the password backoff, api/kernel/ratelimit), and neither does time. As the password
   backoff, an attempt is counted before Cognito sees it (one atomic upsert that refuses while
   the lock runs), so a parallel burst gets no more tries than a sequence, and is given back
   when it was not a wrong code (Cognito unreachable, an expired challenge, a replay).
@@ -36,11 +36,11 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from api.adapters.cognito import CodeMismatchError
-from api.config import Settings
-from api.errors import RateLimited
 from api.identity.mfa.errors import TwoStepCodeUsed
+from api.kernel.config import Settings
+from api.kernel.errors import RateLimited
 from api.models import TwoStepLock, TwoStepUsedCode
-from api.ratelimit.service import NOT_BLOCKED, RateLimiter
+from api.ratelimit import NOT_BLOCKED, RateLimiter
 
 STEP_S = 30
 """RFC 6238's time step, seconds: what authenticator apps and Cognito use."""

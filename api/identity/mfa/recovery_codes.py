@@ -7,7 +7,7 @@ its Argon2id hash is stored (RFC 9106, with argon2-cffi; OWASP's minimum setting
 app's settings beside it (no key to steal, unlike an HMAC). The ten codes of a set share one
 random salt: checking a code then costs one hash (about 20-60 ms, in a worker thread) however
 many codes are left, which bounds the CPU a stream of guesses costs (each guess is a counted
-sign-in attempt too, api/ratelimit). Sharing the salt lets an offline guess be tried against
+sign-in attempt too, api/kernel/ratelimit). Sharing the salt lets an offline guess be tried against
 the ten codes at once: 47 bits of work instead of 50, for one user.
 """
 

@@ -6,37 +6,6 @@ import uuid
 
 from fastapi import APIRouter, Response
 
-from api.auth.errors import (
-    AccountRequired,
-    EmailVerificationRequired,
-    Forbidden,
-    NotAuthenticated,
-    SignInPolicyRefusal,
-)
-from api.auth.roles import Permission
-from api.deps import (
-    Audit,
-    Cognito,
-    CurrentUser,
-    DbSession,
-    Limiter,
-    OptionalAccessToken,
-    PasswordAttemptsDep,
-    Permit,
-    SettingsDep,
-    TwoStepAudit,
-    TwoStepCaller,
-    TwoStepSetupThrottle,
-    TwoStepVerifiedEmail,
-)
-from api.errors import (
-    NotFound,
-    ProviderRefused,
-    RateLimited,
-    RequestValidationFailed,
-    VendorUnavailable,
-    error_responses,
-)
 from api.identity.mfa import service
 from api.identity.mfa.errors import (
     CannotResetOwnTwoStepSignIn,
@@ -58,6 +27,37 @@ from api.identity.mfa.schemas import (
     TwoStepSetupConfirm,
     TwoStepSignInResponse,
 )
+from api.kernel.errors import (
+    NotFound,
+    ProviderRefused,
+    RateLimited,
+    RequestValidationFailed,
+    VendorUnavailable,
+    error_responses,
+)
+from api.principal.dependencies import (
+    Audit,
+    Cognito,
+    CurrentUser,
+    DbSession,
+    Limiter,
+    OptionalAccessToken,
+    PasswordAttemptsDep,
+    Permit,
+    SettingsDep,
+    TwoStepAudit,
+    TwoStepCaller,
+    TwoStepSetupThrottle,
+    TwoStepVerifiedEmail,
+)
+from api.principal.errors import (
+    AccountRequired,
+    EmailVerificationRequired,
+    Forbidden,
+    NotAuthenticated,
+    SignInPolicyRefusal,
+)
+from api.principal.roles import Permission
 
 router = APIRouter(prefix="/web/two-step-sign-in", tags=["two-step sign-in"])
 # An Owner's or Admin's reset of another user's, beside the other User Management routes.

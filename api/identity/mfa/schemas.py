@@ -8,7 +8,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import AfterValidator, Field
 
-from api.schemas import ApiModel, FieldRule, Required, Text
+from api.kernel.schemas import ApiModel, FieldRule, Required, Text
 
 CODE_REQUIRED = "Enter the 6-digit code from your authenticator app"
 

@@ -12,7 +12,7 @@ SetUserMFAPreference) gains nothing, and the API turns it on again.
 
 Changes span Cognito and our database; each completes or is undone: a Cognito refusal rolls
 our writes back, and a Cognito change whose transaction then fails is turned back
-(``api.db.undo_on_rollback``).
+(``api.kernel.db.undo_on_rollback``).
 """
 
 from __future__ import annotations
@@ -36,13 +36,8 @@ from api.adapters.cognito import (
     Tokens,
 )
 from api.audit import AuditAction, AuditTrail, Target
-from api.auth.owner_notices import notify_owners
-from api.auth.principal import Caller
-from api.auth.roles import require_may_manage
-from api.auth.two_step import APPLIES_TO, setup_due
-from api.cognito_errors import cognito_errors
-from api.db import undo_on_rollback
-from api.errors import NotFound
+from api.identity.cognito_errors import cognito_errors
+from api.identity.membership.owner_notices import notify_owners
 from api.identity.mfa import recovery_codes, repository
 from api.identity.mfa.errors import (
     CannotResetOwnTwoStepSignIn,
@@ -56,8 +51,13 @@ from api.identity.mfa.errors import (
 )
 from api.identity.mfa.guard import CodeGuard
 from api.identity.mfa.schemas import TwoStepSignIn
+from api.kernel.db import undo_on_rollback
+from api.kernel.errors import NotFound
 from api.models import Account, User
-from api.ratelimit.service import PasswordAttempts
+from api.principal.principal import Caller
+from api.principal.roles import require_may_manage
+from api.principal.two_step import APPLIES_TO, setup_due
+from api.ratelimit import PasswordAttempts
 
 log = structlog.get_logger(__name__)
 # How Cognito lists the authenticator (VerifySoftwareToken's FriendlyDeviceName).
@@ -406,9 +406,10 @@ async def set_requirement(
 ) -> bool:
     """Require (or stop requiring) two-step sign-in of the caller's account's password users.
     From then on, those without it are refused with their current sessions and set it up at
-    their next sign-in (``api.auth.two_step``). Audited (``two_step.requirement_changed``).
+    their next sign-in (``api.principal.two_step``). Audited (``two_step.requirement_changed``).
 
-    A change tells every Owner by email (api/auth/owner_notices.py). Returns whether it is
+    A change tells every Owner by email (api/identity/membership/owner_notices.py). Returns whether
+    it is
     required now. Raises: SetUpTwoStepSignInFirst (a password user without it requiring it).
     """
     user, _ = await _own(db, caller, lock=False)

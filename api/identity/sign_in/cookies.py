@@ -23,7 +23,7 @@ from typing import Literal
 
 from fastapi import Response
 
-from api.config import Settings
+from api.kernel.config import Settings
 
 REFRESH_COOKIE = "refresh_token"
 REFRESH_PATH = "/web/session"

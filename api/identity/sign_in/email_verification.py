@@ -20,10 +20,7 @@ from api.adapters.cognito import (
     NotAuthorizedError,
     TooManyRequestsError,
 )
-from api.auth.errors import NotAuthenticated
-from api.auth.principal import Caller
-from api.cognito_errors import cognito_errors, refusal
-from api.errors import AppError, RateLimited, VendorUnavailable
+from api.identity.cognito_errors import cognito_errors, refusal
 from api.identity.sign_in import repository
 from api.identity.sign_in.errors import (
     EmailAlreadyVerified,
@@ -31,7 +28,10 @@ from api.identity.sign_in.errors import (
     VerificationCodeMismatch,
 )
 from api.identity.sign_in.schemas import CodeDelivery, EmailVerificationResponse
+from api.kernel.errors import AppError, RateLimited, VendorUnavailable
 from api.models import User
+from api.principal.errors import NotAuthenticated
+from api.principal.principal import Caller
 
 log = structlog.get_logger(__name__)
 

@@ -1,10 +1,10 @@
 """Typed errors of signing in, registering, resetting a password, joining with a federated
 identity and email verification (README "Security model", email ownership: the code Cognito
-emails a registered user to prove their address). Class names are wire codes (api/errors.py).
+emails a registered user to prove their address). Class names are wire codes (api/kernel/errors.py).
 """
 
-from api.cognito_errors import MUST_USE_GOOGLE
-from api.errors import AppError
+from api.identity.cognito_errors import MUST_USE_GOOGLE
+from api.kernel.errors import AppError
 
 
 class VerificationCodeMismatch(AppError):

@@ -9,7 +9,7 @@ binds the user to the new pool user's ``sub`` like any sign-in, and the email ve
 code; the sign-in's tokens are returned. Once the Cognito user exists, every later failure
 (the password, our write, the commit, the sign-in) removes it again through
 ``undo_on_rollback``, so the same email can retry: nothing is left half-made; a crash before
-the commit is undone by the worker (``api.auth.pool_users``).
+the commit is undone by the worker (``api.identity.membership.pool_users``).
 """
 
 from __future__ import annotations
@@ -24,20 +24,20 @@ from api.adapters.cognito import (
     CognitoUnavailable,
 )
 from api.audit import SignInLog
-from api.auth.pool_users import PoolUserLedger
-from api.auth.tokens import AccessTokenVerifier
-from api.cognito_errors import cognito_errors
-from api.config import Settings
-from api.db import undo_on_rollback
-from api.emails import email_domain, is_blocked_domain
-from api.errors import ProviderRefused
+from api.identity.cognito_errors import cognito_errors
 from api.identity.membership import service as membership
+from api.identity.membership.pool_users import PoolUserLedger
 from api.identity.sign_in.cookies import SessionCookies
 from api.identity.sign_in.email_verification import send_first_code
 from api.identity.sign_in.errors import InvalidEmailProvider
 from api.identity.sign_in.schemas import RegistrationRequest, Tokens
 from api.identity.sign_in.service import signed_in, tokens_out, verified_claims
+from api.kernel.config import Settings
+from api.kernel.db import undo_on_rollback
+from api.kernel.emails import email_domain, is_blocked_domain
+from api.kernel.errors import ProviderRefused
 from api.models import AuthType, Role, User
+from api.principal.tokens import AccessTokenVerifier
 
 log = structlog.get_logger(__name__)
 
@@ -76,7 +76,7 @@ async def register(
         "family_name": form.last_name,
     }
     # A crash from here to the commit leaves a pool user no row names: the record lets the
-    # worker delete it later (api/auth/pool_users.py).
+    # worker delete it later (api/identity/membership/pool_users.py).
     await pool_users.creating(db, email)
     async with cognito_errors():
         await cognito.admin_create_user(email, attributes, suppress_message=True)

@@ -20,7 +20,7 @@ from api.models import Account, AuthType, DomainState, SsoDomain, User
 @dataclass(frozen=True, slots=True)
 class SignInState:
     """What the password sign-in screens refuse before asking Cognito (README "Security
-    model"; the same rules bind every request in ``api.auth.principal``)."""
+    model"; the same rules bind every request in ``api.principal.principal``)."""
 
     required: AuthType | None
     deactivated: bool

@@ -6,47 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Cookie, Depends, Query, Request, Response
 
-from api.auth.errors import (
-    AccessDeactivated,
-    AccountRequired,
-    Forbidden,
-    NotAuthenticated,
-    RemovedFromAccount,
-    SignInPolicyRefusal,
-)
-from api.auth.roles import Permission
-from api.deps import (
-    Audit,
-    Claims,
-    ClientAddress,
-    Cognito,
-    CurrentUser,
-    DbSession,
-    EmailVerificationThrottle,
-    OptionalAccessToken,
-    PasswordAttemptsDep,
-    Permit,
-    PoolUsers,
-    ReadEngine,
-    RegistrationThrottle,
-    SessionRefreshThrottle,
-    SessionTokenThrottle,
-    SettingsDep,
-    SignIns,
-    SsoAccountsThrottle,
-    TokenVerifier,
-)
-from api.errors import (
-    BadRequest,
-    Conflict,
-    EmailInUse,
-    NotFound,
-    ProviderRefused,
-    RateLimited,
-    RequestValidationFailed,
-    VendorUnavailable,
-    error_responses,
-)
+from api.identity.membership.pool_users import PoolUsers
 from api.identity.mfa.errors import RecoveryCodeMismatch, TwoStepCodeUsed, TwoStepSignInExpired
 from api.identity.sign_in import email_verification, registration, saml_test, service, sso_accounts
 from api.identity.sign_in.cookies import (
@@ -96,7 +56,51 @@ from api.identity.sign_in.schemas import (
 )
 from api.identity.sso.errors import SamlConnectionRequired, SamlTestFailed
 from api.identity.sso.schemas import SamlTestResponse, SamlTestResult, SamlTestStart
-from api.platform.etags import CONDITIONAL_GET_RESPONSES, IF_NONE_MATCH_PARAMETER, conditional_json
+from api.kernel.errors import (
+    BadRequest,
+    Conflict,
+    EmailInUse,
+    NotFound,
+    ProviderRefused,
+    RateLimited,
+    RequestValidationFailed,
+    VendorUnavailable,
+    error_responses,
+)
+from api.kernel.http.etags import (
+    CONDITIONAL_GET_RESPONSES,
+    IF_NONE_MATCH_PARAMETER,
+    conditional_json,
+)
+from api.principal.dependencies import (
+    Audit,
+    Claims,
+    ClientAddress,
+    Cognito,
+    CurrentUser,
+    DbSession,
+    EmailVerificationThrottle,
+    OptionalAccessToken,
+    PasswordAttemptsDep,
+    Permit,
+    ReadEngine,
+    RegistrationThrottle,
+    SessionRefreshThrottle,
+    SessionTokenThrottle,
+    SettingsDep,
+    SignIns,
+    SsoAccountsThrottle,
+    TokenVerifier,
+)
+from api.principal.errors import (
+    AccessDeactivated,
+    AccountRequired,
+    Forbidden,
+    NotAuthenticated,
+    RemovedFromAccount,
+    SignInPolicyRefusal,
+)
+from api.principal.roles import Permission
 
 router = APIRouter(prefix="/web", tags=["session"])
 

@@ -20,10 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
 from api.audit import AuditTrail
-from api.auth.identity import prove_identity
-from api.auth.principal import Caller
-from api.auth.tokens import AccessTokenVerifier
-from api.cognito_errors import cognito_errors
+from api.identity.cognito_errors import cognito_errors
 from api.identity.sign_in.cookies import SAML_TEST_COOKIE, SAML_TEST_PATH, SessionCookies
 from api.identity.sign_in.errors import UnableToAuthenticate, ValidationCodeExpired
 from api.identity.sign_in.schemas import AuthorizeResponse
@@ -31,6 +28,9 @@ from api.identity.sign_in.service import redeem_code, start_oauth
 from api.identity.sso import saml
 from api.identity.sso.errors import SamlTestFailed
 from api.identity.sso.schemas import SamlTest
+from api.principal.identity import prove_identity
+from api.principal.principal import Caller
+from api.principal.tokens import AccessTokenVerifier
 
 NOT_STARTED = (
     "This test sign-in was not started in this browser, or another one was started since. "

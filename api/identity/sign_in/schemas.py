@@ -10,8 +10,7 @@ from pydantic import AfterValidator, Field
 
 from api.identity.mfa.schemas import AuthenticatorCode
 from api.identity.sign_in import rules
-from api.models import Role
-from api.schemas import (
+from api.kernel.schemas import (
     ACCOUNT_NAME_REQUIRED,
     REQUIRED,
     AccountName,
@@ -23,6 +22,7 @@ from api.schemas import (
     Text,
     ValidEmail,
 )
+from api.models import Role
 
 EMAIL_REQUIRED = "Email address is required"  # SPEC 5 Login, reset screens
 PASSWORD_MAX_LENGTH = 256

@@ -30,20 +30,7 @@ from api.adapters.cognito import (
 from api.adapters.cognito import CodeDelivery as CognitoCodeDelivery
 from api.adapters.cognito import Tokens as CognitoTokens
 from api.audit import SigningIn, SignInLog
-from api.auth import principal
-from api.auth.errors import (
-    AccessDeactivated,
-    IdentityProviderUnavailable,
-    NotAuthenticated,
-    SignInPolicyRefusal,
-)
-from api.auth.identity import prove_identity
-from api.auth.principal import Caller
-from api.auth.sessions import end_sessions
-from api.auth.tokens import AccessClaims, AccessTokenVerifier, IdentityProviderDown, InvalidToken
-from api.cognito_errors import cognito_errors
-from api.emails import email_domain
-from api.errors import ProviderRefused, VendorUnavailable, WrongCredential
+from api.identity.cognito_errors import cognito_errors
 from api.identity.mfa import service as two_step
 from api.identity.mfa.errors import RecoveryCodeMismatch, TwoStepSignInExpired
 from api.identity.sign_in import repository
@@ -70,8 +57,26 @@ from api.identity.sign_in.schemas import (
 )
 from api.identity.sign_in.sso_accounts import land_provisioned_user
 from api.identity.sso import saml
+from api.kernel.emails import email_domain
+from api.kernel.errors import ProviderRefused, VendorUnavailable, WrongCredential
 from api.models import AuthType, User
-from api.ratelimit.service import PasswordAttempts
+from api.principal import principal
+from api.principal.errors import (
+    AccessDeactivated,
+    IdentityProviderUnavailable,
+    NotAuthenticated,
+    SignInPolicyRefusal,
+)
+from api.principal.identity import prove_identity
+from api.principal.principal import Caller
+from api.principal.sessions import end_sessions
+from api.principal.tokens import (
+    AccessClaims,
+    AccessTokenVerifier,
+    IdentityProviderDown,
+    InvalidToken,
+)
+from api.ratelimit import PasswordAttempts
 
 
 def session_view(caller: Caller) -> bytes:
@@ -100,7 +105,7 @@ def session_view(caller: Caller) -> bytes:
 async def _refuse_by_policy(db: AsyncSession, email: str, *, invitation: bool = True) -> None:
     """Refuse a password sign-in (or reset) the account's sign-in policy forbids before
     asking Cognito, with the sign-in screen's messages; the same rules bind every request
-    (``api.auth.principal``). ``invitation``: also refuse an expired invitation (Cognito
+    (``api.principal.principal``). ``invitation``: also refuse an expired invitation (Cognito
     expires the temporary password too, TemporaryPasswordValidityDays; this holds the
     console's own validity whatever the pool says)."""
     state = await repository.sign_in_state(db, email)
@@ -588,7 +593,7 @@ async def _first_federated_sign_in(
     it: a SAML identity's user is created or linked in the connection's account (README
     "SAML single sign-on"); a person the account's directory provisioned is bound to their
     Google identity (README "Directory sync (SCIM)"). Any other identity chooses an account
-    (SPEC 4). What the identity is comes from Cognito (AdminGetUser, api/auth/identity.py).
+    (SPEC 4). What the identity is comes from Cognito (AdminGetUser, api/principal/identity.py).
     """
     async with cognito_errors(refused=lambda _: UnableToAuthenticate()):
         identity = prove_identity(await cognito.admin_get_user(claims.username))
@@ -666,7 +671,7 @@ async def refresh(
 ) -> Tokens:
     """New access and ID tokens for the refresh token of the browser's cookie, if the
     account's sign-in policy still lets its user act (the check every request makes,
-    ``api.auth.principal``). A refused refresh drops the cookie and revokes the refresh
+    ``api.principal.principal``). A refused refresh drops the cookie and revokes the refresh
     token: it cannot bring the session back later either.
 
     Raises:

@@ -5,7 +5,7 @@ new account.
 The caller proves who it is with the access token from the code exchange. The identity id
 and email of a request must be that token's username and the Cognito user's email, so a
 request cannot speak for someone else. Whether the identity is Google (or GitHub) and which
-email counts come only from what Cognito asserts (api/auth/identity.py), never from the
+email counts come only from what Cognito asserts (api/principal/identity.py), never from the
 username. Joining needs a Google Workspace identity (Google asserts the email's domain as its
 hosted domain) with a provider-verified email, an account that has Google SSO on and has
 verified the email's domain by DNS, and that the account has not removed this person; so an
@@ -23,20 +23,20 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
 from api.audit import Actor, AuditAction, AuditTrail
-from api.auth.errors import RemovedFromAccount, removed_message
-from api.auth.identity import ProvenIdentity, prove_identity
-from api.auth.sessions import was_removed
-from api.auth.tokens import AccessClaims
-from api.cognito_errors import cognito_errors
-from api.config import Settings
-from api.db import new_id
-from api.emails import email_domain, is_gmail_domain, normalize_email
-from api.errors import BadRequest, Conflict, NotFound
+from api.identity.cognito_errors import cognito_errors
 from api.identity.membership import service as membership
 from api.identity.sign_in import repository
 from api.identity.sign_in.errors import EmailNotVerified
 from api.identity.sign_in.schemas import SsoAccount, SsoAccountsResponse
+from api.kernel.config import Settings
+from api.kernel.db import new_id
+from api.kernel.emails import email_domain, is_gmail_domain, normalize_email
+from api.kernel.errors import BadRequest, Conflict, NotFound
 from api.models import AuthType, Role, User
+from api.principal.errors import RemovedFromAccount, removed_message
+from api.principal.identity import ProvenIdentity, prove_identity
+from api.principal.sessions import was_removed
+from api.principal.tokens import AccessClaims
 
 IDENTITY_MISMATCH = "The identity does not match your sign-in"
 ALREADY_MEMBER = "This identity already belongs to an account"

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from api.kernel.schemas import sql_literal
 from api.models import DomainState
-from api.schemas import sql_literal
 
 
 def sso_sql(account: str) -> str:

@@ -1,7 +1,7 @@
 """Typed errors of Google single sign-on and its domains; the SSO messages are SPEC 5's
 tooltip texts, the domain ones those of README "Verified domains"."""
 
-from api.errors import AppError
+from api.kernel.errors import AppError
 
 
 class PersonalGmailAccount(AppError):
@@ -33,7 +33,7 @@ class InvalidDomain(AppError):
 
 
 class PublicEmailDomain(AppError):
-    """400: a free, disposable or special-use email domain (api/emails.py
+    """400: a free, disposable or special-use email domain (api/kernel/emails.py
     ``is_blocked_domain``): nobody can prove a company owns it."""
 
     default_message = (

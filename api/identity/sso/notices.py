@@ -3,7 +3,7 @@ domains").
 
 Sent over SMTP (api/adapters/mail.py, the console's own sender; Cognito only sends its own
 messages), one message per user, by the worker: the emails are deferred to the job engine in
-the transaction that makes the domain Lost (api/deferred.py), so they leave once that commits
+the transaction that makes the domain Lost (api/kernel/deferred.py), so they leave once that commits
 and are retried with a backoff while the relay fails (README "Background work"). Auto-join
 stopped either way.
 """
@@ -16,8 +16,8 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.deferred import Email, defer_emails, recipient_tag
 from api.identity.sso.verification import failure_message, record_value
+from api.kernel.deferred import Email, defer_emails, recipient_tag
 from api.models import DomainFailure
 
 

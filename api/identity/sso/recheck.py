@@ -11,10 +11,10 @@ Two ways to run it, safe together: each due row is claimed with ``SELECT ... FOR
 LOCKED`` in a transaction of its own, so a row is checked by one process at a time and never
 twice in a pass.
 
-- on the job worker: the periodic task ``recheck_domains`` (api/jobs/periodic.py) looks for due
+- on the job worker: the periodic task ``recheck_domains`` (api/app/jobs/periodic.py) looks for due
   domains at every tick of ``DOMAIN_RECHECK_CRON`` (every 10 minutes), one run at a time
   across the workers;
-- as a command: ``python -m api.ops.recheck`` checks the due domains once (``--all``: every
+- as a command: ``python -m api.app.commands.recheck`` checks the due domains once (``--all``: every
   verified domain now); it prints what it did and exits 2 when some lookup failed, 0 otherwise.
 """
 
@@ -28,12 +28,12 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from api.adapters.dns_resolver import DnsLookupFailed, DnsResolver
-from api.config import Settings
-from api.db import create_engine, create_sessionmaker
 from api.identity.sso import repository
 from api.identity.sso.notices import DomainLostNotice, defer_domain_lost
 from api.identity.sso.service import record_check, record_lost
 from api.identity.sso.verification import failure_of
+from api.kernel.config import Settings
+from api.kernel.db import create_engine, create_sessionmaker
 
 log = structlog.get_logger(__name__)
 

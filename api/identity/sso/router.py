@@ -11,35 +11,6 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Response
 
 from api.adapters.metadata_url import MetadataFetcher
-from api.auth.errors import (
-    AccountRequired,
-    EmailVerificationRequired,
-    Forbidden,
-    NotAuthenticated,
-    SignInPolicyRefusal,
-)
-from api.auth.roles import Permission
-from api.deps import (
-    Audit,
-    Cognito,
-    CurrentUser,
-    DbSession,
-    DomainVerifyThrottle,
-    Permit,
-    ReadEngine,
-    Resolver,
-    SamlMetadataThrottle,
-    SettingsDep,
-    VerifiedEmail,
-)
-from api.errors import (
-    NotFound,
-    ProviderRefused,
-    RateLimited,
-    RequestValidationFailed,
-    VendorUnavailable,
-    error_responses,
-)
 from api.identity.sso import saml, service
 from api.identity.sso.errors import (
     DnsUnavailable,
@@ -69,6 +40,35 @@ from api.identity.sso.schemas import (
     SsoResponse,
     SsoUpdate,
 )
+from api.kernel.errors import (
+    NotFound,
+    ProviderRefused,
+    RateLimited,
+    RequestValidationFailed,
+    VendorUnavailable,
+    error_responses,
+)
+from api.principal.dependencies import (
+    Audit,
+    Cognito,
+    CurrentUser,
+    DbSession,
+    DomainVerifyThrottle,
+    Permit,
+    ReadEngine,
+    Resolver,
+    SamlMetadataThrottle,
+    SettingsDep,
+    VerifiedEmail,
+)
+from api.principal.errors import (
+    AccountRequired,
+    EmailVerificationRequired,
+    Forbidden,
+    NotAuthenticated,
+    SignInPolicyRefusal,
+)
+from api.principal.roles import Permission
 
 router = APIRouter(prefix="/web", tags=["sso"])
 

@@ -12,7 +12,7 @@ name, :func:`connection_for_domain`) and whose
 ``AttributeMapping`` takes the email and names from the attributes :data:`ATTRIBUTES` names;
 it is listed in the app client's ``SupportedIdentityProviders``. Cognito validates the
 identity provider's responses and mints tokens for its people, whose ``identities`` attribute
-names the connection (api/auth/identity.py).
+names the connection (api/principal/identity.py).
 
 - Saving checks the metadata first (nothing changes when it is refused; a metadata URL is
   fetched before the transaction, with no connection or lock held), then writes our row and
@@ -34,7 +34,7 @@ names the connection (api/auth/identity.py).
   (api/identity/sso/saml_idp_needs.py); the set-up shows the pool's signing certificate for the
   identity provider (GetSigningCertificate).
 - Connecting, replacing, removing and requiring it tell every Owner by email
-  (api/auth/owner_notices.py), in the change's transaction.
+  (api/identity/membership/owner_notices.py), in the change's transaction.
 - Requiring it ends the sessions of everyone else; removing it lets the account's users
   sign in with email and password again (they set one with Forgot password).
 """
@@ -60,17 +60,9 @@ from api.adapters.cognito import (
 )
 from api.adapters.metadata_url import MetadataFetcher, MetadataUnreachable, MetadataUrlRefused
 from api.audit import Actor, AuditAction, AuditTrail, SigningIn, Target
-from api.auth.errors import RemovedFromAccount, removed_message
-from api.auth.identity import ProvenIdentity
-from api.auth.owner_notices import notify_owners
-from api.auth.principal import Caller
-from api.auth.sessions import end_sessions, was_removed
-from api.cognito_errors import cognito_errors
-from api.config import Settings
-from api.db import new_id, undo_on_rollback
-from api.emails import email_domain, is_valid_email
-from api.errors import EmailInUse, NotFound
+from api.identity.cognito_errors import cognito_errors
 from api.identity.membership import service as membership
+from api.identity.membership.owner_notices import notify_owners
 from api.identity.sso import repository
 from api.identity.sso.errors import (
     SamlConnectionRequired,
@@ -87,8 +79,16 @@ from api.identity.sso.saml_idp_needs import (
 from api.identity.sso.saml_metadata import IdpMetadata, parse_metadata
 from api.identity.sso.schemas import SamlConnection as SamlConnectionOut
 from api.identity.sso.schemas import SamlSettingsResponse, SamlTest, ServiceProvider
+from api.kernel.config import Settings
+from api.kernel.db import new_id, undo_on_rollback
+from api.kernel.emails import email_domain, is_valid_email
+from api.kernel.errors import EmailInUse, NotFound
+from api.kernel.schemas import CONTROL_CHARACTERS, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH
 from api.models import Account, AuthType, Role, SamlConnection, User
-from api.schemas import CONTROL_CHARACTERS, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH
+from api.principal.errors import RemovedFromAccount, removed_message
+from api.principal.identity import ProvenIdentity
+from api.principal.principal import Caller
+from api.principal.sessions import end_sessions, was_removed
 
 log = structlog.get_logger(__name__)
 
@@ -443,7 +443,8 @@ def _target(account: Account) -> Target:
 async def _tell_owners(
     db: AsyncSession, audit: AuditTrail, account: Account, kind: str, subject: str, what: str
 ) -> None:
-    """Every Owner's notice of a change of the connection (api/auth/owner_notices.py), in
+    """Every Owner's notice of a change of the connection
+    (api/identity/membership/owner_notices.py), in
     ``db``'s transaction, naming who made it as the audit log does."""
     await notify_owners(
         db, account_id=account.id, kind=kind, subject=subject, what=what, actor=audit.actor.label
@@ -806,7 +807,7 @@ class Malformed:
 
 def malformed(identity: ProvenIdentity) -> Malformed | None:
     """The email or a name a SAML identity provider asserted that every other way into the
-    console would refuse (``api.emails.is_valid_email``; names of at most
+    console would refuse (``api.kernel.emails.is_valid_email``; names of at most
     ``NAME_MAX_LENGTH`` characters without control characters, as User Management takes
     them), or None."""
     email = identity.email
@@ -826,7 +827,7 @@ async def provision(
     *, db: AsyncSession, identity: ProvenIdentity, sub: str, client_address: str
 ) -> SigningIn:
     """The user of a SAML identity's first sign-in (Cognito asserts the identity and its
-    connection, api/auth/identity.py): the existing user with its email in the connection's
+    connection, api/principal/identity.py): the existing user with its email in the connection's
     account is linked to it (their sign-in type becomes SAML SSO), or a Member is created
     with the names the identity provider sent. Either way in ``db``'s transaction, audited.
 

@@ -1,5 +1,5 @@
 """The daily upkeep of SAML connections (README "SAML single sign-on"), run by the job worker as
-a periodic task (``saml_upkeep``, api/jobs/periodic.py).
+a periodic task (``saml_upkeep``, api/app/jobs/periodic.py).
 
 - **Metadata by URL is fetched again** once a day (:data:`REFRESH_INTERVAL`) after it was last
   fetched: identity providers roll their signing certificates, and a connection whose metadata
@@ -34,8 +34,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
 from api.adapters.metadata_url import MetadataFetcher, MetadataUnreachable, MetadataUrlRefused
-from api.config import Settings
-from api.deferred import Email, defer_emails, recipient_tag
 from api.identity.sso import repository
 from api.identity.sso.errors import InvalidSamlMetadata
 from api.identity.sso.saml import (
@@ -46,6 +44,8 @@ from api.identity.sso.saml import (
     sync_identifiers,
 )
 from api.identity.sso.saml_metadata import MAX_METADATA_BYTES, IdpMetadata, parse_metadata
+from api.kernel.config import Settings
+from api.kernel.deferred import Email, defer_emails, recipient_tag
 
 log = structlog.get_logger(__name__)
 
@@ -356,7 +356,7 @@ def _identifiers_failure(exc: Exception) -> str:
 async def upkeep(
     sessionmaker: async_sessionmaker[AsyncSession], cognito: CognitoClient, settings: Settings
 ) -> RefreshReport:
-    """One pass (the periodic task's work, api/jobs/periodic.py): the metadata due a refresh,
+    """One pass (the periodic task's work, api/app/jobs/periodic.py): the metadata due a refresh,
     fetched within the limits of ``settings``, the identifiers out of step with their
     account's verified domains, then the expiry emails due."""
     fetcher = MetadataFetcher.from_settings(settings, max_bytes=MAX_METADATA_BYTES)

@@ -10,8 +10,8 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field
 
 from api.identity.sso.saml_metadata import MAX_METADATA_BYTES
+from api.kernel.schemas import ApiModel, Required, Text
 from api.models import DomainFailure, DomainState
-from api.schemas import ApiModel, Required, Text
 
 DOMAIN_INPUT_MAX_LENGTH = 260  # 253 characters of name, a trailing dot and some white space
 

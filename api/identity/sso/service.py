@@ -26,11 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from api.adapters.cognito import CognitoClient
 from api.adapters.dns_resolver import DnsBusy, DnsLookupFailed, DnsResolver
 from api.audit import DOMAIN_CHECK, AuditAction, AuditTrail, Target
-from api.auth.owner_notices import notify_owners
-from api.auth.principal import Caller
-from api.auth.sessions import end_sessions
-from api.emails import email_domain, is_blocked_domain, is_gmail_domain
-from api.errors import NotFound, RateLimited
+from api.identity.membership.owner_notices import notify_owners
 from api.identity.sso import repository, saml
 from api.identity.sso.errors import (
     DnsUnavailable,
@@ -53,7 +49,11 @@ from api.identity.sso.verification import (
     proves,
     record_value,
 )
+from api.kernel.emails import email_domain, is_blocked_domain, is_gmail_domain
+from api.kernel.errors import NotFound, RateLimited
 from api.models import Account, AuthType, DomainFailure, DomainState, SsoDomain, User
+from api.principal.principal import Caller
+from api.principal.sessions import end_sessions
 
 log = structlog.get_logger(__name__)
 DOMAIN_NOT_FOUND = "Domain not found"
@@ -67,7 +67,7 @@ async def set_google_sso(
     *, db: AsyncSession, caller: Caller, audit: AuditTrail, required: bool
 ) -> Sso:
     """Turn "require Google SSO" on or off for the caller's account; a change tells every
-    Owner by email (api/auth/owner_notices.py).
+    Owner by email (api/identity/membership/owner_notices.py).
 
     Raises:
         PersonalGmailAccount: enabling from a Gmail address.
@@ -104,7 +104,7 @@ async def set_google_sso(
         )
         if required:
             # The users it excludes lose their sessions for good, even if it is turned off
-            # again (every request checks the requirement too: api/auth/principal.py).
+            # again (every request checks the requirement too: api/principal/principal.py).
             await end_sessions(
                 db, User.account_id == account.id, User.auth_type != AuthType.GOOGLE_SSO
             )

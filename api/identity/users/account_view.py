@@ -4,9 +4,9 @@ whole body (api/account/repository.py): the account's users as ``account_users``
 
 from __future__ import annotations
 
-from api.auth.two_step import two_step_on_sql
 from api.identity.users.status import user_status_sql
-from api.schemas import json_time_sql
+from api.kernel.schemas import json_time_sql
+from api.principal.two_step import two_step_on_sql
 
 
 def account_users_sql(account_id: str, now: str) -> str:

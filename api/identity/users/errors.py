@@ -1,6 +1,6 @@
 """Typed errors of User Management (SPEC 5 "Other"). Class names are wire codes."""
 
-from api.errors import AppError
+from api.kernel.errors import AppError
 
 INVITE_REFUSED_WITH_SSO = "Instruct other users to sign in with SSO to join the account."
 

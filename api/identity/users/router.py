@@ -8,27 +8,17 @@ from datetime import timedelta
 
 from fastapi import APIRouter, Response
 
-from api.auth.errors import (
-    AccountRequired,
-    EmailVerificationRequired,
-    Forbidden,
-    NotAuthenticated,
-    SignInPolicyRefusal,
+from api.identity.membership.errors import (
+    CannotChangeOwnRole,
+    CannotDeleteSelf,
+    LastOwnerRequired,
+    LastUserRequired,
 )
-from api.auth.roles import Permission
-from api.deps import (
-    Audit,
-    Cognito,
-    CurrentUser,
-    DbSession,
-    InvitationThrottle,
-    Limiter,
-    Permit,
-    PoolUsers,
-    SettingsDep,
-    VerifiedEmail,
-)
-from api.errors import (
+from api.identity.membership.pool_users import PoolUsers
+from api.identity.users import service
+from api.identity.users.errors import InvitationNotPending, InviteRefusedWithSso
+from api.identity.users.schemas import UserCreate, UserResponse, UserUpdate
+from api.kernel.errors import (
     EmailInUse,
     NotFound,
     ProviderRefused,
@@ -37,16 +27,26 @@ from api.errors import (
     VendorUnavailable,
     error_responses,
 )
-from api.identity.membership.errors import (
-    CannotChangeOwnRole,
-    CannotDeleteSelf,
-    LastOwnerRequired,
-    LastUserRequired,
+from api.principal.dependencies import (
+    Audit,
+    Cognito,
+    CurrentUser,
+    DbSession,
+    InvitationThrottle,
+    Limiter,
+    Permit,
+    SettingsDep,
+    VerifiedEmail,
 )
-from api.identity.users import service
-from api.identity.users.errors import InvitationNotPending, InviteRefusedWithSso
-from api.identity.users.schemas import UserCreate, UserResponse, UserUpdate
-from api.ratelimit.service import count_invitation
+from api.principal.errors import (
+    AccountRequired,
+    EmailVerificationRequired,
+    Forbidden,
+    NotAuthenticated,
+    SignInPolicyRefusal,
+)
+from api.principal.roles import Permission
+from api.ratelimit import count_invitation
 
 router = APIRouter(prefix="/web/users", tags=["users"])
 

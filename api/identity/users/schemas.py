@@ -9,8 +9,8 @@ from typing import Annotated
 
 from pydantic import ConfigDict, Field
 
+from api.kernel.schemas import REQUIRED, ApiModel, Email, PersonName, Required, ValidEmail
 from api.models import Role
-from api.schemas import REQUIRED, ApiModel, Email, PersonName, Required, ValidEmail
 
 
 class UserStatus(enum.StrEnum):

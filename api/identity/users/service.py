@@ -11,7 +11,7 @@ while the invitation is not accepted.
 Invite, delete and resend span our database and Cognito; each either completes or is undone:
 - invite creates the Cognito user (Cognito emails the temporary password), then our row; if
   the request's transaction does not commit, the Cognito user is deleted again
-  (``api.db.undo_on_rollback``);
+  (``api.kernel.db.undo_on_rollback``);
 - delete removes our row first (flushed, not committed), then the Cognito user; if Cognito
   fails the request fails and the transaction rolls our delete back.
 """
@@ -34,19 +34,19 @@ from api.adapters.cognito import (
     CognitoUnavailable,
 )
 from api.audit import AuditAction, AuditTrail, changed
-from api.auth.pool_users import PoolUserLedger
-from api.auth.principal import Caller
-from api.auth.sessions import lift_removal
-from api.auth.two_step import two_step_on
-from api.cognito_errors import cognito_errors
-from api.db import undo_on_rollback
-from api.errors import EmailInUse, NotFound
+from api.identity.cognito_errors import cognito_errors
 from api.identity.membership import service as membership
+from api.identity.membership.pool_users import PoolUserLedger
 from api.identity.users import repository
 from api.identity.users.errors import SIGNS_IN_WITH_SSO, InvitationNotPending, InviteRefusedWithSso
 from api.identity.users.schemas import INVITED_ROLE, AccountUser, UserCreate, UserStatus, UserUpdate
 from api.identity.users.status import user_status
+from api.kernel.db import undo_on_rollback
+from api.kernel.errors import EmailInUse, NotFound
 from api.models import Account, AuthType, User
+from api.principal.principal import Caller
+from api.principal.sessions import lift_removal
+from api.principal.two_step import two_step_on
 
 log = structlog.get_logger(__name__)
 _SYMBOLS = "!#$%&*+-=?@^_"
@@ -116,7 +116,7 @@ async def invite(
     invitation is Pending for ``validity`` (``INVITATION_VALIDITY_DAYS``). ``count_email``
     counts the invitation email against its recipient's daily cap before it is sent;
     ``pool_users`` records the pool user's creation until its row commits (a crash in between
-    is undone by the worker: ``api.auth.pool_users``).
+    is undone by the worker: ``api.identity.membership.pool_users``).
 
     Raises:
         RateLimited: the recipient had its invitations for today (from any account).
@@ -172,7 +172,7 @@ async def add_invited_user(
     ``acting`` and records ``action`` (its email and role) in ``audit``. If the request's
     transaction does not commit, the pool user is deleted again, so the email can be retried;
     ``pool_users`` records the creation until the row commits, so a crash in between is undone
-    by the worker (``api.auth.pool_users``).
+    by the worker (``api.identity.membership.pool_users``).
 
     Raises:
         Forbidden: ``acting`` may not grant the user's role.

@@ -15,8 +15,8 @@ from datetime import datetime
 from itertools import product
 
 from api.identity.users.schemas import UserStatus
+from api.kernel.schemas import sql_literal
 from api.models import User
-from api.schemas import sql_literal
 
 
 def status_of(*, invited: bool, signed_in: bool, lapsed: bool) -> UserStatus:

@@ -9,7 +9,7 @@ import httpx
 from dateutil.relativedelta import relativedelta
 from fastapi import FastAPI
 
-from api.main import create_app
+from api.app.web import create_app
 from api.models import Platform, Usage
 from devstack.stack import Stack
 from tests.api.conftest import MakeUser, SignedIn

@@ -18,10 +18,10 @@ from fastapi import FastAPI
 
 from api.account.schemas import AccountResponse
 from api.account.service import account_summary, account_view, create_account
-from api.auth.errors import AccountRequired
-from api.auth.tokens import AccessClaims
 from api.models import AuthType, DomainState, Platform, Role, SsoDomain, Usage, User
 from api.models.account import PAST_DUE_GRACE
+from api.principal.errors import AccountRequired
+from api.principal.tokens import AccessClaims
 
 
 @dataclass

@@ -21,14 +21,14 @@ from fastapi import FastAPI
 from sqlalchemy import insert
 
 from api.audit import AuditAction
-from api.auth.roles import ADMIN_REQUIRED
 from api.models import AuditEvent, Role
+from api.principal.roles import ADMIN_REQUIRED
 from tests.api.conftest import MakeUser, SignedIn
 
 URL = "/web/audit-events"
 
 # Whole seconds, a day back: the current month's partition or the default one, never a month
-# whose partition a test creates (tests/api/platform/test_audit_log.py).
+# whose partition a test creates (tests/api/kernel/test_audit_log.py).
 NOW = datetime.now(UTC).replace(microsecond=0) - timedelta(days=1)
 
 

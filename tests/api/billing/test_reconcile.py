@@ -1,4 +1,4 @@
-"""``python -m api.ops.reconcile`` (README "Billing", "Reconciliation"): each kind of
+"""``python -m api.app.commands.reconcile`` (README "Billing", "Reconciliation"): each kind of
 drift between our database and Stripe (localstripe and its shim) is found, reported once, and
 repaired with ``fix``, after which the account is in step. The real state is made through
 the API; then the database (the Account row written directly) or Stripe (localstripe called

@@ -22,9 +22,9 @@ from fastapi import FastAPI
 from sqlalchemy import Row, func, select, text
 from structlog.testing import capture_logs
 
+from api.app.jobs.periodic import JobResources
+from api.app.worker import create_job_app
 from api.billing.webhooks.service import process_event, receive_webhook
-from api.jobs.app import create_job_app
-from api.jobs.periodic import JobResources
 from api.models import Account, AuditEvent, StripeEvent
 from devstack import bootstrap
 from devstack.stack import Stack
@@ -298,7 +298,7 @@ class TestOnTheJobEngine:
         self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:
         # A worker that dies after its commit, before the engine marks the job done, leaves it
-        # to be run again (api/jobs/stalled.py).
+        # to be run again (api/app/jobs/stalled.py).
         me = await make_user()
         customer = await with_customer(app, me)
         sub = f"sub_{secrets.token_hex(6)}"
@@ -551,7 +551,7 @@ class TestEventTypes:
         assert (await load(app, me)).payment_failed_at is None
 
     async def test_the_webhook_is_not_in_the_contract(self, client: httpx.AsyncClient) -> None:
-        from api.ops.openapi import contract
+        from api.app.commands.openapi import contract
 
         assert URL not in json.loads(contract())["paths"]
 

@@ -13,9 +13,9 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select, update
 
-from api.auth.api_keys import hash_api_key
+from api.kernel.secretbox import KeyRing, KeyRingError
 from api.models import ApiKey, AuditEvent
-from api.secretbox import KeyRing, KeyRingError
+from api.principal.api_keys import hash_api_key
 from tests.api.conftest import MakeUser, SignedIn
 from tests.api.usage.test_metering import URL, record
 

@@ -7,9 +7,9 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
-from api.config import Settings
-from api.main import create_app
-from api.platform.client_address import client_address, limit_key, parse_networks
+from api.app.web import create_app
+from api.kernel.config import Settings
+from api.kernel.http.client_address import client_address, limit_key, parse_networks
 from devstack.stack import Stack
 from tests.api.conftest import unique_email
 

@@ -13,10 +13,10 @@ from fastapi import FastAPI
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from api.errors import RateLimited
-from api.main import create_app
+from api.app.web import create_app
+from api.kernel.errors import RateLimited
 from api.models import SignInBackoff
-from api.ratelimit.service import Backoff, Limit, RateLimiter
+from api.ratelimit import Backoff, Limit, RateLimiter
 from devstack.stack import Stack
 from tests.api.conftest import MakeUser, unique_email
 

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from api.main import create_app
+from api.app.web import create_app
 from devstack.stack import Stack
 from tests.api.conftest import MakeUser, unique_domain, unique_email
 

@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 import pytest
 from fastapi import FastAPI
 
-from api.db import driver_connection
+from api.kernel.db import driver_connection
 from api.usage.cycles import (
     containing_cycle_starts,
     current_cycle_start,

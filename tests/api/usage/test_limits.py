@@ -384,7 +384,7 @@ class TestNothingOvershoots:
 
 
 class TestConcurrentBatches:
-    """Many connections to two replicas (``python -m api.ops.serve`` processes) hammer one
+    """Many connections to two replicas (``python -m api.app.commands.serve`` processes) hammer one
     account: the limits sit in the statement that counts, so no interleaving passes them."""
 
     async def test_no_limit_is_passed_from_many_connections_on_two_replicas(

@@ -1,7 +1,7 @@
 /**
  * Conditional reads (README "Performance"). `GET /web/account` and `GET /web/session` send an `ETag` and
  * answer `304 Not Modified` with no body when the request's `If-None-Match` names it
- * (api/platform/etags.py). They are `Cache-Control: no-store` (they carry the API key and the user's
+ * (api/kernel/http/etags.py). They are `Cache-Control: no-store` (they carry the API key and the user's
  * details), so the browser's HTTP cache never keeps or revalidates them: this layer does it in
  * memory instead. It keeps each response's ETag next to the data the React Query cache holds
  * for that query, sends it on the next fetch of the query (a refetch on window focus, or after

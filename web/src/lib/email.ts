@@ -1,7 +1,7 @@
 /**
  * Email domain rules shared by the features (SPEC 2 "OAuth landing": no 'for {domain}' for
  * Gmail; SPEC 5 "Other": the Google SSO option is disabled for Gmail addresses). The server
- * applies the same rules in api/emails.py.
+ * applies the same rules in api/kernel/emails.py.
  */
 
 const GMAIL_DOMAINS: ReadonlySet<string> = new Set(["gmail.com", "googlemail.com"]);

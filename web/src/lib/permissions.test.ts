@@ -16,7 +16,7 @@ const ADMIN_CHANGES: Change[] = [
   "changeSso",
 ];
 
-describe("permissionsFor (README 'Roles and invitations', as api/auth/roles.py)", () => {
+describe("permissionsFor (README 'Roles and invitations', as api/principal/roles.py)", () => {
   it("lets an Owner change everything and manage everyone", () => {
     const owner = permissionsFor("Owner");
     for (const change of [...ADMIN_CHANGES, "changeBilling", "changeSaml"] as Change[]) {

@@ -1,6 +1,6 @@
 /**
  * What each role may change (README "Roles and invitations"), in one place for the whole SPA:
- * it mirrors the API's permission table (api/auth/roles.py; each operation's `x-permission` in
+ * it mirrors the API's permission table (api/principal/roles.py; each operation's `x-permission` in
  * openapi.json), so a control is disabled with its reason before the API would refuse.
  * Every role reads every page and may reveal and copy the API key.
  *

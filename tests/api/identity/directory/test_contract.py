@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from jsonschema import Draft202012Validator
 
-from api.ops.openapi import contract
+from api.app.commands.openapi import contract
 from tests.api.identity.directory.conftest import SCIM, MakeDirectory
 
 

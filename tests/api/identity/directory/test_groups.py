@@ -358,7 +358,7 @@ async def test_the_fixed_groups_of_an_older_directory_keep_their_ids(
     app: FastAPI, client: httpx.AsyncClient, make_directory: MakeDirectory
 ) -> None:
     # What the upgrade made for an account that had a SCIM token (its migration is tested in
-    # tests/api/platform/test_migrations.py).
+    # tests/api/kernel/test_migrations.py).
     directory = await make_directory()
     async with app.state.resources.sessionmaker() as db, db.begin():
         for group_id, name, role in (

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from api.main import create_app
+from api.app.web import create_app
 from devstack.stack import Stack
 from tests.api.identity.directory.conftest import SCIM, USER_SCHEMA, MakeDirectory, scim_error
 

@@ -139,7 +139,7 @@ async def test_the_accounts_tokens_share_one_request_limit(
     token = await generate_token(client, owner)
     limit = app.state.settings.scim_limit_per_account
     assert limit > 0
-    from api.ratelimit.service import MINUTE_S, Limit
+    from api.ratelimit import MINUTE_S, Limit
 
     # Use the account's whole minute, then one more request is refused with Retry-After,
     # whichever token sends it.

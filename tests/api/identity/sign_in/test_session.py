@@ -12,10 +12,10 @@ import httpx
 import jwt
 
 from api.adapters.cognito import CognitoClient
-from api.auth.principal import Caller
 from api.identity.sign_in.schemas import Session, SessionAccount, SessionResponse, SessionUser
 from api.identity.sign_in.service import session_view
 from api.models import AuthType, Role
+from api.principal.principal import Caller
 from devstack.stack import Stack
 from tests.api.conftest import MakeUser, unique_email
 

@@ -26,7 +26,7 @@ from tests.api.conftest import (
     verified_domain,
 )
 
-# Free, disposable and special-use (RFC 6761) email domains: api/emails.py's rule.
+# Free, disposable and special-use (RFC 6761) email domains: api/kernel/emails.py's rule.
 PUBLIC = ("gmail.com", "Yahoo.com", "outlook.com", "mailinator.com", "acme.test")
 NOT_DOMAINS = ("localhost", "not a domain", "-acme.dev", "acme..dev", "10.0.0.1", "a_b.dev")
 REFUSALS = {

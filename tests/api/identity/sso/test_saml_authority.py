@@ -11,8 +11,8 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select, update
 
-from api.auth.roles import OWNER_REQUIRED
 from api.models import AuthType, Role, SamlConnection, User
+from api.principal.roles import OWNER_REQUIRED
 from devstack.saml_idp import Person
 from tests.api.conftest import (
     REDIRECT_URI,

@@ -15,11 +15,11 @@ from sqlalchemy import select, update
 
 from api.adapters.cognito import CognitoClient
 from api.adapters.metadata_url import MetadataFetcher
-from api.config import Settings
+from api.app.worker import create_job_app
 from api.identity.sso.saml import provider_name_of
 from api.identity.sso.saml_metadata import MAX_METADATA_BYTES
 from api.identity.sso.saml_refresh import UNFORESEEN, RefreshReport, notify_expiring, refresh_due
-from api.jobs.app import create_job_app
+from api.kernel.config import Settings
 from api.models import Role, SamlConnection
 from tests.api.conftest import MakeUser, SignedIn, mails_to, unique_domain, verified_domain
 from tests.api.identity.sso.saml_support import idp_metadata

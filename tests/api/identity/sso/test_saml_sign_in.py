@@ -319,7 +319,7 @@ class TestSignInWithSso:
 
 class TestWhatTheIdentityProviderAsserts:
     """The email and names a SAML identity provider asserts are checked as every other way in
-    checks them (api/emails.py; names as User Management takes them): an identity provider is
+    checks them (api/kernel/emails.py; names as User Management takes them): an identity provider is
     typed in by a customer's administrator, not trusted to be well-formed."""
 
     @pytest.mark.parametrize(

@@ -13,10 +13,10 @@ from fastapi import FastAPI
 from sqlalchemy import func, select, update
 
 from api.adapters.cognito import CognitoClient, UserNotFoundError
-from api.auth.roles import ADMIN_REQUIRED, OWNER_GRANTS_OWNER, OWNER_MANAGES_OWNERS
 from api.identity.membership.errors import CannotChangeOwnRole
 from api.identity.users.errors import InvitationNotPending
 from api.models import Role, User
+from api.principal.roles import ADMIN_REQUIRED, OWNER_GRANTS_OWNER, OWNER_MANAGES_OWNERS
 from tests.api.conftest import MakeUser, SignedIn, unique_email
 
 NEW_PASSWORD = "Fresh-password-2026!"

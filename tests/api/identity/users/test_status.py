@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from fastapi import FastAPI
 
-from api.db import driver_connection
 from api.identity.users.schemas import UserStatus
 from api.identity.users.status import user_status, user_status_sql
+from api.kernel.db import driver_connection
 from api.models import User
 
 NOW = datetime(2026, 11, 21, 10, 15, 30, 250_000, tzinfo=UTC)

@@ -1,6 +1,6 @@
 /**
  * A failed sign-in (SPEC 2 "Login screen", SPEC 8 "Sign-in"). The server already words every
- * SPEC 8 message (api/cognito_errors.py); the screen only decides whether to offer the reset.
+ * SPEC 8 message (api/identity/cognito_errors.py); the screen only decides whether to offer the reset.
  */
 import { ApiError } from "@/api";
 

@@ -1,0 +1,52 @@
+"""The app client settings the sign-in policy depends on, checked at start-up (README "User
+pool settings").
+
+Password sign-in runs on the server only (AdminInitiateAuth, SigV4), so the public app
+client must allow no password flow a browser or script could call itself
+(``USER_PASSWORD_AUTH``, SRP, custom auth): only ``ALLOW_ADMIN_USER_PASSWORD_AUTH`` and
+``ALLOW_REFRESH_TOKEN_AUTH``; nor offer the hosted UI's own password page (the ``COGNITO``
+identity provider), a password sign-in outside the API's checks and limits. And it must never
+grant the ``aws.cognito.signin.user.admin``
+OAuth scope, with which a hosted-UI token could change its own user's attributes.
+
+An API that cannot read its app client (DescribeUserPoolClient refused, a wrong client id,
+Cognito unreachable) cannot know any of this, so outside development it does not start either
+(``api.app.web``); in development, against the stand-ins, it starts and says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+ALLOWED_AUTH_FLOWS = frozenset({"ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"})
+ADMIN_SCOPE = "aws.cognito.signin.user.admin"
+NATIVE_PROVIDER = "COGNITO"
+
+
+class UnsafeAppClient(Exception):
+    """The app client allows a way around the sign-in policy; the API refuses to start."""
+
+
+class AppClientUnreadable(Exception):
+    """The app client could not be read at start-up, so its settings are unknown; outside
+    development the API refuses to start."""
+
+
+def check_app_client(client: dict[str, Any]) -> None:
+    """Check a DescribeUserPoolClient ``UserPoolClient`` object.
+
+    Raises:
+        UnsafeAppClient: naming each flow or scope that must go.
+    """
+    problems = [
+        f"auth flow {flow} (allow only {', '.join(sorted(ALLOWED_AUTH_FLOWS))})"
+        for flow in sorted(set(client.get("ExplicitAuthFlows") or []) - ALLOWED_AUTH_FLOWS)
+    ]
+    if ADMIN_SCOPE in (client.get("AllowedOAuthScopes") or []):
+        problems.append(f"OAuth scope {ADMIN_SCOPE}")
+    if NATIVE_PROVIDER in (client.get("SupportedIdentityProviders") or []):
+        problems.append(f"identity provider {NATIVE_PROVIDER} (the hosted password page)")
+    if problems:
+        raise UnsafeAppClient(
+            f"Cognito app client {client.get('ClientId', '?')} allows " + "; ".join(problems)
+        )
