@@ -66,6 +66,9 @@ class AuditAction(enum.StrEnum):
     USAGE_ALERTS_CHANGED = "usage_alerts.changed"
     SCIM_TOKEN_CREATED = "scim_token.created"  # noqa: S105 - an action name, no secret
     SCIM_TOKEN_REVOKED = "scim_token.revoked"  # noqa: S105 - an action name, no secret
+    ACCESS_TOKEN_CREATED = "access_token.created"  # noqa: S105 - an action name, no secret
+    ACCESS_TOKEN_REVOKED = "access_token.revoked"  # noqa: S105 - an action name, no secret
+    ACCESS_TOKENS_CHANGED = "access_tokens.changed"
     USER_PROVISIONED = "user.provisioned"
     DIRECTORY_GROUP_CREATED = "directory_group.created"
     DIRECTORY_GROUP_RENAMED = "directory_group.renamed"
@@ -116,7 +119,8 @@ DIRECTORY_SYNC = Actor(user_id=None, name="Directory sync", email="", client_add
 @dataclass(frozen=True, slots=True)
 class Target:
     """What an action was done to: a kind (``user``, ``account``, ``api_key``, ``sso_domain``,
-    ``subscription``, ``payment_method``, ``invoice``, ``scim_token``, ``directory_group``), its
+    ``subscription``, ``payment_method``, ``invoice``, ``scim_token``, ``access_token``,
+    ``directory_group``), its
     id, and how the console names it."""
 
     type: str

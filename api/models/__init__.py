@@ -3,6 +3,7 @@ share, so no domain imports another for its tables. Importing this package regis
 whole metadata (Alembic's env imports ``Base`` from here)."""
 
 from api.kernel.db import Base
+from api.models.access_token import AccessToken
 from api.models.account import MAX_UNITS, Account
 from api.models.api_key import ApiKey, ApiKeyUsage, ApiKeyUsageDaily
 from api.models.audit_event import AuditEvent
@@ -31,6 +32,7 @@ from api.models.user import AuthType, Role, User
 __all__ = [
     "LEGACY_GROUP_IDS",
     "MAX_UNITS",
+    "AccessToken",
     "Account",
     "ApiKey",
     "ApiKeyUsage",

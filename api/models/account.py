@@ -60,6 +60,8 @@ class Account(TimestampMixin, Base):
     verified domains (``sso_domain``) may join it (SPEC 6 requireGoogleSSO, README "Verified
     domains"). ``require_saml_sso``: its users sign in through its SAML connection only
     (README "SAML single sign-on"). At most one of the two is set (:attr:`required_auth_type`).
+    ``access_tokens_enabled``: its access tokens work (an Owner turns them off and on; the
+    sign-in requirements do not apply to tokens, README "Automation").
 
     ``subscription_units`` is the Stripe subscription quantity (0 = free plan);
     ``unit_plan_requests`` / ``free_plan_requests`` are requests per billing cycle per unit and
@@ -90,6 +92,9 @@ class Account(TimestampMixin, Base):
     free_plan_requests: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     require_google_sso: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
     require_saml_sso: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
+    access_tokens_enabled: Mapped[bool] = mapped_column(
+        Boolean, default=True, server_default="true"
+    )
     billing_cycle_anchor: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )

@@ -46,6 +46,8 @@ class Permission(enum.StrEnum):
     USAGE_READ = "usage:read"
     USAGE_WRITE = "usage:write"
     AUDIT_READ = "audit:read"
+    ACCESS_TOKENS_READ = "access_tokens:read"
+    ACCESS_TOKENS_WRITE = "access_tokens:write"
 
 
 # What each permission lets a holder do, as the README's role table says it.
@@ -72,6 +74,9 @@ DESCRIPTIONS: dict[Permission, str] = {
     Permission.USAGE_READ: "Read usage, its breakdown, alerts and limits; export usage",
     Permission.USAGE_WRITE: "Change usage alerts and limits",
     Permission.AUDIT_READ: "Read and export the audit log (Activity)",
+    Permission.ACCESS_TOKENS_READ: "See the access tokens",
+    Permission.ACCESS_TOKENS_WRITE: "Create and revoke access tokens (a token holds the scopes "
+    "it was given, within its creator's role)",
 }
 
 _EVERYONE = frozenset(
@@ -93,6 +98,8 @@ _ADMINS = _EVERYONE | {
     Permission.API_KEYS_WRITE,
     Permission.USAGE_WRITE,
     Permission.AUDIT_READ,
+    Permission.ACCESS_TOKENS_READ,
+    Permission.ACCESS_TOKENS_WRITE,
 }
 ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
     Role.OWNER: frozenset(DESCRIPTIONS),
@@ -100,6 +107,19 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
     Role.MEMBER: _EVERYONE,
 }
 """The roles' permissions: the only place a role is mapped to what it may do."""
+
+TOKEN_SCOPES = frozenset(DESCRIPTIONS) - {
+    Permission.DIRECTORY_READ,
+    Permission.DIRECTORY_WRITE,
+    Permission.IDENTITY_PROVIDERS_WRITE,
+    Permission.SIGN_IN_POLICY_WRITE,
+    Permission.ACCESS_TOKENS_READ,
+    Permission.ACCESS_TOKENS_WRITE,
+}
+"""The permissions an access token may hold as scopes (README "Automation"). Left out: making
+credentials (SCIM tokens, access tokens) and deciding how people sign in (identity providers,
+the two-step requirement), so that a leaked token can neither mint itself a successor nor
+open a way in for a person; those stay with a signed-in Owner or Admin."""
 
 NOT_A_ROLES = frozenset({Permission.PUBLIC, Permission.SELF, Permission.API_KEY})
 """Permissions no role grants: who holds them is decided by how the caller authenticates."""
