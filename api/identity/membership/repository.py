@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import Role, User
+from api.models import AuthType, Role, User
 
 
 async def lock_owners(db: AsyncSession, account_id: uuid.UUID) -> list[uuid.UUID]:
@@ -31,3 +31,29 @@ async def count_users(db: AsyncSession, account_id: uuid.UUID) -> int:
         select(func.count()).select_from(User).where(User.account_id == account_id)
     )
     return count or 0
+
+
+async def bind_provisioned_user(
+    db: AsyncSession,
+    *,
+    email: str,
+    identity_id: str,
+    auth_type: AuthType,
+    accounts: Select[tuple[uuid.UUID]],
+) -> bool:
+    """Give the identity ``identity_id`` (its sign-in type ``auth_type``) to the user the
+    directory provisioned with ``email`` who has no sign-in yet, in one of ``accounts`` (a
+    select of account ids); returns whether there was one."""
+    bound = await db.execute(
+        update(User)
+        .where(
+            func.lower(User.email) == email.lower(),
+            User.identity_id.is_(None),
+            User.directory_attributes.is_not(None),
+            User.signed_in_at.is_(None),
+            User.account_id.in_(accounts),
+        )
+        .values(identity_id=identity_id, auth_type=auth_type)
+        .returning(User.id)
+    )
+    return bound.first() is not None

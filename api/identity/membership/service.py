@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import Select, func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -282,3 +282,22 @@ async def link_sign_in(
     user.signed_in_at = func.now()
     await db.flush()
     await audit.record(AuditAction.USER_SSO_LINKED, target(user), changes)
+
+
+async def land_provisioned_user(
+    db: AsyncSession,
+    *,
+    email: str,
+    identity_id: str,
+    auth_type: AuthType,
+    accounts: Select[tuple[uuid.UUID]],
+) -> bool:
+    """Bind a person the account's directory provisioned (SCIM) to the federated identity
+    ``identity_id`` signing in for the first time, so they land in the account with no join
+    step: their Pending user (of ``email``, no sign-in yet, in one of ``accounts``) gets the
+    identity's username and sign-in type, and the sign-in that follows makes them Active.
+    Which accounts the identity proves it may land in is the caller's proof
+    (``api.identity.sign_in.sso_accounts``). Returns whether a user was bound."""
+    return await repository.bind_provisioned_user(
+        db, email=email, identity_id=identity_id, auth_type=auth_type, accounts=accounts
+    )

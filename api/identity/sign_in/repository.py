@@ -170,26 +170,10 @@ async def is_password_user(db: AsyncSession, username: str) -> bool:
     return found is not None
 
 
-async def bind_provisioned_user(
-    db: AsyncSession, *, email: str, identity_id: str, auth_type: AuthType, domain: str
-) -> bool:
-    """Give the identity ``identity_id`` (its sign-in type ``auth_type``) to the user the
-    directory provisioned with ``email`` who has no sign-in yet, in the account that requires
-    Google SSO and verified ``domain``; returns whether there was one."""
-    joinable = _joinable(domain).with_only_columns(Account.id)
-    bound = await db.execute(
-        update(User)
-        .where(
-            func.lower(User.email) == email.lower(),
-            User.identity_id.is_(None),
-            User.directory_attributes.is_not(None),
-            User.signed_in_at.is_(None),
-            User.account_id.in_(joinable),
-        )
-        .values(identity_id=identity_id, auth_type=auth_type)
-        .returning(User.id)
-    )
-    return bound.first() is not None
+def joinable_account_ids(domain: str) -> Select[tuple[uuid.UUID]]:
+    """The ids of the accounts that require Google SSO and verified ``domain`` (those a
+    Google identity of that domain may join), as a select to use in another statement."""
+    return _joinable(domain).with_only_columns(Account.id)
 
 
 async def may_lack_pool_user(db: AsyncSession, email: str) -> bool:

@@ -255,10 +255,10 @@ async def land_provisioned_user(*, db: AsyncSession, identity: ProvenIdentity) -
     """
     if not (_may_auto_join(identity) and identity.email_verified):
         return False
-    return await repository.bind_provisioned_user(
+    return await membership.land_provisioned_user(
         db,
         email=identity.email,
         identity_id=identity.username,
         auth_type=identity.auth_type,
-        domain=email_domain(identity.email),
+        accounts=repository.joinable_account_ids(email_domain(identity.email)),
     )
