@@ -60,15 +60,17 @@ class PostgresCluster:
         """The cluster serving ``database_url`` (a server on this machine: its processes must
         be in this one's ``/proc``)."""
 
-        async def backend_pid() -> int:
+        async def postmaster() -> int:
             engine = create_engine(database_url, 1)
             try:
                 async with engine.connect() as connection:
-                    return int(await connection.scalar(text("SELECT pg_backend_pid()")))
+                    backend = await connection.scalar(text("SELECT pg_backend_pid()"))
+                    # Read while the backend lives: it exits with the connection.
+                    return int(_stat_fields(int(backend))[1])
             finally:
                 await engine.dispose()
 
-        return cls(int(_stat_fields(asyncio.run(backend_pid()))[1]))
+        return cls(asyncio.run(postmaster()))
 
     def cpu_seconds(self) -> float:
         """CPU time of the whole cluster so far, user + system, in seconds: the postmaster's
