@@ -12,7 +12,7 @@ written once."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from api.billing.schemas import UNKNOWN_CARD_BRAND, UNKNOWN_CURRENCY, UNKNOWN_EXPIRY
@@ -33,6 +33,9 @@ SUBSCRIPTION_COLUMNS = (
 
 CARD_COLUMNS = ("card_brand", "card_last4", "card_exp_month", "card_exp_year")
 """The ``account`` columns :func:`card` reads, in its order."""
+
+_INSTANT = timedelta(microseconds=1)
+_PAST_DUE_SINCE = SUBSCRIPTION_COLUMNS.index("past_due_since")
 
 
 def subscription(values: Sequence[Any], now: datetime) -> dict[str, Any]:
@@ -64,6 +67,14 @@ def subscription(values: Sequence[Any], now: datetime) -> dict[str, Any]:
         else {"amountDue": past_due_amount, "currency": past_due_currency or UNKNOWN_CURRENCY},
         "graceEndsAt": grace_ends(past_due_since),
     }
+
+
+def subscription_turns_at(values: Sequence[Any]) -> datetime | None:
+    """The instant from which :func:`subscription` of the same ``values`` answers otherwise
+    by the clock alone (the units in force are 0 from just past the grace's end on), None when
+    the clock changes nothing."""
+    ends = grace_ends(values[_PAST_DUE_SINCE])
+    return None if ends is None else ends + _INSTANT
 
 
 def card(values: Sequence[Any]) -> dict[str, Any] | None:

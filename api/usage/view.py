@@ -67,6 +67,15 @@ def shown_cycles(anchor: datetime, now: datetime) -> tuple[tuple[datetime, int],
     return starts
 
 
+def cycles_window(anchor: datetime, now: datetime) -> tuple[datetime, datetime]:
+    """The span around ``now`` in which :func:`shown_cycles` (so :func:`usage_entries`, for the
+    same rows) answers as at ``now``: from the current cycle's start (``now`` itself before
+    the anchor) to the next cycle's, excluded."""
+    shown_cycles(anchor, now)
+    since, until, _ = _CYCLES[anchor]
+    return since, until
+
+
 def usage_entries(
     rows: Iterable[Sequence[Any]] | None, anchor: datetime, now: datetime
 ) -> list[dict[str, Any]]:

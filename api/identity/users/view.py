@@ -32,6 +32,8 @@ USER_COLUMNS = (
 )
 """The ``"user"`` columns :func:`account_user` reads, in its order."""
 
+_INVITATION = slice(USER_COLUMNS.index("invited_at"), USER_COLUMNS.index("two_step_enabled_at"))
+
 # Enum columns go out as text: asyncpg decodes an enum inside a record only once it has
 # introspected the type, a round trip more per connection.
 _AS_SELECTED = {"auth_type": "m.auth_type::text", "role": "m.role::text"}
@@ -75,3 +77,13 @@ def account_user(values: Sequence[Any], now: datetime) -> dict[str, Any]:
         "invitedAt": invited_at,
         "invitationExpiresAt": invitation_expires_at if signed_in_at is None else None,
     }
+
+
+def account_user_turns_at(values: Sequence[Any]) -> datetime | None:
+    """The instant from which :func:`account_user` of the same ``values`` answers otherwise by
+    the clock alone (an invitation not yet taken up is Expired from its end on), None when the
+    clock changes nothing."""
+    invited_at, signed_in_at, expires_at = values[_INVITATION]
+    if invited_at is None or signed_in_at is not None:
+        return None
+    return expires_at  # type: ignore[no-any-return]

@@ -30,6 +30,7 @@ from sqlalchemy import select, update
 
 from api.account.schemas import AccountResponse
 from api.account.service import account_view, create_account, rename_account
+from api.account.view import _BODIES
 from api.audit import Actor, AuditTrail
 from api.identity.sign_in.schemas import SessionResponse
 from api.identity.sign_in.service import session_view
@@ -431,13 +432,29 @@ def _check_facts(state: State, stored: Stored, account: dict[str, Any]) -> None:
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-@given(state=states())
-async def test_the_account_view_of_any_account(app: FastAPI, state: State) -> None:
+@given(state=states(), shifts=st.lists(st.integers(-50 * 86_400, 50 * 86_400), max_size=3))
+async def test_the_account_view_of_any_account(
+    app: FastAPI, state: State, shifts: list[int]
+) -> None:
     stored = await _store(app, state)
-    body = await account_view(
-        reads=app.state.resources.read_engine, claims=_claims(stored.viewer_sub), now=NOW
-    )
+    reads, claims = app.state.resources.read_engine, _claims(stored.viewer_sub)
+    body = await account_view(reads=reads, claims=claims, now=NOW)
     _check_facts(state, stored, _valid(body)["account"])
+
+    # The view keeps each account's last body for as long as the clock alone would not change
+    # it: at other moments (around the grace's end and an invitation's too), what it gives is
+    # what it builds afresh.
+    assert await account_view(reads=reads, claims=claims, now=NOW) is body  # kept
+    grace = _BILLING[state.billing].get("past_due_since")
+    edges = [NOW + timedelta(seconds=s) for s in shifts]
+    if grace is not None:
+        edges += [grace + PAST_DUE_GRACE, grace + PAST_DUE_GRACE + timedelta(microseconds=1)]
+    edges += [NOW + 5 * DAY - timedelta(microseconds=1), NOW + 5 * DAY]  # Pending ones expire
+    for at in edges:
+        kept = await account_view(reads=reads, claims=claims, now=at)
+        _BODIES.clear()
+        assert kept == await account_view(reads=reads, claims=claims, now=at)
+        _valid(kept)
 
     # PUT /web/account answers through the same view, in its own transaction.
     async with app.state.resources.sessionmaker() as db, db.begin():
