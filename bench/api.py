@@ -13,10 +13,13 @@ Each of ``--runs`` rounds measures both endpoints back to back (session, then ac
 the two share the machine's state of the moment; the figures printed are medians over the
 rounds. Per endpoint:
 
-- under load (``wrk -t1 -c<connections>``): requests/s, p50 and p99 latency, and the
-  worker's CPU time per request (user + system time from ``/proc/<pid>/stat`` before and after
-  the run, divided by the requests wrk completed; the clock tick is 10 ms, so a 10 s run of
-  thousands of requests measures to a few microseconds);
+- under load (``wrk -t1 -c<connections>``): requests/s, p50 and p99 latency, the worker's
+  CPU time per request (user + system time from ``/proc/<pid>/stat`` before and after the run,
+  divided by the requests wrk completed; the clock tick is 10 ms, so a 10 s run of thousands
+  of requests measures to a few microseconds) and PostgreSQL's ("PG", the same for every
+  process of the cluster the bench's database is on: ``bench.server.PostgresCluster``; the
+  stand-in stack's embedded server is the bench's alone, a shared ``DATABASE_URL`` server
+  counts its other clients' work too);
 - one request at a time (``wrk -t1 -c1``, ``--duration`` / 2 seconds): p50 and p99;
 - the account/session ratio of requests/s, computed per round.
 
@@ -49,7 +52,7 @@ from api.kernel.config import Settings
 from api.kernel.db import create_engine, create_sessionmaker
 from api.models import AuthType, DomainState, Platform, Role, SsoDomain, Usage, User
 from api.usage.cycles import recent_cycle_starts
-from bench.server import Worker, access_token, one_worker
+from bench.server import PostgresCluster, Worker, access_token, one_worker
 from devstack.stack import running_stack
 
 EMAIL = "bench@bench-corp.dev"
@@ -141,17 +144,28 @@ _UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 @dataclass(frozen=True)
 class Run:
-    """One wrk run: requests/s, latency percentiles (ms), the worker's CPU ms per request."""
+    """One wrk run: requests/s, latency percentiles (ms), the worker's and PostgreSQL's CPU
+    ms per request."""
 
     req_s: float
     p50_ms: float
     p99_ms: float
     cpu_ms: float
+    pg_cpu_ms: float
 
 
-def run_wrk(wrk: str, worker: Worker, path: str, token: str, seconds: int, connections: int) -> Run:
+def run_wrk(
+    wrk: str,
+    worker: Worker,
+    cluster: PostgresCluster,
+    path: str,
+    token: str,
+    seconds: int,
+    connections: int,
+) -> Run:
     """One wrk run against ``worker``; fails on any non-2xx/3xx response."""
     cpu_before = worker.cpu_seconds()
+    pg_before = cluster.cpu_seconds()
     out = subprocess.run(
         [
             wrk,
@@ -168,6 +182,7 @@ def run_wrk(wrk: str, worker: Worker, path: str, token: str, seconds: int, conne
         text=True,
     ).stdout
     cpu = worker.cpu_seconds() - cpu_before
+    pg_cpu = cluster.cpu_seconds() - pg_before
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     assert errors is None, f"{path} answered non-2xx: {out}"
     requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
@@ -177,11 +192,18 @@ def run_wrk(wrk: str, worker: Worker, path: str, token: str, seconds: int, conne
         p50_ms=latency["50"],
         p99_ms=latency["99"],
         cpu_ms=cpu * 1000 / requests,
+        pg_cpu_ms=pg_cpu * 1000 / requests,
     )
 
 
 def profile(
-    wrk: str, worker: Worker, token: str, seconds: int, connections: int, out: Path
+    wrk: str,
+    worker: Worker,
+    cluster: PostgresCluster,
+    token: str,
+    seconds: int,
+    connections: int,
+    out: Path,
 ) -> None:
     """Record each endpoint under load with py-spy into ``out`` (speedscope JSON and collapsed
     stacks; open the JSON at speedscope.app or read the text with any flame-graph tool)."""
@@ -209,7 +231,7 @@ def profile(
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
-            run_wrk(wrk, worker, path, token, seconds, connections)
+            run_wrk(wrk, worker, cluster, path, token, seconds, connections)
             recorder.wait(seconds + 30)
     print(f"py-spy profiles in {out}/")
 
@@ -230,18 +252,19 @@ def main() -> None:
     serial_s = max(args.duration // 2, 1)
     with running_stack() as stack:
         token = asyncio.run(seed(stack.settings))
+        cluster = PostgresCluster.of(stack.settings.database_url)
         with one_worker(stack) as worker:
             for path in PATHS:  # warm-up
-                run_wrk(wrk, worker, path, token, 2, args.connections)
+                run_wrk(wrk, worker, cluster, path, token, 2, args.connections)
             loaded: dict[str, list[Run]] = {path: [] for path in PATHS}
             serial: dict[str, list[Run]] = {path: [] for path in PATHS}
             for _ in range(args.runs):
                 for path in PATHS:
                     loaded[path].append(
-                        run_wrk(wrk, worker, path, token, args.duration, args.connections)
+                        run_wrk(wrk, worker, cluster, path, token, args.duration, args.connections)
                     )
                 for path in PATHS:
-                    serial[path].append(run_wrk(wrk, worker, path, token, serial_s, 1))
+                    serial[path].append(run_wrk(wrk, worker, cluster, path, token, serial_s, 1))
             print(
                 f"one uvicorn worker on 127.0.0.1; {args.runs} rounds of wrk -t1 "
                 f"-c{args.connections} {args.duration}s and -c1 {serial_s}s per endpoint "
@@ -253,14 +276,16 @@ def main() -> None:
                     f"{_median(loaded[path], 'req_s'):7.0f} req/s  "
                     f"p50 {_median(loaded[path], 'p50_ms'):6.2f} ms  "
                     f"p99 {_median(loaded[path], 'p99_ms'):6.2f} ms  "
-                    f"CPU {_median(loaded[path], 'cpu_ms'):5.2f} ms/request"
+                    f"CPU {_median(loaded[path], 'cpu_ms'):5.2f} ms/request  "
+                    f"PG {_median(loaded[path], 'pg_cpu_ms'):5.2f} ms/request"
                 )
                 print(
                     f"GET {path:<13} -c1   "
                     f"{_median(serial[path], 'req_s'):7.0f} req/s  "
                     f"p50 {_median(serial[path], 'p50_ms'):6.2f} ms  "
                     f"p99 {_median(serial[path], 'p99_ms'):6.2f} ms  "
-                    f"CPU {_median(serial[path], 'cpu_ms'):5.2f} ms/request"
+                    f"CPU {_median(serial[path], 'cpu_ms'):5.2f} ms/request  "
+                    f"PG {_median(serial[path], 'pg_cpu_ms'):5.2f} ms/request"
                 )
             session, account = (loaded[path] for path in PATHS)
             ratio = statistics.median(
@@ -268,7 +293,7 @@ def main() -> None:
             )
             print(f"account/session requests/s: {ratio:.2f} (median of the per-round ratios)")
             if args.profile:
-                profile(wrk, worker, token, args.duration, args.connections, args.profile)
+                profile(wrk, worker, cluster, token, args.duration, args.connections, args.profile)
 
 
 if __name__ == "__main__":

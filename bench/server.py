@@ -3,6 +3,7 @@ against a running stand-in stack, and a real Cognito access token for a seeded u
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import httpx
-from sqlalchemy import update
+from sqlalchemy import text, update
 
 from api.adapters.cognito import CognitoClient
 from api.kernel.config import Settings
@@ -23,6 +24,13 @@ from devstack.services import free_port
 from devstack.stack import Stack
 
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _stat_fields(pid: int | str) -> list[str]:
+    """The fields of ``/proc/<pid>/stat`` after the command name (field 3 on: state, ppid...),
+    which is in parentheses and may hold spaces."""
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rsplit(")", 1)[1].split()
 
 
 @dataclass(frozen=True)
@@ -36,10 +44,51 @@ class Worker:
     def cpu_seconds(self) -> float:
         """CPU time the worker has used so far, user + system, in seconds (``/proc/<pid>/stat``
         fields 14 and 15, in clock ticks of 1/``SC_CLK_TCK`` s: 10 ms on Linux)."""
-        with open(f"/proc/{self.pid}/stat") as stat:
-            # The command name (field 2) is in parentheses and may hold spaces: split after it.
-            fields = stat.read().rsplit(")", 1)[1].split()
+        fields = _stat_fields(self.pid)
         return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+
+
+@dataclass(frozen=True)
+class PostgresCluster:
+    """The PostgreSQL server the bench's database is on, seen from ``/proc``: its postmaster
+    (the parent of a backend of ours) and, at each reading, the processes it started."""
+
+    postmaster: int
+
+    @classmethod
+    def of(cls, database_url: str) -> PostgresCluster:
+        """The cluster serving ``database_url`` (a server on this machine: its processes must
+        be in this one's ``/proc``)."""
+
+        async def postmaster() -> int:
+            engine = create_engine(database_url, 1)
+            try:
+                async with engine.connect() as connection:
+                    backend = await connection.scalar(text("SELECT pg_backend_pid()"))
+                    # Read while the backend lives: it exits with the connection.
+                    return int(_stat_fields(int(backend))[1])
+            finally:
+                await engine.dispose()
+
+        return cls(asyncio.run(postmaster()))
+
+    def cpu_seconds(self) -> float:
+        """CPU time of the whole cluster so far, user + system, in seconds: the postmaster's
+        own and that of the children it has reaped (``cutime``, ``cstime``: backends whose
+        connection closed), plus every live child's (backends, checkpointer, WAL writer...).
+        On a server other clients use too, their work counts as well."""
+        fields = _stat_fields(self.postmaster)
+        ticks = sum(int(f) for f in fields[11:15])
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                child = _stat_fields(entry.name)
+            except OSError:  # exited meanwhile
+                continue
+            if int(child[1]) == self.postmaster:
+                ticks += int(child[11]) + int(child[12])
+        return ticks / _CLOCK_TICKS
 
 
 @contextmanager

@@ -45,11 +45,10 @@ async def get_account(claims: Claims, reads: ReadEngine, request: Request) -> Re
 )
 async def update_account(
     body: AccountUpdate, caller: CurrentUser, db: DbSession, audit: Audit
-) -> AccountResponse:
+) -> Response:
     """Rename the caller's account (Owners and Admins); returns the updated account (SPEC 7:
     PUT /web/account)."""
-    return AccountResponse(
-        account=await service.rename_account(
-            db=db, audit=audit, account_id=caller.account_id, name=body.name
-        )
+    renamed = await service.rename_account(
+        db=db, audit=audit, account_id=caller.account_id, name=body.name
     )
+    return Response(renamed, media_type="application/json")

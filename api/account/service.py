@@ -10,17 +10,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from api import models
 from api.account import repository
-from api.account.schemas import Account
+from api.account.view import account_body
 from api.audit import AuditAction, AuditTrail, Target
-from api.billing.service import payment_method_of, subscription_of
-from api.identity.mfa.service import requires_two_step
-from api.identity.sso.service import sso_of
-from api.identity.users.service import account_users
 from api.kernel.config import Settings
-from api.keys.service import add_first_key, current_masked
+from api.keys.service import add_first_key
 from api.principal.errors import AccountRequired
 from api.principal.tokens import AccessClaims
-from api.usage.service import usage_by_cycle
 
 
 async def create_account(
@@ -51,53 +46,29 @@ async def account_view(
     *, reads: AsyncEngine, claims: AccessClaims, now: datetime | None = None
 ) -> bytes:
     """``GET /web/account``'s body for the user a verified access token (``claims``) acts
-    for: ``AccountResponse`` as UTF-8 JSON, built by PostgreSQL in one statement that also
-    finds the caller and what the sign-in policy reads (api/account/repository.py), on an
-    autocommit connection of ``reads``. Same content as :func:`account_summary`, which builds
-    it from the domains' pydantic pieces; usage up to the cycle containing ``now`` (default:
-    the current time). Reads only our database (no vendor call).
+    for: ``AccountResponse`` as UTF-8 JSON (``api.account.view``), read in one statement that
+    also finds the caller and what the sign-in policy reads (api/account/repository.py), on an
+    autocommit connection of ``reads``; usage up to the cycle containing ``now`` (default: the
+    current time). Reads only our database (no vendor call).
 
     Raises:
         AccountRequired: the identity belongs to no account yet (SPEC 4).
         SignInPolicyRefusal: the sign-in policy refuses the token (``api.principal.principal``).
     """
-    body = await repository.account_view_json(reads, claims, now or datetime.now(UTC))
-    if body is None:
+    now = now or datetime.now(UTC)
+    row = await repository.account_view_row(reads, claims, now)
+    if row is None:
         raise AccountRequired()
-    return body
-
-
-async def account_summary(
-    *, db: AsyncSession, account_id: uuid.UUID, now: datetime | None = None
-) -> Account:
-    """The account as the console shows it, composed from what each domain owns (the
-    reference for :func:`account_view`, and the body of ``PUT /web/account``). Reads only our
-    database (no vendor call).
-
-    ``usage`` has one entry per billing cycle of the last 12 (see ``usage_by_cycle``).
-    """
-    account = await db.get_one(models.Account, account_id)
-    return Account(
-        id=account.id,
-        name=account.name,
-        api_key=await current_masked(db=db, account_id=account.id),
-        usage=await usage_by_cycle(
-            db=db, account_id=account.id, billing_cycle_anchor=account.billing_cycle_anchor, now=now
-        ),
-        subscription=subscription_of(account, now),
-        billing=payment_method_of(account),
-        users=await account_users(db=db, account_id=account.id, now=now),
-        sso=await sso_of(db=db, account=account),
-        require_two_step_sign_in=requires_two_step(account),
-    )
+    return account_body(row, now)
 
 
 async def rename_account(
     *, db: AsyncSession, audit: AuditTrail, account_id: uuid.UUID, name: str
-) -> Account:
+) -> bytes:
     """Rename the caller's account (SPEC 2 "Editable Account Name"); ``name`` is already
     trimmed and non-empty (``AccountUpdate``). Recorded in the audit log when the name
-    changes. Returns the account as ``account_summary`` shows it."""
+    changes. Returns the account as ``GET /web/account`` shows it (``AccountResponse`` as
+    UTF-8 JSON), read again through the same view in the request's transaction."""
     before = await repository.rename(db, account_id, name)
     if before != name:
         await audit.record(
@@ -105,4 +76,6 @@ async def rename_account(
             Target("account", account_id, name),
             {"name": (before, name)},
         )
-    return await account_summary(db=db, account_id=account_id)
+    await db.flush()
+    now = datetime.now(UTC)
+    return account_body(await repository.account_view_row_in(db, account_id, now), now)

@@ -28,7 +28,7 @@ from api.adapters.stripe import (
     idempotency_key,
 )
 from api.audit import AuditAction, AuditTrail, Target
-from api.billing import invoices, repository
+from api.billing import invoices, repository, view
 from api.billing.errors import (
     CardDeclined,
     PaidPlanNeedsPaymentMethod,
@@ -39,18 +39,15 @@ from api.billing.errors import (
 from api.billing.plan import PlanState, apply_plan, at_epoch, plan_of
 from api.billing.schemas import (
     INVOICES_PAGE,
-    UNKNOWN_CARD_BRAND,
-    UNKNOWN_CURRENCY,
-    UNKNOWN_EXPIRY,
     Billing,
     ChangeKind,
     Invoice,
     InvoicesResponse,
-    PastDue,
     Subscription,
     SubscriptionPreview,
 )
 from api.kernel.errors import NotFound, VendorUnavailable
+from api.kernel.views import values_of
 from api.models import Account
 from api.principal.principal import Caller
 
@@ -74,41 +71,17 @@ async def _stripe(call: Awaitable[T]) -> T:
 
 
 def subscription_of(account: Account, now: datetime | None = None) -> Subscription:
-    """The plan as GET /web/account shows it at ``now`` (aware; default: the clock) (SPEC 3
-    "Subscription"; the scheduled change, what is past due and the units in force as README
-    "Billing" describes them). The account view's statement writes the same in SQL
-    (``api.billing.account_view.subscription_sql``)."""
-    past_due = None
-    if account.past_due_amount is not None:
-        past_due = PastDue(
-            amount_due=account.past_due_amount,
-            currency=account.past_due_currency or UNKNOWN_CURRENCY,
-        )
-    return Subscription(
-        units=account.subscription_units,
-        units_in_force=account.units_in_force(now or datetime.now(UTC)),
-        unit_plan_requests=account.unit_plan_requests,
-        free_plan_requests=account.free_plan_requests,
-        scheduled_units=account.scheduled_units,
-        scheduled_change_at=account.scheduled_change_at,
-        payment_failed_at=account.payment_failed_at,
-        past_due=past_due,
-        grace_ends_at=account.grace_ends_at(),
-    )
+    """The plan as GET /web/account shows it at ``now`` (aware; default: the clock), from the
+    loaded row: :func:`api.billing.view.subscription`, the one mapper."""
+    values = values_of(account, view.SUBSCRIPTION_COLUMNS)
+    return Subscription.model_validate(view.subscription(values, now or datetime.now(UTC)))
 
 
 def payment_method_of(account: Account) -> Billing | None:
-    """The card on file as GET /web/account shows it (SPEC 3 "Billing"), None without one.
-    The account view's statement writes the same in SQL
-    (``api.billing.account_view.payment_method_sql``)."""
-    if account.card_last4 is None:
-        return None
-    return Billing(
-        brand=account.card_brand or UNKNOWN_CARD_BRAND,
-        last4=account.card_last4,
-        exp_month=account.card_exp_month or UNKNOWN_EXPIRY,
-        exp_year=account.card_exp_year or UNKNOWN_EXPIRY,
-    )
+    """The card on file as GET /web/account shows it, None without one, from the loaded row:
+    :func:`api.billing.view.card`, the one mapper."""
+    found = view.card(values_of(account, view.CARD_COLUMNS))
+    return None if found is None else Billing.model_validate(found)
 
 
 def store_card(account: Account, card: Card | None) -> None:

@@ -134,6 +134,20 @@ async def driver_connection(engine: AsyncEngine) -> AsyncIterator[Any]:
         await greenlet_spawn(pooled.close)
 
 
+async def session_driver_connection(db: AsyncSession) -> Any:
+    """The asyncpg connection under ``db``'s current transaction (begun if it was not), for a
+    read that must see the request's own changes and is sent as :func:`driver_connection`
+    sends it (the same prebuilt statement, asyncpg's ``fetchrow``). Flush pending ORM changes
+    first: what asyncpg sends bypasses the session.
+
+    Returns:
+        ``asyncpg.Connection`` (typed ``Any``: asyncpg ships no type information).
+    """
+    connection = await db.connection()
+    raw = await connection.get_raw_connection()
+    return raw.driver_connection
+
+
 _UNDO_KEY = "undo_on_rollback"
 
 

@@ -54,16 +54,6 @@ def sql_literal(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-def json_time_sql(column: str) -> str:
-    """SQL writing the timestamptz ``column`` as an ``ApiModel`` writes a UTC datetime in JSON
-    (``2026-11-21T10:15:30Z``, with ``.ffffff`` only when the microseconds are not zero), or
-    NULL: for the response bodies PostgreSQL builds (``GET /web/account``). ``column`` is a
-    constant SQL expression, never a value."""
-    return f"""to_char({column} AT TIME ZONE 'UTC', CASE
-        WHEN extract(microseconds FROM {column})::bigint % 1000000 = 0
-        THEN 'YYYY-MM-DD"T"HH24:MI:SS"Z"' ELSE 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"' END)"""
-
-
 # Text rules every request field follows, declared in openapi.json so integrators and the
 # fuzzer know them (README "The contract"). Control characters (C0 and DEL, NUL included) are
 # refused: they are never meaningful in a name, an email or a password, and PostgreSQL refuses

@@ -55,13 +55,6 @@ async def add_first_key(*, db: AsyncSession, settings: Settings, account_id: uui
     await db.flush()
 
 
-async def current_masked(*, db: AsyncSession, account_id: uuid.UUID) -> str:
-    """The account's current key (the newest that works), masked: what Account Information
-    shows as ``apiKey``; empty if it has none."""
-    key = await repository.newest_working_key(db, account_id)
-    return masked(key.last4) if key else ""
-
-
 async def open_current_key(*, db: AsyncSession, ring: KeyRing, account_id: uuid.UUID) -> str:
     """The account's current key in clear, unrecorded: for the dev stack's tools and the
     tests, which stand where the customer's CI would (the console goes through ``reveal``).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from sqlalchemy import Boolean, CheckConstraint, DateTime, Integer, SmallInteger, String, func
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -11,6 +12,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from api.kernel.db import Base, TimestampMixin, new_id
 from api.models.user import AuthType
+
+_Units = TypeVar("_Units", int, str)
 
 MAX_UNITS = 20  # SPEC 9: "Slider is 0 to 20 whole units"; the API and webhooks clamp to it
 
@@ -23,21 +26,56 @@ the free plan's allowance, as when Stripe ends an unpaid subscription, until the
 or voided, whatever the Stripe account's settings do with the subscription meanwhile."""
 
 
+def grace_ends(past_due_since: datetime | None) -> datetime | None:
+    """When the units of a plan past due since ``past_due_since`` stop counting (that moment
+    + :data:`PAST_DUE_GRACE`), None when its payments are in order."""
+    return past_due_since + PAST_DUE_GRACE if past_due_since is not None else None
+
+
+def units_in_force_of(units: _Units, *, lapsed: bool) -> _Units | int:
+    """The rule of the units in force (README "Billing", "Past due"): the plan's ``units``, or
+    none once its grace has ``lapsed``. Given SQL text for ``units`` it answers SQL text, so
+    :func:`units_in_force_sql` is this rule written out for both answers, not a second one."""
+    return 0 if lapsed else units
+
+
+def units_in_force(units: int, past_due_since: datetime | None, now: datetime) -> int:
+    """The units an account of ``units`` units, past due since ``past_due_since`` (None: its
+    payments are in order), may use at ``now`` (aware): :func:`units_in_force_of`, the grace
+    lapsed when ``now`` is past :func:`grace_ends`."""
+    ends = grace_ends(past_due_since)
+    return units_in_force_of(units, lapsed=ends is not None and now > ends)
+
+
 def units_in_force_sql(account: str, now: str = "now()") -> str:
     """SQL of the units the ``account`` row (an alias or table name) may use at ``now`` (a
-    timestamptz expression; by default the transaction's time), an integer:
-    ``subscription_units``, or 0 once its payments have been past due (``past_due_since``) for
-    longer than :data:`PAST_DUE_GRACE`. Both arguments are constant SQL text, never values.
-    :meth:`Account.units_in_force` is the same rule in Python."""
+    timestamptz expression; by default the transaction's time), an integer: the CASE of
+    :func:`units_in_force_of` over ``subscription_units``, the grace lapsed once ``now`` is past
+    :func:`grace_ends_sql`. Both arguments are constant SQL text, never values."""
+    units = f"{account}.subscription_units"
     return (
-        f"CASE WHEN {grace_ends_sql(account)} < {now} THEN 0 ELSE {account}.subscription_units END"
+        f"CASE WHEN {grace_ends_sql(account)} < {now}"
+        f" THEN {units_in_force_of(units, lapsed=True)}"
+        f" ELSE {units_in_force_of(units, lapsed=False)} END"
     )
 
 
 def grace_ends_sql(account: str) -> str:
-    """SQL of when the past-due units of the ``account`` row stop counting (timestamptz), NULL
-    when its payments are in order. :meth:`Account.grace_ends_at` in Python."""
+    """SQL of :func:`grace_ends` for the ``account`` row (timestamptz, NULL when its payments
+    are in order), with the same :data:`PAST_DUE_GRACE`."""
     return f"({account}.past_due_since + interval '{PAST_DUE_GRACE.days} days')"
+
+
+def required_auth_type(*, require_google_sso: bool, require_saml_sso: bool) -> AuthType | None:
+    """How the users of an account with these two settings must sign in (SPEC 4 "SSO setting":
+    Google or its SAML connection), or None when any way works (email and password, Google or
+    GitHub). The one definition: :attr:`Account.required_auth_type` and the sign-in policy,
+    which reads the two columns with the caller (``api.principal.principal``), both ask it."""
+    if require_google_sso:
+        return AuthType.GOOGLE_SSO
+    if require_saml_sso:
+        return AuthType.SAML_SSO
+    return None
 
 
 def allowance_sql(account: str) -> str:
@@ -140,22 +178,16 @@ class Account(TimestampMixin, Base):
     two_step_required_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     def grace_ends_at(self) -> datetime | None:
-        """When the units of a past-due plan stop counting (``past_due_since`` +
-        :data:`PAST_DUE_GRACE`), None when payments are in order."""
-        return self.past_due_since + PAST_DUE_GRACE if self.past_due_since else None
+        """:func:`grace_ends` of this account."""
+        return grace_ends(self.past_due_since)
 
     def units_in_force(self, now: datetime) -> int:
-        """The units the account may use at ``now`` (aware): ``subscription_units``, or 0 past
-        :meth:`grace_ends_at` (:func:`units_in_force_sql` is the same rule in SQL)."""
-        ends = self.grace_ends_at()
-        return 0 if ends is not None and now > ends else self.subscription_units
+        """:func:`units_in_force` of this account at ``now`` (aware)."""
+        return units_in_force(self.subscription_units, self.past_due_since, now)
 
     @property
     def required_auth_type(self) -> AuthType | None:
-        """How the account's users must sign in (SPEC 4 "SSO setting": google or saml), or
-        None when any way works (none: email and password, Google or GitHub)."""
-        if self.require_google_sso:
-            return AuthType.GOOGLE_SSO
-        if self.require_saml_sso:
-            return AuthType.SAML_SSO
-        return None
+        """:func:`required_auth_type` of this account's settings."""
+        return required_auth_type(
+            require_google_sso=self.require_google_sso, require_saml_sso=self.require_saml_sso
+        )

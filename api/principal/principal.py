@@ -13,7 +13,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import BigInteger, bindparam, func, literal_column, or_, select
@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from api.kernel.db import driver_connection
 from api.kernel.errors import AppError
 from api.models import Account, ApiKey, AuthType, Role
-from api.models.account import allowance_sql
+from api.models.account import allowance_sql, required_auth_type
 from api.principal.api_keys import hash_api_key, matches
 from api.principal.errors import (
     AccessDeactivated,
@@ -36,7 +36,7 @@ from api.principal.errors import (
 )
 from api.principal.last_used import LastUsed
 from api.principal.tokens import AccessClaims
-from api.principal.two_step import enforce_two_step, setup_due_sql
+from api.principal.two_step import enforce_two_step, setup_due_since
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,25 +77,22 @@ def policy_columns(user: str, account: str) -> str:
     """The SQL select list the sign-in policy reads (:func:`enforce_policy`), for a statement
     where ``user`` and ``account`` alias the caller's ``"user"`` and ``account`` rows: the
     caller lookup here, and ``GET /web/account``'s one statement, which finds its caller by
-    the token's ``sub`` too."""
-    return f"""CASE WHEN {account}.require_google_sso THEN {_GOOGLE}
-            WHEN {account}.require_saml_sso THEN {_SAML} END,
-       {user}.auth_type,
-       {user}.deactivated_at IS NOT NULL,
-       {user}.signed_in_at IS NULL AND {user}.invitation_expires_at <= now(),
-       extract(epoch FROM {user}.tokens_valid_after)::bigint,
-       {setup_due_sql(user, account)}"""
+    the token's ``sub`` too. Columns as stored: every rule over them is Python's
+    (:func:`enforce_policy`), written once for the request and for rows already loaded."""
+    return f"""{account}.require_google_sso, {account}.require_saml_sso, {user}.auth_type,
+       {user}.deactivated_at, {user}.signed_in_at, {user}.invitation_expires_at,
+       {user}.tokens_valid_after, {user}.two_step_reset_at, {user}.two_step_enabled_at,
+       {account}.two_step_required_at"""
 
 
-# The auth type an account's requirement asks for (``Account.required_auth_type`` in SQL).
-_GOOGLE = f"'{AuthType.GOOGLE_SSO.value}'"
-_SAML = f"'{AuthType.SAML_SSO.value}'"
 # What the policy answers a user who signs in some other way than the account requires.
 _REQUIRED: dict[str, type[SignInPolicyRefusal]] = {
     AuthType.GOOGLE_SSO.value: GoogleSignInRequired,
     AuthType.SAML_SSO.value: SamlSignInRequired,
 }
-POLICY_COLUMN_COUNT = 6
+POLICY_COLUMN_COUNT = 10
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
 
 # Sent as it is with asyncpg (prepared once per connection), the token's sub as $1: what the
 # sign-in policy reads, then the columns of ``Caller``.
@@ -147,7 +144,8 @@ _KEY_USES = LastUsed(ApiKey)
 def enforce_policy(
     claims: AccessClaims, values: Sequence[Any], *, setting_up_two_step: bool = False
 ) -> None:
-    """The sign-in policy (README "Security model"), on the values of :func:`policy_columns`.
+    """The sign-in policy (README "Security model"), on the values of :func:`policy_columns`
+    (the caller's row as stored).
     In order: the account requires a way of signing in (Google or its SAML connection, SPEC 4
     "SSO setting") and the user signs in another way; the user's access is turned off; an
     invitee's invitation lapsed before their first sign-in; the token was issued before the
@@ -159,15 +157,36 @@ def enforce_policy(
         GoogleSignInRequired, SamlSignInRequired, AccessDeactivated, InvitationLapsed,
         SessionEnded, TwoStepSignInRequired, TwoStepSetupRequired (all 401).
     """
-    required, auth_type, deactivated, invitation_lapsed, valid_after, two_step = values
-    if required is not None and auth_type != required:
-        raise _REQUIRED[required]()
-    if deactivated:
+    (
+        require_google,
+        require_saml,
+        auth_type,
+        deactivated_at,
+        signed_in_at,
+        invitation_expires_at,
+        valid_after,
+        reset_at,
+        enabled_at,
+        two_step_required_at,
+    ) = values
+    if require_google or require_saml:
+        required = required_auth_type(
+            require_google_sso=require_google, require_saml_sso=require_saml
+        )
+        if required is not None and auth_type != required:
+            raise _REQUIRED[required]()
+    if deactivated_at is not None:
         raise AccessDeactivated()
-    if invitation_lapsed:
+    if (
+        signed_in_at is None
+        and invitation_expires_at is not None
+        and invitation_expires_at <= datetime.now(UTC)
+    ):
         raise InvitationLapsed()
-    if valid_after is not None and claims.issued_at < valid_after:
+    # ``tokens_valid_after`` is a whole second (api/principal/sessions.py), as ``iat`` is.
+    if valid_after is not None and claims.issued_at < (valid_after - _EPOCH).total_seconds():
         raise SessionEnded()
+    two_step = setup_due_since(auth_type, reset_at, enabled_at, two_step_required_at)
     enforce_two_step(claims, two_step, setting_up=setting_up_two_step)
 
 

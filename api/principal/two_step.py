@@ -1,7 +1,7 @@
 """Two-step sign-in's part of the sign-in policy (README "Two-step sign-in"): who it applies
-to, when a user must set it up, and what a token of such a user may do. One rule, in SQL for
-the caller lookup's statement (``api.principal.principal.policy_columns``) and the users list, and
-in Python for rows already loaded.
+to, when a user must set it up, and what a token of such a user may do. One rule, in Python:
+the caller lookup reads the columns it needs (``api.principal.principal.policy_columns``) and
+:func:`setup_due_since` decides, for a request as for a row already loaded.
 
 It applies to password users only: Google, GitHub and SAML identities rely on their identity
 provider's own second factor. A password user must set it up when their account requires it
@@ -13,9 +13,8 @@ refresh keeps) is refused, and a token of a later sign-in may only set it up.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
-from api.kernel.schemas import sql_literal
 from api.models import AuthType, User
 from api.principal.errors import TwoStepSetupRequired, TwoStepSignInRequired
 from api.principal.tokens import AccessClaims
@@ -23,32 +22,45 @@ from api.principal.tokens import AccessClaims
 APPLIES_TO = AuthType.EMAIL
 """The one kind of user two-step sign-in is for: those who sign in with a password."""
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_SECOND = timedelta(seconds=1)
 
-def setup_due_sql(user: str, account: str) -> str:
-    """SQL for the epoch second since which the ``"user"`` row aliased ``user`` (of the
-    ``account`` row aliased ``account``) must set up two-step sign-in, or NULL when they need
-    not (not a password user, or it is on and no new set-up is due). Aliases only, never
-    values."""
-    return f"""CASE WHEN {user}.auth_type = {sql_literal(APPLIES_TO.value)}
-       THEN extract(epoch FROM date_trunc('second', greatest({user}.two_step_reset_at,
-            CASE WHEN {user}.two_step_enabled_at IS NULL
-                 THEN {account}.two_step_required_at END)))::bigint END"""
+
+def setup_due_since(
+    auth_type: str,
+    two_step_reset_at: datetime | None,
+    two_step_enabled_at: datetime | None,
+    required_at: datetime | None,
+) -> int | None:
+    """The one definition of the duty: the epoch second (rounded down) since which a user of
+    ``auth_type`` must set up two-step sign-in, or None when they need not: a password user
+    whose set-up is due again (``two_step_reset_at``), or whose account requires it since
+    ``required_at`` while theirs is off (``two_step_enabled_at`` None); the later of the two.
+    The caller lookup reads the four columns (``api.principal.principal``); :func:`setup_due`
+    asks the same of a loaded row."""
+    if auth_type != APPLIES_TO:
+        return None
+    since = two_step_reset_at
+    if two_step_enabled_at is None and required_at is not None:
+        since = required_at if since is None else max(since, required_at)
+    return None if since is None else (since - _EPOCH) // _SECOND
 
 
 def setup_due(user: User, required_at: datetime | None) -> bool:
-    """:func:`setup_due_sql` for a loaded row: whether ``user`` (of an account requiring it
+    """:func:`setup_due_since` for a loaded row: whether ``user`` (of an account requiring it
     since ``required_at``, None: not required) must set two-step sign-in up (again) before
     using the console."""
-    if user.auth_type is not APPLIES_TO:
-        return False
-    return user.two_step_reset_at is not None or (
-        required_at is not None and user.two_step_enabled_at is None
+    return (
+        setup_due_since(
+            user.auth_type, user.two_step_reset_at, user.two_step_enabled_at, required_at
+        )
+        is not None
     )
 
 
 def enforce_two_step(claims: AccessClaims, setup_due: int | None, *, setting_up: bool) -> None:
     """Refuse a token whose user must set up two-step sign-in (``setup_due``: the value of
-    :func:`setup_due_sql`, epoch seconds), unless it comes from a sign-in made since then
+    :func:`setup_due_since`, epoch seconds), unless it comes from a sign-in made since then
     and the request sets it up (``setting_up``).
 
     Raises:
@@ -63,16 +75,9 @@ def enforce_two_step(claims: AccessClaims, setup_due: int | None, *, setting_up:
         raise TwoStepSetupRequired()
 
 
-def two_step_on(user: User) -> bool | None:
-    """Whether ``user``'s two-step sign-in is on; None when it does not apply to them (they
-    sign in with an identity provider)."""
-    if user.auth_type is not APPLIES_TO:
+def two_step_on(auth_type: str, two_step_enabled_at: datetime | None) -> bool | None:
+    """Whether the two-step sign-in of a user of ``auth_type`` is on (``two_step_enabled_at``
+    set); None when it does not apply to them (they sign in with an identity provider)."""
+    if auth_type != APPLIES_TO:
         return None
-    return user.two_step_enabled_at is not None
-
-
-def two_step_on_sql(user: str) -> str:
-    """:func:`two_step_on` in SQL for the ``"user"`` row aliased ``user`` (a boolean or
-    NULL)."""
-    return f"""CASE WHEN {user}.auth_type = {sql_literal(APPLIES_TO.value)}
-       THEN {user}.two_step_enabled_at IS NOT NULL END"""
+    return two_step_enabled_at is not None

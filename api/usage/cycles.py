@@ -3,8 +3,6 @@
 Cycle ``n`` starts at ``anchor + n months``; a day that a month lacks clamps to the month's
 last day (an anchor on Jan 31 gives Feb 28/29, then Mar 31), as Stripe's billing anchors do.
 Every start is computed from the anchor, never from the previous start, so there is no drift.
-The same arithmetic in SQL (:func:`recent_cycle_starts_sql`) serves the statement that builds
-``GET /web/account``; PostgreSQL's timestamp + interval clamps a day the same way.
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ _MS = timedelta(milliseconds=1)
 def epoch_ms(at: datetime) -> int:
     """``at`` (aware) in whole epoch milliseconds, rounded down, exactly: integer arithmetic on
     the timedelta, where ``int(at.timestamp() * 1000)`` can land a millisecond low through
-    float rounding. A cycle's ``startMs`` on the wire (GET /web/account builds the same in SQL)."""
+    float rounding. A cycle's ``startMs`` on the wire (``api.usage.view``)."""
     return (at - _EPOCH) // _MS
 
 
@@ -64,33 +62,6 @@ def recent_cycle_starts(anchor: datetime, now: datetime, count: int) -> list[dat
     last = max(cycle_index(anchor, now), 0)
     first = max(last - count + 1, 0)
     return [cycle_start(anchor, i) for i in range(first, last + 1)]
-
-
-def recent_cycle_starts_sql(anchor: str, now: str, count: str) -> str:
-    """SQL for :func:`recent_cycle_starts` as a subquery with one ``start`` column
-    (``timestamptz``, one row per cycle, unordered): the starts of up to ``count`` cycles ending
-    with the one containing ``now``, counted from ``anchor`` (timestamptz SQL expressions;
-    ``count`` an int one). The arithmetic is done in UTC, as the Python's is; the cycle index
-    is :func:`cycle_index`'s guess and correction. Arguments are constant SQL text (columns,
-    ``$n`` parameters), never values."""
-    return f"""(
-        SELECT (t.anchor + make_interval(months => i)) AT TIME ZONE 'UTC' AS start
-        FROM (SELECT {anchor} AT TIME ZONE 'UTC' AS anchor, {now} AT TIME ZONE 'UTC' AS now) AS t
-        CROSS JOIN LATERAL (
-            SELECT ((extract(year FROM t.now) - extract(year FROM t.anchor)) * 12
-                    + extract(month FROM t.now) - extract(month FROM t.anchor))::int AS months
-        ) AS guess
-        CROSS JOIN LATERAL (
-            SELECT greatest(CASE
-                WHEN t.anchor + make_interval(months => guess.months) > t.now
-                    THEN guess.months - 1
-                WHEN t.anchor + make_interval(months => guess.months + 1) <= t.now
-                    THEN guess.months + 1
-                ELSE guess.months
-            END, 0) AS idx
-        ) AS cur
-        CROSS JOIN LATERAL generate_series(greatest(cur.idx - {count} + 1, 0), cur.idx) AS i
-    )"""  # noqa: S608 - constant SQL text only
 
 
 def reset_date(latest_cycle_start: datetime) -> datetime:

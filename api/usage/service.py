@@ -36,12 +36,10 @@ from api.usage.schemas import (
     AtAllowance,
     KeyUsage,
     LabelValueUsage,
-    PlatformUsage,
     UsageAlertSettings,
     UsageAlertSettingsUpdate,
     UsageBatchResponse,
     UsageBreakdown,
-    UsageEntry,
     UsageLimits,
     UsageLimitsUpdate,
     UsageRecordCreate,
@@ -122,38 +120,6 @@ async def ingest(
     if accepted and current in starts:
         await alerts.check(db, holder.account_id, current)
     return UsageBatchResponse(accepted=accepted, duplicates=len(records) - accepted)
-
-
-async def usage_by_cycle(
-    *,
-    db: AsyncSession,
-    account_id: uuid.UUID,
-    billing_cycle_anchor: datetime,
-    now: datetime | None = None,
-) -> list[UsageEntry]:
-    """Usage of the last ``USAGE_CYCLES_SHOWN`` billing cycles (SPEC 2 usage graph, 3 "Usage
-    entry"): one entry per cycle, zeros where nothing was metered, oldest first, ending with
-    the current cycle. Reads only the rollups (at most 3 rows per cycle).
-    """
-    starts = recent_cycle_starts(billing_cycle_anchor, now or datetime.now(UTC), USAGE_CYCLES_SHOWN)
-    totals: dict[tuple[datetime, Platform], PlatformUsage] = {
-        (row.cycle_start, row.platform): PlatformUsage(runs=row.runs, credits=row.credits)
-        for row in await repository.usage_since(db, account_id, starts[0])
-    }
-    zero = PlatformUsage(runs=0, credits=0)
-    usage = []
-    for start in starts:
-        web, mobile, api = (totals.get((start, p), zero) for p in Platform)
-        usage.append(
-            UsageEntry(
-                start_ms=epoch_ms(start),
-                requests=web.credits + mobile.credits + api.credits,
-                web=web,
-                native_mobile=mobile,
-                api=api,
-            )
-        )
-    return usage
 
 
 async def alert_settings(*, db: AsyncSession, account_id: uuid.UUID) -> UsageAlertSettings:

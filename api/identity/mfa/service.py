@@ -53,7 +53,7 @@ from api.identity.mfa.guard import CodeGuard
 from api.identity.mfa.schemas import TwoStepSignIn
 from api.kernel.db import undo_on_rollback
 from api.kernel.errors import NotFound
-from api.models import Account, User
+from api.models import User
 from api.principal.principal import Caller
 from api.principal.roles import require_may_manage
 from api.principal.two_step import APPLIES_TO, setup_due
@@ -81,11 +81,6 @@ def _username(user: User) -> str:
     if user.identity_id is None:
         raise TwoStepSignInUnavailable()
     return user.identity_id
-
-
-def requires_two_step(account: Account) -> bool:
-    """Whether ``account`` requires two-step sign-in of its password users."""
-    return account.two_step_required_at is not None
 
 
 async def _own(

@@ -27,7 +27,7 @@ from api.adapters.cognito import CognitoClient
 from api.adapters.dns_resolver import DnsBusy, DnsLookupFailed, DnsResolver
 from api.audit import DOMAIN_CHECK, AuditAction, AuditTrail, Target
 from api.identity.membership.owner_notices import notify_owners
-from api.identity.sso import repository, saml
+from api.identity.sso import repository, saml, view
 from api.identity.sso.errors import (
     DnsUnavailable,
     DomainAlreadyAdded,
@@ -114,12 +114,12 @@ async def set_google_sso(
 
 
 async def sso_of(*, db: AsyncSession, account: Account) -> Sso:
-    """The account's SSO state as the console shows it (SPEC 3 "sso"): ``domains`` are its
-    verified domains, the ones auto-join considers."""
-    return Sso(
-        is_google_sso=account.require_google_sso,
-        is_saml_sso=account.require_saml_sso,
-        domains=await repository.verified_domain_names(db, account.id),
+    """The account's SSO state as the console shows it (SPEC 3 "sso"), read again after a
+    change: the one mapper, :func:`api.identity.sso.view.sso`, over the loaded row and its
+    verified domains."""
+    domains = await repository.verified_domain_names(db, account.id)
+    return Sso.model_validate(
+        view.sso(account.require_google_sso, account.require_saml_sso, domains)
     )
 
 

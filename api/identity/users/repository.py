@@ -3,22 +3,11 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.models import User
-
-
-async def list_users(db: AsyncSession, account_id: uuid.UUID) -> Sequence[User]:
-    """Users of one account, by last name then first name then email."""
-    result = await db.scalars(
-        select(User)
-        .where(User.account_id == account_id)
-        .order_by(User.last_name, User.first_name, User.email)
-    )
-    return result.all()
 
 
 async def user_in_account(

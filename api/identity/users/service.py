@@ -37,42 +37,26 @@ from api.audit import AuditAction, AuditTrail, changed
 from api.identity.cognito_errors import cognito_errors
 from api.identity.membership import service as membership
 from api.identity.membership.pool_users import PoolUserLedger
-from api.identity.users import repository
+from api.identity.users import repository, view
 from api.identity.users.errors import SIGNS_IN_WITH_SSO, InvitationNotPending, InviteRefusedWithSso
 from api.identity.users.schemas import INVITED_ROLE, AccountUser, UserCreate, UserStatus, UserUpdate
 from api.identity.users.status import user_status
 from api.kernel.db import undo_on_rollback
 from api.kernel.errors import EmailInUse, NotFound
+from api.kernel.views import values_of
 from api.models import Account, AuthType, User
 from api.principal.principal import Caller
 from api.principal.sessions import lift_removal
-from api.principal.two_step import two_step_on
 
 log = structlog.get_logger(__name__)
 _SYMBOLS = "!#$%&*+-=?@^_"
 
 
 def account_user(user: User, now: datetime | None = None) -> AccountUser:
-    """``user`` as User Management lists it, its status at ``now`` (default: the time)."""
-    return AccountUser(
-        id=user.id,
-        first_name=user.first_name,
-        last_name=user.last_name,
-        email=user.email,
-        auth_type=user.auth_type,
-        role=user.role,
-        status=user_status(user, now or datetime.now(UTC)),
-        invited_at=user.invited_at,
-        invitation_expires_at=user.invitation_expires_at if user.signed_in_at is None else None,
-        two_step_sign_in=two_step_on(user),
-    )
-
-
-async def account_users(
-    *, db: AsyncSession, account_id: uuid.UUID, now: datetime | None = None
-) -> list[AccountUser]:
-    """The users of one account as User Management lists them (SPEC 2), by last name."""
-    return [account_user(u, now) for u in await repository.list_users(db, account_id)]
+    """``user`` as User Management lists it, its status at ``now`` (default: the time): the
+    one mapper, :func:`api.identity.users.view.account_user`, over the loaded row."""
+    values = values_of(user, view.USER_COLUMNS)
+    return AccountUser.model_validate(view.account_user(values, now or datetime.now(UTC)))
 
 
 def temporary_password(length: int = 16) -> str:

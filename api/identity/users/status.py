@@ -1,21 +1,18 @@
 """Where a user stands (``UserStatus``; SPEC 2 "User Management", README "Roles and
-invitations"): one rule, in Python for a ``User`` row and in SQL for the bodies PostgreSQL
-builds (``GET /web/account``).
+invitations"): one rule, in Python, for a loaded ``User`` and for the columns the account
+view's statement reads (``api.identity.users.view``).
 
 The rule reads three facts of a user at a time ``now``: whether they were invited, whether
 they have signed in, and whether their invitation has lapsed (``invitation_expires_at`` set and
-not after ``now``). :func:`status_of` decides from the facts; :func:`user_status` reads them
-from a row and :func:`user_status_sql` writes them in SQL, its CASE spelled out from
-:func:`status_of` for every combination, so the two cannot disagree.
+not after ``now``). :func:`status_of` decides from the facts; :func:`status_at` reads them
+from the three columns, :func:`user_status` from a row.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from itertools import product
 
 from api.identity.users.schemas import UserStatus
-from api.kernel.schemas import sql_literal
 from api.models import User
 
 
@@ -27,31 +24,21 @@ def status_of(*, invited: bool, signed_in: bool, lapsed: bool) -> UserStatus:
     return UserStatus.EXPIRED if lapsed else UserStatus.PENDING
 
 
+def status_at(
+    invited_at: datetime | None,
+    signed_in_at: datetime | None,
+    invitation_expires_at: datetime | None,
+    now: datetime,
+) -> UserStatus:
+    """The status at ``now`` (aware) of a user with these three columns: :func:`status_of`
+    over the facts they give."""
+    return status_of(
+        invited=invited_at is not None,
+        signed_in=signed_in_at is not None,
+        lapsed=invitation_expires_at is not None and invitation_expires_at <= now,
+    )
+
+
 def user_status(user: User, now: datetime) -> UserStatus:
     """The status of ``user`` at ``now`` (aware)."""
-    expires = user.invitation_expires_at
-    return status_of(
-        invited=user.invited_at is not None,
-        signed_in=user.signed_in_at is not None,
-        lapsed=expires is not None and expires <= now,
-    )
-
-
-def user_status_sql(user: str, now: str) -> str:
-    """SQL for the status (``'Active'``, ``'Pending'`` or ``'Expired'``) of the ``"user"`` row
-    aliased ``user`` at the timestamptz SQL expression ``now``: :func:`user_status` in SQL.
-    Both arguments are constant SQL text (an alias, a ``$n`` parameter), never values."""
-    facts = (
-        f"{user}.invited_at IS NOT NULL",
-        f"{user}.signed_in_at IS NOT NULL",
-        f"coalesce({user}.invitation_expires_at <= {now}, false)",
-    )
-    whens = []
-    for invited, signed_in, lapsed in product((False, True), repeat=3):
-        condition = " AND ".join(
-            f"({fact})" if holds else f"NOT ({fact})"
-            for fact, holds in zip(facts, (invited, signed_in, lapsed), strict=True)
-        )
-        status = status_of(invited=invited, signed_in=signed_in, lapsed=lapsed)
-        whens.append(f"WHEN {condition} THEN {sql_literal(status.value)}")
-    return "CASE " + " ".join(whens) + " END"
+    return status_at(user.invited_at, user.signed_in_at, user.invitation_expires_at, now)

@@ -1,19 +1,20 @@
 """Monthly billing cycles from an anchor (SPEC 9)."""
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
-from fastapi import FastAPI
 
-from api.kernel.db import driver_connection
 from api.usage.cycles import (
+    USAGE_CYCLES_SHOWN,
     containing_cycle_starts,
     current_cycle_start,
     cycle_index,
+    cycle_start,
+    epoch_ms,
     recent_cycle_starts,
-    recent_cycle_starts_sql,
     reset_date,
 )
+from api.usage.view import _CYCLES, shown_cycles
 
 
 def d(*args: int) -> datetime:
@@ -75,26 +76,28 @@ def test_containing_cycle_starts_places_each_time_in_its_cycle_in_order() -> Non
 
 
 @pytest.mark.parametrize(
-    ("anchor", "now", "count"),
+    ("anchor", "now"),
     [
-        (d(2026, 1, 15, 10), d(2026, 2, 15, 9, 59), 12),
-        (d(2026, 1, 15, 10), d(2026, 2, 15, 10), 12),
-        (datetime(2025, 1, 31, 12, 0, 0, 123_000, tzinfo=UTC), d(2025, 2, 28, 11, 59, 59), 12),
-        (datetime(2025, 1, 31, 12, 0, 0, 123_000, tzinfo=UTC), d(2026, 2, 28, 12, 0, 0, 1), 12),
-        (d(2026, 1, 31), d(2026, 4, 1), 12),
-        (d(2026, 5, 1), d(2026, 4, 1), 12),  # before the anchor: its first cycle
-        (d(2020, 1, 1), d(2026, 6, 10), 12),  # capped
-        (d(2020, 1, 1), d(2026, 6, 10), 1),
+        (d(2026, 1, 15, 10), d(2026, 2, 15, 9, 59)),
+        (d(2026, 1, 15, 10), d(2026, 2, 15, 10)),
+        (datetime(2025, 1, 31, 12, 0, 0, 123_000, tzinfo=UTC), d(2025, 2, 28, 11, 59, 59)),
+        (datetime(2025, 1, 31, 12, 0, 0, 123_000, tzinfo=UTC), d(2026, 2, 28, 12, 0, 0, 1)),
+        (d(2026, 1, 31), d(2026, 4, 1)),
+        (d(2026, 5, 1), d(2026, 4, 1)),  # before the anchor: its first cycle
+        (d(2020, 1, 1), d(2026, 6, 10)),  # capped
     ],
 )
-async def test_the_sql_counts_cycles_as_the_python_does(
-    app: FastAPI, anchor: datetime, now: datetime, count: int
+def test_the_usage_view_shows_these_cycles_and_reuses_them_within_one(
+    anchor: datetime, now: datetime
 ) -> None:
-    # The account view's statement lists the cycles in SQL (recent_cycle_starts_sql).
-    starts = recent_cycle_starts_sql(
-        "CAST($1 AS timestamptz)", "CAST($2 AS timestamptz)", "CAST($3 AS int)"
-    )
-    sql = f"SELECT s.start FROM {starts} AS s ORDER BY s.start"  # noqa: S608 - constant SQL
-    async with driver_connection(app.state.resources.read_engine) as connection:
-        rows = await connection.fetch(sql, anchor, now, count)
-    assert [row[0] for row in rows] == recent_cycle_starts(anchor, now, count)
+    # The usage view (api/usage/view.py) keeps the shown cycles per anchor until the next
+    # cycle starts: asked at ``now``, then a microsecond before the next start, then at it.
+    _CYCLES.clear()
+    expected = recent_cycle_starts(anchor, now, USAGE_CYCLES_SHOWN)
+    assert [start for start, _ in shown_cycles(anchor, now)] == expected
+    assert [ms for _, ms in shown_cycles(anchor, now)] == [epoch_ms(s) for s in expected]
+    following = cycle_start(anchor, max(cycle_index(anchor, now), 0) + 1)
+    for at in (following - timedelta(microseconds=1), following):
+        assert [start for start, _ in shown_cycles(anchor, at)] == recent_cycle_starts(
+            anchor, at, USAGE_CYCLES_SHOWN
+        )

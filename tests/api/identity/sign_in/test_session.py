@@ -5,17 +5,12 @@ from __future__ import annotations
 import gzip
 import json
 import time
-import uuid
 from importlib import resources
 
 import httpx
 import jwt
 
 from api.adapters.cognito import CognitoClient
-from api.identity.sign_in.schemas import Session, SessionAccount, SessionResponse, SessionUser
-from api.identity.sign_in.service import session_view
-from api.models import AuthType, Role
-from api.principal.principal import Caller
 from devstack.stack import Stack
 from tests.api.conftest import MakeUser, unique_email
 
@@ -124,38 +119,6 @@ class TestGetSession:
             "/web/session", headers={"Authorization": f"Bearer {header}.{payload}.{other}"}
         )
         assert response.status_code == 401
-
-
-class TestSessionBody:
-    def test_fast_path_equals_the_model(self) -> None:
-        for role in (None, "support"):
-            caller = Caller(
-                user_id=uuid.uuid4(),
-                first_name="Zoë",
-                last_name='O"Brien \\ Ångström',
-                email="zoe@example-corp.com",
-                auth_type=AuthType.GOOGLE_SSO,
-                elevation_role=role,
-                account_id=uuid.uuid4(),
-                account_name="Ünicode & Co </script>",
-                role=Role.ADMIN,
-                email_verified=True,
-            )
-            model = SessionResponse(
-                session=Session(
-                    user=SessionUser(
-                        id=caller.user_id,
-                        first_name=caller.first_name,
-                        last_name=caller.last_name,
-                        email=caller.email,
-                        elevation_role=caller.elevation_role,
-                        role=caller.role,
-                        email_verified=caller.email_verified,
-                    ),
-                    account=SessionAccount(name=caller.account_name),
-                )
-            )
-            assert json.loads(session_view(caller)) == model.model_dump(mode="json", by_alias=True)
 
 
 class TestConditionalGet:

@@ -1,16 +1,14 @@
-"""Where a user stands (``api.identity.users.status``): the rule, and its SQL (the account view's
-statement) saying the same for every combination of what it reads."""
+"""Where a user stands (``api.identity.users.status``): the rule, for every combination of what
+it reads, from the columns and from a row."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from fastapi import FastAPI
 
 from api.identity.users.schemas import UserStatus
-from api.identity.users.status import user_status, user_status_sql
-from api.kernel.db import driver_connection
+from api.identity.users.status import status_at, user_status
 from api.models import User
 
 NOW = datetime(2026, 11, 21, 10, 15, 30, 250_000, tzinfo=UTC)
@@ -32,15 +30,11 @@ CASES = [
 
 
 @pytest.mark.parametrize(("times", "status"), CASES)
-async def test_status_in_python_and_in_sql(
-    app: FastAPI, times: tuple[datetime | None, ...], status: UserStatus
+def test_status_of_the_columns_and_of_a_row(
+    times: tuple[datetime | None, datetime | None, datetime | None], status: UserStatus
 ) -> None:
+    # The account view maps the three columns (status_at), the user calls a loaded row.
     invited_at, signed_in_at, expires_at = times
     user = User(invited_at=invited_at, signed_in_at=signed_in_at, invitation_expires_at=expires_at)
+    assert status_at(*times, NOW) is status
     assert user_status(user, NOW) is status
-    sql = f"""SELECT {user_status_sql("m", "CAST($4 AS timestamptz)")}
-        FROM (SELECT CAST($1 AS timestamptz) AS invited_at,
-                     CAST($2 AS timestamptz) AS signed_in_at,
-                     CAST($3 AS timestamptz) AS invitation_expires_at) AS m"""  # noqa: S608
-    async with driver_connection(app.state.resources.read_engine) as connection:
-        assert await connection.fetchval(sql, *times, NOW) == status.value
