@@ -50,13 +50,13 @@ dev: deps
 	$(PY) -m devstack
 
 lint: $(VENV_STAMP)
-	$(PY) -m ruff check api devstack tests bench migrations tools
-	$(PY) -m ruff format --check api devstack tests bench migrations tools
+	$(PY) -m ruff check api devstack tests bench migrations tools cli
+	$(PY) -m ruff format --check api devstack tests bench migrations tools cli
 	$(PY) -m mypy
 	PYTHONPATH=. .venv/bin/lint-imports --no-cache
 	@# Comments name the reason, the rule or the SPEC/README section, never an issue number:
 	@# issue numbers mean nothing to the next reader (design history is in commit messages).
-	@! grep -rnIE --exclude-dir=node_modules '\b[Ii]ssues? #?[0-9]+' api devstack tools web/src openapi.json \
+	@! grep -rnIE --exclude-dir=node_modules '\b[Ii]ssues? #?[0-9]+' api devstack tools cli web/src openapi.json \
 		tests migrations deploy bench docs README.md web/README.md requirements.in requirements-dev.in \
 		|| { echo "lint: name the reason or the SPEC/README section, not an issue number"; exit 1; }
 
