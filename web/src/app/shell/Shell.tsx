@@ -7,7 +7,7 @@
  * content' (WCAG 2.4.1), which moves the focus past the sidebar to the main region.
  */
 import { type MouseEvent, Suspense } from "react";
-import { Link, NavLink, Outlet } from "react-router";
+import { Outlet } from "react-router";
 
 import { errorMessage } from "@/api";
 import type { components } from "@/api/schema";
@@ -23,6 +23,7 @@ import {
   UsersIcon,
   WarningIcon,
 } from "@/components/icons";
+import { Link, NavLink } from "@/components/Link";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";
 import { config } from "@/config";

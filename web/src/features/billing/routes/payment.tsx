@@ -12,10 +12,10 @@
  */
 import type { StripeCardElement, Stripe } from "@stripe/stripe-js";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
 
 import { isApiError } from "@/api";
 import { config } from "@/config";
+import { Link } from "@/components/Link";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";

@@ -3,10 +3,11 @@
  * SPEC 4 "Registration", SPEC 5 rules, SPEC 8 messages) and the feature side panel.
  */
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 
 import { ApiError, errorMessage } from "@/api";
+import { Link } from "@/components/Link";
 import { GitHubIcon, GoogleIcon } from "@/components/provider-icons";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
