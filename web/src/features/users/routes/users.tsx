@@ -23,7 +23,7 @@ import { useSamlSettings } from "../api/saml";
 import { useAccountUsers, useSessionUser, useSso, useTwoStepRequired } from "../api/users";
 import { type Notice, type UserAction, UserRow } from "../components/UserRow";
 import type { AccountUser } from "../lib/roles";
-import { certificateWarning } from "../lib/saml";
+import { certificateWarning } from "../lib/certificate-warning";
 import { INVITE_DISABLED_TOOLTIP } from "../lib/sso";
 import styles from "../components/users.module.css";
 
