@@ -22,7 +22,6 @@
  * made now (offline, throttled, 5xx) fails the call that needed it and keeps the session.
  */
 import createFetchClient, { type Middleware } from "openapi-fetch";
-import createQueryClient from "openapi-react-query";
 
 import { config } from "@/config";
 import { queryClient } from "./query-client";
@@ -31,6 +30,7 @@ import { type TokenStore, tokenStore } from "@/lib/token-store";
 
 import { withConditionalGets } from "./conditional";
 import { ApiError, signInPolicyRefusal } from "./errors";
+import { createQueryHooks } from "./query-hooks";
 import type { paths } from "./schema";
 import type { ErrorCode } from "./types";
 
@@ -155,4 +155,4 @@ const client = createApiClient({ baseUrl: config.apiBaseUrl, tokens: tokenStore 
 
 export const fetchClient = client.fetchClient;
 export const getAccessToken = client.getAccessToken;
-export const $api = createQueryClient(withConditionalGets(fetchClient, queryClient));
+export const $api = createQueryHooks(withConditionalGets(fetchClient, queryClient));

@@ -6,8 +6,8 @@
  * loaded; a footer with terms, privacy and copyright. Its first Tab stop is 'Skip to
  * content' (WCAG 2.4.1), which moves the focus past the sidebar to the main region.
  */
-import { type MouseEvent, Suspense } from "react";
-import { Link, NavLink, Outlet } from "react-router";
+import { type MouseEvent, Suspense, lazy } from "react";
+import { Outlet } from "react-router";
 
 import { errorMessage } from "@/api";
 import type { components } from "@/api/schema";
@@ -23,15 +23,24 @@ import {
   UsersIcon,
   WarningIcon,
 } from "@/components/icons";
+import { Link, NavLink } from "@/components/Link";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";
 import { config } from "@/config";
 import { useAccount } from "@/features/account";
 import { formatAmount } from "@/lib/money";
 import { canReadActivity } from "@/lib/permissions";
-import { EmailVerificationBanner, useSession } from "@/features/session";
+import { showsVerificationBanner, useSession } from "@/features/session";
 
 import styles from "./Shell.module.css";
+
+/** Shown only while the user's address is unverified: its code (and the text field's) loads
+ * then, with the page (the first-load budget, README "Performance"). */
+const EmailVerificationBanner = lazy(() =>
+  import("@/features/session/components/EmailVerificationBanner").then((m) => ({
+    default: m.EmailVerificationBanner,
+  })),
+);
 
 const MENU = [
   { to: "/account", label: "Account Information", Icon: UserIcon },
@@ -122,9 +131,11 @@ export function Component() {
 
       <div className={styles.main}>
         <main className={styles.content} id={MAIN_ID} tabIndex={-1}>
-          <EmailVerificationBanner />
           {ready ? (
+            // The banner and the page appear together: a banner arriving later would push the
+            // page down.
             <Suspense fallback={<ContentSpinner />}>
+              {showsVerificationBanner(user) ? <EmailVerificationBanner /> : null}
               <Outlet />
             </Suspense>
           ) : loadError ? (

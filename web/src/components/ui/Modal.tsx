@@ -3,7 +3,7 @@
  * gives the backdrop, focus containment, Escape to close and the dialog role; the title
  * names it (aria-labelledby). Widths are SPEC 9's presets; mediumish (650px) is the default.
  */
-import { type ReactNode, useEffect, useId, useRef } from "react";
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef } from "react";
 
 import styles from "./Modal.module.css";
 
@@ -41,6 +41,15 @@ export function Modal({ open, onClose, title, children, footer, width = "mediumi
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);
+
+  // Unmounted while open (a dialog rendered only while it is needed): closed first, as a removed
+  // dialog would not give the focus back to the control that opened it.
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    return () => {
+      if (dialog?.open) dialog.close();
+    };
+  }, []);
 
   return (
     <dialog

@@ -4,7 +4,7 @@
  * on screen after a click).
  *
  * Hand-rolled on purpose: @radix-ui/react-tooltip costs ~18 KB gzip (Popper, Portal,
- * react-dom), a quarter of the 75 KB route budget of bench/bundle/measure.mjs; a tooltip
+ * react-dom), a third of the 55 KB route budget of bench/bundle/measure.mjs; a tooltip
  * above or below a button needs no collision engine.
  */
 import {

@@ -1,1 +1,2 @@
-export { accountQueryOptions, useAccount, useUpdateAccountName } from "./api/account";
+export { accountQueryOptions, useAccount } from "./api/account-query";
+export { useUpdateAccountName } from "./api/account";

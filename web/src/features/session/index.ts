@@ -2,5 +2,5 @@
 export { useSession, sessionQueryOptions } from "./api/session";
 export { signOut, signOutLocally } from "./api/sign-out";
 export { RequireSession } from "./components/RequireSession";
-export { EmailVerificationBanner } from "./components/EmailVerificationBanner";
+export { showsVerificationBanner } from "./lib/email-verification";
 export { loginHref } from "./lib/login-redirect";

@@ -1,20 +1,9 @@
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQueryClient } from "@tanstack/react-query";
 
 import { $api, fetchClient, useRefetchAccountAndSession } from "@/api";
 import { saveDownload } from "@/lib/download";
 
-/**
- * GET /web/account: the whole account of the signed-in user. Fetched again when the window
- * regains focus once the data is stale (usage keeps coming in); an unchanged account then
- * costs a 304 and no re-render (api/conditional.ts).
- */
-export function useAccount() {
-  return useQuery(accountQueryOptions());
-}
-
-/** The query of {@link useAccount}, for a prefetch (app/routes.tsx starts it with the session). */
-export const accountQueryOptions = () =>
-  $api.queryOptions("get", "/web/account", undefined, { refetchOnWindowFocus: true });
+export { accountQueryOptions, useAccount } from "./account-query";
 
 /**
  * PUT /web/account: rename the account. On success the account and the session (whose

@@ -9,8 +9,7 @@
  *   projected pace reaches the allowance, or 'You have reached your plan's N requests for this
  *   cycle.' once usage is there; then 'Add units on Billing & Subscription.' linking to /billing.
  */
-import { Link } from "react-router";
-
+import { Link } from "@/components/Link";
 import { InfoBox } from "@/components/ui/InfoBox";
 import page from "@/components/layout/page.module.css";
 

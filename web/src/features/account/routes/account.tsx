@@ -5,12 +5,13 @@
  * key and label, with the CSV export), the usage alerts and what happens at the allowance
  * (README "Usage alerts and export", "Metering intake").
  */
-import { type ComponentType, Suspense, lazy } from "react";
+import { Suspense } from "react";
 
 import type { Account } from "@/api";
 import { PageHeader } from "@/components/layout/PageHeader";
 import page from "@/components/layout/page.module.css";
 import { Panel } from "@/components/ui/Panel";
+import { preloaded } from "@/components/preloaded";
 
 import {
   useAccount,
@@ -22,13 +23,6 @@ import {
 import { NoUsageWarning } from "../components/NoUsageWarning";
 import { UsageGraph } from "../components/UsageGraph";
 import styles from "../components/account.module.css";
-
-/** A lazy component whose chunk is fetched as soon as this page's module runs, beside the
- * page's first reads, rather than when it is first rendered. */
-function preloaded<P extends object>(load: () => Promise<ComponentType<P>>) {
-  const chunk = load().then((component) => ({ default: component }));
-  return lazy(() => chunk);
-}
 
 // Below the graph and not needed first: chunks of their own (the first-load budget, README "Performance").
 const UsageBreakdown = preloaded(() =>

@@ -1,5 +1,4 @@
-import { Link } from "react-router";
-
+import { Link } from "@/components/Link";
 import { Button } from "@/components/ui/Button";
 import buttonStyles from "@/components/ui/Button.module.css";
 import { DisabledReason } from "@/components/ui/DisabledReason";

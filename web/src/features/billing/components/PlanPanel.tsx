@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { Suspense, useState } from "react";
 
 import { errorMessage } from "@/api";
 import type { components } from "@/api/schema";
@@ -6,18 +6,21 @@ import page from "@/components/layout/page.module.css";
 import { Button } from "@/components/ui/Button";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
-import { Modal } from "@/components/ui/Modal";
 import { Panel } from "@/components/ui/Panel";
+import { preloaded } from "@/components/preloaded";
 import { RangeSlider } from "@/components/ui/RangeSlider";
 import { dayLabel } from "@/lib/dates";
 import { allowedRequests } from "@/lib/plan";
 
-import { useSubscriptionPreview, useUpdateSubscription } from "../api/billing";
+import { useUpdateSubscription } from "../api/billing";
 import { MAX_UNITS, canUpdatePlan, formatRequests, monthlyPriceUsd } from "../lib/plan";
 
 import styles from "./billing.module.css";
-import { ChargePreview } from "./ChargePreview";
 import type { Blocked } from "./PaymentLink";
+
+// The confirmation and its preview of the charges, shown on Update only: a chunk of its own,
+// fetched as this module runs (the first-load budget, README "Performance").
+const PlanChangeModal = preloaded(() => import("./PlanChangeModal").then((m) => m.PlanChangeModal));
 
 export const NO_CARD_TOOLTIP = "Add a payment method to change your plan.";
 
@@ -36,7 +39,6 @@ export function PlanPanel({ subscription, hasCard, blocked, onError }: PlanPanel
   const [units, setUnits] = useState(subscription.units);
   const [confirming, setConfirming] = useState(false);
   const update = useUpdateSubscription();
-  const preview = useSubscriptionPreview(units, confirming);
   const changed = units !== subscription.units;
   const enabled = blocked === null && canUpdatePlan(units, subscription.units, hasCard);
 
@@ -53,8 +55,6 @@ export function PlanPanel({ subscription, hasCard, blocked, onError }: PlanPanel
         onError(errorMessage(err));
       },
     );
-
-  const confirm = () => void change({ units, prorationDate: preview.data?.prorationDate });
 
   return (
     <Panel title="Subscription Plan" description="View and edit your current plan">
@@ -123,37 +123,17 @@ export function PlanPanel({ subscription, hasCard, blocked, onError }: PlanPanel
           </DisabledReason>
         </div>
       </div>
-      <Modal
-        open={confirming}
-        onClose={() => !update.isPending && setConfirming(false)}
-        title="Update Subscription"
-        width="medium"
-        footer={
-          <>
-            <Button variant="secondary" disabled={update.isPending} onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-            <Button loading={update.isPending} disabled={!preview.data} onClick={confirm}>
-              Confirm
-            </Button>
-          </>
-        }
-      >
-        <p>
-          Change your plan from {subscription.units} to {units} {units === 1 ? "unit" : "units"}:{" "}
-          ${monthlyPriceUsd(units)} per month for{" "}
-          {formatRequests(allowedRequests({ ...subscription, units }))}.
-        </p>
-        {preview.data ? (
-          <ChargePreview preview={preview.data} />
-        ) : preview.error ? (
-          <InfoBox variant="error" title={errorMessage(preview.error)} />
-        ) : (
-          <p className={page.muted} data-testid="preview-loading">
-            Asking our payment provider for the amounts…
-          </p>
-        )}
-      </Modal>
+      {confirming ? (
+        <Suspense fallback={null}>
+          <PlanChangeModal
+            subscription={subscription}
+            units={units}
+            pending={update.isPending}
+            onCancel={() => !update.isPending && setConfirming(false)}
+            onConfirm={(prorationDate) => void change({ units, prorationDate })}
+          />
+        </Suspense>
+      ) : null}
     </Panel>
   );
 }

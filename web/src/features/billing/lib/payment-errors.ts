@@ -15,3 +15,6 @@ export const CARD_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<
 export function paymentServerError(statusText: string): string {
   return `Sorry - our server hit an error processing your payment method: ${statusText}. Please try again or email support if the issue persists.`;
 }
+
+/** The card form's code or Stripe.js could not be loaded. */
+export const CARD_FORM_LOAD_ERROR = "The card form could not be loaded. Please reload the page.";

@@ -9,6 +9,8 @@
 import type { Stripe } from "@stripe/stripe-js";
 import { loadStripe } from "@stripe/stripe-js/pure";
 
+import { CARD_FORM_LOAD_ERROR } from "./payment-errors";
+
 let scriptLoad: Promise<void> | null = null;
 
 function injectScript(src: string): Promise<void> {
@@ -21,7 +23,7 @@ function injectScript(src: string): Promise<void> {
     script.addEventListener("error", () => {
       scriptLoad = null;
       script.remove();
-      reject(new Error("The card form could not be loaded. Please reload the page."));
+      reject(new Error(CARD_FORM_LOAD_ERROR));
     });
     document.head.appendChild(script);
   });
@@ -31,6 +33,6 @@ function injectScript(src: string): Promise<void> {
 export async function loadStripeFrom(jsUrl: string, publishableKey: string): Promise<Stripe> {
   await injectScript(jsUrl);
   const stripe = await loadStripe(publishableKey);
-  if (!stripe) throw new Error("The card form could not be loaded. Please reload the page.");
+  if (!stripe) throw new Error(CARD_FORM_LOAD_ERROR);
   return stripe;
 }

@@ -24,23 +24,28 @@
  *   its tooltip stays. The slider and Reset stay, to see what another plan would cost.
  *
  * The page's parts are in ../components: PastDueBox, PlanPanel (with ChargePreview),
- * PaymentMethodPanel (PaymentLink for both), InvoicesPanel.
+ * PaymentMethodPanel (PaymentLink for both), InvoicesPanel (loaded after the rest).
  */
-import { useState } from "react";
+import { Suspense, useState } from "react";
 
 import { usePermissions } from "@/api/use-permissions";
 import { PageHeader } from "@/components/layout/PageHeader";
 import page from "@/components/layout/page.module.css";
 import { InfoBox } from "@/components/ui/InfoBox";
+import { preloaded } from "@/components/preloaded";
 
-import { useBillingSummary } from "../api/billing";
-import { InvoicesPanel } from "../components/InvoicesPanel";
+import { useBillingSummary, useInvoices } from "../api/billing";
 import { PastDueBox } from "../components/PastDueBox";
 import { PaymentMethodPanel } from "../components/PaymentMethodPanel";
 import { PlanPanel } from "../components/PlanPanel";
 
+// The last panel, below the fold on most screens: a chunk of its own, fetched as this module
+// runs (the first-load budget, README "Performance").
+const InvoicesPanel = preloaded(() => import("../components/InvoicesPanel").then((m) => m.InvoicesPanel));
+
 export function Component() {
   const { data } = useBillingSummary();
+  useInvoices(undefined); // the panel's first read starts with the page, not once its chunk is in
   const [error, setError] = useState<string | null>(null);
   const blocked = usePermissions().whyNot("changeBilling");
   if (!data) return null; // the shell renders pages only once the account has loaded
@@ -69,7 +74,9 @@ export function Component() {
           onError={setError}
         />
         <PaymentMethodPanel card={card} blocked={blocked} onError={setError} />
-        <InvoicesPanel />
+        <Suspense fallback={null}>
+          <InvoicesPanel />
+        </Suspense>
       </div>
     </>
   );

@@ -12,22 +12,25 @@
  */
 import type { StripeCardElement, Stripe } from "@stripe/stripe-js";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
 
 import { isApiError } from "@/api";
 import { config } from "@/config";
+import { Link } from "@/components/Link";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";
 import { usePermissions } from "@/api/use-permissions";
 
 import { useStripeConfig, useUpdatePaymentMethod } from "../api/billing";
-import { CARD_ERROR_CODES, paymentServerError } from "../lib/payment-errors";
-import { loadStripeFrom } from "../lib/stripe-js";
+import { CARD_ERROR_CODES, CARD_FORM_LOAD_ERROR, paymentServerError } from "../lib/payment-errors";
 
 import styles from "./payment.module.css";
 
 const INCOMPLETE_CARD = "Please enter your card details.";
+
+/** Stripe.js's loader, for the card form only (an Owner's): a chunk of its own, asked for as the
+ * form mounts, beside its GET /web/config (the first-load budget, README "Performance"). */
+const importStripeJs = () => import("../lib/stripe-js");
 
 export function Component() {
   const [done, setDone] = useState(false);
@@ -70,11 +73,16 @@ function CardForm({ onDone }: { onDone: () => void }) {
 
   const jsUrl = stripeConfig.data?.jsUrl;
   const publishableKey = stripeConfig.data?.publishableKey;
+  useEffect(() => void importStripeJs().catch(() => undefined), []);
   useEffect(() => {
     if (!jsUrl || !publishableKey) return undefined;
     let cancelled = false;
     let card: StripeCardElement | null = null;
-    loadStripeFrom(jsUrl, publishableKey)
+    importStripeJs()
+      .catch(() => {
+        throw new Error(CARD_FORM_LOAD_ERROR);
+      })
+      .then(({ loadStripeFrom }) => loadStripeFrom(jsUrl, publishableKey))
       .then((stripe) => {
         if (cancelled || !mountRef.current) return;
         const element = stripe.elements().create("card");

@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 
 import { errorMessage } from "@/api";
+import { Link } from "@/components/Link";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { TextField } from "@/components/ui/TextField";

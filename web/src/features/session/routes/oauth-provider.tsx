@@ -6,9 +6,9 @@
  * secrets it keeps in an httpOnly cookie for the code exchange (README "Where tokens live").
  */
 import { useEffect, useRef } from "react";
-import { Link } from "react-router";
 
 import { $api, errorMessage } from "@/api";
+import { Link } from "@/components/Link";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";
 

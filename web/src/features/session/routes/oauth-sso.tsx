@@ -9,11 +9,12 @@
  * that have Google SSO on for the identity's domain (Google identities only).
  */
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 
 import { ApiError, SERVER_ERROR_MESSAGE, errorMessage } from "@/api";
 import type { components } from "@/api/schema";
+import { Link } from "@/components/Link";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Spinner } from "@/components/ui/Spinner";

@@ -3,10 +3,11 @@
  * SPEC 4 "Registration", SPEC 5 rules, SPEC 8 messages) and the feature side panel.
  */
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 
 import { ApiError, errorMessage } from "@/api";
+import { Link } from "@/components/Link";
 import { GitHubIcon, GoogleIcon } from "@/components/provider-icons";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
@@ -17,12 +18,7 @@ import { useRegister } from "../api/registration";
 import { sessionQueryOptions } from "../api/session";
 import { AuthLayout } from "../components/AuthLayout";
 import styles from "../components/forms.module.css";
-import {
-  type RegistrationErrors,
-  type RegistrationForm,
-  normalizeRegistration,
-  validateRegistration,
-} from "../lib/registration-rules";
+import type { RegistrationErrors, RegistrationForm } from "../lib/registration-rules";
 
 import layout from "./registration.module.css";
 
@@ -51,6 +47,21 @@ const EMPTY: RegistrationForm = {
 
 type Processing = "form" | "google" | "github" | null;
 
+/**
+ * The form's rules with the free and disposable email domains they refuse (~4 KB gzip), needed
+ * only once the form is sent: fetched when the page has mounted, not before its first paint
+ * (the first-load budget, README "Performance"); a failed fetch is tried again on the next send.
+ */
+const importRules = () => import("../lib/registration-rules");
+let rulesLoad: ReturnType<typeof importRules> | null = null;
+function loadRules(): ReturnType<typeof importRules> {
+  rulesLoad ??= importRules().catch((error: unknown) => {
+    rulesLoad = null;
+    throw error;
+  });
+  return rulesLoad;
+}
+
 function failFlagSet(): boolean {
   try {
     return Boolean(window.sessionStorage.getItem(FAIL_FLAG_KEY));
@@ -78,8 +89,11 @@ export function Component() {
   const [message, setMessage] = useState<string | null>(null);
   const [processing, setProcessing] = useState<Processing>(null);
   const timers = useRef<number[]>([]);
+  /** A send waiting for the rules: a second one meanwhile is ignored as during processing. */
+  const checking = useRef(false);
 
   useEffect(() => () => timers.current.forEach((t) => window.clearTimeout(t)), []);
+  useEffect(() => void loadRules().catch(() => undefined), []);
   const later = (fn: () => void, ms: number) => {
     timers.current.push(window.setTimeout(fn, ms));
   };
@@ -92,7 +106,17 @@ export function Component() {
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (processing) return; // SPEC 4: one processing action at a time
+    if (processing || checking.current) return; // SPEC 4: one processing action at a time
+    checking.current = true;
+    loadRules()
+      .then((rules) => send(rules))
+      .catch(() => setMessage(REGISTRATION_MESSAGES.serverError))
+      .finally(() => {
+        checking.current = false;
+      });
+  }
+
+  function send({ validateRegistration, normalizeRegistration }: Awaited<ReturnType<typeof importRules>>) {
     const problems = validateRegistration(form);
     setErrors(problems);
     setMessage(null);

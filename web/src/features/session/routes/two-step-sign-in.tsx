@@ -14,17 +14,23 @@ import { PageHeader } from "@/components/layout/PageHeader";
 import { Button } from "@/components/ui/Button";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
-import { Modal } from "@/components/ui/Modal";
 import { Panel } from "@/components/ui/Panel";
+import { preloaded } from "@/components/preloaded";
 import { Spinner } from "@/components/ui/Spinner";
 import { dayLabel } from "@/lib/dates";
 
 import { useSession } from "../api/session";
 import { useDisableTwoStep, useRegenerateRecoveryCodes, useTwoStepSignIn } from "../api/two-step";
-import { ReauthenticateModal } from "../components/two-step/ReauthenticateModal";
-import { RecoveryCodes } from "../components/two-step/RecoveryCodes";
 
 const TwoStepSetup = lazy(() => import("../components/two-step/TwoStepSetup"));
+// The dialogs, opened on request: chunks of their own, fetched as this module runs (the
+// first-load budget, README "Performance").
+const ReauthenticateModal = preloaded(() =>
+  import("../components/two-step/ReauthenticateModal").then((m) => m.ReauthenticateModal),
+);
+const NewRecoveryCodesModal = preloaded(() =>
+  import("../components/two-step/NewRecoveryCodesModal").then((m) => m.NewRecoveryCodesModal),
+);
 
 const REQUIRED_REASON = "Your account requires two-step sign-in, so it cannot be turned off.";
 
@@ -110,39 +116,33 @@ export function Component() {
       >
         {body}
       </Panel>
-      {dialog === "regenerate" && regenerate.data ? (
-        <Modal
-          open
-          onClose={close}
-          width="medium"
-          title="New recovery codes"
-          footer={<Button onClick={close}>Done</Button>}
-        >
-          <RecoveryCodes codes={regenerate.data.recoveryCodes} email={email} />
-        </Modal>
-      ) : dialog === "regenerate" ? (
-        <ReauthenticateModal
-          title="New recovery codes"
-          description="Your current recovery codes stop working. Enter your password and a code from your authenticator app."
-          confirmLabel="Get new codes"
-          pending={regenerate.isPending}
-          error={regenerate.error}
-          onConfirm={(body) => regenerate.mutate({ body })}
-          onClose={close}
-        />
-      ) : null}
-      {dialog === "disable" ? (
-        <ReauthenticateModal
-          title="Turn off two-step sign-in"
-          description="You will sign in with your password alone, and your recovery codes stop working. Enter your password and a code from your authenticator app."
-          confirmLabel="Turn off"
-          danger
-          pending={disable.isPending}
-          error={disable.error}
-          onConfirm={(body) => disable.mutate({ body }, { onSuccess: close })}
-          onClose={close}
-        />
-      ) : null}
+      <Suspense fallback={null}>
+        {dialog === "regenerate" && regenerate.data ? (
+          <NewRecoveryCodesModal codes={regenerate.data.recoveryCodes} email={email} onClose={close} />
+        ) : dialog === "regenerate" ? (
+          <ReauthenticateModal
+            title="New recovery codes"
+            description="Your current recovery codes stop working. Enter your password and a code from your authenticator app."
+            confirmLabel="Get new codes"
+            pending={regenerate.isPending}
+            error={regenerate.error}
+            onConfirm={(body) => regenerate.mutate({ body })}
+            onClose={close}
+          />
+        ) : null}
+        {dialog === "disable" ? (
+          <ReauthenticateModal
+            title="Turn off two-step sign-in"
+            description="You will sign in with your password alone, and your recovery codes stop working. Enter your password and a code from your authenticator app."
+            confirmLabel="Turn off"
+            danger
+            pending={disable.isPending}
+            error={disable.error}
+            onConfirm={(body) => disable.mutate({ body }, { onSuccess: close })}
+            onClose={close}
+          />
+        ) : null}
+      </Suspense>
     </>
   );
 }

@@ -8,6 +8,9 @@ import type { components } from "@/api/schema";
 import { dayLabel } from "@/lib/dates";
 
 export type SamlConnection = components["schemas"]["SamlConnection"];
+// The page's own warning, in a module of its own: User Management shows it above the list, and
+// loads the rest of this module only with its Security section.
+export { certificateWarning } from "./certificate-warning";
 export type SamlTest = components["schemas"]["SamlTest"];
 export type ServiceProvider = components["schemas"]["ServiceProvider"];
 
@@ -31,16 +34,6 @@ export function samlBlockedReason(
   if (verifiedDomains.length === 0) return SAML_NO_VERIFIED_DOMAIN_TOOLTIP;
   if (connected && user.authType !== SAML_AUTH_TYPE) return SAML_AUTH_TYPE_TOOLTIP;
   return null;
-}
-
-/** The warning shown while the identity provider's signing certificate expires within 30 days. */
-export function certificateWarning(connection: SamlConnection, now: Date = new Date()): string | null {
-  if (!connection.certificateExpiresSoon) return null;
-  const expired = new Date(connection.certificateExpiresAt).getTime() <= now.getTime();
-  const when = dayLabel(connection.certificateExpiresAt);
-  return expired
-    ? `The signing certificate of your SAML identity provider expired on ${when}: sign-in with SSO fails until you add a new certificate at the identity provider and update the metadata under Security.`
-    : `The signing certificate of your SAML identity provider expires on ${when}. Add a new certificate at the identity provider and update the metadata under Security before then, or sign-in with SSO will stop.`;
 }
 
 /** What the last test sign-in found, in one sentence. */

@@ -8,7 +8,7 @@
  * connection's signing certificate expires within 30 days (or has expired), a warning says so
  * at the top (README "SAML single sign-on").
  */
-import { useState } from "react";
+import { Suspense, useState } from "react";
 
 import page from "@/components/layout/page.module.css";
 import { PageHeader } from "@/components/layout/PageHeader";
@@ -16,21 +16,34 @@ import { Button } from "@/components/ui/Button";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Panel } from "@/components/ui/Panel";
+import { preloaded } from "@/components/preloaded";
 import { usePermissions } from "@/api/use-permissions";
 
 import { useSamlSettings } from "../api/saml";
 import { useAccountUsers, useSessionUser, useSso, useTwoStepRequired } from "../api/users";
-import { DeleteUserModal } from "../components/DeleteUserModal";
-import { DirectorySync } from "../components/DirectorySync";
-import { ResetTwoStepModal } from "../components/ResetTwoStepModal";
-import { RevokeInvitationModal } from "../components/RevokeInvitationModal";
-import { SecuritySection } from "../components/SecuritySection";
-import { UserFormModal } from "../components/UserFormModal";
 import { type Notice, type UserAction, UserRow } from "../components/UserRow";
 import type { AccountUser } from "../lib/roles";
-import { certificateWarning } from "../lib/saml";
+import { certificateWarning } from "../lib/certificate-warning";
 import { INVITE_DISABLED_TOOLTIP } from "../lib/sso";
 import styles from "../components/users.module.css";
+
+// Below the users list (Security, Directory sync) or shown on request (the dialogs): chunks of
+// their own, fetched as this module runs, so the page's first paint does not wait for them (the
+// first-load budget, README "Performance").
+const SecuritySection = preloaded(() =>
+  import("../components/SecuritySection").then((m) => m.SecuritySection),
+);
+const DirectorySync = preloaded(() => import("../components/DirectorySync").then((m) => m.DirectorySync));
+const UserFormModal = preloaded(() => import("../components/UserFormModal").then((m) => m.UserFormModal));
+const DeleteUserModal = preloaded(() =>
+  import("../components/DeleteUserModal").then((m) => m.DeleteUserModal),
+);
+const RevokeInvitationModal = preloaded(() =>
+  import("../components/RevokeInvitationModal").then((m) => m.RevokeInvitationModal),
+);
+const ResetTwoStepModal = preloaded(() =>
+  import("../components/ResetTwoStepModal").then((m) => m.ResetTwoStepModal),
+);
 
 type Dialog = { kind: "invite" } | { kind: UserAction; user: AccountUser } | null;
 
@@ -108,18 +121,29 @@ export function Component() {
             </tbody>
           </table>
         </Panel>
-        <SecuritySection
-          sso={sso}
-          currentUser={currentUser ?? { ...me, authType: "Email" }}
-          twoStep={currentUser ? { required: twoStepRequired ?? false, currentUser } : undefined}
-        />
-        {whyNot("manageUsers") === null ? <DirectorySync /> : null}
+        {/* Until its chunk is in, a reserved space keeps the footer below the fold. */}
+        <Suspense
+          fallback={
+            <div className={styles.reserved} aria-busy="true">
+              <p className={page.muted}>Loading…</p>
+            </div>
+          }
+        >
+          <SecuritySection
+            sso={sso}
+            currentUser={currentUser ?? { ...me, authType: "Email" }}
+            twoStep={currentUser ? { required: twoStepRequired ?? false, currentUser } : undefined}
+          />
+          {whyNot("manageUsers") === null ? <DirectorySync /> : null}
+        </Suspense>
       </div>
-      {dialog?.kind === "invite" ? <UserFormModal onClose={close} /> : null}
-      {dialog?.kind === "edit" ? <UserFormModal user={dialog.user} isMe={dialog.user.id === me.id} onClose={close} /> : null}
-      {dialog?.kind === "delete" ? <DeleteUserModal user={dialog.user} onClose={close} /> : null}
-      {dialog?.kind === "revoke" ? <RevokeInvitationModal user={dialog.user} onClose={close} /> : null}
-      {dialog?.kind === "resetTwoStep" ? <ResetTwoStepModal user={dialog.user} onClose={close} /> : null}
+      <Suspense fallback={null}>
+        {dialog?.kind === "invite" ? <UserFormModal onClose={close} /> : null}
+        {dialog?.kind === "edit" ? <UserFormModal user={dialog.user} isMe={dialog.user.id === me.id} onClose={close} /> : null}
+        {dialog?.kind === "delete" ? <DeleteUserModal user={dialog.user} onClose={close} /> : null}
+        {dialog?.kind === "revoke" ? <RevokeInvitationModal user={dialog.user} onClose={close} /> : null}
+        {dialog?.kind === "resetTwoStep" ? <ResetTwoStepModal user={dialog.user} onClose={close} /> : null}
+      </Suspense>
     </>
   );
 }
