@@ -4,7 +4,7 @@ wire codes (api/kernel/errors.py)."""
 
 from __future__ import annotations
 
-from api.kernel.errors import AppError
+from api.kernel.errors import AppError, ErrorBody
 
 
 class IdentityProviderUnavailable(AppError):
@@ -90,6 +90,93 @@ class Forbidden(AppError):
 
     status_code = 403
     default_message = "Your role does not allow this."
+
+
+class InvalidAccessToken(AppError):
+    """401: the bearer credential has an access token's form (``cat_``) but is no token of any
+    account (never made, or mistyped: its checksum does not match)."""
+
+    status_code = 401
+    default_message = "Invalid access token: it was never created or is mistyped."
+
+
+class AccessTokenExpired(AppError):
+    """401: the access token's expiry has passed (README "Automation")."""
+
+    status_code = 401
+    default_message = "This access token has expired. An Owner or Admin creates a new one."
+
+
+class AccessTokenRevoked(AppError):
+    """401: the access token was revoked (README "Automation")."""
+
+    status_code = 401
+    default_message = "This access token was revoked. An Owner or Admin creates a new one."
+
+
+class AccessTokensDisabled(AppError):
+    """401: an Owner turned access tokens off for the account; every token stops at once."""
+
+    status_code = 401
+    default_message = (
+        "Access tokens are turned off for this account. An Owner can turn them on again."
+    )
+
+
+class AccessTokenRefusal(AppError):
+    """401: the base of the refusals of an access token itself; a route that accepts tokens
+    lists it in its responses, which declares every subclass's code."""
+
+    status_code = 401
+    default_message = "This access token does not work."
+
+    @classmethod
+    def wire_codes(cls) -> tuple[str, ...]:
+        """The codes of the concrete refusals."""
+        return tuple(
+            sorted(
+                err.__name__
+                for err in (
+                    InvalidAccessToken,
+                    AccessTokenExpired,
+                    AccessTokenRevoked,
+                    AccessTokensDisabled,
+                )
+            )
+        )
+
+
+class AccessTokenNotAccepted(AppError):
+    """403: this operation is a person's own (sign-in, two-step sign-in, the session) or makes
+    credentials (SCIM tokens, access tokens): an access token may not call it."""
+
+    status_code = 403
+    default_message = (
+        "Access tokens cannot be used for this operation: sign in to the console to do it."
+    )
+
+
+class MissingScopeBody(ErrorBody):
+    """The body of a refusal for a missing scope: the envelope and the ``scope`` needed."""
+
+    scope: str
+
+
+class MissingScope(AppError):
+    """403: the access token lacks the scope this operation needs; ``scope`` names it."""
+
+    status_code = 403
+    body_model = MissingScopeBody
+    default_message = "This access token does not have the scope this operation needs."
+
+    def __init__(self, scope: str) -> None:
+        super().__init__(f"This access token does not have the {scope} scope.")
+        self.scope = scope
+
+    @property
+    def details(self) -> dict[str, str]:
+        """The missing scope, for scripts to act on."""
+        return {"scope": self.scope}
 
 
 # Refusals of the sign-in policy (api/principal/principal.py): a verified token whose user may not

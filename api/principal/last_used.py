@@ -1,6 +1,7 @@
-"""When a credential (an API key, a SCIM token) was last used (README "API keys", "Directory
-sync (SCIM)"): written at most once a minute per credential, since the credentials are checked
-on every request of the metering intake and the SCIM service."""
+"""When a credential (an API key, a SCIM token, an access token) was last used (README "API
+keys", "Directory sync (SCIM)", "Automation"): written at most once a minute per credential,
+since the credentials are checked on every request of the metering intake, the SCIM service
+and the automation that uses tokens."""
 
 from __future__ import annotations
 
@@ -21,7 +22,10 @@ class LastUsed:
 
     Memory: one entry per credential this process has seen (a few dozen bytes each)."""
 
-    def __init__(self, table: Any) -> None:
+    def __init__(self, table: Any, *, with_address: bool = False) -> None:
+        values: dict[str, Any] = {"last_used_at": func.now()}
+        if with_address:  # the table has ``last_used_address`` (an access token)
+            values["last_used_address"] = bindparam("address")
         self._statement = (
             update(table)
             .where(
@@ -31,13 +35,24 @@ class LastUsed:
                     table.last_used_at < func.now() - text("interval '1 minute'"),
                 ),
             )
-            .values(last_used_at=func.now())
+            .values(**values)
         )
+        self._with_address = with_address
         self._written: dict[uuid.UUID, float] = {}
 
-    async def record(self, connection: AsyncConnection, credential_id: uuid.UUID) -> None:
-        """Note that ``credential_id`` was used now, on ``connection`` (autocommit)."""
-        now = time.monotonic()
-        if now - self._written.get(credential_id, -EVERY_S) >= EVERY_S:
-            self._written[credential_id] = now
-            await connection.execute(self._statement, {"credential_id": credential_id})
+    def due(self, credential_id: uuid.UUID) -> bool:
+        """Whether this process should write a use of ``credential_id`` now (none within the
+        minute)."""
+        return time.monotonic() - self._written.get(credential_id, -EVERY_S) >= EVERY_S
+
+    async def record(
+        self, connection: AsyncConnection, credential_id: uuid.UUID, address: str | None = None
+    ) -> None:
+        """Note that ``credential_id`` was used now (from ``address``, where the table keeps
+        it), on ``connection`` (autocommit)."""
+        if self.due(credential_id):
+            self._written[credential_id] = time.monotonic()
+            params: dict[str, Any] = {"credential_id": credential_id}
+            if self._with_address:
+                params["address"] = address
+            await connection.execute(self._statement, params)

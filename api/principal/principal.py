@@ -23,6 +23,7 @@ from api.kernel.db import driver_connection
 from api.kernel.errors import AppError
 from api.models import Account, ApiKey, AuthType, Role
 from api.models.account import allowance_sql, required_auth_type
+from api.principal.access_tokens import FoundToken, TokenGrant
 from api.principal.api_keys import hash_api_key, matches
 from api.principal.errors import (
     AccessDeactivated,
@@ -35,6 +36,7 @@ from api.principal.errors import (
     UserRemoved,
 )
 from api.principal.last_used import LastUsed
+from api.principal.roles import Permission, authority
 from api.principal.tokens import AccessClaims
 from api.principal.two_step import enforce_two_step, setup_due_since
 
@@ -42,9 +44,14 @@ from api.principal.two_step import enforce_two_step, setup_due_since
 @dataclass(frozen=True, slots=True)
 class Caller:
     """The signed-in user and the account every query of the request is scoped to, with the
-    user's role in it (README "Roles and invitations")."""
+    user's role in it (README "Roles and invitations").
 
-    user_id: uuid.UUID
+    Or an access token (``token`` set, README "Automation"): ``user_id`` is None (a token is
+    nobody's sign-in and outlives its creator), ``first_name`` is the token's name, ``email``
+    empty, ``role`` its creator's role when it was made, which its scopes limit
+    (:attr:`authority`)."""
+
+    user_id: uuid.UUID | None
     first_name: str
     last_name: str
     email: str
@@ -54,6 +61,29 @@ class Caller:
     account_name: str
     role: Role
     email_verified: bool
+    token: TokenGrant | None = None
+
+    @property
+    def authority(self) -> frozenset[Permission]:
+        """What the caller may do (``api.principal.roles.authority``)."""
+        return authority(self.role, self.token.scopes if self.token else None)
+
+    @classmethod
+    def of_token(cls, found: FoundToken) -> Caller:
+        """The caller an access token is: its account, its creator's role, its grant."""
+        return cls(
+            None,
+            found.grant.name,
+            "",
+            "",
+            AuthType.EMAIL,
+            None,
+            found.account_id,
+            found.account_name,
+            Role(found.creator_role),
+            True,
+            found.grant,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -150,18 +150,32 @@ def require(role: Role, permission: Permission) -> None:
     raise Forbidden(OWNER_REQUIRED if holders(permission) == {Role.OWNER} else ADMIN_REQUIRED)
 
 
-def require_may_manage(actor: Role, target: Role) -> None:
-    """Raise Forbidden unless a user of role ``actor`` may edit, deactivate, delete, resend to
-    or revoke a user of role ``target``: Owners manage everyone, Admins everyone but Owners."""
-    require(actor, Permission.USERS_WRITE)
-    if target is Role.OWNER and Permission.OWNERS_WRITE not in ROLE_PERMISSIONS[actor]:
+def authority(role: Role, scopes: frozenset[str] | None = None) -> frozenset[Permission]:
+    """What a principal may do: the permissions of ``role``, limited to ``scopes`` for an
+    access token (its scopes within its creator's role, README "Automation")."""
+    held = ROLE_PERMISSIONS[role]
+    return held if scopes is None else frozenset(p for p in held if p.value in scopes)
+
+
+def _require_held(held: frozenset[Permission], permission: Permission) -> None:
+    if permission not in held:
+        raise Forbidden(OWNER_REQUIRED if holders(permission) == {Role.OWNER} else ADMIN_REQUIRED)
+
+
+def require_may_manage(held: frozenset[Permission], target: Role) -> None:
+    """Raise Forbidden unless a principal holding ``held`` (:func:`authority`) may edit,
+    deactivate, delete, resend to or revoke a user of role ``target``: Owners manage everyone,
+    Admins everyone but Owners (an access token: as its scopes allow, within its creator's
+    role)."""
+    _require_held(held, Permission.USERS_WRITE)
+    if target is Role.OWNER and Permission.OWNERS_WRITE not in held:
         raise Forbidden(OWNER_MANAGES_OWNERS)
 
 
-def require_may_grant(actor: Role, role: Role) -> None:
-    """Raise Forbidden unless a user of role ``actor`` may give someone ``role`` (in an
+def require_may_grant(held: frozenset[Permission], role: Role) -> None:
+    """Raise Forbidden unless a principal holding ``held`` may give someone ``role`` (in an
     invitation, a role change or a directory group): Owners any role, Admins Admin or
     Member."""
-    require(actor, Permission.USERS_WRITE)
-    if role is Role.OWNER and Permission.OWNERS_WRITE not in ROLE_PERMISSIONS[actor]:
+    _require_held(held, Permission.USERS_WRITE)
+    if role is Role.OWNER and Permission.OWNERS_WRITE not in held:
         raise Forbidden(OWNER_GRANTS_OWNER)

@@ -46,7 +46,7 @@ from api.kernel.errors import EmailInUse
 from api.models import AuthType, Role, User
 from api.principal.identity import prove_identity
 from api.principal.principal import Caller
-from api.principal.roles import require_may_grant, require_may_manage
+from api.principal.roles import Permission, authority, require_may_grant, require_may_manage
 from api.principal.sessions import end_sessions, record_removal
 
 
@@ -58,11 +58,14 @@ class Acting:
     current role), None for a person acting only for themselves (joining an account through
     its single sign-on, registering a new one). ``user_id``: the acting user (a token's
     creator), never changed by their own request. ``name``: who did it, as the Owners' notice
-    says (a name and email, or 'Directory sync (token of <name>)')."""
+    says (a name and email, or 'Directory sync (token of <name>)'). ``scopes``: an access
+    token's, which limit ``role`` (its creator's role when it was made); None for the
+    others."""
 
     role: Role | None
     user_id: uuid.UUID | None
     name: str
+    scopes: frozenset[str] | None = None
 
     def require_may_manage(self, user: User) -> None:
         """Raise Forbidden unless this principal may edit, deactivate or remove ``user``
@@ -74,13 +77,19 @@ class Acting:
         """Raise Forbidden unless this principal may give someone ``role``."""
         require_may_grant(self._authority(), role)
 
-    def _authority(self) -> Role:
-        # A person acting only for themselves has a Member's authority over others.
-        return self.role or Role.MEMBER
+    def _authority(self) -> frozenset[Permission]:
+        # A person acting only for themselves has a Member's authority over others; an access
+        # token its scopes within its creator's role.
+        return authority(self.role or Role.MEMBER, self.scopes)
 
 
 def by_user(caller: Caller) -> Acting:
-    """The signed-in ``caller``, with their role."""
+    """The signed-in ``caller``, with their role; or an access token, with its scopes within
+    its creator's role (named as the audit log names it)."""
+    if caller.token is not None:
+        return Acting(
+            role=caller.role, user_id=None, name=caller.token.label, scopes=caller.token.scopes
+        )
     return Acting(
         role=caller.role,
         user_id=caller.user_id,

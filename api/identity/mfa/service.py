@@ -461,7 +461,7 @@ async def reset(
     if found is None:
         raise NotFound("User not found")
     user = found[0]
-    require_may_manage(caller.role, user.role)
+    require_may_manage(caller.authority, user.role)
     if user.id == caller.user_id:
         raise CannotResetOwnTwoStepSignIn()
     if user.auth_type is not APPLIES_TO:

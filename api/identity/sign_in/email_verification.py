@@ -104,6 +104,7 @@ async def confirm(
     """
     if caller.email_verified:
         raise EmailAlreadyVerified()
+    assert caller.user_id is not None  # a person's own route: access tokens are refused
     username = await repository.identity_of(db, caller.user_id)
     if username is None:
         raise NotAuthenticated(SESSION_EXPIRED)
