@@ -15,7 +15,7 @@ from typing import Any
 from api.app.web import create_app
 from api.kernel.config import Settings
 
-OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi.json"
+OPENAPI_PATH = Path(__file__).resolve().parents[3] / "openapi.json"
 
 
 def contract() -> str:

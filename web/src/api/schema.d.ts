@@ -3496,7 +3496,7 @@ export interface components {
          *     - ``MEMBER``: reads Account Information and copies the API key; changes nothing.
          *
          *     Which operations need which permission, which roles hold it and which users an Admin may
-         *     manage: ``api/auth/roles.py``.
+         *     manage: ``api/principal/roles.py``.
          * @enum {string}
          */
         Role: "Owner" | "Admin" | "Member";
