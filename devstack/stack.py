@@ -11,12 +11,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from api.app.jobs.periodic import PERIODIC_TASKS
+from api.app.features import periodic_tasks
 from api.kernel.config import Settings
 from devstack import bootstrap, services
 
-PERIODIC_SCHEDULES = tuple(setting.upper() for _, setting, _ in PERIODIC_TASKS)
-"""The settings of the worker's periodic tasks (api/app/jobs/periodic.py)."""
+PERIODIC_SCHEDULES = tuple(task.schedule for task in periodic_tasks())
+"""The settings of the worker's periodic tasks (the features', api/app/features.py)."""
 
 TEST_DATA = services.ROOT / ".testdata"
 

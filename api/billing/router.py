@@ -21,6 +21,7 @@ from api.billing.schemas import (
     SubscriptionResponse,
     SubscriptionUpdate,
 )
+from api.billing.throttles import INVOICES, PAYMENT_METHOD
 from api.kernel.errors import (
     NotFound,
     RateLimited,
@@ -30,11 +31,10 @@ from api.kernel.errors import (
 )
 from api.models import MAX_UNITS
 from api.principal.dependencies import (
+    AccountThrottle,
     Audit,
     CurrentUser,
     DbSession,
-    InvoicesThrottle,
-    PaymentMethodThrottle,
     Permit,
     SettingsDep,
     Stripe,
@@ -162,7 +162,7 @@ async def pay_past_due(
 @router.get(
     "/invoices",
     response_model=InvoicesResponse,
-    dependencies=[Permit(Permission.BILLING_READ), InvoicesThrottle],
+    dependencies=[Permit(Permission.BILLING_READ), AccountThrottle(INVOICES)],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
@@ -194,7 +194,7 @@ async def list_invoices(
     "/subscription/payment",
     response_model=PaymentMethodResponse,
     status_code=status.HTTP_200_OK,
-    dependencies=[Permit(Permission.BILLING_WRITE), PaymentMethodThrottle],
+    dependencies=[Permit(Permission.BILLING_WRITE), AccountThrottle(PAYMENT_METHOD)],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,

@@ -495,6 +495,23 @@ class Settings(BaseSettings):
                 raise ValueError(f"TRUSTED_PROXIES: {cidr!r} is not an address or CIDR") from exc
         return value
 
+    @classmethod
+    def names(cls) -> frozenset[str]:
+        """The environment variable of every setting (``DATABASE_URL``...)."""
+        return frozenset(name.upper() for name in cls.model_fields)
+
+    def value(self, name: str) -> object:
+        """The setting read from the environment variable ``name`` (``"DNS_PORT"``), for the
+        declarations that name their settings (a feature's throttles and periodic tasks):
+        the dev stack changes those variables, and the app reads them through this.
+
+        Raises:
+            KeyError: no setting is read from ``name``.
+        """
+        if name not in self.names():
+            raise KeyError(name)
+        return getattr(self, name.lower())
+
     @property
     def trusted_networks(self) -> tuple[Network, ...]:
         """``trusted_proxies`` as networks."""

@@ -15,6 +15,7 @@ from api.identity.membership.errors import (
     LastUserRequired,
 )
 from api.identity.membership.pool_users import PoolUsers
+from api.identity.membership.throttles import INVITATION
 from api.identity.users import service
 from api.identity.users.errors import InvitationNotPending, InviteRefusedWithSso
 from api.identity.users.schemas import UserCreate, UserResponse, UserUpdate
@@ -28,11 +29,11 @@ from api.kernel.errors import (
     error_responses,
 )
 from api.principal.dependencies import (
+    AccountThrottle,
     Audit,
     Cognito,
     CurrentUser,
     DbSession,
-    InvitationThrottle,
     Limiter,
     Permit,
     SettingsDep,
@@ -57,7 +58,7 @@ _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden)
     "",
     status_code=201,
     response_model=UserResponse,
-    dependencies=[Permit(Permission.USERS_WRITE), VerifiedEmail, InvitationThrottle],
+    dependencies=[Permit(Permission.USERS_WRITE), VerifiedEmail, AccountThrottle(INVITATION)],
     responses=error_responses(
         *_AUTH,
         EmailVerificationRequired,
@@ -152,7 +153,7 @@ async def delete_user(
 @router.post(
     "/{user_id}/invitation",
     response_model=UserResponse,
-    dependencies=[Permit(Permission.USERS_WRITE), VerifiedEmail, InvitationThrottle],
+    dependencies=[Permit(Permission.USERS_WRITE), VerifiedEmail, AccountThrottle(INVITATION)],
     responses=error_responses(
         *_AUTH,
         EmailVerificationRequired,

@@ -22,10 +22,10 @@ from fastapi import FastAPI
 from sqlalchemy import Row, func, select, text
 from structlog.testing import capture_logs
 
-from api.app.jobs.periodic import JobResources
 from api.app.worker import create_job_app
 from api.billing.webhooks.service import process_event, receive_webhook
 from api.models import Account, AuditEvent, StripeEvent
+from api.principal.resources import JobResources
 from devstack import bootstrap
 from devstack.stack import Stack
 from tests.api.conftest import MakeUser, SignedIn
