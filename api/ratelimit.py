@@ -326,7 +326,7 @@ class PasswordAttempts:
     per_address: ThrottleLimits
 
     def _limit(self, name: str, max_hits: int) -> Limit:
-        return Limit(name, max_hits, self.settings.sign_in_limit_window_s)
+        return Limit(name, max_hits, self.settings.sign_in.limit_window_s)
 
     @property
     def _address_key(self) -> str:
@@ -335,9 +335,9 @@ class PasswordAttempts:
     def _backoff(self) -> Backoff:
         return Backoff(
             self.limiter.engine,
-            self.settings.sign_in_backoff_free_failures,
-            self.settings.sign_in_backoff_base_s,
-            self.settings.sign_in_backoff_max_s,
+            self.settings.sign_in.backoff_free_failures,
+            self.settings.sign_in.backoff_base_s,
+            self.settings.sign_in.backoff_max_s,
         )
 
     async def _count_address(self) -> None:
@@ -357,7 +357,7 @@ class PasswordAttempts:
             RateLimited: too many attempts from this address, a wait of this subject's
                 failures from this address, or too many failures for this subject overall.
         """
-        per_email = self._limit("sign-in:email", self.settings.sign_in_limit_per_email)
+        per_email = self._limit("sign-in:email", self.settings.sign_in.limit_per_email)
         backoff = self._backoff()
         now = datetime.now(UTC)
         await self._count_address()
@@ -386,14 +386,14 @@ class PasswordAttempts:
             RateLimited: too many requests from this address, for this subject from this
                 address, or emails to this subject today.
         """
+        sign_in = self.settings.sign_in
         await self._count_address()
         await self.limiter.hit(
-            self._limit("reset:email+ip", self.settings.reset_limit_per_email_and_address),
+            self._limit("reset:email+ip", sign_in.reset_limit_per_email_and_address),
             f"{subject}|{self._address_key}",
         )
         await self.limiter.hit(
-            Limit("reset:recipient", self.settings.reset_emails_per_recipient_per_day, DAY_S),
-            subject,
+            Limit("reset:recipient", sign_in.reset_emails_per_recipient_per_day, DAY_S), subject
         )
 
 
@@ -608,6 +608,6 @@ async def count_invitation(limiter: RateLimiter, settings: Settings, recipient: 
         RateLimited: the recipient had its share today.
     """
     await limiter.hit(
-        Limit("invitation:recipient", settings.invitations_per_recipient_per_day, DAY_S),
+        Limit("invitation:recipient", settings.membership.invitations_per_recipient_per_day, DAY_S),
         recipient,
     )

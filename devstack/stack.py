@@ -35,8 +35,9 @@ class Stack:
     smtp: services.ChildProcess
 
     def with_settings(self, **changes: object) -> Settings:
-        """A copy of the settings with some fields changed."""
-        return self.settings.model_copy(update=changes)
+        """A copy of the settings with some changed, each named by its environment variable
+        in lower case (``registration_limit_per_address=2``; :meth:`Settings.updated`)."""
+        return self.settings.updated(**changes)
 
 
 def settings_from_env(env: dict[str, str]) -> Settings:

@@ -17,7 +17,7 @@ log = structlog.get_logger(__name__)
 async def audit_retention(resources: JobResources) -> None:
     """One pass of the audit log's retention (api/audit/retention.py): the coming month
     partitions created, the expired ones dropped."""
-    done = await retain(resources.engine, resources.settings.audit_retention_days)
+    done = await retain(resources.engine, resources.settings.audit.retention_days)
     log.info("audit_retention", created=done.created, dropped=done.dropped)
 
 

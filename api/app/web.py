@@ -138,10 +138,10 @@ def open_resources(
         read_sessionmaker=create_read_sessionmaker(read_engine),
         cognito=cognito,
         stripe=StripeGateway(
-            api_key=settings.stripe_secret_key.get_secret_value(),
-            api_base=settings.stripe_api_base,
-            timeout_s=settings.stripe_timeout_s,
-            webhook_secret=settings.stripe_webhook_secret.get_secret_value(),
+            api_key=settings.stripe.secret_key.get_secret_value(),
+            api_base=settings.stripe.api_base,
+            timeout_s=settings.stripe.timeout_s,
+            webhook_secret=settings.stripe.webhook_secret.get_secret_value(),
         ),
         dns_resolver=DnsResolver.from_settings(settings),
         key_ring=key_ring(settings),
@@ -150,9 +150,9 @@ def open_resources(
         quotas=limits.quotas,
         token_verifier=AccessTokenVerifier(
             cognito=cognito,
-            issuer=settings.cognito_issuer,
-            client_id=settings.cognito_client_id,
-            refetch_interval_s=settings.jwks_refetch_interval_s,
+            issuer=settings.cognito.issuer,
+            client_id=settings.cognito.client_id,
+            refetch_interval_s=settings.cognito.jwks_refetch_interval_s,
         ),
         trusted_networks=settings.trusted_networks,
     )

@@ -46,7 +46,7 @@ async def reconcile_billing(resources: JobResources) -> None:
     Raises:
         BillingOutOfStep: differences remain (each logged as ``billing_difference``).
     """
-    fix = resources.settings.billing_reconcile_fix
+    fix = resources.settings.billing.reconcile_fix
     found = await reconcile(sessionmaker=resources.sessionmaker, stripe=resources.stripe, fix=fix)
     for difference in found:
         log.warning("billing_difference", difference=str(difference))
@@ -60,7 +60,7 @@ async def process_stripe_event(resources: JobResources, *, event_id: str) -> Non
     """Apply the recorded Stripe event ``event_id`` once; subscriptions of plans other than
     ``STRIPE_PLAN_ID`` (the console's) are ignored."""
     async with resources.sessionmaker() as db, db.begin():
-        await process_event(db=db, event_id=event_id, plan_id=resources.settings.stripe_plan_id)
+        await process_event(db=db, event_id=event_id, plan_id=resources.settings.stripe.plan_id)
 
 
 FEATURE = Feature(

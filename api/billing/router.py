@@ -99,7 +99,7 @@ async def update_subscription(
             caller=caller,
             audit=audit,
             units=body.units,
-            plan_id=settings.stripe_plan_id,
+            plan_id=settings.stripe.plan_id,
             proration_date=body.proration_date,
         )
     )
@@ -130,7 +130,7 @@ async def preview_subscription(
     """What setting the plan to ``units`` would charge now and later (README "Billing"); changes
     nothing. Needs a card on file, as the change does."""
     return await service.preview_subscription(
-        db=db, stripe=stripe, caller=caller, units=units, plan_id=settings.stripe_plan_id
+        db=db, stripe=stripe, caller=caller, units=units, plan_id=settings.stripe.plan_id
     )
 
 

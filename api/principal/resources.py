@@ -96,9 +96,9 @@ class JobResources:
     @functools.cached_property
     def stripe(self) -> StripeGateway:
         return StripeGateway(
-            api_key=self.settings.stripe_secret_key.get_secret_value(),
-            api_base=self.settings.stripe_api_base,
-            timeout_s=self.settings.stripe_timeout_s,
+            api_key=self.settings.stripe.secret_key.get_secret_value(),
+            api_base=self.settings.stripe.api_base,
+            timeout_s=self.settings.stripe.timeout_s,
         )
 
     @functools.cached_property

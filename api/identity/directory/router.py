@@ -314,7 +314,7 @@ async def _directory(
             name=f"Directory sync (a SCIM token of {client.creator_name})",
         ),
         base_url=_base_url(settings),
-        invitation_validity=timedelta(days=settings.invitation_validity_days),
+        invitation_validity=timedelta(days=settings.membership.invitation_validity_days),
         count_invitation=functools.partial(
             _count_invitation, limiter, settings, throttle, client.account_id
         ),

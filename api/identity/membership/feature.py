@@ -22,7 +22,7 @@ async def delete_orphan_users(resources: JobResources) -> None:
     done = await delete_orphans(
         resources.sessionmaker,
         resources.cognito,
-        older_than=timedelta(minutes=resources.settings.orphan_user_age_min),
+        older_than=timedelta(minutes=resources.settings.membership.orphan_user_age_min),
     )
     log.info("orphan_users", deleted=done.deleted, settled=done.settled, failed=done.failed)
 

@@ -24,7 +24,7 @@ async def recheck_domains(resources: JobResources) -> None:
     found = await recheck_due(
         resources.sessionmaker,
         resources.dns_resolver,
-        interval_s=resources.settings.domain_recheck_interval_s,
+        interval_s=resources.settings.sso.domain_recheck_interval_s,
     )
     log.info("domain_recheck", kept=found.kept, lost=found.lost, unreachable=found.unreachable)
 

@@ -82,7 +82,7 @@ async def invite_user(
 ) -> UserResponse:
     """Invite a user with a role (Owners and Admins; only Owners invite Owners); Cognito
     emails them a temporary password to sign in with. They are Pending until they do."""
-    validity = timedelta(days=settings.invitation_validity_days)
+    validity = timedelta(days=settings.membership.invitation_validity_days)
     count_email = functools.partial(count_invitation, limiter, settings)
     user = await service.invite(
         db=db,
@@ -176,7 +176,7 @@ async def resend_invitation(
 ) -> UserResponse:
     """Send a Pending or Expired invitation again with a new temporary password (the old one
     stops working); it is Pending again for the invitation validity."""
-    validity = timedelta(days=settings.invitation_validity_days)
+    validity = timedelta(days=settings.membership.invitation_validity_days)
     count_email = functools.partial(count_invitation, limiter, settings)
     user = await service.resend_invitation(
         db=db,

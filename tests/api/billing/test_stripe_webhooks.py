@@ -306,7 +306,7 @@ class TestOnTheJobEngine:
         await process(app, client, payload)
         async with app.state.resources.sessionmaker() as db, db.begin():
             await process_event(
-                db=db, event_id=event_id_of(payload), plan_id=app.state.settings.stripe_plan_id
+                db=db, event_id=event_id_of(payload), plan_id=app.state.settings.stripe.plan_id
             )
         assert len(await stripes_changes(app, me)) == 1
 

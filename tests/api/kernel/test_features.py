@@ -72,7 +72,7 @@ def test_the_catalogue_reads_every_limit_from_its_setting() -> None:
     catalogue = features.catalogue(settings)
     by_name = {throttle.name: limits for throttle, limits in catalogue.throttles.items()}
     assert (by_name["registration"].per_address, by_name["registration"].per_account) == (3, None)
-    assert by_name["sign-in"].window_s == settings.sign_in_limit_window_s
+    assert by_name["sign-in"].window_s == settings.sign_in.limit_window_s
     assert by_name["scim"].per_address is None
     [records] = catalogue.quotas.values()
     assert (records.name, records.per_account) == ("metering-records", 7)

@@ -230,4 +230,4 @@ def test_the_api_runs_no_background_loop(stack: Stack) -> None:
 def test_a_schedule_that_is_not_cron_is_refused_naming_the_setting() -> None:
     with pytest.raises(ValidationError, match="DOMAIN_RECHECK_CRON: 'every day' is not a cron"):
         Settings(domain_recheck_cron="every day")
-    assert Settings(domain_recheck_cron="").domain_recheck_cron == ""  # never
+    assert Settings(domain_recheck_cron="").sso.domain_recheck_cron == ""  # never
