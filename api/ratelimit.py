@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from types import MappingProxyType
 
 from sqlalchemy import ColumnElement, Delete, bindparam, case, delete, func, literal, select, update
 from sqlalchemy.dialects.postgresql import insert
@@ -313,15 +315,18 @@ class PasswordAttempts:
     - reset requests count per (email, address) and per recipient per day, limits of their
       own (each one emails the user), never against signing in.
 
-    Client addresses are counted by their ``limit_key`` (an IPv6 client by its /64).
+    Client addresses are counted by their ``limit_key`` (an IPv6 client by its /64), against
+    ``per_address``: the limits of the password attempts' throttle
+    (``api.principal.dependencies.PASSWORD_ATTEMPTS``).
     """
 
     limiter: RateLimiter
     settings: Settings
     client_address: str
+    per_address: ThrottleLimits
 
     def _limit(self, name: str, max_hits: int) -> Limit:
-        return Limit(name, max_hits, self.settings.sign_in_limit_window_s)
+        return Limit(name, max_hits, self.settings.sign_in.limit_window_s)
 
     @property
     def _address_key(self) -> str:
@@ -330,16 +335,13 @@ class PasswordAttempts:
     def _backoff(self) -> Backoff:
         return Backoff(
             self.limiter.engine,
-            self.settings.sign_in_backoff_free_failures,
-            self.settings.sign_in_backoff_base_s,
-            self.settings.sign_in_backoff_max_s,
+            self.settings.sign_in.backoff_free_failures,
+            self.settings.sign_in.backoff_base_s,
+            self.settings.sign_in.backoff_max_s,
         )
 
     async def _count_address(self) -> None:
-        await self.limiter.hit(
-            self._limit("sign-in:ip", self.settings.sign_in_limit_per_address),
-            self._address_key,
-        )
+        await self.per_address.hit(self.limiter, self.client_address)
 
     @asynccontextmanager
     async def attempt(self, subject: str) -> AsyncIterator[None]:
@@ -355,7 +357,7 @@ class PasswordAttempts:
             RateLimited: too many attempts from this address, a wait of this subject's
                 failures from this address, or too many failures for this subject overall.
         """
-        per_email = self._limit("sign-in:email", self.settings.sign_in_limit_per_email)
+        per_email = self._limit("sign-in:email", self.settings.sign_in.limit_per_email)
         backoff = self._backoff()
         now = datetime.now(UTC)
         await self._count_address()
@@ -384,14 +386,14 @@ class PasswordAttempts:
             RateLimited: too many requests from this address, for this subject from this
                 address, or emails to this subject today.
         """
+        sign_in = self.settings.sign_in
         await self._count_address()
         await self.limiter.hit(
-            self._limit("reset:email+ip", self.settings.reset_limit_per_email_and_address),
+            self._limit("reset:email+ip", sign_in.reset_limit_per_email_and_address),
             f"{subject}|{self._address_key}",
         )
         await self.limiter.hit(
-            Limit("reset:recipient", self.settings.reset_emails_per_recipient_per_day, DAY_S),
-            subject,
+            Limit("reset:recipient", sign_in.reset_emails_per_recipient_per_day, DAY_S), subject
         )
 
 
@@ -399,18 +401,83 @@ HOUR_S = 3600
 MINUTE_S = 60
 
 
+def _whole_number(settings: Settings, name: str) -> int:
+    value = settings.value(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} is not a whole number, so it cannot be a limit")
+    return value
+
+
+def _known(*names: str | None) -> None:
+    unknown = sorted(name for name in names if name is not None and name not in Settings.names())
+    if unknown:
+        raise ValueError(f"no setting is read from {', '.join(unknown)} (api/kernel/config.py)")
+
+
 @dataclass(frozen=True, slots=True)
 class Throttle:
-    """An action limited per client address and, when there is one, per account (README "Sign-in and
-    abuse limits": registration, invitations, payment-method changes, metering batches; sending or
-    entering an email verification code; the invoice history; and the reads and lookups that ask
-    a vendor or reveal a secret: API key reveal and roll, domain Verify, SAML set-up saves, the
-    code exchange, refresh, the sso-accounts lookup). Every attempt counts, in fixed windows of
-    ``window_s``.
+    """An action limited per client address, per account, or both (README "Sign-in and
+    abuse limits": registration, invitations, payment-method changes, metering batches;
+    sending or entering an email verification code; the invoice history; the reads and
+    lookups that ask a vendor or reveal a secret; SCIM requests; every password attempt).
+    Every attempt counts, in fixed windows.
+
+    A declaration: the feature whose routes count it declares it (``api/<domain>/throttles.py``,
+    listed in its ``feature.py``), naming its limits by the environment variables of their
+    settings, so the dev stack finds every per-address limit to lift and the app reads them
+    once at start (:meth:`limits`). Routes depend on the object itself
+    (``api.principal.dependencies``: ``AddressThrottle(REGISTRATION)``...).
+
+    Args:
+        name: the counters' key prefix (``<name>:ip``, ``<name>:account``), unique among the
+            features' throttles and quotas.
+        window_s: the window, seconds, or the setting that holds it (e.g.
+            ``"SIGN_IN_LIMIT_WINDOW_S"``).
+        per_address: the setting of the attempts per client address and window, or None.
+        per_account: the setting of the attempts per account and window, or None.
+
+    Raises:
+        ValueError: no limit at all, or a name that is no setting (at import).
     """
 
     name: str
-    per_address: int
+    window_s: int | str
+    per_address: str | None = None
+    per_account: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.per_address is None and self.per_account is None:
+            raise ValueError(f"throttle {self.name!r} limits nothing")
+        _known(*self.settings)
+
+    @property
+    def settings(self) -> tuple[str, ...]:
+        """The environment variables of the settings it reads."""
+        named = (self.window_s, self.per_address, self.per_account)
+        return tuple(name for name in named if isinstance(name, str))
+
+    def limits(self, settings: Settings) -> ThrottleLimits:
+        """Its limits under ``settings``.
+
+        Raises:
+            TypeError: a named setting is not a whole number.
+        """
+        window_s = self.window_s
+        return ThrottleLimits(
+            name=self.name,
+            per_address=_whole_number(settings, self.per_address) if self.per_address else None,
+            per_account=_whole_number(settings, self.per_account) if self.per_account else None,
+            window_s=window_s if isinstance(window_s, int) else _whole_number(settings, window_s),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ThrottleLimits:
+    """A :class:`Throttle`'s limits under one process's settings: attempts per client
+    address and per account (None: not limited that way) in each window of ``window_s``."""
+
+    name: str
+    per_address: int | None
     per_account: int | None
     window_s: int
 
@@ -423,9 +490,10 @@ class Throttle:
         Raises:
             RateLimited: over either limit (HTTP 429).
         """
-        await limiter.hit(
-            Limit(f"{self.name}:ip", self.per_address, self.window_s), limit_key(address)
-        )
+        if self.per_address is not None:
+            await limiter.hit(
+                Limit(f"{self.name}:ip", self.per_address, self.window_s), limit_key(address)
+            )
         if account_id is not None:
             await self.hit_account(limiter, account_id)
 
@@ -447,7 +515,41 @@ class Throttle:
 class Quota:
     """An amount (``unit``: e.g. "usage records") an account may send per window of
     ``window_s``, beside the :class:`Throttle` on its requests: a cap on the work, however it
-    is batched."""
+    is batched. Declared like a throttle, its limit named by the environment variable of its
+    setting (``per_account``).
+
+    Raises:
+        ValueError: ``per_account`` is no setting (at import).
+    """
+
+    name: str
+    unit: str
+    window_s: int
+    per_account: str
+
+    def __post_init__(self) -> None:
+        _known(self.per_account)
+
+    @property
+    def settings(self) -> tuple[str, ...]:
+        """The environment variables of the settings it reads."""
+        return (self.per_account,)
+
+    def limits(self, settings: Settings) -> QuotaLimits:
+        """Its limit under ``settings``.
+
+        Raises:
+            TypeError: the setting is not a whole number.
+        """
+        return QuotaLimits(
+            self.name, self.unit, _whole_number(settings, self.per_account), self.window_s
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class QuotaLimits:
+    """A :class:`Quota`'s limit under one process's settings: ``per_account`` units per
+    window of ``window_s``."""
 
     name: str
     unit: str
@@ -469,88 +571,33 @@ class Quota:
         )
 
 
-def quotas(settings: Settings) -> dict[str, Quota]:
-    """The quotas of ``settings``, by action."""
-    return {
-        "metering-records": Quota(
-            "metering-records",
-            "usage records",
-            settings.metering_records_limit_per_account,
-            MINUTE_S,
-        ),
-    }
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    """The limits of every declared throttle and quota under one process's settings, by
+    declaration (``api.principal.resources.Resources``: read by the route dependencies)."""
 
+    throttles: Mapping[Throttle, ThrottleLimits]
+    quotas: Mapping[Quota, QuotaLimits]
 
-def throttles(settings: Settings) -> dict[str, Throttle]:
-    """The throttles of ``settings``, by action."""
-    return {
-        "registration": Throttle(
-            "registration", settings.registration_limit_per_address, None, HOUR_S
-        ),
-        "invitation": Throttle(
-            "invitation",
-            settings.invite_limit_per_address,
-            settings.invite_limit_per_account,
-            HOUR_S,
-        ),
-        "payment-method": Throttle(
-            "payment-method",
-            settings.card_limit_per_address,
-            settings.card_limit_per_account,
-            HOUR_S,
-        ),
-        "email-verification": Throttle(
-            "email-verification",
-            settings.email_verification_limit_per_address,
-            settings.email_verification_limit_per_account,
-            HOUR_S,
-        ),
-        "metering": Throttle(
-            "metering",
-            settings.metering_limit_per_address,
-            settings.metering_limit_per_account,
-            MINUTE_S,
-        ),
-        "two-step-setup": Throttle(
-            "two-step-setup",
-            settings.two_step_setup_limit_per_address,
-            settings.two_step_setup_limit_per_account,
-            HOUR_S,
-        ),
-        "invoices": Throttle(
-            "invoices",
-            settings.invoices_limit_per_address,
-            settings.invoices_limit_per_account,
-            HOUR_S,
-        ),
-        "api-key": Throttle(
-            "api-key",
-            settings.api_key_limit_per_address,
-            settings.api_key_limit_per_account,
-            HOUR_S,
-        ),
-        "domain-verify": Throttle(
-            "domain-verify",
-            settings.domain_verify_limit_per_address,
-            settings.domain_verify_limit_per_account,
-            HOUR_S,
-        ),
-        "saml-metadata": Throttle(
-            "saml-metadata",
-            settings.saml_metadata_limit_per_address,
-            settings.saml_metadata_limit_per_account,
-            HOUR_S,
-        ),
-        "session-token": Throttle(
-            "session-token", settings.session_token_limit_per_address, None, HOUR_S
-        ),
-        "session-refresh": Throttle(
-            "session-refresh", settings.session_refresh_limit_per_address, None, HOUR_S
-        ),
-        "sso-accounts": Throttle(
-            "sso-accounts", settings.sso_accounts_limit_per_address, None, HOUR_S
-        ),
-    }
+    @classmethod
+    def of(
+        cls, settings: Settings, throttles: Iterable[Throttle], quotas: Iterable[Quota] = ()
+    ) -> Catalogue:
+        """The catalogue of ``throttles`` and ``quotas`` under ``settings``.
+
+        Raises:
+            ValueError: two declarations share a name (their counters would be one).
+            TypeError: a named setting is not a whole number.
+        """
+        throttles, quotas = tuple(throttles), tuple(quotas)
+        names = Counter([t.name for t in throttles] + [q.name for q in quotas])
+        shared = sorted(name for name, count in names.items() if count > 1)
+        if shared:
+            raise ValueError(f"throttles or quotas declared twice: {', '.join(shared)}")
+        return cls(
+            throttles=MappingProxyType({t: t.limits(settings) for t in throttles}),
+            quotas=MappingProxyType({q: q.limits(settings) for q in quotas}),
+        )
 
 
 async def count_invitation(limiter: RateLimiter, settings: Settings, recipient: str) -> None:
@@ -561,6 +608,6 @@ async def count_invitation(limiter: RateLimiter, settings: Settings, recipient: 
         RateLimited: the recipient had its share today.
     """
     await limiter.hit(
-        Limit("invitation:recipient", settings.invitations_per_recipient_per_day, DAY_S),
+        Limit("invitation:recipient", settings.membership.invitations_per_recipient_per_day, DAY_S),
         recipient,
     )

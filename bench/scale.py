@@ -696,7 +696,7 @@ def run(stack: Stack, args: argparse.Namespace, folder: Path) -> list[tuple[str,
         )
         waited_s, failed = asyncio.run(drain(stack.settings.database_url, DRAIN_S))
         expected, accounts = asyncio.run(expected_alerts(stack.settings, api_keys))
-        delivered = delivered_alerts(Path(stack.settings.dev_mailbox_path), accounts)
+        delivered = delivered_alerts(Path(stack.settings.mail.dev_mailbox_path), accounts)
         mailer = Mailer.from_settings(stack.settings)
         in_flight = {mailer.message_id(key) for key in report.worker_in_flight}
         alerts = alert_verdict(expected, delivered, in_flight)

@@ -37,7 +37,7 @@ class DnsRecords(BaseModel):
 
 def _nameserver(request: Request) -> tuple[str, int]:
     settings = request.app.state.settings
-    return settings.dns_nameservers[0], settings.dns_port
+    return settings.dns.nameservers[0], settings.dns.port
 
 
 def _dns_name(name: str) -> dns.name.Name:

@@ -96,8 +96,8 @@ class ServiceProvider:
 def _service_provider(request: Request) -> ServiceProvider:
     settings = request.app.state.settings
     return ServiceProvider(
-        entity_id=f"urn:amazon:cognito:sp:{settings.cognito_user_pool_id}",
-        acs_url=settings.cognito_hosted_ui_url.rstrip("/") + ACS_PATH,
+        entity_id=f"urn:amazon:cognito:sp:{settings.cognito.user_pool_id}",
+        acs_url=settings.cognito.hosted_ui_url.rstrip("/") + ACS_PATH,
     )
 
 
@@ -159,7 +159,7 @@ async def _signing_folder(request: Request, cognito: CognitoClient) -> Path:
     reads), beside the dev stack's other data; asks GetSigningCertificate which is current."""
     certificate = await cognito.get_signing_certificate()
     _, key = request.app.state.cognito_signing_keys[cognito.user_pool_id]
-    folder = Path(request.app.state.settings.dev_mailbox_path).parent / "cognito-saml"
+    folder = Path(request.app.state.settings.mail.dev_mailbox_path).parent / "cognito-saml"
     folder.mkdir(parents=True, exist_ok=True)
     lines = textwrap.wrap(certificate, 64)
     pem = "-----BEGIN CERTIFICATE-----\n" + "\n".join(lines) + "\n-----END CERTIFICATE-----\n"

@@ -144,7 +144,7 @@ async def authorize_page(
     Like the console's production pool expects, a request must carry ``state`` and a PKCE
     S256 ``code_challenge`` (RFC 7636); the challenge is checked at the token endpoint.
     """
-    if response_type != "code" or client_id != request.app.state.settings.cognito_client_id:
+    if response_type != "code" or client_id != request.app.state.settings.cognito.client_id:
         return HTMLResponse("<h1>invalid_request</h1>", status_code=400)
     if not state or not code_challenge or code_challenge_method != "S256":
         return HTMLResponse(
@@ -226,7 +226,7 @@ async def token(
     verifier of its PKCE challenge) as Cognito's token endpoint does."""
     if grant_type != "authorization_code":
         return JSONResponse({"error": "unsupported_grant_type"}, status_code=400)
-    if client_id != request.app.state.settings.cognito_client_id:
+    if client_id != request.app.state.settings.cognito.client_id:
         return JSONResponse({"error": "invalid_client"}, status_code=400)
     issued = codes(request).pop(code, None)
     if issued is None or issued.expires_at < time.monotonic():

@@ -134,7 +134,7 @@ async def mailbox(
     the SMTP sink; ``?to=`` filters by recipient (case-insensitive)."""
     box = _mailbox(request.app)
     messages = [m.as_json() for m in box.messages]
-    messages += _sent_by_us(request.app.state.settings.dev_mailbox_path)
+    messages += _sent_by_us(request.app.state.settings.mail.dev_mailbox_path)
     messages.sort(key=lambda m: str(m["sentAt"]), reverse=True)
     wanted = to.strip().lower() if to else None
     return [m for m in messages if wanted is None or str(m["to"]).lower() == wanted]

@@ -370,7 +370,7 @@ def _post_policy() -> str:
 def _key(request: Request) -> SigningKey:
     """The stand-in's key, kept beside the dev stack's other data (the mailbox's folder)."""
     if not hasattr(request.app.state, "saml_idp_key"):
-        folder = Path(request.app.state.settings.dev_mailbox_path).parent / "saml-idp"
+        folder = Path(request.app.state.settings.mail.dev_mailbox_path).parent / "saml-idp"
         request.app.state.saml_idp_key = load_signing_key(folder)
     key: SigningKey = request.app.state.saml_idp_key
     return key

@@ -11,12 +11,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from api.app.jobs.periodic import PERIODIC_TASKS
+from api.app.features import periodic_tasks
 from api.kernel.config import Settings
 from devstack import bootstrap, services
 
-PERIODIC_SCHEDULES = tuple(setting.upper() for _, setting, _ in PERIODIC_TASKS)
-"""The settings of the worker's periodic tasks (api/app/jobs/periodic.py)."""
+PERIODIC_SCHEDULES = tuple(task.schedule for task in periodic_tasks())
+"""The settings of the worker's periodic tasks (the features', api/app/features.py)."""
 
 TEST_DATA = services.ROOT / ".testdata"
 
@@ -35,8 +35,9 @@ class Stack:
     smtp: services.ChildProcess
 
     def with_settings(self, **changes: object) -> Settings:
-        """A copy of the settings with some fields changed."""
-        return self.settings.model_copy(update=changes)
+        """A copy of the settings with some changed, each named by its environment variable
+        in lower case (``registration_limit_per_address=2``; :meth:`Settings.updated`)."""
+        return self.settings.updated(**changes)
 
 
 def settings_from_env(env: dict[str, str]) -> Settings:

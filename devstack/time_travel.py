@@ -45,8 +45,8 @@ async def end_billing_period(request: Request, email: Annotated[str, Query()]) -
         return JSONResponse({"detail": "No subscription for this email"}, status_code=404)
     async with httpx.AsyncClient(timeout=10) as client:
         response = await client.post(
-            f"{settings.stripe_api_base}/v1/test_helpers/subscriptions/{subscription_id}/renew",
-            auth=(settings.stripe_secret_key.get_secret_value(), ""),
+            f"{settings.stripe.api_base}/v1/test_helpers/subscriptions/{subscription_id}/renew",
+            auth=(settings.stripe.secret_key.get_secret_value(), ""),
         )
     return JSONResponse(response.json(), status_code=response.status_code)
 

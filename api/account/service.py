@@ -31,8 +31,8 @@ async def create_account(
     Registration, third-party sign-up, the dev seed and the tests all create accounts here."""
     account = models.Account(
         name=name,
-        unit_plan_requests=settings.unit_plan_requests,
-        free_plan_requests=settings.free_plan_requests,
+        unit_plan_requests=settings.account.unit_plan_requests,
+        free_plan_requests=settings.account.free_plan_requests,
     )
     if billing_cycle_anchor is not None:
         account.billing_cycle_anchor = billing_cycle_anchor

@@ -258,14 +258,14 @@ class CognitoClient:
     ) -> CognitoClient:
         """The client for the pool, app client, credentials and timeout of ``settings``."""
         return cls(
-            base_url=settings.cognito_base_url,
-            region=settings.aws_region,
-            user_pool_id=settings.cognito_user_pool_id,
-            client_id=settings.cognito_client_id,
-            access_key_id=settings.aws_access_key_id,
-            secret_access_key=settings.aws_secret_access_key.get_secret_value(),
-            hosted_ui_url=settings.cognito_hosted_ui_url,
-            timeout_s=settings.cognito_timeout_s,
+            base_url=settings.cognito.base_url,
+            region=settings.cognito.region,
+            user_pool_id=settings.cognito.user_pool_id,
+            client_id=settings.cognito.client_id,
+            access_key_id=settings.cognito.access_key_id,
+            secret_access_key=settings.cognito.secret_access_key.get_secret_value(),
+            hosted_ui_url=settings.cognito.hosted_ui_url,
+            timeout_s=settings.cognito.timeout_s,
             event_hooks=event_hooks,
         )
 

@@ -90,11 +90,11 @@ class DnsResolver:
         """The resolver of ``DNS_NAMESERVERS``, ``DNS_PORT``, ``DNS_TIMEOUT_S`` and
         ``DNS_LIFETIME_S`` and ``DNS_LOOKUPS_PER_REPLICA``."""
         return cls(
-            nameservers=settings.dns_nameservers,
-            port=settings.dns_port,
-            timeout_s=settings.dns_timeout_s,
-            lifetime_s=settings.dns_lifetime_s,
-            max_concurrent=settings.dns_lookups_per_replica,
+            nameservers=settings.dns.nameservers,
+            port=settings.dns.port,
+            timeout_s=settings.dns.timeout_s,
+            lifetime_s=settings.dns.lifetime_s,
+            max_concurrent=settings.sso.dns_lookups_per_replica,
         )
 
     async def txt(self, domain: str, *, wait: bool = True) -> TxtLookup:

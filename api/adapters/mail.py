@@ -75,13 +75,13 @@ class Mailer:
     def from_settings(cls, settings: Settings) -> Mailer:
         """The mailer of the ``SMTP_*`` settings and ``MAIL_FROM``."""
         return cls(
-            host=settings.smtp_host,
-            port=settings.smtp_port,
-            sender=settings.mail_from,
-            security=settings.smtp_security,
-            username=settings.smtp_username,
-            password=settings.smtp_password.get_secret_value(),
-            timeout_s=settings.smtp_timeout_s,
+            host=settings.mail.smtp_host,
+            port=settings.mail.smtp_port,
+            sender=settings.mail.mail_from,
+            security=settings.mail.smtp_security,
+            username=settings.mail.smtp_username,
+            password=settings.mail.smtp_password.get_secret_value(),
+            timeout_s=settings.mail.smtp_timeout_s,
         )
 
     async def aclose(self) -> None:

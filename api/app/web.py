@@ -21,27 +21,14 @@ from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp
 
-from api.account.router import router as account_router
-from api.activity.router import router as activity_router
 from api.adapters.cognito import CognitoClient, CognitoError, CognitoUnavailable
 from api.adapters.dns_resolver import DnsResolver
 from api.adapters.stripe import StripeGateway
-from api.app.health import router as health_router
+from api.app import features
 from api.app.spa import mount_spa
-from api.app.webconfig import router as webconfig_router
-from api.billing.router import router as billing_router
-from api.billing.webhooks.router import router as stripe_webhook_router
 from api.identity.directory.errors import ScimErrorsMiddleware
 from api.identity.directory.router import SCIM_BASE
-from api.identity.directory.router import groups_web_router as scim_groups_web_router
-from api.identity.directory.router import router as scim_router
-from api.identity.directory.router import web_router as scim_web_router
-from api.identity.mfa.router import router as two_step_router
-from api.identity.mfa.router import users_router as two_step_users_router
 from api.identity.sign_in.app_client import AppClientUnreadable, UnsafeAppClient, check_app_client
-from api.identity.sign_in.router import router as session_router
-from api.identity.sso.router import router as sso_router
-from api.identity.users.router import router as users_router
 from api.kernel.config import Settings
 from api.kernel.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from api.kernel.errors import install_error_handlers
@@ -58,25 +45,15 @@ from api.kernel.http.metrics import (
 from api.kernel.http.openapi_info import document_settings
 from api.kernel.http.security_headers import SecurityHeaders, SecurityHeadersMiddleware
 from api.kernel.http.vendor_budget import VendorBudgetMiddleware
-from api.keys.router import router as keys_router
 from api.keys.service import key_ring
 from api.principal.dependencies import declare_permissions
 from api.principal.resources import Resources
 from api.principal.tokens import AccessTokenVerifier
-from api.ratelimit import RateLimiter, quotas, throttles
-from api.usage.router import router as usage_router
-from api.usage.router import web_router as usage_web_router
+from api.ratelimit import Catalogue, RateLimiter
 
-# Every /web/* body is a small form; a metering batch holds up to 1000 records of about 200
-# bytes; Stripe documents no maximum for an event (one is a few kilobytes, a large invoice
-# tens of kilobytes).
+# Every /web/* body is a small form; the features declare their larger ones (a metering batch,
+# a Stripe event, a SAML metadata document: api/app/features.py).
 WEB_MAX_BODY_BYTES = 64 * 1024
-# A SAML connection's metadata document (up to 256 KB, api/identity/sso/saml_metadata.py) in JSON.
-BODY_LIMITS_BY_PREFIX = (
-    ("/metering/", 1024 * 1024),
-    ("/webhooks/stripe", 512 * 1024),
-    ("/web/sso/saml", 384 * 1024),
-)
 
 
 class _ConsoleApp(FastAPI):
@@ -131,10 +108,13 @@ async def _check_app_client(cognito: CognitoClient, *, development: bool) -> Non
 
 
 def open_resources(
-    settings: Settings, *, cognito_event_hooks: dict[str, list[Any]] | None = None
+    settings: Settings,
+    limits: Catalogue,
+    *,
+    cognito_event_hooks: dict[str, list[Any]] | None = None,
 ) -> Resources:
-    """Create the pool and the vendor clients of ``settings`` (nothing is contacted yet);
-    :meth:`Resources.aclose` closes them.
+    """Create the pool and the vendor clients of ``settings`` (nothing is contacted yet), with
+    the features' ``limits``; :meth:`Resources.aclose` closes them.
 
     Raises:
         KeyRingError: API keys are sealed with the key ring (README "API keys"), so without a
@@ -158,21 +138,21 @@ def open_resources(
         read_sessionmaker=create_read_sessionmaker(read_engine),
         cognito=cognito,
         stripe=StripeGateway(
-            api_key=settings.stripe_secret_key.get_secret_value(),
-            api_base=settings.stripe_api_base,
-            timeout_s=settings.stripe_timeout_s,
-            webhook_secret=settings.stripe_webhook_secret.get_secret_value(),
+            api_key=settings.stripe.secret_key.get_secret_value(),
+            api_base=settings.stripe.api_base,
+            timeout_s=settings.stripe.timeout_s,
+            webhook_secret=settings.stripe.webhook_secret.get_secret_value(),
         ),
         dns_resolver=DnsResolver.from_settings(settings),
         key_ring=key_ring(settings),
         rate_limiter=RateLimiter(side_engine),
-        throttles=throttles(settings),
-        quotas=quotas(settings),
+        throttles=limits.throttles,
+        quotas=limits.quotas,
         token_verifier=AccessTokenVerifier(
             cognito=cognito,
-            issuer=settings.cognito_issuer,
-            client_id=settings.cognito_client_id,
-            refetch_interval_s=settings.jwks_refetch_interval_s,
+            issuer=settings.cognito.issuer,
+            client_id=settings.cognito.client_id,
+            refetch_interval_s=settings.cognito.jwks_refetch_interval_s,
         ),
         trusted_networks=settings.trusted_networks,
     )
@@ -221,7 +201,7 @@ def _add_middleware(app: FastAPI, settings: Settings, metrics: HttpMetrics) -> N
             max_age=600,
         )
     app.add_middleware(
-        BodyLimitMiddleware, default_bytes=WEB_MAX_BODY_BYTES, by_prefix=BODY_LIMITS_BY_PREFIX
+        BodyLimitMiddleware, default_bytes=WEB_MAX_BODY_BYTES, by_prefix=features.body_limits()
     )
     # The SCIM service's refusals made by the layers above (413, 503, no such path or
     # method, a defect's 500) in SCIM's error format (RFC 7644 3.12), like its routes' own.
@@ -229,27 +209,6 @@ def _add_middleware(app: FastAPI, settings: Settings, metrics: HttpMetrics) -> N
     app.add_middleware(RequestContextMiddleware)
     # Outermost of ours: every request is counted and timed, a 413 or a CORS preflight too.
     app.add_middleware(HttpMetricsMiddleware, metrics=metrics)
-
-
-ROUTERS = (
-    health_router,
-    session_router,
-    account_router,
-    users_router,
-    sso_router,
-    two_step_router,
-    two_step_users_router,
-    billing_router,
-    stripe_webhook_router,
-    keys_router,
-    usage_router,
-    usage_web_router,
-    activity_router,
-    scim_web_router,
-    scim_groups_web_router,
-    scim_router,
-    webconfig_router,
-)
 
 
 def create_app(
@@ -268,17 +227,23 @@ def create_app(
             (the dev stack's stand-ins).
 
     Raises:
-        ValueError: unsafe settings (:meth:`Settings.check`), before anything is mounted.
+        ValueError: unsafe settings (:meth:`Settings.check`), before anything is mounted;
+            features that declare a name twice (:func:`api.app.features.check`).
+        TypeError: a throttle's setting is not a whole number.
+        LookupError: a route counts a throttle no feature declares, or declares no
+            permission.
     """
     settings = settings or Settings()
     settings.check()
+    features.check()
+    limits = features.catalogue(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.check_database()
         configure_logging(settings.log_format, settings.log_level)
         hooks = cognito_event_hooks(app) if cognito_event_hooks else None
-        resources = open_resources(settings, cognito_event_hooks=hooks)
+        resources = open_resources(settings, limits, cognito_event_hooks=hooks)
         try:
             await _check_app_client(
                 resources.cognito, development=settings.environment == "development"
@@ -323,9 +288,10 @@ def create_app(
     app.state.metrics.registry.register(PoolCollector(lambda: _pools(app)))
     _add_middleware(app, settings, app.state.metrics)
     install_error_handlers(app)
-    for router in ROUTERS:
+    routers = features.routers()
+    for router in routers:
         declare_permissions(router)  # every operation names its permission (api/principal/roles.py)
-    for router in (*ROUTERS, *extra_routers):
+    for router in (*routers, *extra_routers):
         app.include_router(router)
     if settings.web_dist:
         mount_spa(app, Path(settings.web_dist))

@@ -40,6 +40,6 @@ async def get_config(settings: SettingsDep) -> WebConfigResponse:
     """Public, unauthenticated client configuration."""
     return WebConfigResponse(
         stripe=StripeConfig(
-            publishable_key=settings.stripe_publishable_key, js_url=settings.stripe_js_url
+            publishable_key=settings.stripe.publishable_key, js_url=settings.stripe.js_url
         ),
     )

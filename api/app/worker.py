@@ -15,9 +15,11 @@ from psycopg.conninfo import make_conninfo
 from sqlalchemy.engine import make_url
 
 from api.adapters.mail import Mailer
-from api.app.jobs import emails, periodic, stalled, stripe_events
-from api.app.jobs.periodic import JobResources
+from api.app import features
+from api.app.jobs import emails, periodic, stalled
+from api.feature import JobTask
 from api.kernel.config import Settings
+from api.principal.resources import JobResources
 
 # asyncpg's query parameters and their libpq names (the others are passed as they are).
 _LIBPQ_NAMES = {"ssl": "sslmode", "server_settings": ""}
@@ -64,15 +66,15 @@ def create_job_app(
     """The app with every task of the console, on the database of ``settings``.
 
     Args:
-        settings: ``DATABASE_URL``, the ``SMTP_*`` settings of the email task,
-            ``STRIPE_PLAN_ID`` of the webhook task, the schedules of the periodic tasks
-            (api/app/jobs/periodic.py).
+        settings: ``DATABASE_URL``, the ``SMTP_*`` settings of the email task and the
+            schedules of the features' periodic tasks (api/app/jobs/periodic.py).
         mailer: sends the emails (default: the mailer of ``settings``).
         pool_size: the most connections the engine holds (one per concurrent job, plus one
             for ``LISTEN`` and, in ``python -m api.app.commands.worker``, one for the queue's
             figures).
-        resources: what the webhook and periodic tasks use (default: opened from
-            ``settings`` on first use); the caller closes them.
+        resources: what the features' job and periodic tasks use (default: opened from
+            ``settings`` on first use; the Stripe webhook task reads ``STRIPE_PLAN_ID`` from
+            their settings); the caller closes them.
 
     Raises:
         ValueError: ``DATABASE_URL`` is not set.
@@ -87,6 +89,20 @@ def create_job_app(
     emails.register(app, mailer or Mailer.from_settings(settings))
     stalled.register(app)
     resources = resources or JobResources(settings)
-    stripe_events.register(app, resources.sessionmaker, settings.stripe_plan_id)
-    periodic.register(app, settings, resources)
+    for job in features.job_tasks():
+        _register_task(app, job, resources)
+    periodic.register(app, settings, resources, features.periodic_tasks())
     return app
+
+
+def _register_task(app: procrastinate.App, job: JobTask, resources: JobResources) -> None:
+    """Add a feature's job task to ``app``: each job runs ``job.run(resources, **args)``,
+    retried with an exponential backoff (the n-th retry after 2**n seconds) up to
+    ``job.max_attempts`` times."""
+
+    async def run(**args: Any) -> None:
+        await job.run(resources, **args)
+
+    run.__name__ = job.task.name
+    retry = procrastinate.RetryStrategy(max_attempts=job.max_attempts, exponential_wait=2)
+    app.task(name=job.task.name, queue=job.task.queue, retry=retry)(run)

@@ -65,6 +65,6 @@ async def run_once(settings: Settings) -> RetentionReport:
     settings.check_database()
     engine = create_engine(settings.database_url, pool_size=1)
     try:
-        return await retain(engine, settings.audit_retention_days)
+        return await retain(engine, settings.audit.retention_days)
     finally:
         await engine.dispose()

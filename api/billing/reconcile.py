@@ -420,9 +420,9 @@ async def run(settings: Settings, *, fix: bool) -> tuple[list[str], int]:
     settings.check_database()
     engine = create_engine(settings.database_url, 2)
     stripe = StripeGateway(
-        api_key=settings.stripe_secret_key.get_secret_value(),
-        api_base=settings.stripe_api_base,
-        timeout_s=settings.stripe_timeout_s,
+        api_key=settings.stripe.secret_key.get_secret_value(),
+        api_base=settings.stripe.api_base,
+        timeout_s=settings.stripe.timeout_s,
     )
     try:
         found = await reconcile(sessionmaker=create_sessionmaker(engine), stripe=stripe, fix=fix)

@@ -21,6 +21,7 @@ from api.billing.schemas import (
     SubscriptionResponse,
     SubscriptionUpdate,
 )
+from api.billing.throttles import INVOICES, PAYMENT_METHOD
 from api.kernel.errors import (
     NotFound,
     RateLimited,
@@ -30,11 +31,10 @@ from api.kernel.errors import (
 )
 from api.models import MAX_UNITS
 from api.principal.dependencies import (
+    AccountThrottle,
     Audit,
     CurrentUser,
     DbSession,
-    InvoicesThrottle,
-    PaymentMethodThrottle,
     Permit,
     SettingsDep,
     Stripe,
@@ -99,7 +99,7 @@ async def update_subscription(
             caller=caller,
             audit=audit,
             units=body.units,
-            plan_id=settings.stripe_plan_id,
+            plan_id=settings.stripe.plan_id,
             proration_date=body.proration_date,
         )
     )
@@ -130,7 +130,7 @@ async def preview_subscription(
     """What setting the plan to ``units`` would charge now and later (README "Billing"); changes
     nothing. Needs a card on file, as the change does."""
     return await service.preview_subscription(
-        db=db, stripe=stripe, caller=caller, units=units, plan_id=settings.stripe_plan_id
+        db=db, stripe=stripe, caller=caller, units=units, plan_id=settings.stripe.plan_id
     )
 
 
@@ -162,7 +162,7 @@ async def pay_past_due(
 @router.get(
     "/invoices",
     response_model=InvoicesResponse,
-    dependencies=[Permit(Permission.BILLING_READ), InvoicesThrottle],
+    dependencies=[Permit(Permission.BILLING_READ), AccountThrottle(INVOICES)],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
@@ -194,7 +194,7 @@ async def list_invoices(
     "/subscription/payment",
     response_model=PaymentMethodResponse,
     status_code=status.HTTP_200_OK,
-    dependencies=[Permit(Permission.BILLING_WRITE), PaymentMethodThrottle],
+    dependencies=[Permit(Permission.BILLING_WRITE), AccountThrottle(PAYMENT_METHOD)],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,

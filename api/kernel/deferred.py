@@ -8,9 +8,9 @@ that commit. procrastinate's ``App.defer_async`` would open a connection of its 
 outside the transaction; its SQLAlchemy connector is synchronous (psycopg2), and the console
 runs on asyncpg, hence this insert of a few lines.
 
-The worker (``python -m api.app.commands.worker``, api/app/jobs/) runs the tasks named here: the
-emails, and
-the Stripe webhook events the webhook route records (api/billing/webhooks/).
+The worker (``python -m api.app.commands.worker``, api/app/jobs/) runs the email task named here
+and the tasks the features declare beside the code that defers them (a :class:`Task` each, e.g.
+the Stripe webhook events, api/billing/webhooks/service.py).
 """
 
 from __future__ import annotations
@@ -29,13 +29,6 @@ EMAIL_TASK = "send_email"
 
 EMAIL_QUEUE = "emails"
 """The queue of the email jobs."""
-
-STRIPE_EVENT_TASK = "process_stripe_event"
-"""The task that applies one recorded Stripe webhook event (api/app/jobs/stripe_events.py), whose
-one argument is ``event_id``."""
-
-STRIPE_EVENT_QUEUE = "stripe-events"
-"""The queue of the Stripe webhook events."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +80,21 @@ async def defer(
         params[f"args_{index}"] = json.dumps(job_args, separators=(",", ":"))
     statement = text(f"SELECT unnest(procrastinate_defer_jobs_v1(ARRAY[{', '.join(rows)}]))")
     return list(await db.scalars(statement, params))
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A kind of job: the ``name`` the worker runs it by and the ``queue`` its jobs wait on."""
+
+    name: str
+    queue: str
+
+    async def defer(
+        self, db: AsyncSession, args: Sequence[dict[str, Any]], *, queue: str | None = None
+    ) -> list[int]:
+        """One job of this task per item of ``args`` in ``db``'s transaction, on its queue
+        (or ``queue``); see :func:`defer`. Returns the job ids."""
+        return await defer(db, self.name, args, queue=queue or self.queue)
 
 
 async def defer_emails(

@@ -15,8 +15,9 @@ from api.keys.schemas import (
     RevealRequest,
     RollRequest,
 )
+from api.keys.throttles import API_KEY
 from api.principal.dependencies import (
-    ApiKeyThrottle,
+    AccountThrottle,
     Audit,
     CurrentUser,
     DbSession,
@@ -43,7 +44,7 @@ async def list_keys(caller: CurrentUser, db: DbSession) -> ApiKeysResponse:
 @router.post(
     "/roll",
     response_model=ApiKeysResponse,
-    dependencies=[Permit(Permission.API_KEYS_WRITE), ApiKeyThrottle],
+    dependencies=[Permit(Permission.API_KEYS_WRITE), AccountThrottle(API_KEY)],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,
@@ -88,7 +89,7 @@ async def update_key(
 @router.post(
     "/{key_id}/reveal",
     response_model=RevealedKey,
-    dependencies=[Permit(Permission.API_KEYS_READ), ApiKeyThrottle],
+    dependencies=[Permit(Permission.API_KEYS_READ), AccountThrottle(API_KEY)],
     responses=error_responses(
         NotAuthenticated,
         AccountRequired,

@@ -44,9 +44,7 @@ def key_ring(settings: Settings) -> KeyRing:
     Raises:
         KeyRingError: missing or malformed (the API refuses to start without a ring).
     """
-    return _ring(
-        settings.api_key_encryption_keys.get_secret_value(), settings.api_key_encryption_key_id
-    )
+    return _ring(settings.keys.encryption_keys.get_secret_value(), settings.keys.encryption_key_id)
 
 
 async def add_first_key(*, db: AsyncSession, settings: Settings, account_id: uuid.UUID) -> None:

@@ -16,6 +16,7 @@ objects, read through :func:`~api.principal.resources.resources_of`) and
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
@@ -54,7 +55,7 @@ from api.principal.tokens import (
     IdentityProviderDown,
     InvalidToken,
 )
-from api.ratelimit import MINUTE_S, Limit, PasswordAttempts, Quota, RateLimiter, Throttle
+from api.ratelimit import PasswordAttempts, Quota, QuotaLimits, RateLimiter, Throttle
 
 DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]
 
@@ -111,13 +112,30 @@ TokenVerifier = Annotated[AccessTokenVerifier, Depends(_token_verifier)]
 ClientAddress = Annotated[str, Depends(_client_address)]
 
 
-async def _password_attempts(
-    limiter: Limiter, settings: SettingsDep, client_address: ClientAddress
-) -> PasswordAttempts:
-    return PasswordAttempts(limiter, settings, client_address)
+PASSWORD_ATTEMPTS = Throttle(
+    "sign-in", window_s="SIGN_IN_LIMIT_WINDOW_S", per_address="SIGN_IN_LIMIT_PER_ADDRESS"
+)
+"""Every password (or code) attempt per client address (api/ratelimit.py ``PasswordAttempts``):
+the sign-in routes and two-step sign-in's both count it, so it is declared here, below both;
+the sign-in feature lists it (api/identity/sign_in/feature.py)."""
 
 
-PasswordAttemptsDep = Annotated[PasswordAttempts, Depends(_password_attempts)]
+@dataclass(frozen=True, slots=True)
+class _PasswordAttempts:
+    throttle: Throttle
+
+    async def __call__(
+        self,
+        request: Request,
+        limiter: Limiter,
+        settings: SettingsDep,
+        client_address: ClientAddress,
+    ) -> PasswordAttempts:
+        per_address = resources_of(request.app).throttles[self.throttle]
+        return PasswordAttempts(limiter, settings, client_address, per_address)
+
+
+PasswordAttemptsDep = Annotated[PasswordAttempts, Depends(_PasswordAttempts(PASSWORD_ATTEMPTS))]
 Cognito = Annotated[CognitoClient, Depends(_cognito)]
 Stripe = Annotated[StripeGateway, Depends(_stripe)]
 Resolver = Annotated[DnsResolver, Depends(_dns_resolver)]
@@ -390,27 +408,21 @@ _scim_bearer = HTTPBearer(
 async def get_directory_caller(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_scim_bearer)],
-    limiter: Limiter,
 ) -> DirectoryClient:
-    """The account whose SCIM token the bearer header carries (one autocommit read), after
-    counting the request against the account's limit, all its tokens together (README
-    "Directory sync (SCIM)": a second token adds no requests).
+    """The account whose SCIM token the bearer header carries (one autocommit read); the
+    SCIM routes count the request against the account's limit with :func:`DirectoryThrottle`.
 
     Raises:
         ScimTokenRequired: no ``Authorization: Bearer`` header.
         InvalidScimToken: the token is revoked or was never generated.
         ScimTokenCreatorLeft: the token's creator no longer has the authority it acts with.
-        RateLimited: over ``SCIM_LIMIT_PER_ACCOUNT`` requests this minute (429).
     """
     if credentials is None or not credentials.credentials.strip():
         raise ScimTokenRequired()
-    resources = resources_of(request.app)
-    async with resources.read_engine.connect() as connection:
+    async with resources_of(request.app).read_engine.connect() as connection:
         client = await get_directory_client(connection, credentials.credentials.strip())
     if client is None:
         raise InvalidScimToken()
-    per_account = Limit("scim:account", resources.settings.scim_limit_per_account, MINUTE_S)
-    await limiter.hit(per_account, str(client.account_id))
     return client
 
 
@@ -428,107 +440,160 @@ async def _directory_audit(
 DirectoryAudit = Annotated[AuditTrail, Depends(_directory_audit)]
 
 
-# Abuse controls (README "Sign-in and abuse limits"; api/ratelimit.py ``Throttle``):
-# route dependencies that count the attempt and refuse it with 429 over a limit.
+# Abuse controls (README "Sign-in and abuse limits"; api/ratelimit.py): route dependencies that
+# count the attempt against a Throttle (or a Quota) a feature declares and refuse it with 429
+# over a limit. Each reads the declaration's limits from the app's catalogue
+# (``Resources.throttles``, built from the features' declarations, api/app/features.py);
+# :func:`route_limits` finds them on a route, so the app refuses to start with a route that
+# counts a throttle no feature declares (whose limits would be missing, and which the dev
+# stack would not lift).
 
 
-def _throttle(request: Request, action: str) -> Throttle:
-    return resources_of(request.app).throttles[action]
+@dataclass(frozen=True, slots=True)
+class _AddressThrottle:
+    throttle: Throttle
+
+    async def __call__(self, request: Request, limiter: Limiter, address: ClientAddress) -> None:
+        await resources_of(request.app).throttles[self.throttle].hit(limiter, address)
 
 
-async def _registration_throttle(
-    request: Request, limiter: Limiter, address: ClientAddress
-) -> None:
-    await _throttle(request, "registration").hit(limiter, address)
+@dataclass(frozen=True, slots=True)
+class _AccountThrottle:
+    throttle: Throttle
 
-
-async def _invitation_throttle(
-    request: Request, limiter: Limiter, address: ClientAddress, caller: CurrentUser
-) -> None:
-    await _throttle(request, "invitation").hit(limiter, address, caller.account_id)
-
-
-async def _payment_method_throttle(
-    request: Request, limiter: Limiter, address: ClientAddress, caller: CurrentUser
-) -> None:
-    await _throttle(request, "payment-method").hit(limiter, address, caller.account_id)
-
-
-async def _metering_throttle(
-    request: Request, limiter: Limiter, address: ClientAddress, holder: ApiKeyAccount
-) -> None:
-    await _throttle(request, "metering").hit(limiter, address, holder.account_id)
-
-
-async def _two_step_setup_throttle(
-    request: Request, limiter: Limiter, address: ClientAddress, caller: TwoStepCaller
-) -> None:
-    # Counted for the set-up's own caller: a user whose set-up is due may call nothing else.
-    await _throttle(request, "two-step-setup").hit(limiter, address, caller.account_id)
-
-
-async def _email_verification_throttle(
-    request: Request, limiter: Limiter, address: ClientAddress, caller: CurrentUser
-) -> None:
-    await _throttle(request, "email-verification").hit(limiter, address, caller.account_id)
-
-
-def _account_throttle(action: str) -> Any:
-    """A route dependency counting ``action`` per client address and the caller's account."""
-
-    async def throttle(
-        request: Request, limiter: Limiter, address: ClientAddress, caller: CurrentUser
+    async def __call__(
+        self, request: Request, limiter: Limiter, address: ClientAddress, caller: CurrentUser
     ) -> None:
-        await _throttle(request, action).hit(limiter, address, caller.account_id)
-
-    return Depends(throttle)
-
-
-def _address_throttle(action: str) -> Any:
-    """A route dependency counting ``action`` per client address, before anything else of
-    the request (an anonymous attempt counts too)."""
-
-    async def throttle(request: Request, limiter: Limiter, address: ClientAddress) -> None:
-        await _throttle(request, action).hit(limiter, address)
-
-    return Depends(throttle)
+        limits = resources_of(request.app).throttles[self.throttle]
+        await limits.hit(limiter, address, caller.account_id)
 
 
-class MeteringRecordsQuota:
-    """The calling account's usage records per minute (``Quota`` "metering-records")."""
+@dataclass(frozen=True, slots=True)
+class _TwoStepAccountThrottle:
+    throttle: Throttle
 
-    __slots__ = ("_holder", "_limiter", "_quota")
+    async def __call__(
+        self, request: Request, limiter: Limiter, address: ClientAddress, caller: TwoStepCaller
+    ) -> None:
+        limits = resources_of(request.app).throttles[self.throttle]
+        await limits.hit(limiter, address, caller.account_id)
 
-    def __init__(self, quota: Quota, limiter: RateLimiter, holder: KeyHolder) -> None:
-        self._quota, self._limiter, self._holder = quota, limiter, holder
 
-    async def spend(self, records: int) -> None:
-        """Count ``records`` records of the key's account.
+@dataclass(frozen=True, slots=True)
+class _KeyAccountThrottle:
+    throttle: Throttle
+
+    async def __call__(
+        self, request: Request, limiter: Limiter, address: ClientAddress, holder: ApiKeyAccount
+    ) -> None:
+        limits = resources_of(request.app).throttles[self.throttle]
+        await limits.hit(limiter, address, holder.account_id)
+
+
+@dataclass(frozen=True, slots=True)
+class _DirectoryThrottle:
+    throttle: Throttle
+
+    async def __call__(self, request: Request, limiter: Limiter, client: DirectoryCaller) -> None:
+        limits = resources_of(request.app).throttles[self.throttle]
+        await limits.hit_account(limiter, client.account_id)
+
+
+def AddressThrottle(throttle: Throttle) -> Any:  # noqa: N802 - reads as a declaration
+    """The route dependency counting ``throttle`` per client address, before anything else
+    of the request (an anonymous attempt counts too).
+
+    Raises:
+        ValueError: ``throttle`` has a per-account limit, which this would never count.
+    """
+    if throttle.per_account is not None:
+        raise ValueError(f"throttle {throttle.name!r} is per account: AccountThrottle counts it")
+    return Depends(_AddressThrottle(throttle))
+
+
+def AccountThrottle(throttle: Throttle) -> Any:  # noqa: N802
+    """The route dependency counting ``throttle`` per client address and the signed-in
+    caller's account (``CurrentUser``)."""
+    return Depends(_AccountThrottle(throttle))
+
+
+def TwoStepAccountThrottle(throttle: Throttle) -> Any:  # noqa: N802
+    """As :func:`AccountThrottle`, for the routes that set up two-step sign-in: counted for
+    their own caller (``TwoStepCaller``), as a user whose set-up is due may call nothing
+    else."""
+    return Depends(_TwoStepAccountThrottle(throttle))
+
+
+def KeyAccountThrottle(throttle: Throttle) -> Any:  # noqa: N802
+    """The route dependency counting ``throttle`` per client address and the account of the
+    request's API key (``ApiKeyAccount``)."""
+    return Depends(_KeyAccountThrottle(throttle))
+
+
+def DirectoryThrottle(throttle: Throttle) -> Any:  # noqa: N802
+    """The route dependency counting ``throttle`` per account of the request's SCIM token,
+    all its tokens together (README "Directory sync (SCIM)": a second token adds no
+    requests), not per address: identity providers send from servers many accounts share.
+    Listed before the route's :func:`DirectoryPermit`, a request its role refuses counts
+    too."""
+    return Depends(_DirectoryThrottle(throttle))
+
+
+class QuotaSpender:
+    """Spends units of one :class:`~api.ratelimit.Quota` for one account (the metering
+    records of the request's API key)."""
+
+    __slots__ = ("_account_id", "_limiter", "_limits")
+
+    def __init__(self, limits: QuotaLimits, limiter: RateLimiter, account_id: uuid.UUID) -> None:
+        self._limits, self._limiter, self._account_id = limits, limiter, account_id
+
+    async def spend(self, amount: int) -> None:
+        """Count ``amount`` units of the account.
 
         Raises:
-            RateLimited: over ``METERING_RECORDS_LIMIT_PER_ACCOUNT`` this minute (429).
+            RateLimited: over the quota's limit in this window (429).
         """
-        await self._quota.spend(self._limiter, self._holder.account_id, records)
+        await self._limits.spend(self._limiter, self._account_id, amount)
 
 
-async def _metering_records(
-    request: Request, limiter: Limiter, holder: ApiKeyAccount
-) -> MeteringRecordsQuota:
-    quota = resources_of(request.app).quotas["metering-records"]
-    return MeteringRecordsQuota(quota, limiter, holder)
+@dataclass(frozen=True, slots=True)
+class _KeyAccountQuota:
+    quota: Quota
+
+    async def __call__(
+        self, request: Request, limiter: Limiter, holder: ApiKeyAccount
+    ) -> QuotaSpender:
+        limits = resources_of(request.app).quotas[self.quota]
+        return QuotaSpender(limits, limiter, holder.account_id)
 
 
-MeteringRecords = Annotated[MeteringRecordsQuota, Depends(_metering_records)]
-RegistrationThrottle = Depends(_registration_throttle)
-EmailVerificationThrottle = Depends(_email_verification_throttle)
-TwoStepSetupThrottle = Depends(_two_step_setup_throttle)
-InvitationThrottle = Depends(_invitation_throttle)
-PaymentMethodThrottle = Depends(_payment_method_throttle)
-MeteringThrottle = Depends(_metering_throttle)
-InvoicesThrottle = _account_throttle("invoices")
-ApiKeyThrottle = _account_throttle("api-key")
-DomainVerifyThrottle = _account_throttle("domain-verify")
-SamlMetadataThrottle = _account_throttle("saml-metadata")
-SessionTokenThrottle = _address_throttle("session-token")
-SessionRefreshThrottle = _address_throttle("session-refresh")
-SsoAccountsThrottle = _address_throttle("sso-accounts")
+def KeyAccountQuota(quota: Quota) -> Any:  # noqa: N802
+    """The route parameter's dependency that spends ``quota`` for the account of the
+    request's API key: ``Annotated[QuotaSpender, KeyAccountQuota(METERING_RECORDS)]``."""
+    return Depends(_KeyAccountQuota(quota))
+
+
+_COUNTING = (
+    _AddressThrottle,
+    _AccountThrottle,
+    _TwoStepAccountThrottle,
+    _KeyAccountThrottle,
+    _DirectoryThrottle,
+    _PasswordAttempts,
+)
+
+
+def route_limits(route: APIRoute) -> tuple[frozenset[Throttle], frozenset[Quota]]:
+    """The throttles and quotas ``route`` counts, through any of its dependencies."""
+    throttles: set[Throttle] = set()
+    quotas: set[Quota] = set()
+    pending = list(route.dependant.dependencies)
+    while pending:
+        dependency = pending.pop()
+        pending.extend(dependency.dependencies)
+        if isinstance(dependency.call, _COUNTING):
+            throttles.add(dependency.call.throttle)
+        elif isinstance(dependency.call, _KeyAccountQuota):
+            quotas.add(dependency.call.quota)
+    return frozenset(throttles), frozenset(quotas)

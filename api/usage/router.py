@@ -14,9 +14,10 @@ from api.principal.dependencies import (
     Audit,
     CurrentUser,
     DbSession,
-    MeteringRecords,
-    MeteringThrottle,
+    KeyAccountQuota,
+    KeyAccountThrottle,
     Permit,
+    QuotaSpender,
 )
 from api.principal.errors import (
     AccountRequired,
@@ -45,6 +46,7 @@ from api.usage.schemas import (
     UsageLimits,
     UsageLimitsUpdate,
 )
+from api.usage.throttles import METERING, METERING_RECORDS
 
 router = APIRouter(prefix="/metering", tags=["usage"])
 web_router = APIRouter(prefix="/web", tags=["usage"])
@@ -73,7 +75,7 @@ LabelQuery = Annotated[
     "/usage",
     response_model=UsageBatchResponse,
     status_code=status.HTTP_200_OK,
-    dependencies=[Permit(Permission.API_KEY), MeteringThrottle],
+    dependencies=[Permit(Permission.API_KEY), KeyAccountThrottle(METERING)],
     responses=error_responses(
         ApiKeyRequired,
         InvalidApiKey,
@@ -124,7 +126,7 @@ async def ingest_usage(
     body: UsageBatchCreate,
     holder: ApiKeyAccount,
     db: DbSession,
-    records_quota: MeteringRecords,
+    records_quota: Annotated[QuotaSpender, KeyAccountQuota(METERING_RECORDS)],
 ) -> UsageBatchResponse:
     """Count a batch of usage records (idempotent per record key) for the key's account; a
     batch that takes the current cycle past 50, 80 or 100 % of the allowance emails the

@@ -27,12 +27,13 @@ from sqlalchemy.engine import make_url
 
 from api.account.service import create_account
 from api.adapters.cognito import CognitoClient
-from api.app.jobs.periodic import JobResources
+from api.app.features import job_tasks
 from api.app.jobs.stalled import MAINTENANCE_QUEUE
 from api.app.worker import create_job_app
-from api.kernel.deferred import EMAIL_QUEUE, STRIPE_EVENT_QUEUE
+from api.kernel.deferred import EMAIL_QUEUE
 from api.keys.service import open_current_key
 from api.models import Account, AuthType, Role, User
+from api.principal.resources import JobResources
 from devstack.app import create_dev_app
 from devstack.stack import Stack, running_stack
 from tests.api.cognito_model import CognitoModelCheck, CognitoModelViolation
@@ -113,7 +114,7 @@ async def _supervised_worker(jobs: procrastinate.App) -> None:
         try:
             await jobs.run_worker_async(
                 # The console's queues; a test's own queue is left to that test.
-                queues=[EMAIL_QUEUE, STRIPE_EVENT_QUEUE, MAINTENANCE_QUEUE],
+                queues=[EMAIL_QUEUE, *{job.task.queue for job in job_tasks()}, MAINTENANCE_QUEUE],
                 concurrency=4,
                 install_signal_handlers=False,
                 fetch_job_polling_interval=0.5,

@@ -85,7 +85,7 @@ def test_every_setting_comes_from_the_config_map_or_the_secret(
         for e in container["env"]
         if e["valueFrom"]["secretKeyRef"]["name"] == "console-secrets"
     }
-    fields = {name.upper() for name in Settings.model_fields}
+    fields = Settings.names()
     assert fields - set(config) - secret == set(), "settings missing from deploy/k8s"
     assert (set(config) | secret) - fields == set(), "deploy/k8s sets unknown settings"
     assert not set(config) & secret

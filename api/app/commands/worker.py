@@ -29,11 +29,11 @@ from procrastinate.app import WorkerOptions
 from procrastinate.worker import Worker
 
 from api.app.jobs.metrics import WorkerMetrics
-from api.app.jobs.periodic import JobResources
 from api.app.worker import create_job_app
 from api.kernel.config import Settings
 from api.kernel.http.logging import configure_logging
 from api.kernel.http.metrics import process_registry, serve_metrics
+from api.principal.resources import JobResources
 
 log = structlog.get_logger(__name__)
 

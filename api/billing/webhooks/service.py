@@ -5,7 +5,7 @@ https://docs.stripe.com/webhooks).
 Two steps. :func:`receive_webhook` (the route) verifies the signature, records the event
 (``stripe_event``: id, type, time, ``data.object``) and defers the job that applies it, both in
 the request's transaction, then Stripe gets its 2xx at once; a duplicate delivery finds the id
-recorded and defers nothing. :func:`process_event` (the job, api/app/jobs/stripe_events.py) applies
+recorded and defers nothing. :func:`process_event` (the job, api/billing/feature.py) applies
 it once: the event's row is marked processed in the transaction of its effect, and a failed
 attempt rolls back and is retried.
 
@@ -52,10 +52,14 @@ from api.billing import invoices, repository
 from api.billing.errors import InvalidWebhookSignature
 from api.billing.plan import FREE_PLAN, PlanState, apply_plan, at_epoch, plan_of
 from api.billing.service import account_target
-from api.kernel.deferred import STRIPE_EVENT_QUEUE, STRIPE_EVENT_TASK, defer
+from api.kernel.deferred import Task
 from api.models import Account
 
 log = structlog.get_logger(__name__)
+
+STRIPE_EVENT = Task("process_stripe_event", "stripe-events")
+"""The task that applies one recorded event (:func:`process_event`, run by the worker:
+api/billing/feature.py), whose one argument is ``event_id``."""
 
 SUBSCRIPTION_TYPES = frozenset(
     {
@@ -87,7 +91,7 @@ async def receive_webhook(
     stripe: StripeGateway,
     payload: bytes,
     signature: str | None,
-    queue: str = STRIPE_EVENT_QUEUE,
+    queue: str = STRIPE_EVENT.queue,
 ) -> None:
     """``POST /webhooks/stripe``: verify, record the event once and defer its processing on
     ``queue``, in ``db``'s transaction (a rolled-back request records and defers nothing).
@@ -117,7 +121,7 @@ async def receive_webhook(
     if not recorded:
         log.info("stripe_event_duplicate", event_id=event.id, type=event.type)
     elif handled:
-        await defer(db, STRIPE_EVENT_TASK, [{"event_id": event.id}], queue=queue)
+        await STRIPE_EVENT.defer(db, [{"event_id": event.id}], queue=queue)
 
 
 async def process_event(*, db: AsyncSession, event_id: str, plan_id: str) -> None:

@@ -58,9 +58,11 @@ from api.identity.directory.schemas import (
     ScimUser,
     ScimUserList,
 )
+from api.identity.directory.throttles import SCIM
 from api.identity.membership import service as membership
 from api.identity.membership.errors import CannotChangeOwnRole, LastOwnerRequired
 from api.identity.membership.pool_users import PoolUsers
+from api.identity.membership.throttles import INVITATION
 from api.kernel.config import Settings
 from api.kernel.errors import NotFound, RequestValidationFailed, error_responses
 from api.principal.dependencies import (
@@ -71,6 +73,7 @@ from api.principal.dependencies import (
     DirectoryAudit,
     DirectoryCaller,
     DirectoryPermit,
+    DirectoryThrottle,
     Limiter,
     Permit,
     SettingsDep,
@@ -85,7 +88,7 @@ from api.principal.errors import (
 )
 from api.principal.resources import resources_of
 from api.principal.roles import Permission
-from api.ratelimit import RateLimiter, Throttle, count_invitation
+from api.ratelimit import RateLimiter, ThrottleLimits, count_invitation
 
 SCIM_BASE = "/scim/v2"
 
@@ -267,8 +270,18 @@ _START = Annotated[int | None, Query(alias="startIndex")]
 _COUNT = Annotated[int | None, Query(alias="count")]
 
 
+def _scim(permission: Permission) -> list[Any]:
+    """The dependencies of a SCIM route with a token: the request counted against the
+    account's limit (:data:`SCIM`, a refused one too), then the token creator's role checked."""
+    return [DirectoryThrottle(SCIM), DirectoryPermit(permission)]
+
+
 async def _count_invitation(
-    limiter: RateLimiter, settings: Settings, throttle: Throttle, account_id: uuid.UUID, email: str
+    limiter: RateLimiter,
+    settings: Settings,
+    throttle: ThrottleLimits,
+    account_id: uuid.UUID,
+    email: str,
 ) -> None:
     # A directory's invitation counts as User Management's does, per account per hour (not
     # per address: identity providers send from servers many accounts share), and against
@@ -287,7 +300,7 @@ async def _directory(
     limiter: Limiter,
     pool_users: PoolUsers,
 ) -> service.Directory:
-    throttle = resources_of(request.app).throttles["invitation"]
+    throttle = resources_of(request.app).throttles[INVITATION]
     return service.Directory(
         db=db,
         cognito=cognito,
@@ -301,7 +314,7 @@ async def _directory(
             name=f"Directory sync (a SCIM token of {client.creator_name})",
         ),
         base_url=_base_url(settings),
-        invitation_validity=timedelta(days=settings.invitation_validity_days),
+        invitation_validity=timedelta(days=settings.membership.invitation_validity_days),
         count_invitation=functools.partial(
             _count_invitation, limiter, settings, throttle, client.account_id
         ),
@@ -401,7 +414,7 @@ def _list_of(resources: list[Any]) -> dict[str, Any]:
 @router.get(
     "/Users",
     responses={200: _ok(ScimUserList), **_READ},
-    dependencies=[DirectoryPermit(Permission.USERS_READ)],
+    dependencies=_scim(Permission.USERS_READ),
 )
 async def list_scim_users(
     directory: DirectoryDep,
@@ -423,7 +436,7 @@ async def list_scim_users(
     "/Users",
     status_code=201,
     responses={201: _ok(ScimUser, "The user as stored"), **_CREATE},
-    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
+    dependencies=_scim(Permission.USERS_WRITE),
 )
 async def create_scim_user(
     directory: DirectoryDep, payload: _PAYLOAD, returned: _USER_RETURNED
@@ -438,7 +451,7 @@ async def create_scim_user(
 @router.get(
     "/Users/{resource_id}",
     responses={200: _ok(ScimUser), **_READ},
-    dependencies=[DirectoryPermit(Permission.USERS_READ)],
+    dependencies=_scim(Permission.USERS_READ),
 )
 async def get_scim_user(
     resource_id: str, directory: DirectoryDep, returned: _USER_RETURNED
@@ -451,7 +464,7 @@ async def get_scim_user(
 @router.put(
     "/Users/{resource_id}",
     responses={200: _ok(ScimUser, "The user as stored"), **_WRITE},
-    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
+    dependencies=_scim(Permission.USERS_WRITE),
 )
 async def replace_scim_user(
     resource_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _USER_RETURNED
@@ -465,7 +478,7 @@ async def replace_scim_user(
 @router.patch(
     "/Users/{resource_id}",
     responses={200: _ok(ScimUser, "The user as stored"), **_WRITE},
-    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
+    dependencies=_scim(Permission.USERS_WRITE),
 )
 async def patch_scim_user(
     resource_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _USER_RETURNED
@@ -480,7 +493,7 @@ async def patch_scim_user(
     "/Users/{resource_id}",
     status_code=204,
     responses=scim_responses(400, 401, 403, 404, 429, 503),
-    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
+    dependencies=_scim(Permission.USERS_WRITE),
 )
 async def delete_scim_user(resource_id: str, directory: DirectoryDep) -> Response:
     """Remove a user from the account (their access ends with it)."""
@@ -491,7 +504,7 @@ async def delete_scim_user(resource_id: str, directory: DirectoryDep) -> Respons
 @router.get(
     "/Groups",
     responses={200: _ok(ScimGroupList), **_READ},
-    dependencies=[DirectoryPermit(Permission.USERS_READ)],
+    dependencies=_scim(Permission.USERS_READ),
 )
 async def list_scim_groups(
     directory: DirectoryDep,
@@ -512,7 +525,7 @@ async def list_scim_groups(
     "/Groups",
     status_code=201,
     responses={201: _ok(ScimGroup, "The group as stored"), **_CREATE},
-    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
+    dependencies=_scim(Permission.USERS_WRITE),
 )
 async def create_scim_group(
     directory: DirectoryDep, payload: _PAYLOAD, returned: _GROUP_RETURNED
@@ -527,7 +540,7 @@ async def create_scim_group(
 @router.get(
     "/Groups/{group_id}",
     responses={200: _ok(ScimGroup), **_READ},
-    dependencies=[DirectoryPermit(Permission.USERS_READ)],
+    dependencies=_scim(Permission.USERS_READ),
 )
 async def get_scim_group(
     group_id: str, directory: DirectoryDep, returned: _GROUP_RETURNED
@@ -540,7 +553,7 @@ async def get_scim_group(
 @router.put(
     "/Groups/{group_id}",
     responses={200: _ok(ScimGroup, "The group as stored"), **_WRITE},
-    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
+    dependencies=_scim(Permission.USERS_WRITE),
 )
 async def replace_scim_group(
     group_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _GROUP_RETURNED
@@ -555,7 +568,7 @@ async def replace_scim_group(
 @router.patch(
     "/Groups/{group_id}",
     responses={200: _ok(ScimGroup, "The group as stored"), **_WRITE},
-    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
+    dependencies=_scim(Permission.USERS_WRITE),
 )
 async def patch_scim_group(
     group_id: str, directory: DirectoryDep, payload: _PAYLOAD, returned: _GROUP_RETURNED
@@ -573,7 +586,7 @@ async def patch_scim_group(
     "/Groups/{group_id}",
     status_code=204,
     responses=scim_responses(400, 401, 403, 404, 429, 503),
-    dependencies=[DirectoryPermit(Permission.USERS_WRITE)],
+    dependencies=_scim(Permission.USERS_WRITE),
 )
 async def delete_scim_group(group_id: str, directory: DirectoryDep) -> Response:
     """Delete a group: its members keep the highest role of their other mapped groups, or

@@ -85,9 +85,9 @@ class CodeGuard:
         """The guard of the app's ``settings``, on the rate limits' autocommit engine."""
         return cls(
             limiter.engine,
-            settings.two_step_lock_free_failures,
-            settings.two_step_lock_base_s,
-            settings.two_step_lock_max_s,
+            settings.two_step.lock_free_failures,
+            settings.two_step.lock_base_s,
+            settings.two_step.lock_max_s,
         )
 
     @asynccontextmanager

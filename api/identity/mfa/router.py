@@ -27,6 +27,7 @@ from api.identity.mfa.schemas import (
     TwoStepSetupConfirm,
     TwoStepSignInResponse,
 )
+from api.identity.mfa.throttles import TWO_STEP_SETUP
 from api.kernel.errors import (
     NotFound,
     ProviderRefused,
@@ -45,9 +46,9 @@ from api.principal.dependencies import (
     PasswordAttemptsDep,
     Permit,
     SettingsDep,
+    TwoStepAccountThrottle,
     TwoStepAudit,
     TwoStepCaller,
-    TwoStepSetupThrottle,
     TwoStepVerifiedEmail,
 )
 from api.principal.errors import (
@@ -80,7 +81,11 @@ async def get_two_step_sign_in(caller: TwoStepCaller, db: DbSession) -> TwoStepS
 
 @router.post(
     "/setup",
-    dependencies=[Permit(Permission.SELF), TwoStepVerifiedEmail, TwoStepSetupThrottle],
+    dependencies=[
+        Permit(Permission.SELF),
+        TwoStepVerifiedEmail,
+        TwoStepAccountThrottle(TWO_STEP_SETUP),
+    ],
     response_model=TwoStepSetup,
     responses=error_responses(
         *_AUTH,
@@ -108,7 +113,11 @@ async def start_two_step_setup(
 
 @router.post(
     "/setup/confirm",
-    dependencies=[Permit(Permission.SELF), TwoStepVerifiedEmail, TwoStepSetupThrottle],
+    dependencies=[
+        Permit(Permission.SELF),
+        TwoStepVerifiedEmail,
+        TwoStepAccountThrottle(TWO_STEP_SETUP),
+    ],
     response_model=RecoveryCodesResponse,
     responses=error_responses(
         *_AUTH,

@@ -45,7 +45,7 @@ class SessionCookies:
     def __init__(self, settings: Settings, response: Response) -> None:
         self._response = response
         self._secure = settings.public_url.startswith("https://")
-        self._refresh_max_age = settings.refresh_token_validity_s
+        self._refresh_max_age = settings.cognito.refresh_token_validity_s
 
     def _set(
         self,

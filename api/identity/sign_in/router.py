@@ -54,6 +54,13 @@ from api.identity.sign_in.schemas import (
     Tokens,
     TwoStepCodeRequest,
 )
+from api.identity.sign_in.throttles import (
+    EMAIL_VERIFICATION,
+    REGISTRATION,
+    SESSION_REFRESH,
+    SESSION_TOKEN,
+    SSO_ACCOUNTS,
+)
 from api.identity.sso.errors import SamlConnectionRequired, SamlTestFailed
 from api.identity.sso.schemas import SamlTestResponse, SamlTestResult, SamlTestStart
 from api.kernel.errors import (
@@ -73,23 +80,20 @@ from api.kernel.http.etags import (
     conditional_json,
 )
 from api.principal.dependencies import (
+    AccountThrottle,
+    AddressThrottle,
     Audit,
     Claims,
     ClientAddress,
     Cognito,
     CurrentUser,
     DbSession,
-    EmailVerificationThrottle,
     OptionalAccessToken,
     PasswordAttemptsDep,
     Permit,
     ReadEngine,
-    RegistrationThrottle,
-    SessionRefreshThrottle,
-    SessionTokenThrottle,
     SettingsDep,
     SignIns,
-    SsoAccountsThrottle,
     TokenVerifier,
 )
 from api.principal.errors import (
@@ -176,7 +180,7 @@ _EMAIL_VERIFICATION_ERRORS = (
     "/session/email-verification",
     status_code=200,
     response_model=EmailVerificationResponse,
-    dependencies=[Permit(Permission.SELF), EmailVerificationThrottle],
+    dependencies=[Permit(Permission.SELF), AccountThrottle(EMAIL_VERIFICATION)],
     responses=error_responses(*_EMAIL_VERIFICATION_ERRORS),
 )
 async def send_email_verification(
@@ -194,7 +198,7 @@ async def send_email_verification(
     "/session/email-verification/confirm",
     status_code=204,
     response_class=Response,
-    dependencies=[Permit(Permission.SELF), EmailVerificationThrottle],
+    dependencies=[Permit(Permission.SELF), AccountThrottle(EMAIL_VERIFICATION)],
     responses=error_responses(
         *_EMAIL_VERIFICATION_ERRORS, VerificationCodeMismatch, VerificationCodeExpired
     ),
@@ -373,7 +377,7 @@ async def authorize(
     "/session/token",
     status_code=200,
     response_model=CodeExchangeResponse,
-    dependencies=[Permit(Permission.PUBLIC), SessionTokenThrottle],
+    dependencies=[Permit(Permission.PUBLIC), AddressThrottle(SESSION_TOKEN)],
     responses=error_responses(
         ValidationCodeExpired,
         UnableToAuthenticate,
@@ -419,7 +423,7 @@ async def exchange_code(
     "/session/authorize/sso",
     status_code=200,
     response_model=AuthorizeResponse,
-    dependencies=[Permit(Permission.PUBLIC), SsoAccountsThrottle],
+    dependencies=[Permit(Permission.PUBLIC), AddressThrottle(SSO_ACCOUNTS)],
     responses=error_responses(
         SsoNotConfigured, RateLimited, RequestValidationFailed, VendorUnavailable
     ),
@@ -508,7 +512,7 @@ async def finish_saml_test(
     "/session/refresh",
     status_code=200,
     response_model=Tokens,
-    dependencies=[Permit(Permission.PUBLIC), SessionRefreshThrottle],
+    dependencies=[Permit(Permission.PUBLIC), AddressThrottle(SESSION_REFRESH)],
     responses=error_responses(
         NotAuthenticated,
         SignInPolicyRefusal,
@@ -571,7 +575,7 @@ async def sign_out(
     "/registration",
     status_code=201,
     response_model=Tokens,
-    dependencies=[Permit(Permission.PUBLIC), RegistrationThrottle],
+    dependencies=[Permit(Permission.PUBLIC), AddressThrottle(REGISTRATION)],
     responses=error_responses(
         RateLimited,
         InvalidEmailProvider,
@@ -610,7 +614,7 @@ async def register(
     "/sso-accounts",
     status_code=200,
     response_model=SsoAccountsResponse,
-    dependencies=[Permit(Permission.SELF), SsoAccountsThrottle],
+    dependencies=[Permit(Permission.SELF), AddressThrottle(SSO_ACCOUNTS)],
     responses=error_responses(
         NotAuthenticated,
         BadRequest,

@@ -116,7 +116,7 @@ async def run_once(settings: Settings, *, every: bool = False) -> RecheckReport:
         return await recheck_due(
             create_sessionmaker(engine),
             resolver,
-            interval_s=0 if every else settings.domain_recheck_interval_s,
+            interval_s=0 if every else settings.sso.domain_recheck_interval_s,
         )
     finally:
         await engine.dispose()

@@ -40,6 +40,7 @@ from api.identity.sso.schemas import (
     SsoResponse,
     SsoUpdate,
 )
+from api.identity.sso.throttles import DOMAIN_VERIFY, SAML_METADATA
 from api.kernel.errors import (
     NotFound,
     ProviderRefused,
@@ -49,15 +50,14 @@ from api.kernel.errors import (
     error_responses,
 )
 from api.principal.dependencies import (
+    AccountThrottle,
     Audit,
     Cognito,
     CurrentUser,
     DbSession,
-    DomainVerifyThrottle,
     Permit,
     ReadEngine,
     Resolver,
-    SamlMetadataThrottle,
     SettingsDep,
     VerifiedEmail,
 )
@@ -137,7 +137,7 @@ async def add_domain(
 @router.post(
     "/sso/domains/{domain_id}/verify",
     response_model=SsoDomainResponse,
-    dependencies=[Permit(Permission.SSO_WRITE), VerifiedEmail, DomainVerifyThrottle],
+    dependencies=[Permit(Permission.SSO_WRITE), VerifiedEmail, AccountThrottle(DOMAIN_VERIFY)],
     responses=error_responses(
         *_AUTH,
         Forbidden,
@@ -220,7 +220,11 @@ async def get_saml(
 @router.put(
     "/sso/saml",
     response_model=SamlConnection,
-    dependencies=[Permit(Permission.IDENTITY_PROVIDERS_WRITE), VerifiedEmail, SamlMetadataThrottle],
+    dependencies=[
+        Permit(Permission.IDENTITY_PROVIDERS_WRITE),
+        VerifiedEmail,
+        AccountThrottle(SAML_METADATA),
+    ],
     responses=error_responses(
         *_AUTH,
         Forbidden,

@@ -126,8 +126,8 @@ def service_provider(settings: Settings) -> ServiceProvider:
     identity providers to a user pool": the audience ``urn:amazon:cognito:sp:<pool id>`` and
     the ACS URL ``https://<domain>/saml2/idpresponse``)."""
     return ServiceProvider(
-        entity_id=f"urn:amazon:cognito:sp:{settings.cognito_user_pool_id}",
-        acs_url=f"{settings.cognito_hosted_ui_url.rstrip('/')}/saml2/idpresponse",
+        entity_id=f"urn:amazon:cognito:sp:{settings.cognito.user_pool_id}",
+        acs_url=f"{settings.cognito.hosted_ui_url.rstrip('/')}/saml2/idpresponse",
         name_id_format=NAME_ID_FORMAT,
         email_attribute=ATTRIBUTES["email"],
         first_name_attribute=ATTRIBUTES["given_name"],

@@ -15,6 +15,7 @@ from api.identity.membership.errors import (
     LastUserRequired,
 )
 from api.identity.membership.pool_users import PoolUsers
+from api.identity.membership.throttles import INVITATION
 from api.identity.users import service
 from api.identity.users.errors import InvitationNotPending, InviteRefusedWithSso
 from api.identity.users.schemas import UserCreate, UserResponse, UserUpdate
@@ -28,11 +29,11 @@ from api.kernel.errors import (
     error_responses,
 )
 from api.principal.dependencies import (
+    AccountThrottle,
     Audit,
     Cognito,
     CurrentUser,
     DbSession,
-    InvitationThrottle,
     Limiter,
     Permit,
     SettingsDep,
@@ -57,7 +58,7 @@ _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden)
     "",
     status_code=201,
     response_model=UserResponse,
-    dependencies=[Permit(Permission.USERS_WRITE), VerifiedEmail, InvitationThrottle],
+    dependencies=[Permit(Permission.USERS_WRITE), VerifiedEmail, AccountThrottle(INVITATION)],
     responses=error_responses(
         *_AUTH,
         EmailVerificationRequired,
@@ -81,7 +82,7 @@ async def invite_user(
 ) -> UserResponse:
     """Invite a user with a role (Owners and Admins; only Owners invite Owners); Cognito
     emails them a temporary password to sign in with. They are Pending until they do."""
-    validity = timedelta(days=settings.invitation_validity_days)
+    validity = timedelta(days=settings.membership.invitation_validity_days)
     count_email = functools.partial(count_invitation, limiter, settings)
     user = await service.invite(
         db=db,
@@ -152,7 +153,7 @@ async def delete_user(
 @router.post(
     "/{user_id}/invitation",
     response_model=UserResponse,
-    dependencies=[Permit(Permission.USERS_WRITE), VerifiedEmail, InvitationThrottle],
+    dependencies=[Permit(Permission.USERS_WRITE), VerifiedEmail, AccountThrottle(INVITATION)],
     responses=error_responses(
         *_AUTH,
         EmailVerificationRequired,
@@ -175,7 +176,7 @@ async def resend_invitation(
 ) -> UserResponse:
     """Send a Pending or Expired invitation again with a new temporary password (the old one
     stops working); it is Pending again for the invitation validity."""
-    validity = timedelta(days=settings.invitation_validity_days)
+    validity = timedelta(days=settings.membership.invitation_validity_days)
     count_email = functools.partial(count_invitation, limiter, settings)
     user = await service.resend_invitation(
         db=db,

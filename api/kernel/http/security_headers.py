@@ -80,9 +80,9 @@ def spa_policy(settings: Settings) -> str:
         https://api.stripe.com; img-src 'self' data:; style-src 'self'; object-src 'none';
         base-uri 'none'; form-action 'self' https://auth.example.com; frame-ancestors 'none'``.
     """
-    stripe_js = _origin(settings.stripe_js_url)
-    real_stripe = urlsplit(settings.stripe_js_url).hostname == REAL_STRIPE_JS_HOST
-    hosted_ui = _origin(settings.cognito_hosted_ui_url) if settings.cognito_hosted_ui_url else ""
+    stripe_js = _origin(settings.stripe.js_url)
+    real_stripe = urlsplit(settings.stripe.js_url).hostname == REAL_STRIPE_JS_HOST
+    hosted_ui = _origin(settings.cognito.hosted_ui_url) if settings.cognito.hosted_ui_url else ""
     return _policy(
         [
             ("default-src", ["'self'"]),
@@ -92,7 +92,7 @@ def spa_policy(settings: Settings) -> str:
                 "connect-src",
                 [
                     "'self'",
-                    _origin(settings.stripe_api_base),
+                    _origin(settings.stripe.api_base),
                     "" if real_stripe else stripe_js,
                 ],
             ),

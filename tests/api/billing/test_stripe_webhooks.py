@@ -22,10 +22,10 @@ from fastapi import FastAPI
 from sqlalchemy import Row, func, select, text
 from structlog.testing import capture_logs
 
-from api.app.jobs.periodic import JobResources
 from api.app.worker import create_job_app
 from api.billing.webhooks.service import process_event, receive_webhook
 from api.models import Account, AuditEvent, StripeEvent
+from api.principal.resources import JobResources
 from devstack import bootstrap
 from devstack.stack import Stack
 from tests.api.conftest import MakeUser, SignedIn
@@ -306,7 +306,7 @@ class TestOnTheJobEngine:
         await process(app, client, payload)
         async with app.state.resources.sessionmaker() as db, db.begin():
             await process_event(
-                db=db, event_id=event_id_of(payload), plan_id=app.state.settings.stripe_plan_id
+                db=db, event_id=event_id_of(payload), plan_id=app.state.settings.stripe.plan_id
             )
         assert len(await stripes_changes(app, me)) == 1
 

@@ -166,7 +166,7 @@ class TestRetention:
         year_old_event = await add_event(app, account_id, kept + relativedelta(days=3))
         recent_event = await add_event(app, account_id, datetime.now(UTC))
 
-        report = await retain(engine, app.state.settings.audit_retention_days)
+        report = await retain(engine, app.state.settings.audit.retention_days)
 
         assert (report.created, report.dropped) == (1, 1)
         assert not await exists(app, old_event)
@@ -187,5 +187,5 @@ class TestRetention:
         assert partition_name(expired) not in partitions
         assert {partition_name(kept), partition_name(coming)} <= partitions
         # A second pass has nothing left to do.
-        again = await retain(engine, app.state.settings.audit_retention_days)
+        again = await retain(engine, app.state.settings.audit.retention_days)
         assert (again.created, again.dropped) == (0, 0)

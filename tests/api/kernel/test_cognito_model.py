@@ -10,8 +10,8 @@ import pytest
 import respx
 
 from api.adapters.cognito import CognitoClient
-from api.app.jobs.periodic import JobResources
 from api.identity.users.service import _undo_cognito_user
+from api.principal.resources import JobResources
 from devstack.stack import Stack
 from tests.api.cognito_model import CognitoModelCheck, CognitoModelViolation, java_pattern
 

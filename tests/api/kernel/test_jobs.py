@@ -395,7 +395,7 @@ class TestProof:
         self, app: FastAPI, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
     ) -> None:
         me = await make_user()
-        timeout_s = stack.settings.smtp_timeout_s
+        timeout_s = stack.settings.mail.smtp_timeout_s
         with smtp_paused(stack):
             await meter(client, me, 50)  # 50 % of the free plan: the alert is deferred
             # Longer than the SMTP timeout: the first attempt times out and is retried.

@@ -18,16 +18,13 @@ from pydantic import ValidationError
 from sqlalchemy import text
 from structlog.testing import capture_logs
 
-from api.app.jobs.periodic import (
-    PERIODIC_QUEUE,
-    PERIODIC_TASKS,
-    BillingOutOfStep,
-    JobResources,
-    reconcile_billing,
-)
+from api.app.features import periodic_tasks
+from api.app.jobs.periodic import PERIODIC_QUEUE
 from api.app.web import create_app
 from api.app.worker import create_job_app
+from api.billing.feature import BillingOutOfStep, reconcile_billing
 from api.kernel.config import Settings
+from api.principal.resources import JobResources
 from devstack.stack import Stack
 from tests.api.billing.test_billing import add_card
 from tests.api.conftest import MakeUser
@@ -37,7 +34,7 @@ TASK = "recheck_domains"
 
 def _scheduled(stack: Stack, **changes: object) -> Settings:
     """The stack's settings with every periodic task scheduled (the tests' stack has none)."""
-    crons = {setting: "*/10 * * * *" for _, setting, _ in PERIODIC_TASKS}
+    crons = {task.schedule.lower(): "*/10 * * * *" for task in periodic_tasks()}
     return stack.with_settings(**{**crons, **changes})
 
 
@@ -85,7 +82,7 @@ class TestOneOwnerAtATime:
         self, stack: Stack, workers: list[procrastinate.App]
     ) -> None:
         scheduled = {p.task.name: p for p in workers[0].periodic_registry.periodic_tasks.values()}
-        for name, _, _ in PERIODIC_TASKS:
+        for name in (task.name for task in periodic_tasks()):
             task = scheduled[name].task
             assert (scheduled[name].cron, task.queue) == ("*/10 * * * *", PERIODIC_QUEUE)
             assert task.lock == task.queueing_lock == name
@@ -233,4 +230,4 @@ def test_the_api_runs_no_background_loop(stack: Stack) -> None:
 def test_a_schedule_that_is_not_cron_is_refused_naming_the_setting() -> None:
     with pytest.raises(ValidationError, match="DOMAIN_RECHECK_CRON: 'every day' is not a cron"):
         Settings(domain_recheck_cron="every day")
-    assert Settings(domain_recheck_cron="").domain_recheck_cron == ""  # never
+    assert Settings(domain_recheck_cron="").sso.domain_recheck_cron == ""  # never

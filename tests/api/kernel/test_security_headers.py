@@ -169,7 +169,7 @@ class TestSpaDocument:
         assert response.status_code == 200 and 'id="root"' in response.text
         assert_common_headers(response)
         assert response.headers["cache-control"] == "no-cache"
-        localstripe = origin(stack.settings.stripe_js_url)
+        localstripe = origin(stack.settings.stripe.js_url)
         assert directives(response.headers["content-security-policy"]) == {
             "default-src": ["'self'"],
             "script-src": ["'self'", localstripe],
@@ -209,7 +209,7 @@ class TestStandIns:
             "/oauth2/authorize",
             params={
                 "response_type": "code",
-                "client_id": stack.settings.cognito_client_id,
+                "client_id": stack.settings.cognito.client_id,
                 "redirect_uri": "http://testserver/oauth/sso",
                 "state": "s-1",
                 "code_challenge": "c" * 43,
@@ -340,9 +340,9 @@ class TestStandInGuard:
         development = stack.with_settings(**{**REAL_VENDORS, "environment": "development"})
         development.check()  # real vendors with test keys: allowed in development
         with pytest.raises(ValueError, match=r"^STRIPE_SECRET_KEY is a live Stripe key"):
-            development.model_copy(update={"stripe_secret_key": SecretStr("sk_live_1")}).check()
+            development.updated(stripe_secret_key=SecretStr("sk_live_1")).check()
         with pytest.raises(ValueError, match=r"^STRIPE_PUBLISHABLE_KEY is a live Stripe key"):
-            development.model_copy(update={"stripe_publishable_key": "pk_live_1"}).check()
+            development.updated(stripe_publishable_key="pk_live_1").check()
 
     def test_create_app_refuses_before_mounting_anything(self, stack: Stack) -> None:
         with pytest.raises(ValueError, match=r"^STRIPE_API_BASE="):

@@ -31,7 +31,7 @@ async def _authorize(client: httpx.AsyncClient, stack: Stack, email: str) -> str
         data={
             "identity_provider": "Google",
             "redirect_uri": REDIRECT,
-            "client_id": stack.settings.cognito_client_id,
+            "client_id": stack.settings.cognito.client_id,
             "state": "s-123",
             "code_challenge": CHALLENGE.decode(),
             "email": email,
@@ -54,7 +54,7 @@ async def _exchange(
         data={
             "grant_type": "authorization_code",
             "code": code,
-            "client_id": stack.settings.cognito_client_id,
+            "client_id": stack.settings.cognito.client_id,
             "redirect_uri": REDIRECT,
             "code_verifier": verifier,
         },
@@ -69,7 +69,7 @@ class TestHostedUiStandIn:
             "/oauth2/authorize",
             params={
                 "response_type": "code",
-                "client_id": stack.settings.cognito_client_id,
+                "client_id": stack.settings.cognito.client_id,
                 "redirect_uri": REDIRECT,
                 "identity_provider": "Github",
                 "state": "s-1",
@@ -119,7 +119,7 @@ class TestHostedUiStandIn:
     ) -> None:
         params = {
             "response_type": "code",
-            "client_id": stack.settings.cognito_client_id,
+            "client_id": stack.settings.cognito.client_id,
             "redirect_uri": REDIRECT,
             "state": "s-1",
             "code_challenge": CHALLENGE.decode(),

@@ -47,8 +47,8 @@ class Clock:
 def verifier(stack: Stack, pool: UnreachablePool, clock: Clock) -> AccessTokenVerifier:
     return AccessTokenVerifier(
         cognito=pool,  # type: ignore[arg-type]
-        issuer=stack.settings.cognito_issuer,
-        client_id=stack.settings.cognito_client_id,
+        issuer=stack.settings.cognito.issuer,
+        client_id=stack.settings.cognito.client_id,
         refetch_interval_s=30.0,
         clock=clock,
     )

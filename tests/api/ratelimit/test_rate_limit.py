@@ -263,9 +263,9 @@ class TestSignInBackoff:
         settings = backoff_app.state.settings
         backoff = Backoff(
             backoff_app.state.resources.rate_limiter.engine,
-            settings.sign_in_backoff_free_failures,
-            settings.sign_in_backoff_base_s,
-            settings.sign_in_backoff_max_s,
+            settings.sign_in.backoff_free_failures,
+            settings.sign_in.backoff_base_s,
+            settings.sign_in.backoff_max_s,
         )
         email, now = unique_email("clock"), datetime.now(UTC)
         await backoff.claim(email, "198.18.2.1", now)

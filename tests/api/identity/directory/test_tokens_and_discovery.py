@@ -137,7 +137,7 @@ async def test_the_accounts_tokens_share_one_request_limit(
     # A second (or third) token adds no requests: the limit is the account's.
     owner = await make_user()
     token = await generate_token(client, owner)
-    limit = app.state.settings.scim_limit_per_account
+    limit = app.state.settings.directory.scim_limit_per_account
     assert limit > 0
     from api.ratelimit import MINUTE_S, Limit
 

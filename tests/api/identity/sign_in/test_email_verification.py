@@ -192,7 +192,7 @@ class TestCodes:
 
     async def test_resend_is_throttled(self, app: FastAPI, client: httpx.AsyncClient) -> None:
         _, headers = await _register(client)
-        limit = app.state.settings.email_verification_limit_per_account
+        limit = app.state.settings.sign_in.email_verification_limit_per_account
         statuses = [
             (await client.post("/web/session/email-verification", headers=headers)).status_code
             for _ in range(limit + 1)

@@ -52,8 +52,8 @@ class TestRegistration:
         ).json()["account"]
         assert account["apiKey"].startswith("ak_")
         settings = app.state.settings
-        assert account["subscription"]["unitPlanRequests"] == settings.unit_plan_requests
-        assert account["subscription"]["freePlanRequests"] == settings.free_plan_requests
+        assert account["subscription"]["unitPlanRequests"] == settings.account.unit_plan_requests
+        assert account["subscription"]["freePlanRequests"] == settings.account.free_plan_requests
         assert account["users"][0]["authType"] == "Email"
 
     async def test_existing_email_is_in_use(self, client: httpx.AsyncClient) -> None:

@@ -24,9 +24,9 @@ def _forge(stack: Stack, **overrides: object) -> str:
     """A token signed with the pool's real key, with chosen claims."""
     now = int(time.time())
     claims = {
-        "iss": stack.settings.cognito_issuer,
+        "iss": stack.settings.cognito.issuer,
         "sub": "00000000-0000-0000-0000-000000000000",
-        "client_id": stack.settings.cognito_client_id,
+        "client_id": stack.settings.cognito.client_id,
         "token_use": "access",
         "username": "nobody@example-corp.com",
         "iat": now,

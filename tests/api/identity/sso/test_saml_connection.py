@@ -66,7 +66,7 @@ class TestServiceProvider:
         settings = app.state.settings
         assert response.json() == {
             "serviceProvider": {
-                "entityId": f"urn:amazon:cognito:sp:{settings.cognito_user_pool_id}",
+                "entityId": f"urn:amazon:cognito:sp:{settings.cognito.user_pool_id}",
                 "acsUrl": "http://testserver/saml2/idpresponse",
                 "nameIdFormat": "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress",
                 "emailAttribute": "email",

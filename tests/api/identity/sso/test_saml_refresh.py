@@ -19,7 +19,7 @@ from api.app.worker import create_job_app
 from api.identity.sso.saml import provider_name_of
 from api.identity.sso.saml_metadata import MAX_METADATA_BYTES
 from api.identity.sso.saml_refresh import UNFORESEEN, RefreshReport, notify_expiring, refresh_due
-from api.kernel.config import Settings
+from api.kernel.config import SsoSettings
 from api.models import Role, SamlConnection
 from tests.api.conftest import MakeUser, SignedIn, mails_to, unique_domain, verified_domain
 from tests.api.identity.sso.saml_support import idp_metadata
@@ -279,8 +279,8 @@ async def test_the_worker_runs_it_every_hour(
     client: httpx.AsyncClient, make_user: MakeUser, app: FastAPI
 ) -> None:
     # The tests' stack schedules no periodic task; a worker of the default settings does.
-    default = Settings.model_fields["saml_upkeep_cron"].default
-    jobs = create_job_app(app.state.settings.model_copy(update={"saml_upkeep_cron": default}))
+    default = SsoSettings.model_fields["saml_upkeep_cron"].default
+    jobs = create_job_app(app.state.settings.updated(saml_upkeep_cron=default))
     periodic = {task.periodic_id: task for task in jobs.periodic_registry.periodic_tasks.values()}
     assert periodic["saml_upkeep"].cron == "23 * * * *"
     task = periodic["saml_upkeep"].task

@@ -469,7 +469,7 @@ class TestResponseChecks:
         expired = resigned(
             app,
             at,
-            sp_entity_id=f"urn:amazon:cognito:sp:{settings.cognito_user_pool_id}",
+            sp_entity_id=f"urn:amazon:cognito:sp:{settings.cognito.user_pool_id}",
             lifetime_s=-60,
         )
         returned = await post_to_acs(client, at, expired)
@@ -548,7 +548,7 @@ class TestResponseChecks:
         elsewhere = resigned(
             app,
             at,
-            sp_entity_id=f"urn:amazon:cognito:sp:{settings.cognito_user_pool_id}",
+            sp_entity_id=f"urn:amazon:cognito:sp:{settings.cognito.user_pool_id}",
             destination=destination,
             recipient=recipient,
         )

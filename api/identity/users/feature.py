@@ -1,0 +1,9 @@
+"""User Management (the account's users, invitations): what it brings to the app
+(api/feature.py). Its invitations count the membership feature's throttle."""
+
+from __future__ import annotations
+
+from api.feature import Feature
+from api.identity.users.router import router
+
+FEATURE = Feature(name="users", routers=(router,))
