@@ -43,6 +43,9 @@ const WORDS: Readonly<Record<AuditAction, string>> = {
   "usage_alerts.changed": "Changed the usage alerts",
   "scim_token.created": "Generated a SCIM token",
   "scim_token.revoked": "Revoked a SCIM token",
+  "access_token.created": "Created an access token",
+  "access_token.revoked": "Revoked an access token",
+  "access_tokens.changed": "Turned access tokens on or off",
   "user.provisioned": "Provisioned a user",
   "directory_group.created": "Added a directory group",
   "directory_group.renamed": "Renamed a directory group",
@@ -85,6 +88,10 @@ export const ACTION_GROUPS: readonly { label: string; actions: readonly AuditAct
       "invitation.resent",
       "invitation.revoked",
     ],
+  },
+  {
+    label: "Access tokens",
+    actions: ["access_token.created", "access_token.revoked", "access_tokens.changed"],
   },
   {
     label: "Directory sync",
