@@ -11,7 +11,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from api.account.view import VIEW_COLUMNS, since
-from api.kernel.db import session_driver_connection
+from api.kernel.db import driver_connection, session_driver_connection
 from api.models import Account
 from api.principal.principal import POLICY_COLUMN_COUNT, fetch_acting_row, policy_columns
 from api.principal.tokens import AccessClaims
@@ -56,6 +56,16 @@ async def account_view_row(
     """
     row = await fetch_acting_row(read_engine, claims, _VIEW_BY_SUB, claims.sub, since(now))
     return None if row is None else row[POLICY_COLUMN_COUNT:]
+
+
+async def account_view_row_of(
+    read_engine: AsyncEngine, account_id: uuid.UUID, now: datetime
+) -> Sequence[Any]:
+    """As :func:`account_view_row` for the account ``account_id`` (an access token's, which
+    no sign-in policy applies to), on a connection of ``read_engine``."""
+    async with driver_connection(read_engine) as connection:
+        row: Sequence[Any] = await connection.fetchrow(_VIEW_BY_ID, account_id, since(now))
+    return row
 
 
 async def account_view_row_in(

@@ -10,7 +10,14 @@ from api.kernel.http.etags import (
     IF_NONE_MATCH_PARAMETER,
     conditional_json,
 )
-from api.principal.dependencies import Audit, Claims, CurrentUser, DbSession, Permit, ReadEngine
+from api.principal.dependencies import (
+    Audit,
+    ClaimsOrToken,
+    CurrentUser,
+    DbSession,
+    Permit,
+    ReadEngine,
+)
 from api.principal.errors import AccountRequired, Forbidden, NotAuthenticated, SignInPolicyRefusal
 from api.principal.roles import Permission
 
@@ -28,7 +35,7 @@ router = APIRouter(prefix="/web", tags=["account"])
     openapi_extra=IF_NONE_MATCH_PARAMETER,
     dependencies=[Permit(Permission.ACCOUNT_READ)],
 )
-async def get_account(claims: Claims, reads: ReadEngine, request: Request) -> Response:
+async def get_account(claims: ClaimsOrToken, reads: ReadEngine, request: Request) -> Response:
     """The caller's account: name, API key, usage per billing cycle, plan, card, users, SSO.
     An If-None-Match naming the current body's ETag is answered 304 with no body."""
     return conditional_json(await service.account_view(reads=reads, claims=claims), request)

@@ -15,6 +15,7 @@ from api.audit import AuditAction, AuditTrail, Target
 from api.kernel.config import Settings
 from api.keys.service import add_first_key
 from api.principal.errors import AccountRequired
+from api.principal.principal import Caller
 from api.principal.tokens import AccessClaims
 
 
@@ -43,10 +44,11 @@ async def create_account(
 
 
 async def account_view(
-    *, reads: AsyncEngine, claims: AccessClaims, now: datetime | None = None
+    *, reads: AsyncEngine, claims: AccessClaims | Caller, now: datetime | None = None
 ) -> bytes:
     """``GET /web/account``'s body for the user a verified access token (``claims``) acts
-    for: ``AccountResponse`` as UTF-8 JSON (``api.account.view``), read in one statement that
+    for (or for an access token's account, ``claims`` its caller): ``AccountResponse`` as UTF-8
+    JSON (``api.account.view``), read in one statement that
     also finds the caller and what the sign-in policy reads (api/account/repository.py), on an
     autocommit connection of ``reads``; usage up to the cycle containing ``now`` (default: the
     current time). Reads only our database (no vendor call).
@@ -56,6 +58,10 @@ async def account_view(
         SignInPolicyRefusal: the sign-in policy refuses the token (``api.principal.principal``).
     """
     now = now or datetime.now(UTC)
+    if isinstance(claims, Caller):  # an access token: its account, no sign-in policy
+        return account_body(
+            await repository.account_view_row_of(reads, claims.account_id, now), now
+        )
     row = await repository.account_view_row(reads, claims, now)
     if row is None:
         raise AccountRequired()

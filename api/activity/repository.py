@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, Select, select, tuple_
+from sqlalchemy import ColumnElement, Row, Select, func, or_, select, tuple_
 from sqlalchemy.dialects.postgresql import distinct_on
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
@@ -25,7 +25,7 @@ Position = tuple[datetime, uuid.UUID]
 _EVENT_COLUMNS = (
     AuditEvent.id,
     AuditEvent.occurred_at,
-    AuditEvent.actor_user_id,
+    func.coalesce(AuditEvent.actor_user_id, AuditEvent.actor_token_id).label("actor_user_id"),
     AuditEvent.actor_name,
     AuditEvent.actor_email,
     AuditEvent.client_address,
@@ -52,8 +52,10 @@ def events_query(
     ``occurred_from <= occurred_at < occurred_to``, and strictly after ``before`` in that
     order. Rows have the columns of ``_EVENT_COLUMNS`` by name."""
     where: list[ColumnElement[bool]] = [AuditEvent.account_id == account_id]
-    if actor_id is not None:
-        where.append(AuditEvent.actor_user_id == actor_id)
+    if actor_id is not None:  # a user, or an access token
+        where.append(
+            or_(AuditEvent.actor_user_id == actor_id, AuditEvent.actor_token_id == actor_id)
+        )
     if actions:
         where.append(AuditEvent.action.in_(sorted(actions)))
     if occurred_from is not None:
@@ -80,14 +82,15 @@ async def events(reader: Reader, query: Select[Any]) -> Sequence[Row[Any]]:
 
 
 async def actors(reader: Reader, account_id: uuid.UUID) -> Sequence[Row[Any]]:
-    """Each user who acted in the account (``actor_user_id``, ``actor_name``,
-    ``actor_email``), named as in their latest event, ordered by name then email. Reads every
-    event of the account's log once."""
+    """Each user or access token that acted in the account (``actor_user_id``: the user's or
+    the token's id, ``actor_name``, ``actor_email``), named as in their latest event, ordered
+    by name then email. Reads every event of the account's log once."""
+    actor = func.coalesce(AuditEvent.actor_user_id, AuditEvent.actor_token_id)
     latest = (
-        select(AuditEvent.actor_user_id, AuditEvent.actor_name, AuditEvent.actor_email)
-        .where(AuditEvent.account_id == account_id, AuditEvent.actor_user_id.is_not(None))
-        .ext(distinct_on(AuditEvent.actor_user_id))
-        .order_by(AuditEvent.actor_user_id, AuditEvent.occurred_at.desc())
+        select(actor.label("actor_user_id"), AuditEvent.actor_name, AuditEvent.actor_email)
+        .where(AuditEvent.account_id == account_id, actor.is_not(None))
+        .ext(distinct_on(actor))
+        .order_by(actor, AuditEvent.occurred_at.desc())
         .subquery()
     )
     query = select(latest).order_by(latest.c.actor_name, latest.c.actor_email)

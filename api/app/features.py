@@ -18,6 +18,7 @@ from api.activity import feature as activity
 from api.app import health, webconfig
 from api.billing import feature as billing
 from api.feature import Feature, JobTask, PeriodicTask
+from api.identity.access_tokens import feature as access_tokens
 from api.identity.directory import feature as directory
 from api.identity.membership import feature as membership
 from api.identity.mfa import feature as mfa
@@ -48,6 +49,7 @@ FEATURES: tuple[Feature, ...] = (
     usage.FEATURE,
     activity.FEATURE,
     directory.FEATURE,
+    access_tokens.FEATURE,
     membership.FEATURE,
     SPA_CONFIG,
 )

@@ -46,7 +46,7 @@ from api.kernel.http.openapi_info import document_settings
 from api.kernel.http.security_headers import SecurityHeaders, SecurityHeadersMiddleware
 from api.kernel.http.vendor_budget import VendorBudgetMiddleware
 from api.keys.service import key_ring
-from api.principal.dependencies import declare_permissions
+from api.principal.dependencies import declare_permissions, document_access_tokens
 from api.principal.resources import Resources
 from api.principal.tokens import AccessTokenVerifier
 from api.ratelimit import Catalogue, RateLimiter
@@ -62,6 +62,13 @@ class _ConsoleApp(FastAPI):
     ``security_headers`` is set by :func:`create_app` before the first request."""
 
     security_headers: SecurityHeaders
+
+    def openapi(self) -> dict[str, Any]:
+        """The contract, with how each operation treats access tokens
+        (``api.principal.dependencies.document_access_tokens``)."""
+        if self.openapi_schema is None:
+            document_access_tokens(super().openapi())
+        return super().openapi()
 
     def build_middleware_stack(self) -> ASGIApp:
         return SecurityHeadersMiddleware(super().build_middleware_stack(), self.security_headers)

@@ -89,12 +89,14 @@ class AuditAction(enum.StrEnum):
 class Actor:
     """Who acts: the user, as shown, and from where (the client's IP address,
     api/kernel/http/client_address.py); or, with no user id, the console or a vendor acting by
-    itself (:data:`DOMAIN_CHECK`, :data:`STRIPE`, :data:`DIRECTORY_SYNC`)."""
+    itself (:data:`DOMAIN_CHECK`, :data:`STRIPE`, :data:`DIRECTORY_SYNC`); or an access token
+    (``token_id``, named with its creator, README "Automation")."""
 
     user_id: uuid.UUID | None
     name: str
     email: str
     client_address: str
+    token_id: uuid.UUID | None = None
 
     @property
     def label(self) -> str:
@@ -142,6 +144,7 @@ def _row(
     return {
         "account_id": account_id,
         "actor_user_id": actor.user_id,
+        "actor_token_id": actor.token_id,
         "actor_name": actor.name[:201],
         "actor_email": actor.email[:320],
         "client_address": actor.client_address[:64],

@@ -665,6 +665,32 @@ class DirectorySettings(Section):
     )
 
 
+class AccessTokenSettings(Section):
+    """Access tokens for automation (api/identity/access_tokens; README "Automation")."""
+
+    limit_per_minute: int = Field(
+        default=600,
+        ge=1,
+        validation_alias="ACCESS_TOKEN_LIMIT_PER_MINUTE",
+        description=(
+            'Requests per access token per minute (each token its own limit; README "Automation").'
+        ),
+    )
+    expiry_cron: str = Field(
+        default="17 * * * *",
+        validation_alias="ACCESS_TOKEN_EXPIRY_CRON",
+        description=(
+            "When the job worker emails the creator and the Owners about access tokens that "
+            "expire within seven days or have expired (cron, UTC); empty: never."
+        ),
+    )
+
+    @field_validator("expiry_cron")
+    @classmethod
+    def _schedules(cls, value: str, info: ValidationInfo) -> str:
+        return cls._cron(value, info)
+
+
 class Settings(BaseSettings):
     """All settings of the API process and the job worker: the process's own here, each
     vendor's and each feature's in its section (see the module docstring).
@@ -766,6 +792,7 @@ class Settings(BaseSettings):
     account: AccountSettings = Field(default_factory=AccountSettings)
     audit: AuditSettings = Field(default_factory=AuditSettings)
     directory: DirectorySettings = Field(default_factory=DirectorySettings)
+    access_tokens: AccessTokenSettings = Field(default_factory=AccessTokenSettings)
 
     @classmethod
     def settings_customise_sources(

@@ -252,6 +252,50 @@ def error_responses(
     }
 
 
+def declare_in_document(
+    document: dict[str, Any], operation: dict[str, Any], *errors: type[AppError]
+) -> None:
+    """Declare ``errors`` on ``operation`` of the built OpenAPI ``document`` as
+    :func:`error_responses` would have: each code's ``Error_<code>`` component (added when
+    missing), a status's codes as their ``oneOf`` told apart by ``code``, the description
+    listing them. For what the app adds to many operations at once after they are built (how
+    access tokens are received, api/principal/dependencies.py)."""
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    responses = operation.setdefault("responses", {})
+    for err in errors:
+        for code in err.wire_codes():
+            name = f"Error_{code}"
+            if name not in schemas:
+                model = _error_schema(err.status_code, code, err.body_model)
+                schemas[name] = model.model_json_schema(ref_template="#/components/schemas/{model}")
+            status = str(err.status_code)
+            response = responses.setdefault(
+                status, {"description": "", "content": {"application/json": {"schema": {}}}}
+            )
+            if err.status_code == RateLimited.status_code:
+                response.setdefault("headers", RETRY_AFTER_HEADER)
+            body = response["content"]["application/json"]
+            refs = (
+                [body["schema"]["$ref"]]
+                if "$ref" in body["schema"]
+                else [one["$ref"] for one in body["schema"].get("oneOf", [])]
+            )
+            refs = sorted({*refs, f"#/components/schemas/{name}"})
+            codes = [ref.rsplit("/", 1)[1].removeprefix("Error_") for ref in refs]
+            response["description"] = " | ".join(codes)
+            body["schema"] = (
+                {"$ref": refs[0]}
+                if len(refs) == 1
+                else {
+                    "oneOf": [{"$ref": ref} for ref in refs],
+                    "discriminator": {
+                        "propertyName": "code",
+                        "mapping": dict(zip(codes, refs, strict=True)),
+                    },
+                }
+            )
+
+
 # Every 429 comes from a limit with a window (api/kernel/ratelimit; a billing cycle for the spend
 # limits of the metering intake), whose end it names.
 RETRY_AFTER_HEADER = {

@@ -23,7 +23,8 @@ class AuditEvent(Base):
     """One recorded change (or sign-in) in one account.
 
     - ``actor_*``: who did it, as they were then (the user may be renamed or deleted later;
-      ``actor_user_id`` is null for a sign-in failure of an unknown password);
+      ``actor_user_id`` is null for a sign-in failure of an unknown password; ``actor_token_id``
+      is the access token that acted, when one did);
     - ``client_address``: the client's IP address (api/kernel/http/client_address.py);
     - ``action``: a value of ``api.audit.AuditAction`` (``user.invited``...);
     - ``target_*``: what it was done to (``user``, ``account``, ``api_key``, ...), its id and
@@ -46,6 +47,7 @@ class AuditEvent(Base):
     )
     account_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("account.id"))
     actor_user_id: Mapped[uuid.UUID | None]
+    actor_token_id: Mapped[uuid.UUID | None]
     actor_name: Mapped[str] = mapped_column(String(201))
     actor_email: Mapped[str] = mapped_column(String(320))
     client_address: Mapped[str] = mapped_column(String(64))

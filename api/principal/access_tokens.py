@@ -28,6 +28,7 @@ from api.principal.errors import (
     InvalidAccessToken,
 )
 from api.principal.last_used import LastUsed
+from api.ratelimit import MINUTE_S, Throttle
 
 PREFIX = "cat_"
 _ALPHABET = string.digits + string.ascii_uppercase + string.ascii_lowercase
@@ -35,6 +36,11 @@ _RANDOM_LENGTH = 30
 _CHECKSUM_LENGTH = 6
 LENGTH = len(PREFIX) + _RANDOM_LENGTH + _CHECKSUM_LENGTH
 """Every token's length in characters (40)."""
+
+REQUESTS = Throttle("access-token", window_s=MINUTE_S, per_account="ACCESS_TOKEN_LIMIT_PER_MINUTE")
+"""Requests per access token per minute, each token its own limit: counted as the throttle's
+per-account counter keyed by the token's id (``ThrottleLimits.hit_account``), so one busy
+script never spends another's requests. Listed by api/identity/access_tokens/feature.py."""
 
 
 def _base62(number: int, width: int) -> str:

@@ -31,23 +31,30 @@ from api.adapters.stripe import StripeGateway
 from api.audit import DIRECTORY_SYNC, Actor, AuditTrail, SignInLog
 from api.kernel.config import Settings
 from api.kernel.db import get_db
+from api.kernel.errors import RateLimited, declare_in_document
 from api.kernel.http.client_address import client_address
 from api.kernel.secretbox import KeyRing
 from api.models import Role
 from api.principal import principal
+from api.principal.access_tokens import PREFIX as ACCESS_TOKEN_PREFIX
+from api.principal.access_tokens import REQUESTS as ACCESS_TOKEN_REQUESTS
+from api.principal.access_tokens import find_token
 from api.principal.errors import (
+    AccessTokenNotAccepted,
+    AccessTokenRefusal,
     AccountRequired,
     ApiKeyRequired,
     EmailVerificationRequired,
     IdentityProviderUnavailable,
     InvalidApiKey,
     InvalidScimToken,
+    MissingScope,
     NotAuthenticated,
     ScimTokenRequired,
 )
 from api.principal.principal import Caller, KeyHolder
 from api.principal.resources import resources_of
-from api.principal.roles import NOT_A_ROLES, Permission, holders, require
+from api.principal.roles import NOT_A_ROLES, TOKEN_SCOPES, Permission, holders, require
 from api.principal.scim_tokens import DirectoryClient, get_directory_client
 from api.principal.tokens import (
     AccessClaims,
@@ -190,6 +197,21 @@ async def get_claims(request: Request, credentials: BearerCredentials) -> Access
 Claims = Annotated[AccessClaims, Depends(get_claims)]
 
 
+async def get_claims_or_token(
+    request: Request, credentials: BearerCredentials
+) -> AccessClaims | Caller:
+    """As :func:`get_claims`, or the access token the request bears as its caller (README
+    "Automation"): for a route that reads the caller's account from the claims alone.
+
+    Raises: as :func:`get_claims`, and the token's refusals (401, 429)."""
+    if _bears_access_token(request):
+        return await _token_caller(request)
+    return await _verify(request, credentials)
+
+
+ClaimsOrToken = Annotated[AccessClaims | Caller, Depends(get_claims_or_token)]
+
+
 async def get_caller(request: Request, credentials: BearerCredentials) -> Caller:
     """Verify the bearer access token (as :func:`get_claims`) and load the caller's user and
     account, refusing a token the account's sign-in policy no longer lets act (one autocommit
@@ -209,9 +231,38 @@ async def get_caller(request: Request, credentials: BearerCredentials) -> Caller
     return await _load_caller(request, credentials)
 
 
+def _bears_access_token(request: Request) -> bool:
+    """Whether the request's bearer credential is an access token (by its prefix; whether it
+    is a real one is :func:`_token_caller`'s to find)."""
+    scheme, _, credential = request.headers.get("authorization", "").partition(" ")
+    return scheme.lower() == "bearer" and credential.strip().startswith(ACCESS_TOKEN_PREFIX)
+
+
+async def _token_caller(request: Request) -> Caller:
+    """The access token the request bears, as its caller (README "Automation"), counted
+    against the token's own request limit; found once per request (``request.state``).
+
+    Raises: AccessTokenRefusal's codes (401), RateLimited (429)."""
+    cached: Caller | None = getattr(request.state, "token_caller", None)
+    if cached is not None:
+        return cached
+    resources = resources_of(request.app)
+    secret = request.headers["authorization"].partition(" ")[2].strip()
+    found = await find_token(resources.read_engine, secret, await _client_address(request))
+    limits = resources.throttles[ACCESS_TOKEN_REQUESTS]
+    await limits.hit_account(resources.rate_limiter, found.grant.token_id)
+    caller = Caller.of_token(found)
+    request.state.token_caller = caller
+    return caller
+
+
 async def _load_caller(
     request: Request, credentials: BearerCredentials, *, setting_up_two_step: bool = False
 ) -> Caller:
+    if _bears_access_token(request):
+        if setting_up_two_step:  # a person's own sign-in; the route's permit refuses it first
+            raise AccessTokenNotAccepted()
+        return await _token_caller(request)
     claims = await _verify(request, credentials)
     reads = resources_of(request.app).read_engine
     caller = await principal.get_caller(reads, claims, setting_up_two_step=setting_up_two_step)
@@ -245,7 +296,12 @@ class _RolePermit:
     permission: Permission
 
     async def __call__(self, caller: CurrentUser) -> None:
-        require(caller.role, self.permission)
+        if caller.token is None:
+            require(caller.role, self.permission)
+        elif self.permission not in TOKEN_SCOPES:
+            raise AccessTokenNotAccepted()
+        elif self.permission.value not in caller.token.scopes:
+            raise MissingScope(self.permission.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,8 +319,16 @@ class _Declared:
 
     permission: Permission
 
-    async def __call__(self) -> None:
-        return None
+    async def __call__(self, request: Request) -> None:
+        # An access token may call only what its scopes name: never a person's own route,
+        # a public one, the metering intake or SCIM (README "Automation").
+        if not _bears_access_token(request):
+            return
+        if self.permission not in TOKEN_SCOPES:
+            raise AccessTokenNotAccepted()
+        caller = await _token_caller(request)
+        if caller.token is None or self.permission.value not in caller.token.scopes:
+            raise MissingScope(self.permission.value)
 
 
 _PERMITS = (_RolePermit, _DirectoryPermit, _Declared)
@@ -314,6 +378,38 @@ def declare_permissions(router: APIRouter) -> None:
             }
 
 
+ACCESS_TOKEN_SCHEME = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": (
+        'An access token of the account (cat_..., README "Automation"): each operation '
+        "names the scope it needs."
+    ),
+}
+
+
+def document_access_tokens(document: dict[str, Any]) -> None:
+    """Say in the built contract how each operation treats access tokens (README
+    "Automation"), from the permission it declares (``x-permission``): one whose permission a
+    token may hold as a scope accepts ``AccessToken`` beside the signed-in user's token, with
+    that scope, and answers the token's refusals (401), ``MissingScope`` (403) and its
+    request limit (429); any other refuses a token (``AccessTokenNotAccepted``, 403). The
+    SCIM service's operations take no access token header of this kind (their own tokens)."""
+    document["components"]["securitySchemes"]["AccessToken"] = ACCESS_TOKEN_SCHEME
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            permission = operation.get("x-permission")
+            if permission is None or "scim" in operation.get("tags", []):
+                continue  # the SCIM service answers in its own errors, to its own tokens
+            if Permission(permission) in TOKEN_SCOPES:
+                operation["security"] = [{"HTTPBearer": []}, {"AccessToken": [permission]}]
+                declare_in_document(
+                    document, operation, AccessTokenRefusal, MissingScope, RateLimited
+                )
+            else:
+                declare_in_document(document, operation, AccessTokenNotAccepted)
+
+
 def _require_verified_email(caller: Caller) -> None:
     # README "Security model", email ownership: until a registrant enters the code Cognito
     # emailed them, the address is only a claim, so nothing that speaks for its domain or
@@ -340,12 +436,21 @@ TwoStepVerifiedEmail = Depends(_two_step_verified_email)
 
 
 def _trail(db: AsyncSession, caller: Caller, address: str) -> AuditTrail:
-    actor = Actor(
-        user_id=caller.user_id,
-        name=f"{caller.first_name} {caller.last_name}".strip(),
-        email=caller.email,
-        client_address=address,
-    )
+    if caller.token is not None:  # the token acts, named with its creator
+        actor = Actor(
+            user_id=None,
+            name=caller.token.label,
+            email="",
+            client_address=address,
+            token_id=caller.token.token_id,
+        )
+    else:
+        actor = Actor(
+            user_id=caller.user_id,
+            name=f"{caller.first_name} {caller.last_name}".strip(),
+            email=caller.email,
+            client_address=address,
+        )
     return AuditTrail(db, caller.account_id, actor)
 
 

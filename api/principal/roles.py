@@ -66,7 +66,8 @@ DESCRIPTIONS: dict[Permission, str] = {
     "a SAML connection",
     Permission.IDENTITY_PROVIDERS_WRITE: "Connect, replace, remove or confirm a SAML identity "
     "provider; require SAML",
-    Permission.SIGN_IN_POLICY_WRITE: "Require two-step sign-in for everyone",
+    Permission.SIGN_IN_POLICY_WRITE: "Require two-step sign-in for everyone; turn access "
+    "tokens on or off",
     Permission.BILLING_READ: "Read Billing & Subscription and the invoices",
     Permission.BILLING_WRITE: "Change the plan, the card; pay an invoice",
     Permission.API_KEYS_READ: "Reveal and copy the API key",

@@ -61,7 +61,7 @@ async def list_tokens(db: AsyncSession, account_id: uuid.UUID) -> list[tuple[Acc
         .where(AccessToken.account_id == account_id)
         .order_by(AccessToken.created_at.desc(), AccessToken.id)
     )
-    return [(token, bool(present)) for token, present in rows.tuples()]
+    return [(token, bool(present)) for token, present in rows.all()]
 
 
 async def revoke(
@@ -80,3 +80,12 @@ async def revoke(
         )
         token.revoked_at = now
     return token
+
+
+async def set_enabled(db: AsyncSession, account_id: uuid.UUID, enabled: bool) -> bool:
+    """Set the account's switch; returns what it was."""
+    before = await lock_account(db, account_id)
+    await db.execute(
+        update(Account).where(Account.id == account_id).values(access_tokens_enabled=enabled)
+    )
+    return before

@@ -6,7 +6,7 @@ import uuid
 from datetime import date, datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, Field
 
 from api.kernel.schemas import ApiModel, Required, Text
 from api.principal.roles import TOKEN_SCOPES
@@ -14,8 +14,6 @@ from api.principal.roles import TOKEN_SCOPES
 NAME_MAX_LENGTH = 100
 MAX_SCOPES = len(TOKEN_SCOPES)
 NAME_REQUIRED = "Give the token a name"
-EXPIRY_REQUIRED = "Choose when the token expires"
-EXPIRY_ONE_OF = "Give either expiresInDays or expiresOn, not both"
 
 
 def _stripped(value: str) -> str:
@@ -27,29 +25,18 @@ Scope = Literal[tuple(sorted(TOKEN_SCOPES))]  # type: ignore[valid-type]
 
 
 class NewAccessToken(ApiModel):
-    """A token to create: a name (unique among the account's live tokens), when it expires
-    (``expiresInDays``: 7, 30 or 90; or ``expiresOn``: a date within a year, the token ending
-    at that day's end, UTC) and its scopes (each within the creator's role)."""
+    """A token to create: a name (unique among the account's live tokens), the last day it
+    works (``expiresOn``, UTC: from tomorrow to a year from today; the console offers 7, 30
+    and 90 days from today, or a date) and its scopes (each within the creator's role)."""
 
     name: Annotated[str, Text(NAME_MAX_LENGTH), AfterValidator(_stripped), Required(NAME_REQUIRED)]
-    expires_in_days: Literal[7, 30, 90] | None = Field(
-        default=None, description="Days from now until the token expires."
-    )
-    expires_on: date | None = Field(
-        default=None,
-        description="The last day the token works (UTC), at most a year from today.",
+    expires_on: date = Field(
+        description="The last day the token works (it ends at that day's end, UTC): from "
+        "tomorrow to a year from today."
     )
     scopes: list[Scope] = Field(  # type: ignore[valid-type]
         min_length=1, max_length=MAX_SCOPES, description="What the token may do."
     )
-
-    @model_validator(mode="after")
-    def _one_expiry(self) -> NewAccessToken:
-        if self.expires_in_days is None and self.expires_on is None:
-            raise ValueError(EXPIRY_REQUIRED)
-        if self.expires_in_days is not None and self.expires_on is not None:
-            raise ValueError(EXPIRY_ONE_OF)
-        return self
 
 
 class AccessTokenView(ApiModel):
@@ -64,6 +51,10 @@ class AccessTokenView(ApiModel):
     masked: str
     scopes: list[str]
     created_by: str
+    created_by_user_id: uuid.UUID | None = Field(
+        description="Its creator's user id while they are a user of the account (User "
+        "Management shows a member's tokens before removing them)."
+    )
     creator_removed: bool
     created_at: datetime
     expires_at: datetime
@@ -87,3 +78,9 @@ class AccessTokenCreated(ApiModel):
 
     token: AccessTokenView
     secret: str = Field(description="The token. It is not shown again.")
+
+
+class AccessTokenPolicy(ApiModel):
+    """Whether the account's access tokens work (an Owner's switch)."""
+
+    enabled: bool

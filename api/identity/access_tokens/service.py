@@ -11,7 +11,7 @@ creator; removing a member shows the tokens they made.
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -59,6 +59,7 @@ def view(token: AccessToken, creator_present: bool, now: datetime) -> AccessToke
         masked=masked(token.last4),
         scopes=sorted(token.scopes),
         created_by=token.created_by_name,
+        created_by_user_id=token.created_by_user_id if creator_present else None,
         creator_removed=not creator_present,
         created_at=token.created_at,
         expires_at=token.expires_at,
@@ -69,17 +70,15 @@ def view(token: AccessToken, creator_present: bool, now: datetime) -> AccessToke
     )
 
 
-def expiry(request: NewAccessToken, now: datetime) -> datetime:
-    """When a token asked for at ``now`` expires: ``expiresInDays`` from now, or the end of
-    ``expiresOn`` (UTC).
+def expiry(expires_on: date, now: datetime) -> datetime:
+    """When a token asked for at ``now`` to work through ``expires_on`` expires: that day's
+    end, UTC.
 
-    Raises: ExpiryOutOfRange (``expiresOn`` is before tomorrow or more than a year away).
+    Raises: ExpiryOutOfRange (before tomorrow, or more than a year from today).
     """
-    if request.expires_in_days is not None:
-        return now + timedelta(days=request.expires_in_days)
-    assert request.expires_on is not None  # the schema asks for one of the two
-    ends = datetime.combine(request.expires_on + timedelta(days=1), time.min, tzinfo=UTC)
-    if ends <= now + timedelta(days=1) or ends - now > MAX_LIFETIME + timedelta(days=1):
+    ends = datetime.combine(expires_on + timedelta(days=1), time.min, tzinfo=UTC)
+    first, last = now.date() + timedelta(days=1), now.date() + MAX_LIFETIME
+    if not first <= expires_on <= last:
         raise ExpiryOutOfRange()
     return ends
 
@@ -117,7 +116,7 @@ async def create(
             f"As {'an' if caller.role.value[0] in 'AEIOU' else 'a'} {caller.role.value} you "
             f"cannot give a token {', '.join(beyond)}."
         )
-    expires_at = expiry(request, now)
+    expires_at = expiry(request.expires_on, now)
     if not await repository.lock_account(db, caller.account_id):
         raise AccessTokensTurnedOff()
     if await repository.count_live(db, caller.account_id, now) >= MAX_TOKENS:
@@ -167,4 +166,17 @@ async def revoke(
         await audit.record(
             AuditAction.ACCESS_TOKEN_REVOKED,
             Target("access_token", token.id, f"{token.name} ({masked(token.last4)})"),
+        )
+
+
+async def set_enabled(
+    *, db: AsyncSession, caller: Caller, audit: AuditTrail, enabled: bool
+) -> None:
+    """Turn the account's access tokens on or off; recorded when it changes."""
+    before = await repository.set_enabled(db, caller.account_id, enabled)
+    if before != enabled:
+        await audit.record(
+            AuditAction.ACCESS_TOKENS_CHANGED,
+            Target("account", caller.account_id, caller.account_name),
+            {"enabled": (before, enabled)},
         )

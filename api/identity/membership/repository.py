@@ -7,7 +7,7 @@ import uuid
 from sqlalchemy import Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import AuthType, Role, User
+from api.models import AccessToken, AuthType, Role, User
 
 
 async def lock_owners(db: AsyncSession, account_id: uuid.UUID) -> list[uuid.UUID]:
@@ -57,3 +57,14 @@ async def bind_provisioned_user(
         .returning(User.id)
     )
     return bound.first() is not None
+
+
+async def revoke_access_tokens_of(db: AsyncSession, user_id: uuid.UUID) -> int:
+    """Revoke the live access tokens ``user_id`` made; returns how many."""
+    revoked = await db.execute(
+        update(AccessToken)
+        .where(AccessToken.created_by_user_id == user_id, AccessToken.revoked_at.is_(None))
+        .values(revoked_at=func.now())
+        .returning(AccessToken.id)
+    )
+    return len(revoked.all())

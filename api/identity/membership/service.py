@@ -44,6 +44,7 @@ from api.identity.membership.errors import (
 from api.identity.membership.owner_notices import notify_owners
 from api.kernel.errors import EmailInUse
 from api.models import AuthType, Role, User
+from api.principal.errors import Forbidden
 from api.principal.identity import prove_identity
 from api.principal.principal import Caller
 from api.principal.roles import Permission, authority, require_may_grant, require_may_manage
@@ -77,10 +78,18 @@ class Acting:
         """Raise Forbidden unless this principal may give someone ``role``."""
         require_may_grant(self._authority(), role)
 
+    @property
+    def authority(self) -> frozenset[Permission]:
+        """What this principal may do (``api.principal.roles.authority``)."""
+        return self._authority()
+
     def _authority(self) -> frozenset[Permission]:
         # A person acting only for themselves has a Member's authority over others; an access
         # token its scopes within its creator's role.
         return authority(self.role or Role.MEMBER, self.scopes)
+
+
+KEEPING_TOKENS = "Only an Owner can keep the access tokens of a member being removed."
 
 
 def by_user(caller: Caller) -> Acting:
@@ -226,16 +235,20 @@ async def remove(
     audit: AuditTrail,
     user: User,
     action: AuditAction = AuditAction.USER_DELETED,
+    keep_access_tokens: bool = False,
 ) -> None:
     """Remove ``user`` from their account: recorded as ``action`` (a delete, or a revoked
-    invitation), the removal remembered so that joins refuse them until they are invited again
+    invitation), the access tokens they made revoked unless an Owner keeps them
+    (``keep_access_tokens``; tokens belong to the account, README "Automation"), the removal
+    remembered so that joins refuse them until they are invited again
     (a federated user by the provider's own id of the person too), the row deleted (their
     sessions end with it), then their pool user deleted. If Cognito fails the request fails and
     the transaction rolls the delete back.
 
     Raises:
         CannotDeleteSelf: ``user`` is the acting user.
-        Forbidden: ``acting`` may not manage ``user``.
+        Forbidden: ``acting`` may not manage ``user``, or keeps their access tokens without
+            being an Owner.
         LastUserRequired / LastOwnerRequired: the account would lose its last user or Owner.
         VendorUnavailable: Cognito is unreachable (nothing is removed).
     """
@@ -245,7 +258,13 @@ async def remove(
     if await repository.count_users(db, user.account_id) <= 1:
         raise LastUserRequired()
     await keep_an_owner(db, user)
-    await audit.record(action, target(user), {"role": (user.role.value, None)})
+    if keep_access_tokens and Permission.OWNERS_WRITE not in acting.authority:
+        raise Forbidden(KEEPING_TOKENS)
+    revoked = 0 if keep_access_tokens else await repository.revoke_access_tokens_of(db, user.id)
+    changes: dict[str, tuple[Any, Any]] = {"role": (user.role.value, None)}
+    if revoked:
+        changes["accessTokensRevoked"] = (0, revoked)
+    await audit.record(action, target(user), changes)
     await _remember_removal(db, cognito, user)
     await db.delete(user)
     await db.flush()

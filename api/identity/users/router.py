@@ -5,8 +5,9 @@
 import functools
 import uuid
 from datetime import timedelta
+from typing import Annotated
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Query, Response
 
 from api.identity.membership.errors import (
     CannotChangeOwnRole,
@@ -137,15 +138,25 @@ async def delete_user(
     cognito: Cognito,
     audit: Audit,
     settings: SettingsDep,
+    keep_access_tokens: Annotated[
+        bool,
+        Query(
+            alias="keepAccessTokens",
+            description="Keep the access tokens the user made (an Owner's choice); by "
+            "default they are revoked with the removal.",
+        ),
+    ] = False,
 ) -> Response:
     """Remove a user from the account and from Cognito; the removal sticks (they cannot
-    auto-join again until invited)."""
+    auto-join again until invited). The access tokens they made are revoked, unless an Owner
+    keeps them (``keepAccessTokens=true``)."""
     await service.delete(
         db=db,
         cognito=cognito,
         caller=caller,
         audit=audit,
         user_id=user_id,
+        keep_access_tokens=keep_access_tokens,
     )
     return Response(status_code=204)
 

@@ -228,10 +228,11 @@ async def delete(
     caller: Caller,
     audit: AuditTrail,
     user_id: uuid.UUID,
+    keep_access_tokens: bool = False,
 ) -> None:
     """Remove a user from the account and from Cognito (``api.identity.membership.service.remove``:
     the removal is remembered so that auto-join refuses them; their open sessions end with
-    their row).
+    their row; the access tokens they made are revoked unless an Owner keeps them).
 
     Raises:
         NotFound: not a user of the caller's account.
@@ -247,6 +248,7 @@ async def delete(
         acting=membership.by_user(caller),
         audit=audit,
         user=user,
+        keep_access_tokens=keep_access_tokens,
     )
 
 

@@ -103,7 +103,11 @@ def test_every_operation_is_ready_for_third_party_tools() -> None:
     assert len(ids) == len(set(ids))
     assert document["paths"]["/metering/usage"]["post"]["security"] == [{"APIKeyHeader": []}]
     assert document["paths"]["/web/session/sign-in"]["post"]["security"] == []
-    assert document["paths"]["/web/account"]["get"]["security"] == [{"HTTPBearer": []}]
+    assert document["paths"]["/web/account"]["get"]["security"] == [
+        {"HTTPBearer": []},
+        {"AccessToken": ["account:read"]},
+    ]
+    assert document["paths"]["/web/session"]["get"]["security"] == [{"HTTPBearer": []}]
     assert document["paths"]["/scim/v2/Users"]["get"]["security"] == [{"ScimToken": []}]
     assert document["paths"]["/scim/v2/Schemas"]["get"]["security"] == []
     info = document["info"]

@@ -18,6 +18,7 @@ import json
 import re
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from api.principal.roles import (
     NOT_A_ROLES,
     OWNER_REQUIRED,
     ROLE_PERMISSIONS,
+    TOKEN_SCOPES,
     Permission,
     holders,
 )
@@ -55,8 +57,7 @@ OPERATIONS = [
 ROLE_BOUND = [
     (method, path, operation)
     for method, path, operation in OPERATIONS
-    if Permission(operation["x-permission"]) not in NOT_A_ROLES
-    and operation.get("security") == [{"HTTPBearer": []}]
+    if Permission(operation["x-permission"]) not in NOT_A_ROLES and not path.startswith("/scim/v2")
 ]
 
 
@@ -72,6 +73,8 @@ def test_every_operation_names_a_permission_its_security_agrees_with() -> None:
         elif path.startswith("/scim/v2"):
             assert security == [{"ScimToken": []}], (method, path)
             assert permission in {Permission.USERS_READ, Permission.USERS_WRITE}, (method, path)
+        elif permission in TOKEN_SCOPES:  # a signed-in user, or an access token with the scope
+            assert security == [{"HTTPBearer": []}, {"AccessToken": [permission.value]}], path
         else:
             assert security == [{"HTTPBearer": []}], (method, path)
         restricted = permission not in NOT_A_ROLES and holders(permission) != frozenset(Role)
@@ -88,6 +91,7 @@ def test_every_role_bound_operation_is_a_write_or_a_deliberate_read() -> None:
         if method == "GET" and holders(Permission(operation["x-permission"])) != frozenset(Role)
     }
     assert restricted_reads == {
+        "/web/access-tokens",
         "/web/audit-events",
         "/web/audit-events/actors",
         "/web/audit-events/export",
@@ -157,6 +161,8 @@ def minimal(schema: dict[str, Any], name: str = "") -> Any:
 def _string(schema: dict[str, Any], name: str) -> str:
     if schema.get("format") == "email" or name == "email":
         return unique_email()
+    if schema.get("format") == "date":  # tomorrow: a date every rule about dates takes
+        return (datetime.now(UTC) + timedelta(days=1)).date().isoformat()
     if schema.get("format") == "uuid":
         return str(uuid.uuid4())
     if schema.get("format") in ("uri", "url") or name.endswith(("Uri", "Url")):

@@ -252,6 +252,73 @@ export interface paths {
         patch: operations["patchScimUser"];
         trace?: never;
     };
+    "/web/access-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Access Tokens
+         * @description The account's access tokens, newest first, revoked and expired ones included, and
+         *     whether tokens are turned on (Owners and Admins).
+         */
+        get: operations["listAccessTokens"];
+        put?: never;
+        /**
+         * Create Access Token
+         * @description Create an access token (Owners and Admins) with scopes within the creator's role: the
+         *     response is the only time its secret is shown.
+         */
+        post: operations["createAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/access-tokens/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Access Token Policy
+         * @description Turn the account's access tokens on or off (Owners): off, every token is refused at
+         *     once (401 ``AccessTokensDisabled``) and none can be created, until turned on again.
+         */
+        put: operations["setAccessTokenPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/access-tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Access Token
+         * @description Revoke an access token: its next request is refused (401 ``AccessTokenRevoked``).
+         */
+        delete: operations["revokeAccessToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/account": {
         parameters: {
             query?: never;
@@ -1513,7 +1580,8 @@ export interface paths {
         /**
          * Delete User
          * @description Remove a user from the account and from Cognito; the removal sticks (they cannot
-         *     auto-join again until invited).
+         *     auto-join again until invited). The access tokens they made are revoked, unless an Owner
+         *     keeps them (``keepAccessTokens=true``).
          */
         delete: operations["deleteUser"];
         options?: never;
@@ -1572,6 +1640,90 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AccessTokenCreated
+         * @description A token just created: its view and its secret, shown this once.
+         */
+        AccessTokenCreated: {
+            /**
+             * Secret
+             * @description The token. It is not shown again.
+             */
+            secret: string;
+            token: components["schemas"]["AccessTokenView"];
+        };
+        /**
+         * AccessTokenPolicy
+         * @description Whether the account's access tokens work (an Owner's switch).
+         */
+        AccessTokenPolicy: {
+            /** Enabled */
+            enabled: boolean;
+        };
+        /**
+         * AccessTokenView
+         * @description An access token as the console lists it. ``masked``: its prefix and last four
+         *     characters; ``createdBy``: its creator's name and email as they were when it was made
+         *     (``creatorRemoved``: that user is no longer in the account); ``status``: ``active``,
+         *     ``expired`` or ``revoked``; ``lastUsedAt`` (to the minute; null: never) and
+         *     ``lastUsedAddress``: its latest use.
+         */
+        AccessTokenView: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Createdby */
+            createdBy: string;
+            /**
+             * Createdbyuserid
+             * @description Its creator's user id while they are a user of the account (User Management shows a member's tokens before removing them).
+             */
+            createdByUserId: string | null;
+            /** Creatorremoved */
+            creatorRemoved: boolean;
+            /**
+             * Expiresat
+             * Format: date-time
+             */
+            expiresAt: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Lastusedaddress */
+            lastUsedAddress: string | null;
+            /** Lastusedat */
+            lastUsedAt: string | null;
+            /** Masked */
+            masked: string;
+            /** Name */
+            name: string;
+            /** Revokedat */
+            revokedAt: string | null;
+            /** Scopes */
+            scopes: string[];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "active" | "expired" | "revoked";
+        };
+        /**
+         * AccessTokens
+         * @description The account's access tokens, newest first; whether they work in this account
+         *     (``enabled``, an Owner's switch) and how many live ones it may hold.
+         */
+        AccessTokens: {
+            /** Enabled */
+            enabled: boolean;
+            /** Maxtokens */
+            maxTokens: number;
+            /** Tokens */
+            tokens: components["schemas"]["AccessTokenView"][];
+        };
         /**
          * Account
          * @description The caller's account. ``usage`` lists up to 12 billing cycles, oldest first, always
@@ -2045,6 +2197,84 @@ export interface components {
             message: string;
         };
         /**
+         * Error_AccessTokenExpired
+         * @description The error `AccessTokenExpired` (HTTP 401).
+         */
+        Error_AccessTokenExpired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "AccessTokenExpired";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_AccessTokenNameTaken
+         * @description The error `AccessTokenNameTaken` (HTTP 409).
+         */
+        Error_AccessTokenNameTaken: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "AccessTokenNameTaken";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_AccessTokenNotAccepted
+         * @description The error `AccessTokenNotAccepted` (HTTP 403).
+         */
+        Error_AccessTokenNotAccepted: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "AccessTokenNotAccepted";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_AccessTokenRevoked
+         * @description The error `AccessTokenRevoked` (HTTP 401).
+         */
+        Error_AccessTokenRevoked: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "AccessTokenRevoked";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_AccessTokensDisabled
+         * @description The error `AccessTokensDisabled` (HTTP 401).
+         */
+        Error_AccessTokensDisabled: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "AccessTokensDisabled";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_AccessTokensTurnedOff
+         * @description The error `AccessTokensTurnedOff` (HTTP 409).
+         */
+        Error_AccessTokensTurnedOff: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "AccessTokensTurnedOff";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_AccountRequired
          * @description The error `AccountRequired` (HTTP 403).
          */
@@ -2286,6 +2516,19 @@ export interface components {
             message: string;
         };
         /**
+         * Error_ExpiryOutOfRange
+         * @description The error `ExpiryOutOfRange` (HTTP 400).
+         */
+        Error_ExpiryOutOfRange: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "ExpiryOutOfRange";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_Forbidden
          * @description The error `Forbidden` (HTTP 403).
          */
@@ -2334,6 +2577,19 @@ export interface components {
              * @enum {string}
              */
             code: "IdentityProviderUnavailable";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_InvalidAccessToken
+         * @description The error `InvalidAccessToken` (HTTP 401).
+         */
+        Error_InvalidAccessToken: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "InvalidAccessToken";
             /** Message */
             message: string;
         };
@@ -2551,6 +2807,21 @@ export interface components {
             code: "LimitExceededException";
             /** Message */
             message: string;
+        };
+        /**
+         * Error_MissingScope
+         * @description The error `MissingScope` (HTTP 403).
+         */
+        Error_MissingScope: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "MissingScope";
+            /** Message */
+            message: string;
+            /** Scope */
+            scope: string;
         };
         /**
          * Error_MustSignInWithGoogle
@@ -2805,8 +3076,8 @@ export interface components {
          */
         Error_RemovedFromAccount: {
             /**
-             * Code
-             * @constant
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
             code: "RemovedFromAccount";
             /** Message */
@@ -2891,6 +3162,19 @@ export interface components {
             message: string;
         };
         /**
+         * Error_ScopeBeyondRole
+         * @description The error `ScopeBeyondRole` (HTTP 403).
+         */
+        Error_ScopeBeyondRole: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ScopeBeyondRole";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_SessionEnded
          * @description The error `SessionEnded` (HTTP 401).
          */
@@ -2952,6 +3236,19 @@ export interface components {
              * @enum {string}
              */
             code: "SsoSignInRefused";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_TooManyAccessTokens
+         * @description The error `TooManyAccessTokens` (HTTP 409).
+         */
+        Error_TooManyAccessTokens: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TooManyAccessTokens";
             /** Message */
             message: string;
         };
@@ -3379,6 +3676,27 @@ export interface components {
             share: number;
             /** Value */
             value: string;
+        };
+        /**
+         * NewAccessToken
+         * @description A token to create: a name (unique among the account's live tokens), the last day it
+         *     works (``expiresOn``, UTC: from tomorrow to a year from today; the console offers 7, 30
+         *     and 90 days from today, or a date) and its scopes (each within the creator's role).
+         */
+        NewAccessToken: {
+            /**
+             * Expireson
+             * Format: date
+             * @description The last day the token works (it ends at that day's end, UTC): from tomorrow to a year from today.
+             */
+            expiresOn: string;
+            /** Name */
+            name: string;
+            /**
+             * Scopes
+             * @description What the token may do.
+             */
+            scopes: ("account:read" | "account:write" | "api_keys:read" | "api_keys:write" | "audit:read" | "billing:read" | "billing:write" | "owners:write" | "sso:read" | "sso:write" | "usage:read" | "usage:write" | "users:read" | "users:write")[];
         };
         /**
          * PastDue
@@ -4835,6 +5153,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ApiKeyRequired"] | components["schemas"]["Error_InvalidApiKey"];
                 };
             };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
+                };
+            };
             /** @description PayloadTooLarge */
             413: {
                 headers: {
@@ -6227,6 +6554,283 @@ export interface operations {
             };
         };
     };
+    listAccessTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessTokens"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    createAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewAccessToken"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessTokenCreated"];
+                };
+            };
+            /** @description ExpiryOutOfRange */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ExpiryOutOfRange"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired | EmailVerificationRequired | Forbidden | ScopeBeyondRole */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_ScopeBeyondRole"];
+                };
+            };
+            /** @description AccessTokenNameTaken | AccessTokensTurnedOff | TooManyAccessTokens */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNameTaken"] | components["schemas"]["Error_AccessTokensTurnedOff"] | components["schemas"]["Error_TooManyAccessTokens"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    setAccessTokenPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccessTokenPolicy"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessTokenPolicy"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    revokeAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_NotFound"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
     getAccount: {
         parameters: {
             query?: never;
@@ -6259,22 +6863,33 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_MissingScope"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -6310,22 +6925,22 @@ export interface operations {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6344,6 +6959,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -6375,22 +7001,33 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_MissingScope"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -6426,22 +7063,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6508,22 +7145,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -6551,6 +7188,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -6584,22 +7232,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeysResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -6638,6 +7286,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
@@ -6673,22 +7332,22 @@ export interface operations {
                     "application/json": components["schemas"]["RevealedKey"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -6780,22 +7439,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_InvalidCursor"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6814,6 +7473,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -6845,22 +7515,33 @@ export interface operations {
                     "application/json": components["schemas"]["AuditActorsResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -6901,22 +7582,22 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6935,6 +7616,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -6964,6 +7656,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebConfigResponse"];
+                };
+            };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -6998,22 +7699,22 @@ export interface operations {
                     "application/json": components["schemas"]["InvoicesResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -7096,6 +7797,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidEmailProvider"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
+                };
+            };
             /** @description EmailInUse */
             409: {
                 headers: {
@@ -7172,13 +7882,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccessTokenNotAccepted | AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -7225,22 +7935,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CannotChangeOwnRole"] | components["schemas"]["Error_LastOwnerRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -7268,6 +7978,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -7308,13 +8029,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccessTokenNotAccepted | AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -7355,13 +8076,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
+            /** @description AccessTokenNotAccepted | AccountRequired | EmailVerificationRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description TooManyScimTokens */
@@ -7411,13 +8132,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccessTokenNotAccepted | AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -7499,13 +8220,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccessTokenNotAccepted | AccountRequired */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -7539,6 +8260,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthorizeResponse"];
+                };
+            };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -7599,6 +8329,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_SsoNotConfigured"];
+                };
+            };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -7681,6 +8420,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
+                };
+            };
             /** @description PayloadTooLarge */
             413: {
                 headers: {
@@ -7761,6 +8509,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
+                };
+            };
             /** @description PayloadTooLarge */
             413: {
                 headers: {
@@ -7837,13 +8594,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccessTokenNotAccepted | AccountRequired */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description EmailAlreadyVerified */
@@ -7933,13 +8690,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccessTokenNotAccepted | AccountRequired */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description EmailAlreadyVerified */
@@ -8031,6 +8788,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
+                };
+            };
             /** @description PayloadTooLarge */
             413: {
                 headers: {
@@ -8111,6 +8877,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
+                };
+            };
             /** @description PayloadTooLarge */
             413: {
                 headers: {
@@ -8178,6 +8953,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -8260,6 +9044,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
+                };
+            };
             /** @description PayloadTooLarge */
             413: {
                 headers: {
@@ -8317,6 +9110,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
+                };
             };
             /** @description PayloadTooLarge */
             413: {
@@ -8380,13 +9182,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_SsoSignInRefused"] | components["schemas"]["Error_UnableToAuthenticate"] | components["schemas"]["Error_ValidationCodeExpired"];
                 };
             };
-            /** @description RemovedFromAccount */
+            /** @description AccessTokenNotAccepted | RemovedFromAccount */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_RemovedFromAccount"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_RemovedFromAccount"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -8469,6 +9271,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"];
                 };
             };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
+                };
+            };
             /** @description PayloadTooLarge */
             413: {
                 headers: {
@@ -8540,22 +9351,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_GoogleSsoAuthTypeRequired"] | components["schemas"]["Error_PersonalGmailAccount"] | components["schemas"]["Error_VerifiedDomainRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
+            /** @description AccountRequired | EmailVerificationRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -8574,6 +9385,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -8624,6 +9446,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_NotAuthenticated"];
+                };
+            };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -8704,6 +9535,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_NotAuthenticated"];
                 };
             };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
+                };
+            };
             /** @description Conflict | EmailInUse */
             409: {
                 headers: {
@@ -8780,13 +9620,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_NotAuthenticated"];
                 };
             };
-            /** @description RemovedFromAccount */
+            /** @description AccessTokenNotAccepted | RemovedFromAccount */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_RemovedFromAccount"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_RemovedFromAccount"];
                 };
             };
             /** @description NotFound */
@@ -8854,22 +9694,33 @@ export interface operations {
                     "application/json": components["schemas"]["SsoDomainsResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_MissingScope"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -8914,22 +9765,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_InvalidDomain"] | components["schemas"]["Error_PublicEmailDomain"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
+            /** @description AccountRequired | EmailVerificationRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description DomainAlreadyAdded */
@@ -8957,6 +9808,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -8997,22 +9859,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -9040,6 +9902,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -9082,22 +9955,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
+            /** @description AccountRequired | EmailVerificationRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -9167,22 +10040,33 @@ export interface operations {
                     "application/json": components["schemas"]["SamlSettingsResponse"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_MissingScope"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -9236,13 +10120,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
+            /** @description AccessTokenNotAccepted | AccountRequired | EmailVerificationRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -9319,13 +10203,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccessTokenNotAccepted | AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -9393,13 +10277,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
+            /** @description AccessTokenNotAccepted | AccountRequired | EmailVerificationRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description NotFound */
@@ -9480,13 +10364,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
+            /** @description AccessTokenNotAccepted | AccountRequired | EmailVerificationRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -9549,22 +10433,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_SamlConnectionRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -9583,6 +10467,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -9629,22 +10524,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_SamlConnectionRequired"] | components["schemas"]["Error_SamlTestFailed"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -9663,6 +10558,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -9707,13 +10613,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -9725,13 +10631,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CardDeclined"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description PaymentMethodRequired | PreviewExpired */
@@ -9759,6 +10665,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -9799,13 +10716,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -9817,13 +10734,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CardDeclined"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -9842,6 +10759,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_PaymentMethodRequired"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -9886,13 +10814,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
             /** @description CardDeclined */
@@ -9904,13 +10832,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CardDeclined"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -9978,22 +10906,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -10012,6 +10940,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_PaidPlanNeedsPaymentMethod"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -10055,22 +10994,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_PaymentProviderRefused"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description PaymentMethodRequired */
@@ -10098,6 +11037,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -10138,13 +11088,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccessTokenNotAccepted | AccountRequired */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -10196,13 +11146,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccessTokenNotAccepted | AccountRequired */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description TwoStepSignInOff */
@@ -10294,13 +11244,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccessTokenNotAccepted | AccountRequired */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
                 };
             };
             /** @description TwoStepSignInOff */
@@ -10392,13 +11342,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccessTokenNotAccepted | AccountRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -10466,13 +11416,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | EmailVerificationRequired */
+            /** @description AccessTokenNotAccepted | AccountRequired | EmailVerificationRequired */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"];
                 };
             };
             /** @description TwoStepSignInAlreadyOn */
@@ -10564,13 +11514,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | EmailVerificationRequired */
+            /** @description AccessTokenNotAccepted | AccountRequired | EmailVerificationRequired */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"];
                 };
             };
             /** @description TwoStepSignInAlreadyOn */
@@ -10640,22 +11590,33 @@ export interface operations {
                     "application/json": components["schemas"]["UsageAlertSettings"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_MissingScope"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -10700,22 +11661,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_UnknownAlertRecipient"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -10734,6 +11695,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -10770,22 +11742,22 @@ export interface operations {
                     "application/json": components["schemas"]["UsageBreakdown"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -10813,6 +11785,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -10849,22 +11832,22 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -10892,6 +11875,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -10923,22 +11917,33 @@ export interface operations {
                     "application/json": components["schemas"]["UsageLimits"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired */
+            /** @description AccountRequired | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_MissingScope"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -10974,22 +11979,22 @@ export interface operations {
                     "application/json": components["schemas"]["UsageLimits"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -11008,6 +12013,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
@@ -11052,22 +12068,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InviteRefusedWithSso"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
+            /** @description AccountRequired | EmailVerificationRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description EmailInUse */
@@ -11152,22 +12168,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CannotChangeOwnRole"] | components["schemas"]["Error_LastOwnerRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -11197,6 +12213,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ValidationError"];
                 };
             };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */
             503: {
                 headers: {
@@ -11210,7 +12237,10 @@ export interface operations {
     };
     deleteUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Keep the access tokens the user made (an Owner's choice); by default they are revoked with the removal. */
+                keepAccessTokens?: boolean;
+            };
             header?: never;
             path: {
                 user_id: string;
@@ -11235,22 +12265,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CannotDeleteSelf"] | components["schemas"]["Error_LastOwnerRequired"] | components["schemas"]["Error_LastUserRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -11278,6 +12308,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -11320,22 +12361,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationNotPending"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | EmailVerificationRequired | Forbidden */
+            /** @description AccountRequired | EmailVerificationRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -11414,22 +12455,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CannotDeleteSelf"] | components["schemas"]["Error_InvitationNotPending"] | components["schemas"]["Error_LastOwnerRequired"] | components["schemas"]["Error_LastUserRequired"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -11457,6 +12498,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
@@ -11497,22 +12549,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_CannotResetOwnTwoStepSignIn"] | components["schemas"]["Error_TwoStepSignInUnavailable"];
                 };
             };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | Forbidden */
+            /** @description AccountRequired | Forbidden | MissingScope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */
@@ -11549,6 +12601,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
