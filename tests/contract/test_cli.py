@@ -23,7 +23,7 @@ import sys
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -188,7 +188,7 @@ def test_pip_install_gives_the_command_naming_its_configuration(cli: Path) -> No
     assert helped.status == 0, helped
     for text in ("CONSOLE_URL", "CONSOLE_TOKEN", "--url", "--token", "--json"):
         assert text in helped.stdout, text
-    for group in ("users", "keys", "audit", "usage"):
+    for group in ("users", "keys", "tokens", "audit", "usage"):
         assert group in helped.stdout, group
     assert run(cli, None, None, "--version").stdout.strip() == "console-cli, version 0.1.0"
     # The client in the installed package is the one the build generated from openapi.json.
@@ -473,3 +473,31 @@ def _start(log: Path, command: list[Any]) -> Started:
 
 def _shell(command: list[Any]) -> str:
     return shlex.join(str(part) for part in command)
+
+
+def test_an_access_token_drives_the_cli_and_the_owner_lists_and_revokes_it(
+    cli: Path, console_url: str, owner: Owner
+) -> None:
+    tomorrow = (datetime.now(UTC) + timedelta(days=7)).date().isoformat()
+    created = httpx.post(
+        f"{console_url}/web/access-tokens",
+        headers={"Authorization": f"Bearer {owner.token}"},
+        json={"name": "CLI run", "expiresOn": tomorrow, "scopes": ["users:read", "api_keys:read"]},
+    )
+    assert created.status_code == 201, created.text
+    secret, token_id = created.json()["secret"], created.json()["token"]["id"]
+
+    # The script's own token: what its scopes allow works, the rest is a typed refusal.
+    listed = run(cli, console_url, secret, "users", "list", "--json")
+    assert listed.status == 0, listed
+    assert owner.email in listed.stdout
+    assert_error(
+        run(cli, console_url, secret, "keys", "roll", "--overlap", "1h"), 3, "MissingScope"
+    )
+
+    # The Owner's own sign-in sees it used, then revokes it; the script stops at once.
+    tokens = run(cli, console_url, owner.token, "tokens", "list", "--json").json()["tokens"]
+    (mine,) = [t for t in tokens if t["id"] == token_id]
+    assert mine["lastUsedAt"] is not None and mine["scopes"] == ["api_keys:read", "users:read"]
+    assert run(cli, console_url, owner.token, "tokens", "revoke", token_id).status == 0
+    assert_error(run(cli, console_url, secret, "users", "list"), 3, "AccessTokenRevoked")

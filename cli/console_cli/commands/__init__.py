@@ -7,8 +7,9 @@ import click
 
 from console_cli.commands.audit import audit
 from console_cli.commands.keys import keys
+from console_cli.commands.tokens import tokens
 from console_cli.commands.usage import usage
 from console_cli.commands.users import users
 
-GROUPS: tuple[click.Group, ...] = (users, keys, audit, usage)
+GROUPS: tuple[click.Group, ...] = (users, keys, tokens, audit, usage)
 """What ``console-cli`` offers (``--help`` lists them by name)."""

@@ -13,8 +13,9 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import select, update
 
+from api.identity.access_tokens.expiry import send_expiry_notices
 from api.models import AccessToken, Account, Role
-from tests.api.conftest import MakeUser, SignedIn
+from tests.api.conftest import MakeUser, SignedIn, mails_to
 
 ALL_READS = ["account:read", "users:read", "usage:read", "billing:read", "sso:read"]
 
@@ -341,3 +342,31 @@ async def test_removing_a_member_revokes_their_tokens_unless_an_owner_keeps_them
     assert listed[kept_view["id"]]["creatorRemoved"] is True
     assert listed[kept_view["id"]]["createdByUserId"] is None
     assert listed[gone_view["id"]]["status"] == "revoked"
+
+
+async def test_creator_and_owners_are_told_a_week_before_and_at_expiry_once_each(
+    app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+) -> None:
+    owner = await make_user()
+    admin = await make_user(account=owner.account, role=Role.ADMIN)
+    member = await make_user(account=owner.account, role=Role.MEMBER)
+    _, view = await make_token(client, admin, ["usage:read"], name="Deploy bot", days=30)
+    sessionmaker = app.state.resources.sessionmaker
+    soon = datetime.now(UTC) + timedelta(days=3)
+    async with sessionmaker() as db, db.begin():
+        await db.execute(
+            update(AccessToken).where(AccessToken.id == view["id"]).values(expires_at=soon)
+        )
+
+    assert await send_expiry_notices(sessionmaker) == 2  # the Admin who made it, the Owner
+    assert await send_expiry_notices(sessionmaker) == 0
+    for person in (owner, admin):
+        (reminder,) = await mails_to(client, person.user.email)
+        assert reminder["subject"] == f"Access token 'Deploy bot' expires on {soon:%Y-%m-%d}"
+    assert await mails_to(client, member.user.email, wait_s=0) == []
+
+    later = soon + timedelta(seconds=1)
+    assert await send_expiry_notices(sessionmaker, now=later) == 2
+    assert await send_expiry_notices(sessionmaker, now=later) == 0
+    box = await mails_to(client, admin.user.email, expected=2)
+    assert {m["subject"] for m in box} >= {"Access token 'Deploy bot' has expired"}
