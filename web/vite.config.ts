@@ -99,7 +99,30 @@ export default defineConfig(({ command }) => ({
     },
   },
   test: {
-    environment: "node",
-    include: ["src/**/*.test.ts"],
+    projects: [
+      // Pure logic: src/**/*.test.ts in Node.
+      { extends: true, test: { name: "unit", environment: "node", include: ["src/**/*.test.ts"] } },
+      // Whole routes: src/**/*.test.tsx render the app in happy-dom against a fake API
+      // (src/test/, docs/contributors/tests.md "Route tests").
+      {
+        extends: true,
+        // The libraries' browser builds, as the app gets (react-router's "node" one is CommonJS,
+        // which Vite leaves to Node's require).
+        resolve: { conditions: ["module", "browser", "development"] },
+        test: {
+          name: "routes",
+          environment: "happy-dom",
+          environmentOptions: { happyDOM: { url: "http://console.test/" } },
+          include: ["src/**/*.test.tsx"],
+          setupFiles: ["src/test/setup.ts"],
+          // One module graph for all route test files: the app's code is loaded once, not once
+          // per file (~6 s less); setup.ts empties what the app keeps between renders.
+          isolate: false,
+          // Through Vite, not Node: react-router and React Query import "react", which must be
+          // Preact's compat as in the build, and all of them the one copy of Preact.
+          server: { deps: { inline: [/\/node_modules\/(preact|react-router|@tanstack|@testing-library\/preact)\//] } },
+        },
+      },
+    ],
   },
 }));

@@ -1,0 +1,121 @@
+/**
+ * /users, User Management (SPEC 2, 5 "Invite user is disabled when SSO is on"; README "Roles
+ * and invitations"): which of Edit, Delete and '+ Invite User' each role may use, the reason a
+ * disabled one gives, and a refusal of the API (403 Forbidden) that keeps the session;
+ * rendered with the app's routes against the fake API.
+ */
+import { screen, within } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
+
+import { tokenStore } from "@/lib/token-store";
+import { api } from "@/test/fake-api";
+import { ADA, GRACE, KATHERINE, signedIn } from "@/test/fixtures";
+import { expectDisabledWithTooltip, location, renderRoute } from "@/test/render";
+
+const MANAGE_USERS = "Only Owners and Admins can manage users.";
+const OWNER_ONLY = "Only Owners can change an Owner.";
+const SSO_ON = "Instruct other users to sign in with SSO to join the account.";
+const ROLE_REFUSED = "Only an Owner or an Admin of this account can do this. Ask one of them to do it for you.";
+
+async function openUsers() {
+  const view = renderRoute("/users");
+  await screen.findByRole("heading", { name: "User Management" });
+  return view;
+}
+
+const button = (name: string) => screen.getByRole("button", { name });
+const inviteButton = () => button("+ Invite User");
+const fullName = (u: { firstName: string; lastName: string }) => `${u.firstName} ${u.lastName}`;
+
+describe("User Management", () => {
+  it("lets an Owner invite, edit and delete anyone but themselves", async () => {
+    signedIn("Owner");
+    const { user } = await openUsers();
+
+    expect(inviteButton()).toHaveProperty("disabled", false);
+    for (const other of [GRACE, KATHERINE]) {
+      expect(button(`Edit ${fullName(other)}`)).toHaveProperty("disabled", false);
+      expect(button(`Delete ${fullName(other)}`)).toHaveProperty("disabled", false);
+    }
+    expect(screen.queryByRole("button", { name: `Delete ${fullName(ADA)}` })).toBeNull();
+
+    // SPEC 2: the delete confirmation.
+    await user.click(button(`Delete ${fullName(GRACE)}`));
+    const confirm = await screen.findByRole("dialog", { name: "Delete User" });
+    expect(within(confirm).getByText("This will delete Grace Hopper from your account.")).toBeDefined();
+    await user.click(within(confirm).getByRole("button", { name: "Cancel" }));
+    expect(api().callsTo("delete", "/web/users/{user_id}")).toEqual([]);
+
+    // One's own role is another Owner's to change.
+    await user.click(button(`Edit ${fullName(ADA)}`));
+    const edit = await screen.findByRole("dialog", { name: "Edit User" });
+    expect(within(edit).queryAllByRole("radio")).toEqual([]);
+    expect(edit.textContent).toContain("Role: Owner. You cannot change your own role. Ask another Owner to change it.");
+    expect(within(edit).getByLabelText<HTMLInputElement>("Email").readOnly).toBe(true);
+  });
+
+  it("offers an Owner every role in the invitation, Admin first chosen", async () => {
+    signedIn("Owner");
+    const { user } = await openUsers();
+    await user.click(inviteButton());
+    const dialog = await screen.findByRole("dialog", { name: "Invite User" });
+    const roles = within(within(dialog).getByRole("group", { name: "Role" })).getAllByRole<HTMLInputElement>("radio");
+    expect(roles.map((r) => [r.value, r.checked])).toEqual([
+      ["Owner", false],
+      ["Admin", true],
+      ["Member", false],
+    ]);
+  });
+
+  it("keeps an Admin from changing an Owner, and from giving the Owner role", async () => {
+    signedIn("Admin");
+    const { user } = await openUsers();
+
+    expect(inviteButton()).toHaveProperty("disabled", false);
+    await expectDisabledWithTooltip(user, button(`Edit ${fullName(ADA)}`), OWNER_ONLY);
+    await expectDisabledWithTooltip(user, button(`Delete ${fullName(ADA)}`), OWNER_ONLY);
+    expect(button(`Delete ${fullName(KATHERINE)}`)).toHaveProperty("disabled", false);
+
+    await user.click(button(`Edit ${fullName(KATHERINE)}`));
+    const dialog = await screen.findByRole("dialog", { name: "Edit User" });
+    expect(within(dialog).getAllByRole<HTMLInputElement>("radio").map((r) => r.value)).toEqual(["Admin", "Member"]);
+  });
+
+  it("disables every change for a Member, with the role it needs", async () => {
+    signedIn("Member");
+    const { user } = await openUsers();
+
+    await expectDisabledWithTooltip(user, inviteButton(), MANAGE_USERS);
+    await expectDisabledWithTooltip(user, button(`Edit ${fullName(ADA)}`), MANAGE_USERS);
+    await expectDisabledWithTooltip(user, button(`Delete ${fullName(GRACE)}`), MANAGE_USERS);
+    // Their own row too: a Member changes nothing, their own names included.
+    await expectDisabledWithTooltip(user, button(`Edit ${fullName(KATHERINE)}`), MANAGE_USERS);
+  });
+
+  it("disables inviting while Google SSO is on, for an Owner too", async () => {
+    signedIn("Owner", { sso: { isGoogleSSO: true, isSamlSSO: false, domains: ["acme-robotics.dev"] } });
+    const { user } = await openUsers();
+    await expectDisabledWithTooltip(user, inviteButton(), SSO_ON);
+  });
+
+  it("shows a refusal of the API in the dialog and keeps the session", async () => {
+    // The page still shows what an Admin may do; an Owner has made them a Member meanwhile.
+    signedIn("Admin");
+    api().on("post", "/web/users", { status: 403, body: { code: "Forbidden", message: ROLE_REFUSED } });
+    const { user } = await openUsers();
+    await user.click(inviteButton());
+    const dialog = await screen.findByRole("dialog", { name: "Invite User" });
+    await user.type(within(dialog).getByLabelText("First name"), "Not");
+    await user.type(within(dialog).getByLabelText("Last name"), "Invited");
+    await user.type(within(dialog).getByLabelText("Email"), "Not-Invited@acme-robotics.dev");
+    await user.click(within(dialog).getByRole("button", { name: "Invite User" }));
+
+    expect((await within(dialog).findByRole("alert")).textContent).toBe(ROLE_REFUSED);
+    expect(api().callsTo("post", "/web/users").map((c) => c.body)).toEqual([
+      { firstName: "Not", lastName: "Invited", email: "not-invited@acme-robotics.dev", role: "Admin" },
+    ]);
+    expect(location()).toBe("/users");
+    expect(tokenStore.read()).not.toBeNull();
+    expect(screen.getByRole("heading", { name: "User Management" })).toBeDefined();
+  });
+});
