@@ -482,7 +482,11 @@ def test_an_access_token_drives_the_cli_and_the_owner_lists_and_revokes_it(
     created = httpx.post(
         f"{console_url}/web/access-tokens",
         headers={"Authorization": f"Bearer {owner.token}"},
-        json={"name": "CLI run", "expiresOn": tomorrow, "scopes": ["users:read", "api_keys:read"]},
+        json={
+            "name": "CLI run",
+            "expiresOn": tomorrow,
+            "scopes": ["account:read", "api_keys:read"],
+        },
     )
     assert created.status_code == 201, created.text
     secret, token_id = created.json()["secret"], created.json()["token"]["id"]
@@ -498,6 +502,6 @@ def test_an_access_token_drives_the_cli_and_the_owner_lists_and_revokes_it(
     # The Owner's own sign-in sees it used, then revokes it; the script stops at once.
     tokens = run(cli, console_url, owner.token, "tokens", "list", "--json").json()["tokens"]
     (mine,) = [t for t in tokens if t["id"] == token_id]
-    assert mine["lastUsedAt"] is not None and mine["scopes"] == ["api_keys:read", "users:read"]
+    assert mine["lastUsedAt"] is not None and mine["scopes"] == ["account:read", "api_keys:read"]
     assert run(cli, console_url, owner.token, "tokens", "revoke", token_id).status == 0
     assert_error(run(cli, console_url, secret, "users", "list"), 3, "AccessTokenRevoked")
