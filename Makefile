@@ -74,9 +74,11 @@ test-api: $(VENV_STAMP) xmlsec1
 test-deploy: $(VENV_STAMP) promtool
 	$(PY) -m pytest tests/deploy
 
-test-web: $(WEB_STAMP)
+# The production build through devstack/webbuild.py, which notes the sources it was built from:
+# test-e2e's dev stack then serves that build instead of building the same sources again.
+test-web: $(VENV_STAMP) $(WEB_STAMP)
 	cd web && npm run check:api && npm run typecheck && npm run lint && npm test
-	cd web && npm run build
+	$(PY) -m devstack.webbuild
 	node bench/bundle/measure.mjs
 
 test-e2e: deps chromium
