@@ -60,17 +60,25 @@ lint: $(VENV_STAMP)
 		tests migrations deploy bench docs README.md web/README.md requirements.in requirements-dev.in \
 		|| { echo "lint: name the reason or the SPEC/README section, not an issue number"; exit 1; }
 
+# In API_TEST_WORKERS processes (pytest-xdist; 0: all in this one), each with a stand-in stack,
+# a database and a job worker of its own (tests/api/conftest.py), the next test going to
+# whichever is free (worksteal: a test that waits, for a code of the next 30 s or a replica
+# starting, holds one worker only). Two fit a two-core machine and the embedded PostgreSQL's
+# 100 connections, of which each worker uses up to 35 (docs/contributors/tests.md).
+API_TEST_WORKERS ?= 2
 test-api: $(VENV_STAMP) xmlsec1
-	$(PY) -m pytest tests/api
+	$(PY) -m pytest tests/api -n $(API_TEST_WORKERS) --dist worksteal
 
 # deploy/k8s rendered per overlay and validated with kubernetes-validate, the monitoring custom
 # resources against their CRDs' schemas, the alerts through promtool (tests/deploy).
 test-deploy: $(VENV_STAMP) promtool
 	$(PY) -m pytest tests/deploy
 
-test-web: $(WEB_STAMP)
+# The production build through devstack/webbuild.py, which notes the sources it was built from:
+# test-e2e's dev stack then serves that build instead of building the same sources again.
+test-web: $(VENV_STAMP) $(WEB_STAMP)
 	cd web && npm run check:api && npm run typecheck && npm run lint && npm test
-	cd web && npm run build
+	$(PY) -m devstack.webbuild
 	node bench/bundle/measure.mjs
 
 test-e2e: deps chromium

@@ -1,8 +1,12 @@
 """Build the SPA into web/dist when its sources changed since the last build.
 
+    python -m devstack.webbuild
+
 The hash of every source file (web/ minus node_modules and dist) is kept in
 ``web/dist/.source-hash``; ``npm ci`` runs when package-lock.json is newer than the installed
-packages.
+packages. ``make test-web`` builds through here, so the dev stacks that ``make test`` starts
+afterwards (end-to-end, fuzzing, contract) find the build of the same sources and do not build
+it again.
 """
 
 from __future__ import annotations
@@ -42,3 +46,7 @@ def build_if_changed(say: Callable[[str], None]) -> None:
     say("building the web app")
     subprocess.run(["npm", "run", "build"], cwd=WEB, check=True)
     stamp.write_text(current)
+
+
+if __name__ == "__main__":
+    build_if_changed(print)

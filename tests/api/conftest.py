@@ -1,6 +1,12 @@
 """Fixtures of the API tests: the stand-in stack, the app with its lifespan and a job worker
 beside it (in-process, as ``make dev`` runs one beside the API), an HTTP client, and a factory
-of signed-in users in fresh accounts (so every test owns its data)."""
+of signed-in users in fresh accounts (so every test owns its data).
+
+The session fixtures belong to one pytest process: under pytest-xdist (``make test-api``
+runs two workers) each worker has its own stack (moto, localstripe, the DNS stand-in and the
+SMTP sink on free ports; the mailbox, the DNS records and the Stripe store in folders named
+after its database), its own database, app and job worker, so a test never meets another
+worker's data, mail or jobs."""
 
 from __future__ import annotations
 
@@ -128,7 +134,8 @@ async def _supervised_worker(jobs: procrastinate.App) -> None:
 async def terminate_database_connections(app: FastAPI) -> int:
     """What an administrator or a failover does: end every other backend of the app's
     database. Returns how many were ended; ``app.state.resources.replace_pools()`` gives the
-    app live connections again."""
+    app live connections again. Only this worker's database: the other pytest-xdist workers'
+    connections, on databases of their own on the same server, are left alone."""
     url = make_url(app.state.settings.database_url).set(drivername="postgresql")
     admin = await asyncpg.connect(url.render_as_string(hide_password=False))
     try:

@@ -17,8 +17,10 @@ import argparse
 import asyncio
 import sys
 
+import psycopg
+
 from api.app.jobs.queue import STATUSES, QueueState, queue_state
-from api.app.worker import create_job_app
+from api.app.worker import create_job_app, psycopg_conninfo
 from api.kernel.config import Settings
 
 
@@ -41,7 +43,27 @@ def _line(name: str, jobs: dict[str, int], waited_s: float | None) -> str:
     return f"{name:<14}" + "".join(f"{jobs[s]:>11,}" for s in STATUSES) + f"{waited:>16}"
 
 
+CONNECT_TIMEOUT_S = 10
+"""How long the first connection may take before the database counts as unreachable."""
+
+
+async def _reachable(database_url: str) -> bool:
+    """Whether the database answers a connection: asked once before the engine's pool opens,
+    which waits 30 s for a database that is not there and then fails with a traceback."""
+    try:
+        connection = await psycopg.AsyncConnection.connect(
+            psycopg_conninfo(database_url), connect_timeout=CONNECT_TIMEOUT_S
+        )
+    except psycopg.OperationalError:
+        return False
+    await connection.close()
+    return True
+
+
 async def _read(settings: Settings) -> QueueState | None:
+    settings.check_database()
+    if not await _reachable(settings.database_url):
+        return None
     app = create_job_app(settings, pool_size=1)
     async with app.open_async():
         if not await app.check_connection_async():

@@ -308,3 +308,4 @@ class TestQueueCommand:
             check=False,
         )
         assert unreachable.returncode == 1
+        assert unreachable.stderr == "the database cannot be reached\n"

@@ -14,6 +14,7 @@ validation (never 401, 403 or 422). The handbook's role table
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import uuid
@@ -25,7 +26,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
-from hypothesis import find, settings
+from hypothesis import Phase, find, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
@@ -170,13 +171,24 @@ def _string(schema: dict[str, Any], name: str) -> str:
     if name == "domain":
         return unique_domain()
     if "pattern" in schema:
-        # The simplest string the pattern takes, as Hypothesis (the fuzzer's engine) shrinks it.
-        strings = st.from_regex(schema["pattern"], fullmatch=True).filter(
-            lambda s: len(s) >= schema.get("minLength", 0)
-        )
-        found: str = find(strings, lambda _: True, settings=settings(database=None))
-        return found
+        return _simplest_match(schema["pattern"], schema.get("minLength", 0))
     return "a" * max(schema.get("minLength", 1), 1)
+
+
+@functools.cache
+def _simplest_match(pattern: str, min_length: int) -> str:
+    """The simplest string of at least ``min_length`` characters that ``pattern`` takes, as
+    Hypothesis (the fuzzer's engine) shrinks it. Searched once per pattern (the same answer for
+    every role and operation that asks), and without Hypothesis's explain phase: ``find``'s
+    condition holds at once, which Hypothesis treats as a failure to explain by tracing every
+    line it runs again, seconds per pattern for nothing ``find`` returns."""
+    strings = st.from_regex(pattern, fullmatch=True).filter(lambda s: len(s) >= min_length)
+    found: str = find(
+        strings,
+        lambda _: True,
+        settings=settings(database=None, phases=[Phase.generate, Phase.shrink]),
+    )
+    return found
 
 
 def request_of(
