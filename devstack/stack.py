@@ -48,10 +48,14 @@ def settings_from_env(env: dict[str, str]) -> Settings:
 
 
 @contextmanager
-def running_stack(data_dir: Path = TEST_DATA, smtp_delay_ms: float = 0) -> Iterator[Stack]:
+def running_stack(
+    data_dir: Path = TEST_DATA, smtp_delay_ms: float = 0, postgres_dir: str = "pg"
+) -> Iterator[Stack]:
     """Start everything, yield, then stop it all and drop the database (``smtp_delay_ms``: the
-    SMTP sink's hold on each message)."""
-    postgres = services.start_postgres(data_dir / "pg")
+    SMTP sink's hold on each message; ``postgres_dir``: the embedded server's folder under
+    ``data_dir`` when ``DATABASE_URL`` names none, so processes that each need a server's
+    connections to themselves start their own)."""
+    postgres = services.start_postgres(data_dir / postgres_dir)
     database = f"console_test_{services.random_suffix()}"
     children: list[services.ChildProcess] = []
     try:

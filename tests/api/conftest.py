@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import secrets
 import time
 import uuid
@@ -92,7 +93,10 @@ def _loggers_never_cached() -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def stack() -> Iterator[Stack]:
-    with running_stack() as running:
+    # Under pytest-xdist each worker gets an embedded PostgreSQL of its own: one server's 100
+    # connections do not hold two workers' apps, job workers and replicas at their peaks.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    with running_stack(postgres_dir=f"pg-{worker}" if worker else "pg") as running:
         yield running
 
 

@@ -96,6 +96,7 @@ def test_body_limits_and_schedules_come_from_the_features() -> None:
         "reconcile_billing": "BILLING_RECONCILE_CRON",
         "audit_retention": "AUDIT_RETENTION_CRON",
         "delete_orphan_users": "ORPHAN_USER_CLEANUP_CRON",
+        "access_token_expiry": "ACCESS_TOKEN_EXPIRY_CRON",
     }
     assert [job.task.name for job in features.job_tasks()] == ["process_stripe_event"]
 
