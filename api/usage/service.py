@@ -16,7 +16,7 @@ from api.kernel.errors import NotFound
 from api.models import Platform
 from api.principal.api_keys import masked
 from api.principal.principal import KeyHolder
-from api.usage import alerts, limits, repository
+from api.usage import alerts, limits, ranges, repository, series
 from api.usage.cycles import (
     USAGE_CYCLES_SHOWN,
     containing_cycle_starts,
@@ -26,7 +26,16 @@ from api.usage.cycles import (
     recent_cycle_starts,
     reset_date,
 )
-from api.usage.errors import RecordInTheFuture, RecordTooOld, UnknownAlertRecipient
+from api.usage.errors import (
+    InvalidCursor,
+    OutsideRetention,
+    RangeOutOfOrder,
+    RangeTooLong,
+    RecordInTheFuture,
+    RecordTooOld,
+    UnknownAlertRecipient,
+    UnknownLabel,
+)
 from api.usage.repository import NewRecord
 from api.usage.schemas import (
     MAX_CLOCK_SKEW,
@@ -44,6 +53,7 @@ from api.usage.schemas import (
     UsageEntry,
     UsageLimits,
     UsageLimitsUpdate,
+    UsageQuery,
     UsageRecordCreate,
     UsageShare,
 )
@@ -396,3 +406,159 @@ async def export_rows(
             day += timedelta(days=1)
 
     return start, lines()
+
+
+_GRAINS: dict[ranges.Granularity, repository.Grain] = {
+    ranges.Granularity.HOUR: "hour",
+    ranges.Granularity.DAY: "day",
+    ranges.Granularity.CYCLE: "cycle",
+}
+
+
+async def usage_page(
+    *, db: AsyncSession, account_id: uuid.UUID, query: UsageQuery, now: datetime | None = None
+) -> series.UsagePage:
+    """``GET /web/usage`` (README "Usage API"): one page of the account's usage over a range,
+    in buckets of an hour, a UTC day or a billing cycle (``api/usage/ranges.py``), optionally
+    grouped by API key or by the values of one label. Reads only the rollups of the bucket's
+    length (``usage_hourly``, ``usage_daily``, ``usage`` and their per-key and per-label
+    twins): at most 3 rows a bucket, and 3 a group of a bucket.
+
+    The range: ``from`` and ``to`` as given, or left out (``to``: now; ``from``: the retention's
+    start, for hours 92 days before ``to`` if later; with a cursor, the first page's), widened
+    to whole buckets; with a cursor, from the bucket it names.
+
+    Raises:
+        RangeOutOfOrder: ``from`` is not before ``to`` (400).
+        OutsideRetention: ``from`` before the oldest billing cycle kept or ``to`` after the
+            current one's end (400).
+        RangeTooLong: hours over more than 92 days (400).
+        UnknownLabel: ``groupBy=label:<name>`` and no record of the cycles kept carried it (400).
+        InvalidCursor: ``cursor`` is not a page of this query (400).
+    """
+    now = now or datetime.now(UTC)
+    granularity = query.granularity
+    anchor = await repository.cycle_anchor(db, account_id)
+    kept = ranges.retention(anchor, now)
+    window, first = _window(query, kept, anchor, now)
+    label = await _grouped_label(db, account_id, query.group_by, kept)
+    edges, more = window.buckets(first, query.limit)
+    page_start, page_end = edges[0][0], edges[-1][1]
+    grain = _GRAINS[granularity]
+    totals = await repository.usage_figures(db, account_id, grain, page_start, page_end)
+    keys: list[repository.KeyShown] = []
+    if query.group_by is None:
+        buckets = series.buckets_of(edges, totals)
+    elif label is None:
+        rows = await repository.key_figures(db, account_id, grain, page_start, page_end)
+        sent = {r.group for r in rows if isinstance(r.group, uuid.UUID)}
+        keys = await repository.keys_shown(db, account_id, sorted(sent))
+        by_key = {k.id: k for k in keys}
+        buckets = series.buckets_of(edges, totals, rows, by_key=by_key)
+        named = {uuid.UUID(g.group) for b in buckets for g in b.groups if g.kind == "apiKey"}
+        keys = sorted((k for k in keys if k.id in named), key=lambda k: k.created_at, reverse=True)
+    else:
+        rows = await repository.label_figures(db, account_id, label, grain, page_start, page_end)
+        buckets = series.buckets_of(edges, totals, rows)
+    return series.UsagePage(
+        granularity=granularity,
+        start=window.start,
+        end=window.end,
+        group_by=query.group_by,
+        labels=await repository.label_names_between(
+            db, account_id, grain, window.start, window.end
+        ),
+        keys=keys,
+        buckets=buckets,
+        next_cursor=ranges.encode_cursor(
+            ranges.Cursor(granularity, window.start, window.end, page_end, query.group_by)
+        )
+        if more
+        else None,
+    )
+
+
+def _window(
+    query: UsageQuery, kept: ranges.Retention, anchor: datetime, now: datetime
+) -> tuple[ranges.Window, datetime]:
+    """The window of whole buckets the query asks for, and the page's first bucket.
+
+    Without a cursor, the range as given (or left out) must be one a query may ask for. With
+    one, it is the first page's window (checked then), which a ``from`` or ``to`` sent again
+    must widen to; the window must still lie within the retention (a cursor is no secret, and
+    a new billing cycle may have begun since the first page).
+
+    Raises:
+        RangeOutOfOrder, OutsideRetention, RangeTooLong: see :func:`usage_page`.
+        InvalidCursor: the cursor is no page of this query, or its window is no longer kept.
+    """
+    granularity = query.granularity
+    if query.cursor is None:
+        # An anchor still ahead of now (a cycle set to start later) keeps its first cycle.
+        end = query.to or max(now, kept.earliest + timedelta(microseconds=1))
+        start = query.from_ or ranges.default_range(granularity, kept, end)[0]
+        _check_range(granularity, start, end, kept)
+        window = ranges.window(granularity, start, end, anchor)
+        return window, window.start
+    cursor = ranges.decode_cursor(query.cursor, query.group_by)
+    if cursor is None or cursor.granularity is not granularity:
+        raise InvalidCursor()
+    window = ranges.Window(granularity, cursor.start, cursor.end, anchor)
+    try:
+        sent = ranges.window(
+            granularity, query.from_ or cursor.start, query.to or cursor.end, anchor
+        )
+        kept_window = ranges.window(granularity, kept.earliest, kept.latest, anchor)
+    except (OverflowError, ValueError) as exc:
+        raise InvalidCursor() from exc
+    longest = ranges.MAX_HOURLY_RANGE + timedelta(hours=2)  # widened by up to an hour a side
+    if (
+        (sent.start, sent.end) != (window.start, window.end)
+        or not kept_window.start <= window.start < window.end <= kept_window.end
+        or ranges.floor(granularity, window.end, anchor) != window.end
+        or not window.is_bucket_start(window.start)
+        or not window.is_bucket_start(cursor.next)
+        or (granularity is ranges.Granularity.HOUR and window.end - window.start > longest)
+    ):
+        raise InvalidCursor()
+    return window, cursor.next
+
+
+def _check_range(
+    granularity: ranges.Granularity, start: datetime, end: datetime, kept: ranges.Retention
+) -> None:
+    """Raise the error of a range ``[start, end)`` a query may not ask for."""
+    if start >= end:
+        raise RangeOutOfOrder(f"from ({start.isoformat()}) must be before to ({end.isoformat()})")
+    if start < kept.earliest or end > kept.latest:
+        raise OutsideRetention(
+            f"The usage kept runs from {kept.earliest.isoformat()} (the start of the oldest of "
+            f"the {USAGE_CYCLES_SHOWN} billing cycles kept) to {kept.latest.isoformat()} (the "
+            "end of the current one): from and to must lie within it.",
+            earliest=kept.earliest,
+            latest=kept.latest,
+        )
+    if granularity is ranges.Granularity.HOUR and end - start > ranges.MAX_HOURLY_RANGE:
+        raise RangeTooLong()
+
+
+async def _grouped_label(
+    db: AsyncSession, account_id: uuid.UUID, group_by: str | None, kept: ranges.Retention
+) -> str | None:
+    """The label name of ``group_by`` (``label:<name>``), None for ``apiKey`` or none.
+
+    Raises:
+        UnknownLabel: no record of the cycles kept carried it.
+    """
+    if group_by is None or not group_by.startswith("label:"):
+        return None
+    label = group_by.removeprefix("label:")
+    labels = await repository.label_names_since(db, account_id, kept.earliest)
+    if label not in labels:
+        known = ", ".join(labels) or "none"
+        raise UnknownLabel(
+            f"No record of the last {USAGE_CYCLES_SHOWN} billing cycles carries the label "
+            f"{label!r} (labels: {known}).",
+            labels=labels,
+        )
+    return label

@@ -43,6 +43,9 @@ const WORDS: Readonly<Record<AuditAction, string>> = {
   "usage_alerts.changed": "Changed the usage alerts",
   "scim_token.created": "Generated a SCIM token",
   "scim_token.revoked": "Revoked a SCIM token",
+  "access_token.created": "Created an access token",
+  "access_token.revoked": "Revoked an access token",
+  "access_tokens.changed": "Turned the account's access tokens on or off",
   "user.provisioned": "Provisioned a user",
   "directory_group.created": "Added a directory group",
   "directory_group.renamed": "Renamed a directory group",
@@ -137,6 +140,10 @@ export const ACTION_GROUPS: readonly { label: string; actions: readonly AuditAct
       "usage_alerts.changed",
       "usage_limit.changed",
     ],
+  },
+  {
+    label: "Access tokens",
+    actions: ["access_token.created", "access_token.revoked", "access_tokens.changed"],
   },
   {
     label: "Two-step sign-in",
