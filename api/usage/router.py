@@ -272,12 +272,15 @@ async def get_usage(
         NotAuthenticated, AccountRequired, SignInPolicyRefusal, NotFound, RequestValidationFailed
     ),
     dependencies=[Permit(Permission.USAGE_READ)],
+    deprecated=True,
 )
 async def usage_breakdown(
     caller: CurrentUser, db: DbSession, cycle_start_ms: CycleStartMs, label: LabelQuery = None
 ) -> UsageBreakdown:
     """Where one billing cycle's requests went: by API key and by the values of a label (README
-    "Usage alerts and export")."""
+    "Usage alerts and export"). Deprecated: `GET /web/usage?granularity=cycle` over the cycle
+    with `groupBy=apiKey` and `groupBy=label:<name>` gives the same figures per platform (README
+    "Usage API"); kept for the integrators who call it."""
     return await service.breakdown(
         db=db, account_id=caller.account_id, cycle_start_ms=cycle_start_ms, label=label
     )

@@ -1438,8 +1438,11 @@ export interface paths {
         };
         /**
          * Usage Breakdown
+         * @deprecated
          * @description Where one billing cycle's requests went: by API key and by the values of a label (README
-         *     "Usage alerts and export").
+         *     "Usage alerts and export"). Deprecated: `GET /web/usage?granularity=cycle` over the cycle
+         *     with `groupBy=apiKey` and `groupBy=label:<name>` gives the same figures per platform (README
+         *     "Usage API"); kept for the integrators who call it.
          */
         get: operations["usageBreakdown"];
         put?: never;

@@ -1,1 +1,1 @@
-export { accountQueryOptions, useAccount, useUpdateAccountName } from "./api/account";
+export { accountQueryOptions, cycleUsageQueryOptions, useAccount, useUpdateAccountName } from "./api/account";
