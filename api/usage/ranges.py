@@ -93,25 +93,33 @@ class Window:
     end: datetime
     anchor: datetime
 
-    def after(self, start: datetime) -> datetime:
-        """The start of the bucket following the one starting at ``start``."""
-        return following(self.granularity, start, self.anchor)
-
     def buckets(self, first: datetime, limit: int) -> tuple[list[tuple[datetime, datetime]], bool]:
         """Up to ``limit`` buckets ``(start, end)`` from the one starting at ``first``, in
         order, and whether more follow before :attr:`end`."""
         page: list[tuple[datetime, datetime]] = []
-        for start in self._starts(first):
-            if len(page) == limit:
-                return page, True
-            page.append((start, self.after(start)))
-        return page, False
-
-    def _starts(self, first: datetime) -> Iterator[datetime]:
+        ends = self._ends(first)
         start = first
         while start < self.end:
-            yield start
-            start = self.after(start)
+            if len(page) == limit:
+                return page, True
+            end = next(ends)
+            page.append((start, end))
+            start = end
+        return page, False
+
+    def _ends(self, first: datetime) -> Iterator[datetime]:
+        """The ends of the buckets from the one starting at ``first`` on (cycles counted by
+        their index from the anchor: one date computation a bucket)."""
+        if self.granularity is not Granularity.CYCLE:
+            step = _HOUR if self.granularity is Granularity.HOUR else _DAY
+            end = first
+            while True:
+                end += step
+                yield end
+        index = cycle_index(self.anchor, first)
+        while True:
+            index += 1
+            yield _utc(cycle_start(self.anchor, index))
 
     def is_bucket_start(self, at: datetime) -> bool:
         """Whether ``at`` starts one of the window's buckets."""

@@ -6,42 +6,31 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime, timedelta
-from typing import Any, Literal, NamedTuple
+from datetime import date, datetime
+from typing import NamedTuple
 
 import orjson
-from sqlalchemy import (
-    BigInteger,
-    case,
-    cast,
-    func,
-    literal_column,
-    null,
-    select,
-    text,
-    update,
-)
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import BigInteger, case, func, literal_column, select, text, update
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from api.kernel.db import driver_connection
 from api.models import (
     Account,
     ApiKey,
     ApiKeyUsage,
     ApiKeyUsageDaily,
-    ApiKeyUsageHourly,
     Platform,
     Usage,
     UsageAlert,
     UsageDaily,
-    UsageHourly,
     UsageLabel,
     UsageLabelDaily,
-    UsageLabelHourly,
     UsageTotal,
     User,
 )
 from api.models.account import allowance_sql
 from api.models.usage_label import LABEL_VALUES_PER_CYCLE, OTHER_LABEL_VALUE
+from api.usage.series_sql import Statement
 
 
 class CycleUsage(NamedTuple):
@@ -684,209 +673,41 @@ async def cycle_anchor(db: AsyncSession, account_id: uuid.UUID) -> datetime:
     return anchor
 
 
-# GET /web/usage (README "Usage API"): figures per bucket from the rollups of the bucket's length
-# (per hour, per day, per cycle), never the records. A day's rows lie in the billing cycles that
-# started in the 32 days before it (a cycle is at most 31 days) up to its end: that bound lets
-# the daily rollups' key (account, cycle, ...) narrow the scan.
-
-Grain = Literal["hour", "day", "cycle"]
-_CYCLE_REACH = timedelta(days=32)
+# GET /web/usage (README "Usage API"): the page's JSON is built by PostgreSQL
+# (api/usage/series_sql.py) and sent with asyncpg itself on the autocommit read engine, as
+# GET /web/account is: an hour's page holds thousands of groups.
 
 
-class Figures(NamedTuple):
-    """One rollup row of a bucket: its start (a ``datetime``; for days the UTC ``date``), the
-    platform, the group (None for totals: the key's id, or the label's value) and its runs,
-    credits and records."""
-
-    bucket: datetime | date
-    platform: Platform
-    group: uuid.UUID | str | None
-    runs: int
-    credits: int
-    records: int
-
-
-def _within(grain: Grain, start: datetime, end: datetime, cycle: Any, day: Any) -> list[Any]:
-    """The conditions placing daily (``day``) or per-cycle rows in ``[start, end)``."""
-    if grain == "cycle":
-        return [cycle >= start, cycle < end]
-    return [
-        cycle > start - _CYCLE_REACH,
-        cycle < end,
-        day >= start.date(),
-        day < end.date(),
-    ]
-
-
-async def usage_figures(
-    db: AsyncSession, account_id: uuid.UUID, grain: Grain, start: datetime, end: datetime
-) -> list[Figures]:
-    """The account's runs, credits and records per bucket of ``grain`` and platform, for the
-    buckets in ``[start, end)`` (bucket boundaries): at most 3 rows a bucket, none where
-    nothing was metered."""
-    query: Any
-    if grain == "hour":
-        h = UsageHourly
-        query = select(h.hour, h.platform, null(), h.runs, h.credits, h.records).where(
-            h.account_id == account_id, h.hour >= start, h.hour < end
+async def read_cycle_anchor(read_engine: AsyncEngine, account_id: uuid.UUID) -> datetime:
+    """The account's billing cycle anchor, on a connection of ``read_engine``."""
+    async with driver_connection(read_engine) as connection:
+        anchor: datetime | None = await connection.fetchval(
+            "SELECT billing_cycle_anchor FROM account WHERE id = $1", account_id
         )
-    elif grain == "cycle":
-        u = Usage
-        query = select(u.cycle_start, u.platform, null(), u.runs, u.credits, u.records).where(
-            u.account_id == account_id, u.cycle_start >= start, u.cycle_start < end
-        )
-    else:
-        d = UsageDaily
-        query = (
-            select(d.day, d.platform, null(), *_sums(d))
-            .where(d.account_id == account_id, *_within(grain, start, end, d.cycle_start, d.day))
-            .group_by(d.day, d.platform)
-        )
-    return [Figures(*row) for row in await db.execute(query)]
+    assert anchor is not None, "the caller's account exists"
+    return anchor
 
 
-def _sums(table: Any) -> list[Any]:
-    # sum(bigint) is numeric in PostgreSQL: cast back, so the rows hold ints.
-    return [cast(func.sum(c), BigInteger) for c in (table.runs, table.credits, table.records)]
+class UsagePageRow(NamedTuple):
+    """What the page's statement answers: the ``buckets``, ``labels`` and ``apiKeys`` of
+    ``UsageResponse`` (UTF-8 JSON), whether the label grouped by is one of the retention's, and
+    the names that are (None unless grouped by a label)."""
+
+    buckets: bytes
+    labels: bytes
+    api_keys: bytes
+    label_known: bool
+    known_labels: list[str] | None
 
 
-async def key_figures(
-    db: AsyncSession, account_id: uuid.UUID, grain: Grain, start: datetime, end: datetime
-) -> list[Figures]:
-    """:func:`usage_figures` per API key of the account (``group`` the key's id); what no
-    recorded key sent is in neither."""
-    query: Any
-    if grain == "hour":
-        h = ApiKeyUsageHourly
-        query = (
-            select(h.hour, h.platform, h.key_id, h.runs, h.credits, h.records)
-            .join(ApiKey, ApiKey.id == h.key_id)
-            .where(ApiKey.account_id == account_id, h.hour >= start, h.hour < end)
-        )
-    else:
-        d = ApiKeyUsageDaily
-        bucket = d.cycle_start if grain == "cycle" else d.day
-        query = (
-            select(bucket, d.platform, d.key_id, *_sums(d))
-            .join(ApiKey, ApiKey.id == d.key_id)
-            .where(
-                ApiKey.account_id == account_id,
-                *_within(grain, start, end, d.cycle_start, d.day),
-            )
-            .group_by(bucket, d.platform, d.key_id)
-        )
-    return [Figures(*row) for row in await db.execute(query)]
-
-
-async def label_figures(
-    db: AsyncSession,
-    account_id: uuid.UUID,
-    label: str,
-    grain: Grain,
-    start: datetime,
-    end: datetime,
-) -> list[Figures]:
-    """:func:`usage_figures` per value of ``label`` (``group`` the value;
-    ``OTHER_LABEL_VALUE`` for the values past the label's cap); records without the label are
-    in none."""
-    query: Any
-    if grain == "hour":
-        h = UsageLabelHourly
-        query = select(h.hour, h.platform, h.label_value, h.runs, h.credits, h.records).where(
-            h.account_id == account_id, h.label_key == label, h.hour >= start, h.hour < end
-        )
-    else:
-        d = UsageLabelDaily
-        bucket = d.cycle_start if grain == "cycle" else d.day
-        query = (
-            select(bucket, d.platform, d.label_value, *_sums(d))
-            .where(
-                d.account_id == account_id,
-                d.label_key == label,
-                *_within(grain, start, end, d.cycle_start, d.day),
-            )
-            .group_by(bucket, d.platform, d.label_value)
-        )
-    return [Figures(*row) for row in await db.execute(query)]
-
-
-class KeyShown(NamedTuple):
-    """An API key as ``GET /web/usage`` names it: its id, last four characters, whether it
-    has expired, and when it was made (the newest first on a tie)."""
-
-    id: uuid.UUID
-    last4: str
-    expired: bool
-    created_at: datetime
-
-
-async def keys_shown(
-    db: AsyncSession, account_id: uuid.UUID, key_ids: Sequence[uuid.UUID]
-) -> list[KeyShown]:
-    """The account's keys among ``key_ids``."""
-    if not key_ids:
-        return []
-    result = await db.execute(
-        select(
-            ApiKey.id,
-            ApiKey.last4,
-            func.coalesce(ApiKey.expires_at <= func.now(), False),
-            ApiKey.created_at,
-        ).where(ApiKey.account_id == account_id, ApiKey.id.in_(key_ids))
-    )
-    return [KeyShown(*row) for row in result]
-
-
-async def label_names_since(db: AsyncSession, account_id: uuid.UUID, since: datetime) -> list[str]:
-    """The names of the labels the records of the billing cycles from ``since`` on carried,
-    sorted."""
-    names = await db.scalars(
-        select(UsageLabel.label_key)
-        .distinct()
-        .where(UsageLabel.account_id == account_id, UsageLabel.cycle_start >= since)
-        .order_by(UsageLabel.label_key)
-    )
-    return list(names)
-
-
-async def label_names_between(
-    db: AsyncSession, account_id: uuid.UUID, grain: Grain, start: datetime, end: datetime
-) -> list[str]:
-    """The names of the labels the records in ``[start, end)`` carried, sorted: those the
-    billing cycles starting there counted (``grain`` ``cycle``), or those of the records timed
-    there (hours and days: the cycles that may hold them name the candidates, each looked up
-    in ``usage_label_hourly``, one index probe a name)."""
-    u = UsageLabel
-    if grain == "cycle":
-        names = await db.scalars(
-            select(u.label_key)
-            .distinct()
-            .where(u.account_id == account_id, u.cycle_start >= start, u.cycle_start < end)
-            .order_by(u.label_key)
-        )
-        return list(names)
-    candidates = (
-        select(u.label_key)
-        .distinct()
-        .where(
-            u.account_id == account_id,
-            u.cycle_start > start - _CYCLE_REACH,
-            u.cycle_start < end,
-        )
-        .subquery()
-    )
-    h = UsageLabelHourly
-    carried = (
-        select(h.hour)
-        .where(
-            h.account_id == account_id,
-            h.label_key == candidates.c.label_key,
-            h.hour >= start,
-            h.hour < end,
-        )
-        .exists()
-    )
-    names = await db.scalars(
-        select(candidates.c.label_key).where(carried).order_by(candidates.c.label_key)
-    )
-    return list(names)
+async def usage_page_row(
+    read_engine: AsyncEngine,
+    statement: Statement,
+    values: Mapping[str, object],
+) -> UsagePageRow:
+    """Run a page's ``statement`` (:func:`api.usage.series_sql.page_sql`) with ``values`` by
+    name (``account`` is the caller's: every table it reads is filtered by it, the keys' rows
+    through ``api_key.account_id``)."""
+    async with driver_connection(read_engine) as connection:
+        row = await connection.fetchrow(statement.text, *(values[n] for n in statement.names))
+    return UsagePageRow(*row)

@@ -20,6 +20,7 @@ from api.principal.dependencies import (
     MeteringRecords,
     MeteringThrottle,
     Permit,
+    ReadEngine,
 )
 from api.principal.errors import (
     AccountRequired,
@@ -249,12 +250,13 @@ async def put_usage_limits(
     dependencies=[Permit(Permission.USAGE_READ)],
 )
 async def get_usage(
-    query: Annotated[UsageQuery, Query()], request: Request, caller: CurrentUser, db: DbSession
+    query: Annotated[UsageQuery, Query()], request: Request, caller: CurrentUser, reads: ReadEngine
 ) -> Response:
     """The account's usage over a range of the last 12 billing cycles, per hour, UTC day or
     billing cycle: requests, records and runs, per platform, optionally per API key or per
     value of a label; a page of buckets at a time (README "Usage API")."""
-    page = await service.usage_page(db=db, account_id=caller.account_id, query=query)
+    # A read only: on the autocommit read engine, as GET /web/account.
+    page = await service.usage_page(reads=reads, account_id=caller.account_id, query=query)
     headers = series.next_link(request.url.path, request.query_params, page.next_cursor)
     if series.wants_csv(request.headers.get("accept")):
         return StreamingResponse(

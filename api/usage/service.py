@@ -9,7 +9,7 @@ import uuid
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, date, datetime, timedelta
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from api.audit import AuditAction, AuditTrail, Target, changed
 from api.kernel.errors import NotFound
@@ -57,6 +57,7 @@ from api.usage.schemas import (
     UsageRecordCreate,
     UsageShare,
 )
+from api.usage.series_sql import Grain, Grouping, page_sql
 
 
 async def ingest(
@@ -408,7 +409,7 @@ async def export_rows(
     return start, lines()
 
 
-_GRAINS: dict[ranges.Granularity, repository.Grain] = {
+_GRAINS: dict[ranges.Granularity, Grain] = {
     ranges.Granularity.HOUR: "hour",
     ranges.Granularity.DAY: "day",
     ranges.Granularity.CYCLE: "cycle",
@@ -416,13 +417,19 @@ _GRAINS: dict[ranges.Granularity, repository.Grain] = {
 
 
 async def usage_page(
-    *, db: AsyncSession, account_id: uuid.UUID, query: UsageQuery, now: datetime | None = None
+    *,
+    reads: AsyncEngine,
+    account_id: uuid.UUID,
+    query: UsageQuery,
+    now: datetime | None = None,
 ) -> series.UsagePage:
     """``GET /web/usage`` (README "Usage API"): one page of the account's usage over a range,
     in buckets of an hour, a UTC day or a billing cycle (``api/usage/ranges.py``), optionally
-    grouped by API key or by the values of one label. Reads only the rollups of the bucket's
-    length (``usage_hourly``, ``usage_daily``, ``usage`` and their per-key and per-label
-    twins): at most 3 rows a bucket, and 3 a group of a bucket.
+    grouped by API key or by the values of one label. Two round trips on ``reads`` (the
+    autocommit engine): the account's anchor, then the page's statement
+    (``api/usage/series_sql.py``: PostgreSQL builds the buckets' JSON from the rollups of the
+    bucket's length, ``usage_hourly``, ``usage_daily`` or ``usage`` and their per-key and
+    per-label twins, never the records).
 
     The range: ``from`` and ``to`` as given, or left out (``to``: now; ``from``: the retention's
     start, for hours 92 days before ``to`` if later; with a cursor, the first page's), widened
@@ -438,43 +445,46 @@ async def usage_page(
     """
     now = now or datetime.now(UTC)
     granularity = query.granularity
-    anchor = await repository.cycle_anchor(db, account_id)
+    anchor = await repository.read_cycle_anchor(reads, account_id)
     kept = ranges.retention(anchor, now)
     window, first = _window(query, kept, anchor, now)
-    label = await _grouped_label(db, account_id, query.group_by, kept)
     edges, more = window.buckets(first, query.limit)
-    page_start, page_end = edges[0][0], edges[-1][1]
-    grain = _GRAINS[granularity]
-    totals = await repository.usage_figures(db, account_id, grain, page_start, page_end)
-    keys: list[repository.KeyShown] = []
-    if query.group_by is None:
-        buckets = series.buckets_of(edges, totals)
-    elif label is None:
-        rows = await repository.key_figures(db, account_id, grain, page_start, page_end)
-        sent = {r.group for r in rows if isinstance(r.group, uuid.UUID)}
-        keys = await repository.keys_shown(db, account_id, sorted(sent))
-        by_key = {k.id: k for k in keys}
-        buckets = series.buckets_of(edges, totals, rows, by_key=by_key)
-        named = {uuid.UUID(g.group) for b in buckets for g in b.groups if g.kind == "apiKey"}
-        keys = sorted((k for k in keys if k.id in named), key=lambda k: k.created_at, reverse=True)
-    else:
-        rows = await repository.label_figures(db, account_id, label, grain, page_start, page_end)
-        buckets = series.buckets_of(edges, totals, rows)
+    grouping: Grouping = "none"
+    label = None
+    if query.group_by == "apiKey":
+        grouping = "apiKey"
+    elif query.group_by is not None:
+        grouping, label = "label", query.group_by.removeprefix("label:")
+    row = await repository.usage_page_row(
+        reads,
+        page_sql(_GRAINS[granularity], grouping),
+        {
+            "account": account_id,
+            "starts": [start for start, _ in edges],
+            "ends": [end for _, end in edges],
+            "page_start": edges[0][0],
+            "page_end": edges[-1][1],
+            "label": label,
+            "window_start": window.start,
+            "window_end": window.end,
+            "retention_start": kept.earliest,
+        },
+    )
+    if not row.label_known:
+        labels = row.known_labels or []
+        raise UnknownLabel(
+            f"No record of the last {USAGE_CYCLES_SHOWN} billing cycles carries the label "
+            f"{label!r} (labels: {', '.join(labels) or 'none'}).",
+            labels=labels,
+        )
+    cursor = ranges.Cursor(granularity, window.start, window.end, edges[-1][1], query.group_by)
     return series.UsagePage(
         granularity=granularity,
         start=window.start,
         end=window.end,
         group_by=query.group_by,
-        labels=await repository.label_names_between(
-            db, account_id, grain, window.start, window.end
-        ),
-        keys=keys,
-        buckets=buckets,
-        next_cursor=ranges.encode_cursor(
-            ranges.Cursor(granularity, window.start, window.end, page_end, query.group_by)
-        )
-        if more
-        else None,
+        row=row,
+        next_cursor=ranges.encode_cursor(cursor) if more else None,
     )
 
 
@@ -540,25 +550,3 @@ def _check_range(
         )
     if granularity is ranges.Granularity.HOUR and end - start > ranges.MAX_HOURLY_RANGE:
         raise RangeTooLong()
-
-
-async def _grouped_label(
-    db: AsyncSession, account_id: uuid.UUID, group_by: str | None, kept: ranges.Retention
-) -> str | None:
-    """The label name of ``group_by`` (``label:<name>``), None for ``apiKey`` or none.
-
-    Raises:
-        UnknownLabel: no record of the cycles kept carried it.
-    """
-    if group_by is None or not group_by.startswith("label:"):
-        return None
-    label = group_by.removeprefix("label:")
-    labels = await repository.label_names_since(db, account_id, kept.earliest)
-    if label not in labels:
-        known = ", ".join(labels) or "none"
-        raise UnknownLabel(
-            f"No record of the last {USAGE_CYCLES_SHOWN} billing cycles carries the label "
-            f"{label!r} (labels: {known}).",
-            labels=labels,
-        )
-    return label
