@@ -73,8 +73,8 @@ def default_range(
 ) -> tuple[datetime, datetime]:
     """``(from, to)`` of a query that leaves them out: up to ``now``, from as far back as the
     granularity allows (the retention's start; for hours ``MAX_HOURLY_RANGE`` before ``now``)."""
-    if granularity is Granularity.HOUR:
-        return max(kept.earliest, now - MAX_HOURLY_RANGE), now
+    if granularity is Granularity.HOUR and now > kept.earliest + MAX_HOURLY_RANGE:
+        return now - MAX_HOURLY_RANGE, now
     return kept.earliest, now
 
 

@@ -690,13 +690,12 @@ async def read_cycle_anchor(read_engine: AsyncEngine, account_id: uuid.UUID) -> 
 
 class UsagePageRow(NamedTuple):
     """What the page's statement answers: the ``buckets``, ``labels`` and ``apiKeys`` of
-    ``UsageResponse`` (UTF-8 JSON), whether the label grouped by is one of the retention's, and
-    the names that are (None unless grouped by a label)."""
+    ``UsageResponse`` (UTF-8 JSON), and the names of the labels a query may group by (those of
+    the retention, sorted; None unless grouped by a label)."""
 
     buckets: bytes
     labels: bytes
     api_keys: bytes
-    label_known: bool
     known_labels: list[str] | None
 
 

@@ -470,8 +470,7 @@ async def usage_page(
             "retention_start": kept.earliest,
         },
     )
-    if not row.label_known:
-        labels = row.known_labels or []
+    if label is not None and label not in (labels := row.known_labels or []):
         raise UnknownLabel(
             f"No record of the last {USAGE_CYCLES_SHOWN} billing cycles carries the label "
             f"{label!r} (labels: {', '.join(labels) or 'none'}).",
@@ -507,7 +506,7 @@ def _window(
         # An anchor still ahead of now (a cycle set to start later) keeps its first cycle.
         end = query.to or max(now, kept.earliest + timedelta(microseconds=1))
         start = query.from_ or ranges.default_range(granularity, kept, end)[0]
-        _check_range(granularity, start, end, kept)
+        _check_range(granularity, start, end, kept, from_given=query.from_ is not None)
         window = ranges.window(granularity, start, end, anchor)
         return window, window.start
     cursor = ranges.decode_cursor(query.cursor, query.group_by)
@@ -535,11 +534,18 @@ def _window(
 
 
 def _check_range(
-    granularity: ranges.Granularity, start: datetime, end: datetime, kept: ranges.Retention
+    granularity: ranges.Granularity,
+    start: datetime,
+    end: datetime,
+    kept: ranges.Retention,
+    *,
+    from_given: bool = True,
 ) -> None:
-    """Raise the error of a range ``[start, end)`` a query may not ask for."""
+    """Raise the error of a range ``[start, end)`` a query may not ask for (``from_given``:
+    whether ``start`` was sent, or is the default the message then names)."""
     if start >= end:
-        raise RangeOutOfOrder(f"from ({start.isoformat()}) must be before to ({end.isoformat()})")
+        named = start.isoformat() if from_given else f"left out: {start.isoformat()}"
+        raise RangeOutOfOrder(f"from ({named}) must be before to ({end.isoformat()})")
     if start < kept.earliest or end > kept.latest:
         raise OutsideRetention(
             f"The usage kept runs from {kept.earliest.isoformat()} (the start of the oldest of "

@@ -637,9 +637,9 @@ class TestCsv:
 
 class TestRangeErrors:
     async def test_from_must_be_before_to(
-        self, client: httpx.AsyncClient, make_user: MakeUser
+        self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
     ) -> None:
-        me = await make_user()
+        me, anchor = await history(app, make_user)
         at = datetime.now(UTC) - timedelta(minutes=1)
         for start, end in ((at, at), (at, at - timedelta(seconds=1))):
             response = await client.get(
@@ -654,6 +654,22 @@ class TestRangeErrors:
                 body["message"]
                 == f"from ({start.isoformat()}) must be before to ({end.isoformat()})"
             )
+        # Left out, from is the start of the retention, which a to before it is not after.
+        early = anchor - timedelta(days=1)
+        for granularity in ("hour", "day"):
+            response = await client.get(
+                USAGE, params={"granularity": granularity, "to": iso(early)}, headers=me.headers
+            )
+            assert response.status_code == 400
+            assert response.json()["message"] == (
+                f"from (left out: {anchor.isoformat()}) must be before to ({early.isoformat()})"
+            )
+        far = await client.get(
+            USAGE,
+            params={"granularity": "hour", "to": "0001-01-01T00:00:00+00:00"},
+            headers=me.headers,
+        )
+        assert far.json()["code"] == "RangeOutOfOrder"
 
     async def test_the_range_stays_within_the_retention(
         self, app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
