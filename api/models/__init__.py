@@ -5,7 +5,7 @@ whole metadata (Alembic's env imports ``Base`` from here)."""
 from api.kernel.db import Base
 from api.models.access_token import AccessToken
 from api.models.account import MAX_UNITS, Account
-from api.models.api_key import ApiKey, ApiKeyUsage, ApiKeyUsageDaily
+from api.models.api_key import ApiKey, ApiKeyUsage, ApiKeyUsageDaily, ApiKeyUsageHourly
 from api.models.audit_event import AuditEvent
 from api.models.directory_group import LEGACY_GROUP_IDS, DirectoryGroup, DirectoryGroupMember
 from api.models.pending_pool_user import PendingPoolUser
@@ -24,7 +24,8 @@ from api.models.two_step_used_code import TwoStepUsedCode
 from api.models.usage import Platform, Usage
 from api.models.usage_alert import UsageAlert
 from api.models.usage_daily import UsageDaily
-from api.models.usage_label import UsageLabel, UsageLabelDaily
+from api.models.usage_hourly import UsageHourly
+from api.models.usage_label import UsageLabel, UsageLabelDaily, UsageLabelHourly
 from api.models.usage_record import UsageRecord
 from api.models.usage_total import UsageTotal
 from api.models.user import AuthType, Role, User
@@ -37,6 +38,7 @@ __all__ = [
     "ApiKey",
     "ApiKeyUsage",
     "ApiKeyUsageDaily",
+    "ApiKeyUsageHourly",
     "AuditEvent",
     "AuthType",
     "Base",
@@ -62,8 +64,10 @@ __all__ = [
     "Usage",
     "UsageAlert",
     "UsageDaily",
+    "UsageHourly",
     "UsageLabel",
     "UsageLabelDaily",
+    "UsageLabelHourly",
     "UsageRecord",
     "UsageTotal",
     "User",

@@ -1,5 +1,5 @@
 """The ``api_key`` table and what hangs off it: the keys an account's test service sends to the
-metering intake (README "API keys"), their use per billing cycle, and each time one was revealed."""
+metering intake (README "API keys"), their use per billing cycle, day and hour."""
 
 from __future__ import annotations
 
@@ -62,9 +62,10 @@ class ApiKeyUsage(Base):
 
 
 class ApiKeyUsageDaily(Base):
-    """A key's runs and credits on one UTC day and platform within one billing cycle: the
-    export's columns per key (README "Usage alerts and export"). Kept by the intake's
-    statement beside ``usage_daily``, whose rows it splits by key."""
+    """A key's runs, credits and records on one UTC day and platform within one billing cycle:
+    the export's columns per key (README "Usage alerts and export") and ``GET /web/usage``
+    grouped by API key per day and per cycle. Kept by the intake's statement beside
+    ``usage_daily``, whose rows it splits by key."""
 
     __tablename__ = "api_key_usage_daily"
 
@@ -76,3 +77,21 @@ class ApiKeyUsageDaily(Base):
     platform: Mapped[Platform] = platform_key_column()
     runs: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     credits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    records: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+
+
+class ApiKeyUsageHourly(Base):
+    """A key's runs, credits and records in one UTC hour and platform (by the records' own
+    time, as ``usage_hourly``, whose rows it splits by key): ``GET /web/usage`` grouped by API
+    key at ``granularity=hour`` (README "Usage API"). Kept by the intake's statement."""
+
+    __tablename__ = "api_key_usage_hourly"
+
+    key_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("api_key.id", ondelete="CASCADE"), primary_key=True
+    )
+    hour: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
+    platform: Mapped[Platform] = platform_key_column()
+    runs: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    credits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    records: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")

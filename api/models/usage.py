@@ -38,8 +38,9 @@ class Usage(Base):
     """Totals of one platform in one billing cycle of one account.
 
     ``runs`` counts test runs that used ``ai()``; ``credits`` counts metered ``ai()`` requests
-    (what the plan allowance limits). Reading an account's usage reads at most
-    3 x cycles rows, however many records were metered.
+    (what the plan allowance limits); ``records`` the metering records counted (one per
+    idempotency key). Reading an account's usage reads at most 3 x cycles rows, however many
+    records were metered.
     """
 
     __tablename__ = "usage"
@@ -54,3 +55,4 @@ class Usage(Base):
     )
     runs: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     credits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    records: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")

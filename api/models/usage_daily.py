@@ -1,5 +1,5 @@
 """The ``usage_daily`` table: per-account, per-billing-cycle, per-UTC-day, per-platform rollups
-that the usage export reads (README "Usage alerts and export")."""
+that the usage export (README "Usage alerts and export") and ``GET /web/usage`` per day read."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from api.models.usage import Platform
 
 
 class UsageDaily(Base):
-    """Totals of one platform on one UTC day within one billing cycle of one account.
+    """Totals of one platform on one UTC day within one billing cycle of one account (runs,
+    credits and records, as ``usage``).
 
     Kept by the metering intake in the statement that stores the records, like ``usage``. A
     day that a cycle boundary cuts in two has a row in each cycle, so a cycle's days add up
@@ -39,3 +40,4 @@ class UsageDaily(Base):
     )
     runs: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     credits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    records: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")

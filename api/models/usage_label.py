@@ -1,6 +1,6 @@
-"""The ``usage_label`` and ``usage_label_daily`` tables: an account's usage per value of each
-label its metering records carried (README "Metering intake"), per billing cycle and per UTC day
-and platform."""
+"""The ``usage_label``, ``usage_label_daily`` and ``usage_label_hourly`` tables: an account's
+usage per value of each label its metering records carried (README "Metering intake"), per
+billing cycle, per UTC day and platform, and per UTC hour and platform."""
 
 from __future__ import annotations
 
@@ -45,7 +45,9 @@ class UsageLabel(Base):
 
 class UsageLabelDaily(Base):
     """``usage_label`` split by UTC day and platform, as ``usage_daily`` splits ``usage``: the
-    export's columns per label value (README "Usage alerts and export")."""
+    export's columns per label value (README "Usage alerts and export") and ``GET /web/usage``
+    grouped by a label per day and per cycle; ``records`` counts the records carrying the
+    value."""
 
     __tablename__ = "usage_label_daily"
 
@@ -59,3 +61,26 @@ class UsageLabelDaily(Base):
     platform: Mapped[Platform] = platform_key_column()
     runs: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     credits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    records: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+
+
+class UsageLabelHourly(Base):
+    """Runs, credits and records of the records labelled ``label_key`` = ``label_value`` in one
+    UTC hour and platform (by the records' own time, as ``usage_hourly``): ``GET /web/usage``
+    grouped by a label at ``granularity=hour`` (README "Usage API"). A value past the label's
+    ``LABEL_VALUES_PER_CYCLE`` of its billing cycle counts under :data:`OTHER_LABEL_VALUE`, as
+    in ``usage_label``. The key leads with the label, then the hour, so one label's values over
+    a range of hours are one index range scan."""
+
+    __tablename__ = "usage_label_hourly"
+
+    account_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("account.id", ondelete="CASCADE"), primary_key=True
+    )
+    label_key: Mapped[str] = mapped_column(String(LABEL_NAME_MAX_LENGTH), primary_key=True)
+    hour: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
+    label_value: Mapped[str] = mapped_column(String(LABEL_VALUE_MAX_LENGTH), primary_key=True)
+    platform: Mapped[Platform] = platform_key_column()
+    runs: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    credits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    records: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")

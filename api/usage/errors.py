@@ -79,3 +79,77 @@ class KeyLimitReached(SpendLimitReached):
 class AllowanceReached(SpendLimitReached):
     """429: the account stops at its plan's allowance, and the batch would take the billing
     cycle's requests past it."""
+
+
+# GET /web/usage (README "Usage API"): what a range may be.
+
+
+class RangeOutOfOrder(AppError):
+    """400: ``from`` is not before ``to`` (as given, or as left out: the retention's start and
+    now); the message names both."""
+
+    default_message = "from must be before to"
+
+
+class RangeTooLong(AppError):
+    """400: a range of hours longer than 92 days (2,208 buckets); ask for days, or split the
+    range."""
+
+    default_message = "A range of hours is at most 92 days: ask for days, or split the range."
+
+
+class RetentionBody(ErrorBody):
+    """The body of a range outside the retention: the envelope, the ``earliest`` time ``from``
+    may be and the ``latest`` time ``to`` may be."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+    earliest: datetime
+    latest: datetime
+
+
+class OutsideRetention(AppError):
+    """400: ``from`` is before the start of the oldest of the 12 billing cycles the console
+    keeps (``earliest``), or ``to`` is after the end of the current cycle (``latest``)."""
+
+    body_model = RetentionBody
+
+    def __init__(self, message: str, *, earliest: datetime, latest: datetime) -> None:
+        super().__init__(message)
+        self.body = RetentionBody(code=self.code, message=message, earliest=earliest, latest=latest)
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """``earliest`` and ``latest``."""
+        return self.body.model_dump(mode="json", by_alias=True, include={"earliest", "latest"})
+
+
+class UnknownLabelBody(ErrorBody):
+    """The body of an unknown label: the envelope and the ``labels`` there are."""
+
+    labels: list[str]
+
+
+class UnknownLabel(AppError):
+    """400: ``groupBy=label:<name>`` names a label no record of the 12 billing cycles kept
+    carried; ``labels`` lists the ones they did."""
+
+    body_model = UnknownLabelBody
+
+    def __init__(self, message: str, *, labels: list[str]) -> None:
+        super().__init__(message)
+        self.labels = labels
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """``labels``."""
+        return {"labels": self.labels}
+
+
+class InvalidCursor(AppError):
+    """400: ``cursor`` is not a ``nextCursor`` of ``GET /web/usage`` for the same query (its
+    granularity, range and grouping)."""
+
+    default_message = (
+        "This cursor is not one of this query's pages: send the same query as the first page."
+    )

@@ -1,5 +1,6 @@
-"""Queries on the per-cycle ``usage`` rollups and the intake's ``usage_record`` rows; every
-query takes the account id it is scoped to."""
+"""Queries on the usage rollups (per cycle, day and hour, of the account, its keys and its
+labels) and the intake's ``usage_record`` rows; every query takes the account id it is scoped
+to."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import NamedTuple
 
 import orjson
 from sqlalchemy import BigInteger, case, func, literal_column, select, text, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from api.kernel.db import driver_connection
 from api.models import (
     Account,
     ApiKey,
@@ -28,6 +30,7 @@ from api.models import (
 )
 from api.models.account import allowance_sql
 from api.models.usage_label import LABEL_VALUES_PER_CYCLE, OTHER_LABEL_VALUE
+from api.usage.series_sql import Statement
 
 
 class CycleUsage(NamedTuple):
@@ -67,14 +70,15 @@ class NewRecord(NamedTuple):
 
 
 # One statement, one round trip: insert the records, skipping keys already stored for the
-# account; add exactly the inserted ones to the rollups: per cycle and per day (account, sending
-# key, each label value) in a fixed order each, so concurrent batches of one account lock rollup
-# rows in the same order; count them. Data-modifying CTEs always run to completion, and the
-# whole statement runs in the request's transaction. Unlabelled records (labels NULL) expand to
-# no label rows. A label keeps at most LABEL_VALUES_PER_CYCLE values a cycle: the batch's new
-# values take the places left in value order, the rest count under OTHER_LABEL_VALUE. The
-# places are counted in the statement's snapshot, so batches counted at the same moment may
-# each take the same last places (the cap is passed by at most what they bring together).
+# account; add exactly the inserted ones to the rollups: per cycle, per day and per UTC hour
+# (account, sending key, each label value; runs, credits and records) in a fixed order each, so
+# concurrent batches of one account lock rollup rows in the same order; count them.
+# Data-modifying CTEs always run to completion, and the whole statement runs in the request's
+# transaction. Unlabelled records (labels NULL) expand to no label rows. A label keeps at most
+# LABEL_VALUES_PER_CYCLE values a cycle: the batch's new values take the places left in value
+# order, the rest count under OTHER_LABEL_VALUE. The places are counted in the statement's
+# snapshot, so batches counted at the same moment may each take the same last places (the cap
+# is passed by at most what they bring together).
 _INGEST = text(
     """
 WITH inserted AS (
@@ -91,15 +95,17 @@ WITH inserted AS (
     ) AS r(idempotency_key, platform, runs, credits, recorded_at, cycle_start, labels)
     ON CONFLICT (account_id, idempotency_key) DO NOTHING
     RETURNING cycle_start, platform, runs, credits,
-              CAST(recorded_at AT TIME ZONE 'UTC' AS date) AS day, labels
+              CAST(recorded_at AT TIME ZONE 'UTC' AS date) AS day,
+              date_trunc('hour', recorded_at, 'UTC') AS hour, labels
 ), rolled_up AS (
-    INSERT INTO usage (account_id, cycle_start, platform, runs, credits)
-    SELECT CAST(:account_id AS uuid), cycle_start, platform, sum(runs), sum(credits)
+    INSERT INTO usage (account_id, cycle_start, platform, runs, credits, records)
+    SELECT CAST(:account_id AS uuid), cycle_start, platform, sum(runs), sum(credits), count(*)
     FROM inserted
     GROUP BY cycle_start, platform
     ORDER BY cycle_start, platform
     ON CONFLICT (account_id, cycle_start, platform) DO UPDATE
-        SET runs = usage.runs + excluded.runs, credits = usage.credits + excluded.credits
+        SET runs = usage.runs + excluded.runs, credits = usage.credits + excluded.credits,
+            records = usage.records + excluded.records
     RETURNING 1
 ), totals AS (
     INSERT INTO usage_total (account_id, cycle_start, runs, credits)
@@ -130,28 +136,54 @@ WITH inserted AS (
            OR api_key_usage.credits + excluded.credits <= CAST(:key_limit AS bigint)
     RETURNING cycle_start
 ), daily AS (
-    INSERT INTO usage_daily (account_id, cycle_start, day, platform, runs, credits)
-    SELECT CAST(:account_id AS uuid), cycle_start, day, platform, sum(runs), sum(credits)
+    INSERT INTO usage_daily (account_id, cycle_start, day, platform, runs, credits, records)
+    SELECT CAST(:account_id AS uuid), cycle_start, day, platform, sum(runs), sum(credits),
+           count(*)
     FROM inserted
     GROUP BY cycle_start, day, platform
     ORDER BY cycle_start, day, platform
     ON CONFLICT (account_id, cycle_start, day, platform) DO UPDATE
         SET runs = usage_daily.runs + excluded.runs,
-            credits = usage_daily.credits + excluded.credits
+            credits = usage_daily.credits + excluded.credits,
+            records = usage_daily.records + excluded.records
+    RETURNING 1
+), hourly AS (
+    INSERT INTO usage_hourly (account_id, hour, platform, runs, credits, records)
+    SELECT CAST(:account_id AS uuid), hour, platform, sum(runs), sum(credits), count(*)
+    FROM inserted
+    GROUP BY hour, platform
+    ORDER BY hour, platform
+    ON CONFLICT (account_id, hour, platform) DO UPDATE
+        SET runs = usage_hourly.runs + excluded.runs,
+            credits = usage_hourly.credits + excluded.credits,
+            records = usage_hourly.records + excluded.records
     RETURNING 1
 ), key_daily AS (
-    INSERT INTO api_key_usage_daily (key_id, cycle_start, day, platform, runs, credits)
-    SELECT CAST(:key_id AS uuid), cycle_start, day, platform, sum(runs), sum(credits)
+    INSERT INTO api_key_usage_daily (key_id, cycle_start, day, platform, runs, credits, records)
+    SELECT CAST(:key_id AS uuid), cycle_start, day, platform, sum(runs), sum(credits), count(*)
     FROM inserted
     WHERE CAST(:key_id AS uuid) IS NOT NULL
     GROUP BY cycle_start, day, platform
     ORDER BY cycle_start, day, platform
     ON CONFLICT (key_id, cycle_start, day, platform) DO UPDATE
         SET runs = api_key_usage_daily.runs + excluded.runs,
-            credits = api_key_usage_daily.credits + excluded.credits
+            credits = api_key_usage_daily.credits + excluded.credits,
+            records = api_key_usage_daily.records + excluded.records
+    RETURNING 1
+), key_hourly AS (
+    INSERT INTO api_key_usage_hourly (key_id, hour, platform, runs, credits, records)
+    SELECT CAST(:key_id AS uuid), hour, platform, sum(runs), sum(credits), count(*)
+    FROM inserted
+    WHERE CAST(:key_id AS uuid) IS NOT NULL
+    GROUP BY hour, platform
+    ORDER BY hour, platform
+    ON CONFLICT (key_id, hour, platform) DO UPDATE
+        SET runs = api_key_usage_hourly.runs + excluded.runs,
+            credits = api_key_usage_hourly.credits + excluded.credits,
+            records = api_key_usage_hourly.records + excluded.records
     RETURNING 1
 ), pairs AS (
-    SELECT i.cycle_start, i.day, i.platform, i.runs, i.credits, l.key AS label_key,
+    SELECT i.cycle_start, i.day, i.hour, i.platform, i.runs, i.credits, l.key AS label_key,
            l.value AS label_value
     FROM inserted AS i CROSS JOIN LATERAL jsonb_each_text(i.labels) AS l
 ), new_values AS (
@@ -176,7 +208,7 @@ WITH inserted AS (
     ) AS n JOIN held AS h USING (cycle_start, label_key)
     WHERE h.held + n.nth > CAST(:values_per_cycle AS bigint)
 ), labelled AS (
-    SELECT p.cycle_start, p.day, p.platform, p.runs, p.credits, p.label_key,
+    SELECT p.cycle_start, p.day, p.hour, p.platform, p.runs, p.credits, p.label_key,
            CASE WHEN x.label_value IS NULL THEN p.label_value
                 ELSE CAST(:other_value AS varchar) END AS label_value
     FROM pairs AS p LEFT JOIN past_cap AS x USING (cycle_start, label_key, label_value)
@@ -193,15 +225,29 @@ WITH inserted AS (
     RETURNING 1
 ), label_daily AS (
     INSERT INTO usage_label_daily
-        (account_id, cycle_start, label_key, label_value, day, platform, runs, credits)
+        (account_id, cycle_start, label_key, label_value, day, platform, runs, credits, records)
     SELECT CAST(:account_id AS uuid), cycle_start, label_key, label_value, day, platform,
-           sum(runs), sum(credits)
+           sum(runs), sum(credits), count(*)
     FROM labelled
     GROUP BY cycle_start, label_key, label_value, day, platform
     ORDER BY cycle_start, label_key, label_value, day, platform
     ON CONFLICT (account_id, cycle_start, label_key, label_value, day, platform) DO UPDATE
         SET runs = usage_label_daily.runs + excluded.runs,
-            credits = usage_label_daily.credits + excluded.credits
+            credits = usage_label_daily.credits + excluded.credits,
+            records = usage_label_daily.records + excluded.records
+    RETURNING 1
+), label_hourly AS (
+    INSERT INTO usage_label_hourly
+        (account_id, label_key, hour, label_value, platform, runs, credits, records)
+    SELECT CAST(:account_id AS uuid), label_key, hour, label_value, platform, sum(runs),
+           sum(credits), count(*)
+    FROM labelled
+    GROUP BY label_key, hour, label_value, platform
+    ORDER BY label_key, hour, label_value, platform
+    ON CONFLICT (account_id, label_key, hour, label_value, platform) DO UPDATE
+        SET runs = usage_label_hourly.runs + excluded.runs,
+            credits = usage_label_hourly.credits + excluded.credits,
+            records = usage_label_hourly.records + excluded.records
     RETURNING 1
 ), cycles AS (
     SELECT DISTINCT cycle_start FROM inserted
@@ -242,11 +288,14 @@ async def insert_records(
     key_limit: int | None = None,
 ) -> Counted:
     """Store ``records`` for the account and add the new ones to its rollups: ``usage``,
-    ``usage_total`` and ``usage_daily`` (per cycle, per day), the sending API key's (``key_id``;
-    None: no key, the dev seed) ``api_key_usage`` and ``api_key_usage_daily``, and for each label
-    a record carries, ``usage_label`` and ``usage_label_daily``: under its value while the label
-    has fewer than ``LABEL_VALUES_PER_CYCLE`` values in the cycle or already has this one, else
-    under ``OTHER_LABEL_VALUE``.
+    ``usage_total``, ``usage_daily`` and ``usage_hourly`` (per cycle, per day, per UTC hour of
+    the record's time), the sending API key's (``key_id``; None: no key, the dev seed)
+    ``api_key_usage``, ``api_key_usage_daily`` and ``api_key_usage_hourly``, and for each label
+    a record carries, ``usage_label``, ``usage_label_daily`` and ``usage_label_hourly``: under
+    its value while the label has fewer than ``LABEL_VALUES_PER_CYCLE`` values in the cycle or
+    already has this one, else under ``OTHER_LABEL_VALUE``. Each rollup row adds up runs,
+    credits and records (``api_key_usage``: records, runs and credits; ``usage_total`` and
+    ``usage_label``: runs and credits).
 
     Records whose idempotency key the account already has are skipped (``ON CONFLICT DO
     NOTHING``; a concurrent insert of the same key waits for the other transaction). Pass
@@ -622,3 +671,42 @@ async def cycle_anchor(db: AsyncSession, account_id: uuid.UUID) -> datetime:
     anchor = await db.scalar(select(Account.billing_cycle_anchor).where(Account.id == account_id))
     assert anchor is not None, "the caller's account exists"
     return anchor
+
+
+# GET /web/usage (README "Usage API"): the page's JSON is built by PostgreSQL
+# (api/usage/series_sql.py) and sent with asyncpg itself on the autocommit read engine, as
+# GET /web/account is: an hour's page holds thousands of groups.
+
+
+async def read_cycle_anchor(read_engine: AsyncEngine, account_id: uuid.UUID) -> datetime:
+    """The account's billing cycle anchor, on a connection of ``read_engine``."""
+    async with driver_connection(read_engine) as connection:
+        anchor: datetime | None = await connection.fetchval(
+            "SELECT billing_cycle_anchor FROM account WHERE id = $1", account_id
+        )
+    assert anchor is not None, "the caller's account exists"
+    return anchor
+
+
+class UsagePageRow(NamedTuple):
+    """What the page's statement answers: the ``buckets``, ``labels`` and ``apiKeys`` of
+    ``UsageResponse`` (UTF-8 JSON), and the names of the labels a query may group by (those of
+    the retention, sorted; None unless grouped by a label)."""
+
+    buckets: bytes
+    labels: bytes
+    api_keys: bytes
+    known_labels: list[str] | None
+
+
+async def usage_page_row(
+    read_engine: AsyncEngine,
+    statement: Statement,
+    values: Mapping[str, object],
+) -> UsagePageRow:
+    """Run a page's ``statement`` (:func:`api.usage.series_sql.page_sql`) with ``values`` by
+    name (``account`` is the caller's: every table it reads is filtered by it, the keys' rows
+    through ``api_key.account_id``)."""
+    async with driver_connection(read_engine) as connection:
+        row = await connection.fetchrow(statement.text, *(values[n] for n in statement.names))
+    return UsagePageRow(*row)

@@ -1,11 +1,14 @@
-"""The metering intake: the test service reports ``ai()`` usage with the account's API key.
+"""Usage routes: the metering intake (the test service reports ``ai()`` usage with the
+account's API key), usage over any range (``GET /web/usage``), and the usage alerts, limits,
+breakdown and export of Account Information.
 
-In the contract (openapi.json) for the test service's integrators; the README documents it.
+All in the contract (openapi.json); the handbook's "Metering intake" and "Usage API" pages
+document them for integrators.
 """
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.responses import StreamingResponse
 
 from api.kernel.errors import NotFound, RateLimited, RequestValidationFailed, error_responses
@@ -18,6 +21,7 @@ from api.principal.dependencies import (
     KeyAccountThrottle,
     Permit,
     QuotaSpender,
+    ReadEngine,
 )
 from api.principal.errors import (
     AccountRequired,
@@ -28,13 +32,18 @@ from api.principal.errors import (
     SignInPolicyRefusal,
 )
 from api.principal.roles import Permission
-from api.usage import service
+from api.usage import series, service
 from api.usage.errors import (
     AllowanceReached,
+    InvalidCursor,
     KeyLimitReached,
+    OutsideRetention,
+    RangeOutOfOrder,
+    RangeTooLong,
     RecordInTheFuture,
     RecordTooOld,
     UnknownAlertRecipient,
+    UnknownLabel,
 )
 from api.usage.schemas import (
     LabelName,
@@ -45,6 +54,8 @@ from api.usage.schemas import (
     UsageBreakdown,
     UsageLimits,
     UsageLimitsUpdate,
+    UsageQuery,
+    UsageResponse,
 )
 from api.usage.throttles import METERING, METERING_RECORDS
 
@@ -203,18 +214,77 @@ async def put_usage_limits(
 
 
 @web_router.get(
+    "/usage",
+    response_model=UsageResponse,
+    responses={
+        200: {
+            "description": (
+                "A page of the range's buckets: JSON (`UsageResponse`), or CSV (RFC 4180) with "
+                "`Accept: text/csv`: `"
+                + ",".join(series.CSV_COLUMNS)
+                + "` a line per bucket and platform, or with `groupBy` `"
+                + ",".join(series.CSV_GROUPED_COLUMNS)
+                + "` a line per group of a bucket and platform"
+            ),
+            "content": {"text/csv": {"schema": {"type": "string"}}},
+            "headers": {
+                "Link": {
+                    "description": (
+                        'The next page, `<...&cursor=...>; rel="next"` (RFC 8288); absent on '
+                        "the last page."
+                    ),
+                    "schema": {"type": "string"},
+                }
+            },
+        },
+        **error_responses(
+            NotAuthenticated,
+            AccountRequired,
+            SignInPolicyRefusal,
+            RangeOutOfOrder,
+            RangeTooLong,
+            OutsideRetention,
+            UnknownLabel,
+            InvalidCursor,
+            RequestValidationFailed,
+        ),
+    },
+    dependencies=[Permit(Permission.USAGE_READ)],
+)
+async def get_usage(
+    query: Annotated[UsageQuery, Query()], request: Request, caller: CurrentUser, reads: ReadEngine
+) -> Response:
+    """The account's usage over a range of the last 12 billing cycles, per hour, UTC day or
+    billing cycle: requests, records and runs, per platform, optionally per API key or per
+    value of a label; a page of buckets at a time (README "Usage API")."""
+    # A read only: on the autocommit read engine, as GET /web/account.
+    page = await service.usage_page(reads=reads, account_id=caller.account_id, query=query)
+    headers = series.next_link(request.url.path, request.query_params, page.next_cursor)
+    if series.wants_csv(request.headers.get("accept")):
+        return StreamingResponse(
+            series.as_csv(page),
+            media_type="text/csv; charset=utf-8",
+            headers={**headers, "Content-Disposition": series.csv_disposition(page)},
+        )
+    return Response(series.as_json(page), media_type="application/json", headers=headers)
+
+
+@web_router.get(
     "/usage/breakdown",
     response_model=UsageBreakdown,
     responses=error_responses(
         NotAuthenticated, AccountRequired, SignInPolicyRefusal, NotFound, RequestValidationFailed
     ),
     dependencies=[Permit(Permission.USAGE_READ)],
+    deprecated=True,
 )
 async def usage_breakdown(
     caller: CurrentUser, db: DbSession, cycle_start_ms: CycleStartMs, label: LabelQuery = None
 ) -> UsageBreakdown:
     """Where one billing cycle's requests went: by API key and by the values of a label (README
-    "Usage alerts and export")."""
+    "Usage alerts and export"). Deprecated: `GET /web/usage?granularity=cycle` over the cycle
+    with `groupBy=apiKey` and `groupBy=label:<name>` gives the same figures per platform (README
+    "Usage API"); kept for the integrators who call it."""
     return await service.breakdown(
         db=db, account_id=caller.account_id, cycle_start_ms=cycle_start_ms, label=label
     )

@@ -1,6 +1,6 @@
 """Wire shapes of usage: the metering intake (``POST /metering/usage``, the test service's
-call, in the contract too) and the per-cycle entries of ``GET /web/account`` (SPEC 3
-"Usage entry")."""
+call, in the contract too), the per-cycle entries of ``GET /web/account`` (SPEC 3
+"Usage entry") and usage over a range (``GET /web/usage``)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from api.models.usage_label import (
     LABEL_VALUE_MAX_LENGTH,
     LABEL_VALUES_PER_CYCLE,
 )
+from api.usage.ranges import Granularity
 
 MAX_BATCH = 1000
 MAX_CLOCK_SKEW = timedelta(minutes=10)
@@ -278,3 +279,154 @@ class UsageLimitsUpdate(ApiModel):
     """``PUT /web/usage/limits``: keep running at the allowance, or stop at it."""
 
     at_allowance: AtAllowance
+
+
+# GET /web/usage (README "Usage API"): usage over a range, per hour, day or billing cycle.
+
+USAGE_PAGE = 100
+MAX_USAGE_PAGE = 1000
+GROUP_BY_PATTERN = rf"^(apiKey|label:{LABEL_NAME.pattern})$(?!\n)"
+_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T")
+BAD_DATE_TIME = "Must be an ISO 8601 date and time with its offset, such as 2026-11-24T00:00:00Z"
+
+
+def _date_time_text(value: object) -> object:
+    # The contract says format: date-time (RFC 3339); pydantic would also read a number as an
+    # epoch time ("1700000000"), which the contract does not promise.
+    if isinstance(value, str) and not _DATE_TIME.match(value):
+        raise ValueError(BAD_DATE_TIME)
+    return value
+
+
+RangeTime = Annotated[AwareDatetime, BeforeValidator(_date_time_text)]
+
+
+class UsageQuery(ApiModel):
+    """``GET /web/usage``: which range, in which buckets, grouped how, and which page."""
+
+    granularity: Granularity = Field(
+        description=(
+            "How long each bucket is: `hour` and `day` (UTC, by each record's time) or `cycle` "
+            "(a billing cycle, counted from the account's anchor, with the records it counted)."
+        )
+    )
+    from_: RangeTime | None = Field(
+        None,
+        alias="from",
+        description=(
+            "The start of the range (ISO 8601 with its UTC offset), widened down to its "
+            "bucket's start; not before the start of the oldest of the 12 billing cycles the "
+            "console keeps. Left out: that start (for hours, 92 days before `to` if later)."
+        ),
+    )
+    to: RangeTime | None = Field(
+        None,
+        description=(
+            "The end of the range, not included, widened up to its bucket's end; not after the "
+            "end of the current billing cycle. Left out: now. A range of hours is at most 92 "
+            "days."
+        ),
+    )
+    group_by: str | None = Field(
+        None,
+        pattern=GROUP_BY_PATTERN,
+        description=(
+            "`apiKey`: each bucket's usage per API key that sent it; `label:<name>`: per value "
+            "of the label `<name>` (a label some record of the 12 billing cycles carried). "
+            "Left out: totals only."
+        ),
+    )
+    limit: int = Field(
+        USAGE_PAGE, ge=1, le=MAX_USAGE_PAGE, description="Buckets per page, 1 to 1,000."
+    )
+    cursor: str | None = Field(
+        None,
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9_-]+$(?!\n)",
+        description=(
+            "The `nextCursor` of the previous page, sent with the same query; the first page "
+            "without it."
+        ),
+    )
+
+
+class UsageFigures(ApiModel):
+    """What a bucket counted: ``requests`` (metered ``ai()`` calls: the records' credits, what
+    the plan's allowance counts), ``records`` (metering records, one per idempotency key) and
+    ``runs`` (the test runs those records cover)."""
+
+    requests: int
+    records: int
+    runs: int
+
+
+GroupKind = Literal["apiKey", "keyNotRecorded", "labelValue", "otherValues", "withoutLabel"]
+
+
+class UsageGroup(ApiModel):
+    """One group's usage in a bucket, all platforms and per platform."""
+
+    kind: GroupKind = Field(
+        description=(
+            "`apiKey`: what one API key sent (`group` its id, in `apiKeys`); "
+            "`keyNotRecorded`: what was metered before keys were recorded; `labelValue`: the "
+            "records carrying the label with the value `group`; `otherValues`: the label's "
+            f"values past its first {LABEL_VALUES_PER_CYCLE:,} of a billing cycle, never named; "
+            "`withoutLabel`: the records without the label."
+        )
+    )
+    group: str | None = Field(
+        description="The API key's id or the label's value; null for the other kinds."
+    )
+    requests: int
+    records: int
+    runs: int
+    web: UsageFigures
+    native_mobile: UsageFigures
+    api: UsageFigures
+
+
+class UsageBucket(ApiModel):
+    """One bucket ``[start, end)``: its usage, all platforms and per platform (zeros
+    included), and with ``groupBy`` its groups that have any usage, the most requests first
+    (then the newest key, or by value), the kinds without a ``group`` last."""
+
+    start: datetime
+    end: datetime
+    requests: int
+    records: int
+    runs: int
+    web: UsageFigures
+    native_mobile: UsageFigures
+    api: UsageFigures
+    groups: list[UsageGroup] = Field(description="Empty without `groupBy`.")
+
+
+class UsageApiKey(ApiModel):
+    """An API key a group names: its id, as the console shows it (``ak_…1a2b``), and whether it
+    has expired."""
+
+    id: uuid.UUID
+    masked: str
+    expired: bool
+
+
+class UsageResponse(ApiModel):
+    """``GET /web/usage`` (README "Usage API"): a page of the buckets of the range, oldest
+    first, every bucket of the page whether or not anything was metered in it."""
+
+    granularity: Granularity
+    from_: datetime = Field(alias="from", description="The first bucket's start.")
+    to: datetime = Field(description="The last bucket's end (the range as widened).")
+    group_by: str | None
+    labels: list[str] = Field(
+        description="The names of the labels the range's records carried, sorted."
+    )
+    api_keys: list[UsageApiKey] = Field(
+        description="With `groupBy=apiKey`: the keys this page's groups name."
+    )
+    buckets: list[UsageBucket]
+    next_cursor: str | None = Field(
+        description="Send it as `cursor` with the same query for the next page; null on the last."
+    )

@@ -9,14 +9,14 @@ import uuid
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, date, datetime, timedelta
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from api.audit import AuditAction, AuditTrail, Target, changed
 from api.kernel.errors import NotFound
 from api.models import Platform
 from api.principal.api_keys import masked
 from api.principal.principal import KeyHolder
-from api.usage import alerts, limits, repository
+from api.usage import alerts, limits, ranges, repository, series
 from api.usage.cycles import (
     USAGE_CYCLES_SHOWN,
     containing_cycle_starts,
@@ -26,7 +26,16 @@ from api.usage.cycles import (
     recent_cycle_starts,
     reset_date,
 )
-from api.usage.errors import RecordInTheFuture, RecordTooOld, UnknownAlertRecipient
+from api.usage.errors import (
+    InvalidCursor,
+    OutsideRetention,
+    RangeOutOfOrder,
+    RangeTooLong,
+    RecordInTheFuture,
+    RecordTooOld,
+    UnknownAlertRecipient,
+    UnknownLabel,
+)
 from api.usage.repository import NewRecord
 from api.usage.schemas import (
     MAX_CLOCK_SKEW,
@@ -42,9 +51,11 @@ from api.usage.schemas import (
     UsageBreakdown,
     UsageLimits,
     UsageLimitsUpdate,
+    UsageQuery,
     UsageRecordCreate,
     UsageShare,
 )
+from api.usage.series_sql import Grain, Grouping, page_sql
 
 
 async def ingest(
@@ -362,3 +373,152 @@ async def export_rows(
             day += timedelta(days=1)
 
     return start, lines()
+
+
+_GRAINS: dict[ranges.Granularity, Grain] = {
+    ranges.Granularity.HOUR: "hour",
+    ranges.Granularity.DAY: "day",
+    ranges.Granularity.CYCLE: "cycle",
+}
+
+
+async def usage_page(
+    *,
+    reads: AsyncEngine,
+    account_id: uuid.UUID,
+    query: UsageQuery,
+    now: datetime | None = None,
+) -> series.UsagePage:
+    """``GET /web/usage`` (README "Usage API"): one page of the account's usage over a range,
+    in buckets of an hour, a UTC day or a billing cycle (``api/usage/ranges.py``), optionally
+    grouped by API key or by the values of one label. Two round trips on ``reads`` (the
+    autocommit engine): the account's anchor, then the page's statement
+    (``api/usage/series_sql.py``: PostgreSQL builds the buckets' JSON from the rollups of the
+    bucket's length, ``usage_hourly``, ``usage_daily`` or ``usage`` and their per-key and
+    per-label twins, never the records).
+
+    The range: ``from`` and ``to`` as given, or left out (``to``: now; ``from``: the retention's
+    start, for hours 92 days before ``to`` if later; with a cursor, the first page's), widened
+    to whole buckets; with a cursor, from the bucket it names.
+
+    Raises:
+        RangeOutOfOrder: ``from`` is not before ``to`` (400).
+        OutsideRetention: ``from`` before the oldest billing cycle kept or ``to`` after the
+            current one's end (400).
+        RangeTooLong: hours over more than 92 days (400).
+        UnknownLabel: ``groupBy=label:<name>`` and no record of the cycles kept carried it (400).
+        InvalidCursor: ``cursor`` is not a page of this query (400).
+    """
+    now = now or datetime.now(UTC)
+    granularity = query.granularity
+    anchor = await repository.read_cycle_anchor(reads, account_id)
+    kept = ranges.retention(anchor, now)
+    window, first = _window(query, kept, anchor, now)
+    edges, more = window.buckets(first, query.limit)
+    grouping: Grouping = "none"
+    label = None
+    if query.group_by == "apiKey":
+        grouping = "apiKey"
+    elif query.group_by is not None:
+        grouping, label = "label", query.group_by.removeprefix("label:")
+    row = await repository.usage_page_row(
+        reads,
+        page_sql(_GRAINS[granularity], grouping),
+        {
+            "account": account_id,
+            "starts": [start for start, _ in edges],
+            "ends": [end for _, end in edges],
+            "page_start": edges[0][0],
+            "page_end": edges[-1][1],
+            "label": label,
+            "window_start": window.start,
+            "window_end": window.end,
+            "retention_start": kept.earliest,
+        },
+    )
+    if label is not None and label not in (labels := row.known_labels or []):
+        raise UnknownLabel(
+            f"No record of the last {USAGE_CYCLES_SHOWN} billing cycles carries the label "
+            f"{label!r} (labels: {', '.join(labels) or 'none'}).",
+            labels=labels,
+        )
+    cursor = ranges.Cursor(granularity, window.start, window.end, edges[-1][1], query.group_by)
+    return series.UsagePage(
+        granularity=granularity,
+        start=window.start,
+        end=window.end,
+        group_by=query.group_by,
+        row=row,
+        next_cursor=ranges.encode_cursor(cursor) if more else None,
+    )
+
+
+def _window(
+    query: UsageQuery, kept: ranges.Retention, anchor: datetime, now: datetime
+) -> tuple[ranges.Window, datetime]:
+    """The window of whole buckets the query asks for, and the page's first bucket.
+
+    Without a cursor, the range as given (or left out) must be one a query may ask for. With
+    one, it is the first page's window (checked then), which a ``from`` or ``to`` sent again
+    must widen to; the window must still lie within the retention (a cursor is no secret, and
+    a new billing cycle may have begun since the first page).
+
+    Raises:
+        RangeOutOfOrder, OutsideRetention, RangeTooLong: see :func:`usage_page`.
+        InvalidCursor: the cursor is no page of this query, or its window is no longer kept.
+    """
+    granularity = query.granularity
+    if query.cursor is None:
+        # An anchor still ahead of now (a cycle set to start later) keeps its first cycle.
+        end = query.to or max(now, kept.earliest + timedelta(microseconds=1))
+        start = query.from_ or ranges.default_range(granularity, kept, end)[0]
+        _check_range(granularity, start, end, kept, from_given=query.from_ is not None)
+        window = ranges.window(granularity, start, end, anchor)
+        return window, window.start
+    cursor = ranges.decode_cursor(query.cursor, query.group_by)
+    if cursor is None or cursor.granularity is not granularity:
+        raise InvalidCursor()
+    window = ranges.Window(granularity, cursor.start, cursor.end, anchor)
+    try:
+        sent = ranges.window(
+            granularity, query.from_ or cursor.start, query.to or cursor.end, anchor
+        )
+        kept_window = ranges.window(granularity, kept.earliest, kept.latest, anchor)
+    except (OverflowError, ValueError) as exc:
+        raise InvalidCursor() from exc
+    longest = ranges.MAX_HOURLY_RANGE + timedelta(hours=2)  # widened by up to an hour a side
+    if (
+        (sent.start, sent.end) != (window.start, window.end)
+        or not kept_window.start <= window.start < window.end <= kept_window.end
+        or ranges.floor(granularity, window.end, anchor) != window.end
+        or not window.is_bucket_start(window.start)
+        or not window.is_bucket_start(cursor.next)
+        or (granularity is ranges.Granularity.HOUR and window.end - window.start > longest)
+    ):
+        raise InvalidCursor()
+    return window, cursor.next
+
+
+def _check_range(
+    granularity: ranges.Granularity,
+    start: datetime,
+    end: datetime,
+    kept: ranges.Retention,
+    *,
+    from_given: bool = True,
+) -> None:
+    """Raise the error of a range ``[start, end)`` a query may not ask for (``from_given``:
+    whether ``start`` was sent, or is the default the message then names)."""
+    if start >= end:
+        named = start.isoformat() if from_given else f"left out: {start.isoformat()}"
+        raise RangeOutOfOrder(f"from ({named}) must be before to ({end.isoformat()})")
+    if start < kept.earliest or end > kept.latest:
+        raise OutsideRetention(
+            f"The usage kept runs from {kept.earliest.isoformat()} (the start of the oldest of "
+            f"the {USAGE_CYCLES_SHOWN} billing cycles kept) to {kept.latest.isoformat()} (the "
+            "end of the current one): from and to must lie within it.",
+            earliest=kept.earliest,
+            latest=kept.latest,
+        )
+    if granularity is ranges.Granularity.HOUR and end - start > ranges.MAX_HOURLY_RANGE:
+        raise RangeTooLong()

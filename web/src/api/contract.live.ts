@@ -280,6 +280,30 @@ describe("the generated client against the running API", () => {
     expect([error.status, error.code]).toEqual([400, "UnknownAlertRecipient"]);
   });
 
+  it("GET /web/usage per cycle and per hour by API key, as CSV, and 400 for an unknown label", async () => {
+    const cycles = await api.GET("/web/usage", { params: { query: { granularity: "cycle" } } });
+    const body = cycles.data;
+    if (typeof body !== "object" || body === undefined) throw new Error("no JSON answer");
+    const current = body.buckets.at(-1);
+    expect(current?.web.requests).toBeGreaterThanOrEqual(0);
+    expect(body.nextCursor).toBeNull();
+    const hours = await api.GET("/web/usage", {
+      params: { query: { granularity: "hour", groupBy: "apiKey", limit: 1, from: current?.start } },
+    });
+    if (typeof hours.data !== "object" || hours.data === undefined) throw new Error("no JSON answer");
+    expect(hours.data.buckets).toHaveLength(1);
+    const { response } = await api.GET("/web/usage", {
+      params: { query: { granularity: "day" } },
+      headers: { Accept: "text/csv" },
+      parseAs: "text",
+    });
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const error = await failure(
+      api.GET("/web/usage", { params: { query: { granularity: "day", groupBy: "label:nowhere" } } }),
+    );
+    expect([error.status, error.code]).toEqual([400, "UnknownLabel"]);
+  });
+
   it("GET /web/usage/export, and 404 for a cycle not shown", async () => {
     const account = await api.GET("/web/account");
     const start = account.data?.account.usage.at(-1)?.startMs ?? 0;

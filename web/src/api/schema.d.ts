@@ -1448,6 +1448,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Usage
+         * @description The account's usage over a range of the last 12 billing cycles, per hour, UTC day or
+         *     billing cycle: requests, records and runs, per platform, optionally per API key or per
+         *     value of a label; a page of buckets at a time (README "Usage API").
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/usage-alerts": {
         parameters: {
             query?: never;
@@ -1483,8 +1505,11 @@ export interface paths {
         };
         /**
          * Usage Breakdown
+         * @deprecated
          * @description Where one billing cycle's requests went: by API key and by the values of a label (README
-         *     "Usage alerts and export").
+         *     "Usage alerts and export"). Deprecated: `GET /web/usage?granularity=cycle` over the cycle
+         *     with `groupBy=apiKey` and `groupBy=label:<name>` gives the same figures per platform (README
+         *     "Usage API"); kept for the integrators who call it.
          */
         get: operations["usageBreakdown"];
         put?: never;
@@ -2612,8 +2637,8 @@ export interface components {
          */
         Error_InvalidCursor: {
             /**
-             * Code
-             * @constant
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
             code: "InvalidCursor";
             /** Message */
@@ -2889,6 +2914,29 @@ export interface components {
             message: string;
         };
         /**
+         * Error_OutsideRetention
+         * @description The error `OutsideRetention` (HTTP 400).
+         */
+        Error_OutsideRetention: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "OutsideRetention";
+            /**
+             * Earliest
+             * Format: date-time
+             */
+            earliest: string;
+            /**
+             * Latest
+             * Format: date-time
+             */
+            latest: string;
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_PaidPlanNeedsPaymentMethod
          * @description The error `PaidPlanNeedsPaymentMethod` (HTTP 409).
          */
@@ -3015,6 +3063,32 @@ export interface components {
              * @enum {string}
              */
             code: "PublicEmailDomain";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_RangeOutOfOrder
+         * @description The error `RangeOutOfOrder` (HTTP 400).
+         */
+        Error_RangeOutOfOrder: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "RangeOutOfOrder";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_RangeTooLong
+         * @description The error `RangeTooLong` (HTTP 400).
+         */
+        Error_RangeTooLong: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "RangeTooLong";
             /** Message */
             message: string;
         };
@@ -3435,6 +3509,21 @@ export interface components {
             message: string;
         };
         /**
+         * Error_UnknownLabel
+         * @description The error `UnknownLabel` (HTTP 400).
+         */
+        Error_UnknownLabel: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "UnknownLabel";
+            /** Labels */
+            labels: string[];
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_UserNotConfirmedException
          * @description The error `UserNotConfirmedException` (HTTP 400).
          */
@@ -3603,6 +3692,12 @@ export interface components {
         ForgotPasswordResponse: {
             codeDelivery: components["schemas"]["CodeDelivery"] | null;
         };
+        /**
+         * Granularity
+         * @description How long each bucket of ``GET /web/usage`` is.
+         * @enum {string}
+         */
+        Granularity: "hour" | "day" | "cycle";
         /**
          * Invoice
          * @description An invoice of the account (README "Billing"): when, how much (``amount_due`` in the
@@ -4919,6 +5014,22 @@ export interface components {
             thresholds: (50 | 80 | 100)[];
         };
         /**
+         * UsageApiKey
+         * @description An API key a group names: its id, as the console shows it (``ak_…1a2b``), and whether it
+         *     has expired.
+         */
+        UsageApiKey: {
+            /** Expired */
+            expired: boolean;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Masked */
+            masked: string;
+        };
+        /**
          * UsageBatchCreate
          * @description A batch of 1 to 1000 records, counted all or nothing.
          */
@@ -4968,6 +5079,38 @@ export interface components {
             unlabelled: components["schemas"]["UsageShare"];
         };
         /**
+         * UsageBucket
+         * @description One bucket ``[start, end)``: its usage, all platforms and per platform (zeros
+         *     included), and with ``groupBy`` its groups that have any usage, the most requests first
+         *     (then the newest key, or by value), the kinds without a ``group`` last.
+         */
+        UsageBucket: {
+            api: components["schemas"]["UsageFigures"];
+            /**
+             * End
+             * Format: date-time
+             */
+            end: string;
+            /**
+             * Groups
+             * @description Empty without `groupBy`.
+             */
+            groups: components["schemas"]["UsageGroup"][];
+            nativeMobile: components["schemas"]["UsageFigures"];
+            /** Records */
+            records: number;
+            /** Requests */
+            requests: number;
+            /** Runs */
+            runs: number;
+            /**
+             * Start
+             * Format: date-time
+             */
+            start: string;
+            web: components["schemas"]["UsageFigures"];
+        };
+        /**
          * UsageEntry
          * @description One billing cycle. ``start_ms`` is the cycle start in epoch milliseconds; ``requests``
          *     is the number of metered requests of all platforms (what the plan allowance limits).
@@ -4980,6 +5123,46 @@ export interface components {
             /** Startms */
             startMs: number;
             web: components["schemas"]["PlatformUsage"];
+        };
+        /**
+         * UsageFigures
+         * @description What a bucket counted: ``requests`` (metered ``ai()`` calls: the records' credits, what
+         *     the plan's allowance counts), ``records`` (metering records, one per idempotency key) and
+         *     ``runs`` (the test runs those records cover).
+         */
+        UsageFigures: {
+            /** Records */
+            records: number;
+            /** Requests */
+            requests: number;
+            /** Runs */
+            runs: number;
+        };
+        /**
+         * UsageGroup
+         * @description One group's usage in a bucket, all platforms and per platform.
+         */
+        UsageGroup: {
+            api: components["schemas"]["UsageFigures"];
+            /**
+             * Group
+             * @description The API key's id or the label's value; null for the other kinds.
+             */
+            group: string | null;
+            /**
+             * Kind
+             * @description `apiKey`: what one API key sent (`group` its id, in `apiKeys`); `keyNotRecorded`: what was metered before keys were recorded; `labelValue`: the records carrying the label with the value `group`; `otherValues`: the label's values past its first 1,000 of a billing cycle, never named; `withoutLabel`: the records without the label.
+             * @enum {string}
+             */
+            kind: "apiKey" | "keyNotRecorded" | "labelValue" | "otherValues" | "withoutLabel";
+            nativeMobile: components["schemas"]["UsageFigures"];
+            /** Records */
+            records: number;
+            /** Requests */
+            requests: number;
+            /** Runs */
+            runs: number;
+            web: components["schemas"]["UsageFigures"];
         };
         /**
          * UsageLimits
@@ -5040,6 +5223,45 @@ export interface components {
              * @description ISO 8601 with a time zone, or epoch seconds or milliseconds.
              */
             time: string | number;
+        };
+        /**
+         * UsageResponse
+         * @description ``GET /web/usage`` (README "Usage API"): a page of the buckets of the range, oldest
+         *     first, every bucket of the page whether or not anything was metered in it.
+         */
+        UsageResponse: {
+            /**
+             * Apikeys
+             * @description With `groupBy=apiKey`: the keys this page's groups name.
+             */
+            apiKeys: components["schemas"]["UsageApiKey"][];
+            /** Buckets */
+            buckets: components["schemas"]["UsageBucket"][];
+            /**
+             * From
+             * Format: date-time
+             * @description The first bucket's start.
+             */
+            from: string;
+            granularity: components["schemas"]["Granularity"];
+            /** Groupby */
+            groupBy: string | null;
+            /**
+             * Labels
+             * @description The names of the labels the range's records carried, sorted.
+             */
+            labels: string[];
+            /**
+             * Nextcursor
+             * @description Send it as `cursor` with the same query for the next page; null on the last.
+             */
+            nextCursor: string | null;
+            /**
+             * To
+             * Format: date-time
+             * @description The last bucket's end (the range as widened).
+             */
+            to: string;
         };
         /**
          * UsageShare
@@ -11568,6 +11790,107 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query: {
+                /** @description How long each bucket is: `hour` and `day` (UTC, by each record's time) or `cycle` (a billing cycle, counted from the account's anchor, with the records it counted). */
+                granularity: components["schemas"]["Granularity"];
+                /** @description The start of the range (ISO 8601 with its UTC offset), widened down to its bucket's start; not before the start of the oldest of the 12 billing cycles the console keeps. Left out: that start (for hours, 92 days before `to` if later). */
+                from?: string | null;
+                /** @description The end of the range, not included, widened up to its bucket's end; not after the end of the current billing cycle. Left out: now. A range of hours is at most 92 days. */
+                to?: string | null;
+                /** @description `apiKey`: each bucket's usage per API key that sent it; `label:<name>`: per value of the label `<name>` (a label some record of the 12 billing cycles carried). Left out: totals only. */
+                groupBy?: string | null;
+                /** @description Buckets per page, 1 to 1,000. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, sent with the same query; the first page without it. */
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the range's buckets: JSON (`UsageResponse`), or CSV (RFC 4180) with `Accept: text/csv`: `start,end,platform,requests,records,runs` a line per bucket and platform, or with `groupBy` `start,end,kind,group,platform,requests,records,runs` a line per group of a bucket and platform */
+            200: {
+                headers: {
+                    /** @description The next page, `<...&cursor=...>; rel="next"` (RFC 8288); absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageResponse"];
+                    "text/csv": string;
+                };
+            };
+            /** @description InvalidCursor | OutsideRetention | RangeOutOfOrder | RangeTooLong | UnknownLabel */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_InvalidCursor"] | components["schemas"]["Error_OutsideRetention"] | components["schemas"]["Error_RangeOutOfOrder"] | components["schemas"]["Error_RangeTooLong"] | components["schemas"]["Error_UnknownLabel"];
+                };
+            };
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | MissingScope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_MissingScope"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };

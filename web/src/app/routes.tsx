@@ -14,7 +14,7 @@ import { type ComponentType, Suspense, lazy, useEffect } from "react";
 import { Navigate, Route, Routes, useNavigate } from "react-router";
 
 import { getAccessToken } from "@/api";
-import { accountQueryOptions } from "@/features/account";
+import { accountQueryOptions, cycleUsageQueryOptions } from "@/features/account";
 import { RequireSession, loginHref } from "@/features/session";
 import { onAuthError, queryClient } from "@/api/query-client";
 
@@ -70,7 +70,12 @@ function preloadSignedIn() {
   if (page !== PaymentPage) Shell.preload();
   page?.preload();
   getAccessToken()
-    .then((token) => (token ? queryClient.prefetchQuery(accountQueryOptions()) : undefined))
+    .then((token) => {
+      if (!token) return;
+      // Account Information also shows the billing cycles' usage (GET /web/usage).
+      if (page === AccountPage) void queryClient.prefetchQuery(cycleUsageQueryOptions());
+      return queryClient.prefetchQuery(accountQueryOptions());
+    })
     .catch(() => undefined); // the session's own call reports a failed refresh
 }
 

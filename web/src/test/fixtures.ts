@@ -111,6 +111,19 @@ export function serveAccount(as: Role | AccountUser = "Owner", fields: Partial<A
   api
     .on("get", "/web/session", { status: 200, body: session(me, data.name) })
     .on("get", "/web/account", { status: 200, body: { account: data } })
+    .on("get", "/web/usage", {
+      status: 200,
+      body: {
+        granularity: "cycle",
+        from: "2026-10-01T00:00:00Z",
+        to: "2026-11-01T00:00:00Z",
+        groupBy: null,
+        labels: [],
+        apiKeys: [],
+        buckets: [],
+        nextCursor: null,
+      },
+    })
     .on("get", "/web/sso/saml", {
       status: 200,
       body: {

@@ -1,2 +1,2 @@
 export { accountQueryOptions, useAccount } from "./api/account-query";
-export { useUpdateAccountName } from "./api/account";
+export { cycleUsageQueryOptions, useUpdateAccountName } from "./api/account";

@@ -1,9 +1,12 @@
-import { keepPreviousData, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 
 import { $api, fetchClient, useRefetchAccountAndSession } from "@/api";
+import type { components } from "@/api/schema";
 import { saveDownload } from "@/lib/download";
 
 export { accountQueryOptions, useAccount } from "./account-query";
+
+type UsageResponse = components["schemas"]["UsageResponse"];
 
 /**
  * PUT /web/account: rename the account. On success the account and the session (whose
@@ -43,18 +46,32 @@ export async function downloadUsageCsv(cycleStartMs: number, label?: string | nu
 }
 
 /**
- * GET /web/usage/breakdown: where one billing cycle's requests went, by API key and by the values
- * of `label` (left out: the cycle's first label). The previous answer stays shown while another
- * cycle or label loads, so the panel does not jump.
+ * The JSON of a GET /web/usage answer: the contract also lists its CSV (`Accept: text/csv`),
+ * which the SPA never asks for. Here, beside the query options the app's first chunk holds
+ * (../lib/usage-series.ts loads with the page).
  */
-export function useUsageBreakdown(cycleStartMs: number, label: string | null) {
-  return $api.useQuery(
-    "get",
-    "/web/usage/breakdown",
-    { params: { query: { cycleStartMs, ...(label ? { label } : {}) } } },
-    { placeholderData: keepPreviousData },
-  );
+export function usageJson(data: UsageResponse | string): UsageResponse {
+  if (typeof data === "string") throw new Error("GET /web/usage answered CSV, not JSON");
+  return data;
 }
+
+/**
+ * GET /web/usage?granularity=cycle: the last 12 billing cycles (the current one last), each
+ * with its requests, records and runs per platform: the Usage Overview (SPEC 1, 9). Fetched
+ * again when the window regains focus once stale, as the account is (usage keeps coming in).
+ */
+export function useCycleUsage() {
+  return useQuery(cycleUsageQueryOptions());
+}
+
+/** The query of {@link useCycleUsage}, for a prefetch (app/routes.tsx starts it with the account's). */
+export const cycleUsageQueryOptions = () =>
+  $api.queryOptions(
+    "get",
+    "/web/usage",
+    { params: { query: { granularity: "cycle" } } },
+    { refetchOnWindowFocus: true, select: usageJson },
+  );
 
 /** GET /web/usage/limits: keep running or stop at the plan's allowance (README "Metering intake"). */
 export function useUsageLimits() {

@@ -3,7 +3,8 @@
  * cycles the graph shows and a label, and see the requests by API key and by the label's values
  * (its top 10, the other values, the requests without it), each with its share of the cycle;
  * Download CSV saves that cycle per day and platform with the same breakdown as extra columns.
- * Read from the rollups the metering intake keeps (GET /web/usage/breakdown).
+ * Read from the rollups the metering intake keeps: GET /web/usage over the cycle, grouped by API
+ * key and by the label (../lib/usage-series.ts puts the two together).
  */
 import { useState } from "react";
 
@@ -12,8 +13,10 @@ import page from "@/components/layout/page.module.css";
 import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 
-import { downloadUsageCsv, useApiKeys, useUsageBreakdown } from "../api/account";
+import { downloadUsageCsv, useApiKeys } from "../api/account";
+import { useCycleBreakdown } from "../api/usage";
 import { type BreakdownRow, keyRows, labelRows, shareText } from "../lib/spend";
+import type { Cycle } from "../lib/usage-series";
 
 import styles from "./account.module.css";
 
@@ -24,11 +27,15 @@ export function cycleLabel(startMs: number): string {
   return new Date(startMs).toLocaleDateString("en-US", DATE);
 }
 
-export function UsageBreakdown({ cycleStarts }: { cycleStarts: number[] }) {
-  const newestFirst = [...cycleStarts].reverse();
+/** `cycles`: the cycles the graph shows, oldest first. */
+export function UsageBreakdown({ cycles }: { cycles: Cycle[] }) {
+  const newestFirst = cycles.map((c) => c.startMs).reverse();
   const [cycle, setCycle] = useState(newestFirst[0] ?? 0);
   const [label, setLabel] = useState<string | null>(null);
-  const { data, error } = useUsageBreakdown(cycle, label);
+  const { data, error } = useCycleBreakdown(
+    cycles.find((c) => c.startMs === cycle),
+    label,
+  );
   const currentKeyId = useApiKeys().data?.keys[0]?.id;
   const [busy, setBusy] = useState(false);
   const [downloadError, setDownloadError] = useState<string | null>(null);

@@ -1,9 +1,10 @@
 /**
  * The Usage Overview bar graph (SPEC 9) with the current cycle's forecast (README "Usage alerts and export") as a dashed
  * extension of its bar; geometry in ../lib/usage-graph.ts, the forecast in ../lib/forecast.ts as
- * of `asOfMs` (epoch ms: when the usage was read).
+ * of `asOfMs` (epoch ms: when the usage was read). `usage`: the billing cycles of GET
+ * /web/usage (../lib/usage-series.ts), oldest first.
  */
-import type { Account } from "@/api";
+import type { Subscription } from "@/api";
 import page from "@/components/layout/page.module.css";
 
 import { forecastPhrase, forecastUsage } from "../lib/forecast";
@@ -13,6 +14,7 @@ import {
   CHART_WIDTH,
   SERIES,
   type Series,
+  type UsageInput,
   formatDay,
   resetDate,
   usageGraph,
@@ -27,12 +29,20 @@ const TOP = 10;
 const BOTTOM = 38;
 const NAMES: Record<Series, string> = { web: "Web", nativeMobile: "Native Mobile", api: "API" };
 
-export function UsageGraph({ account, asOfMs }: { account: Account; asOfMs: number }) {
-  const forecast = forecastUsage(account.usage, asOfMs);
+export function UsageGraph({
+  usage,
+  subscription,
+  asOfMs,
+}: {
+  usage: UsageInput[];
+  subscription: Subscription;
+  asOfMs: number;
+}) {
+  const forecast = forecastUsage(usage, asOfMs);
   // The allowance counts the units in force: none once a past-due plan's grace has ended.
-  const plan = { ...account.subscription, units: account.subscription.unitsInForce };
-  const graph = usageGraph(account.usage, plan, forecast?.requests ?? null);
-  const latest = account.usage.at(-1);
+  const plan = { ...subscription, units: subscription.unitsInForce };
+  const graph = usageGraph(usage, plan, forecast?.requests ?? null);
+  const latest = usage.at(-1);
   const extension = forecast && graph.forecast?.height ? graph.forecast : null;
   const label = forecast && `Forecast: ${forecastPhrase(forecast)}`;
   return (

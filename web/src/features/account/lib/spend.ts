@@ -3,9 +3,7 @@
  * billing cycle's requests, a key's requests against its monthly limit, the limit typed in a
  * form, and the rows of the breakdown by key and by label. Pure, unit-tested.
  */
-import type { components } from "@/api/schema";
-
-type Breakdown = components["schemas"]["UsageBreakdown"];
+import type { Breakdown } from "./usage-series";
 
 /** The largest monthly limit the API takes (api/keys/schemas.py `MonthlyLimit`). */
 const MAX_MONTHLY_LIMIT = 1_000_000_000_000;

@@ -90,10 +90,6 @@ export const ACTION_GROUPS: readonly { label: string; actions: readonly AuditAct
     ],
   },
   {
-    label: "Access tokens",
-    actions: ["access_token.created", "access_token.revoked", "access_tokens.changed"],
-  },
-  {
     label: "Directory sync",
     actions: [
       "scim_token.created",
@@ -144,6 +140,10 @@ export const ACTION_GROUPS: readonly { label: string; actions: readonly AuditAct
       "usage_alerts.changed",
       "usage_limit.changed",
     ],
+  },
+  {
+    label: "Access tokens",
+    actions: ["access_token.created", "access_token.revoked", "access_tokens.changed"],
   },
   {
     label: "Two-step sign-in",
