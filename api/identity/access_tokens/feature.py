@@ -8,7 +8,7 @@ import structlog
 
 from api.feature import Feature, PeriodicTask
 from api.identity.access_tokens.expiry import send_expiry_notices
-from api.identity.access_tokens.router import router
+from api.identity.access_tokens.router import policy_router, router
 from api.principal.access_tokens import REQUESTS
 from api.principal.resources import JobResources
 
@@ -22,7 +22,7 @@ async def access_token_expiry(resources: JobResources) -> None:
 
 FEATURE = Feature(
     name="access-tokens",
-    routers=(router,),
+    routers=(router, policy_router),
     throttles=(REQUESTS,),
     periodic=(
         PeriodicTask("access_token_expiry", "ACCESS_TOKEN_EXPIRY_CRON", access_token_expiry),

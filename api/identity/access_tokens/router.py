@@ -35,6 +35,9 @@ from api.principal.errors import (
 from api.principal.roles import Permission
 
 router = APIRouter(prefix="/web/access-tokens", tags=["users"])
+# A path of its own: under /web/access-tokens, 'policy' would also name a token (DELETE
+# /web/access-tokens/{token_id} matches it, and an OPTIONS would advertise that DELETE).
+policy_router = APIRouter(prefix="/web/access-token-policy", tags=["users"])
 
 _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden)
 
@@ -94,8 +97,8 @@ async def revoke_access_token(
     return Response(status_code=204)
 
 
-@router.put(
-    "/policy",
+@policy_router.put(
+    "",
     response_model=AccessTokenPolicy,
     dependencies=[Permit(Permission.SIGN_IN_POLICY_WRITE)],
     responses=error_responses(*_AUTH, RequestValidationFailed),

@@ -252,6 +252,27 @@ export interface paths {
         patch: operations["patchScimUser"];
         trace?: never;
     };
+    "/web/access-token-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Access Token Policy
+         * @description Turn the account's access tokens on or off (Owners): off, every token is refused at
+         *     once (401 ``AccessTokensDisabled``) and none can be created, until turned on again.
+         */
+        put: operations["setAccessTokenPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/access-tokens": {
         parameters: {
             query?: never;
@@ -272,27 +293,6 @@ export interface paths {
          *     response is the only time its secret is shown.
          */
         post: operations["createAccessToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/web/access-tokens/policy": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Set Access Token Policy
-         * @description Turn the account's access tokens on or off (Owners): off, every token is refused at
-         *     once (401 ``AccessTokensDisabled``) and none can be created, until turned on again.
-         */
-        put: operations["setAccessTokenPolicy"];
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6776,6 +6776,75 @@ export interface operations {
             };
         };
     };
+    setAccessTokenPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccessTokenPolicy"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessTokenPolicy"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired | Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
     listAccessTokens: {
         parameters: {
             query?: never;
@@ -6879,75 +6948,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_AccessTokenNameTaken"] | components["schemas"]["Error_AccessTokensTurnedOff"] | components["schemas"]["Error_TooManyAccessTokens"];
-                };
-            };
-            /** @description PayloadTooLarge */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
-                };
-            };
-            /** @description ValidationError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_ValidationError"];
-                };
-            };
-            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
-                };
-            };
-        };
-    };
-    setAccessTokenPolicy: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AccessTokenPolicy"];
-            };
-        };
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccessTokenPolicy"];
-                };
-            };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
-                };
-            };
-            /** @description AccessTokenNotAccepted | AccountRequired | Forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */

@@ -196,7 +196,7 @@ async def test_revoked_expired_and_turned_off_tokens_stop_at_once(
     assert (answer.status_code, answer.json()["code"]) == (401, "AccessTokenExpired")
 
     off = await client.put(
-        "/web/access-tokens/policy", headers=owner.headers, json={"enabled": False}
+        "/web/access-token-policy", headers=owner.headers, json={"enabled": False}
     )
     assert off.status_code == 200
     answer = await client.get("/web/account", headers=bearer(working))
@@ -208,7 +208,7 @@ async def test_revoked_expired_and_turned_off_tokens_stop_at_once(
     )
     assert (none.status_code, none.json()["code"]) == (409, "AccessTokensTurnedOff")
     back_on = await client.put(
-        "/web/access-tokens/policy", headers=owner.headers, json={"enabled": True}
+        "/web/access-token-policy", headers=owner.headers, json={"enabled": True}
     )
     assert back_on.status_code == 200
     assert (await client.get("/web/account", headers=bearer(working))).status_code == 200
