@@ -81,6 +81,7 @@ class AccessTokenCreated(ApiModel):
 
 
 class AccessTokenPolicy(ApiModel):
-    """Whether the account's access tokens work (an Owner's switch)."""
+    """Whether the account's access tokens work (an Owner's switch). A JSON boolean only (the
+    contract says so; ``0`` is refused, not read as false)."""
 
-    enabled: bool
+    enabled: bool = Field(strict=True)

@@ -1679,7 +1679,8 @@ export interface components {
         };
         /**
          * AccessTokenPolicy
-         * @description Whether the account's access tokens work (an Owner's switch).
+         * @description Whether the account's access tokens work (an Owner's switch). A JSON boolean only (the
+         *     contract says so; ``0`` is refused, not read as false).
          */
         AccessTokenPolicy: {
             /** Enabled */

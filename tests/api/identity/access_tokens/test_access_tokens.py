@@ -195,6 +195,10 @@ async def test_revoked_expired_and_turned_off_tokens_stop_at_once(
     answer = await client.get("/web/account", headers=bearer(expiring))
     assert (answer.status_code, answer.json()["code"]) == (401, "AccessTokenExpired")
 
+    not_a_boolean = await client.put(
+        "/web/access-token-policy", headers=owner.headers, json={"enabled": 0}
+    )
+    assert not_a_boolean.status_code == 422
     off = await client.put(
         "/web/access-token-policy", headers=owner.headers, json={"enabled": False}
     )
