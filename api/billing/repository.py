@@ -13,7 +13,7 @@ from sqlalchemy import func, select, tuple_
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import Account, StripeEvent, StripeInvoice
+from api.models import Account, Role, StripeEvent, StripeInvoice, User
 
 
 async def lock_account(db: AsyncSession, account_id: uuid.UUID) -> Account:
@@ -22,6 +22,17 @@ async def lock_account(db: AsyncSession, account_id: uuid.UUID) -> Account:
     account = await db.scalar(select(Account).where(Account.id == account_id).with_for_update())
     assert account is not None, "the caller's account exists (checked by CurrentUser)"
     return account
+
+
+async def first_owner_email(db: AsyncSession, account_id: uuid.UUID) -> str:
+    """The email of the account's longest-standing Owner (an account always has one)."""
+    email = await db.scalar(
+        select(User.email)
+        .where(User.account_id == account_id, User.role == Role.OWNER)
+        .order_by(User.created_at, User.id)
+        .limit(1)
+    )
+    return email or ""
 
 
 async def lock_account_by_customer(db: AsyncSession, customer_id: str) -> Account | None:

@@ -96,12 +96,13 @@ async def _ensure_customer(
     db: AsyncSession, stripe: StripeGateway, account: Account, caller: Caller
 ) -> str:
     """The account's Stripe customer id, creating the customer on first use (idempotency key
-    derived from the account id, so a retried request finds the same customer)."""
+    derived from the account id, so a retried request finds the same customer). Its email,
+    where Stripe sends receipts, is the caller's; an access token is nobody's sign-in and has
+    none, so a customer a token creates gets the account's longest-standing Owner's."""
     if account.stripe_customer_id is None:
+        email = caller.email or await repository.first_owner_email(db, account.id)
         account.stripe_customer_id = await _stripe(
-            stripe.create_customer(
-                account_id=str(account.id), name=account.name, email=caller.email
-            )
+            stripe.create_customer(account_id=str(account.id), name=account.name, email=email)
         )
         await db.flush()
     return account.stripe_customer_id

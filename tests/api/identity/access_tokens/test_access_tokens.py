@@ -15,6 +15,8 @@ from sqlalchemy import select, update
 
 from api.identity.access_tokens.expiry import send_expiry_notices
 from api.models import AccessToken, Account, Role
+from devstack.stack import Stack
+from tests.api.billing.test_billing import card_token, stripe_get
 from tests.api.conftest import MakeUser, SignedIn, mails_to
 
 ALL_READS = ["account:read", "users:read", "usage:read", "billing:read", "sso:read"]
@@ -379,3 +381,21 @@ async def test_creator_and_owners_are_told_a_week_before_and_at_expiry_once_each
         "Access token 'Deploy bot' has expired",
     ]
     assert len(await mails_to(client, member.user.email, wait_s=0)) == 0
+
+
+async def test_a_card_added_by_a_token_bills_an_owner_not_an_empty_address(
+    app: FastAPI, client: httpx.AsyncClient, stack: Stack, make_user: MakeUser
+) -> None:
+    # A token is nobody's sign-in: its caller has no email. The Stripe customer its first
+    # card creates gets the email of the account's first Owner, where Stripe sends receipts.
+    owner = await make_user()
+    secret, _ = await make_token(client, owner, ["billing:write"])
+    added = await client.post(
+        "/web/subscription/payment", json={"cardToken": card_token(stack)}, headers=bearer(secret)
+    )
+    assert added.status_code == 200, added.text
+    async with app.state.resources.sessionmaker() as db:
+        account = await db.get(Account, owner.account.id)
+        assert account is not None and account.stripe_customer_id is not None
+    customer = stripe_get(stack, f"customers/{account.stripe_customer_id}")
+    assert customer["email"] == owner.user.email
