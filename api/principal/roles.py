@@ -37,6 +37,7 @@ class Permission(enum.StrEnum):
     DIRECTORY_WRITE = "directory:write"
     SSO_READ = "sso:read"
     SSO_WRITE = "sso:write"
+    GOOGLE_SSO_WRITE = "google_sso:write"
     IDENTITY_PROVIDERS_WRITE = "identity_providers:write"
     SIGN_IN_POLICY_WRITE = "sign_in_policy:write"
     BILLING_READ = "billing:read"
@@ -62,8 +63,8 @@ DESCRIPTIONS: dict[Permission, str] = {
     Permission.DIRECTORY_WRITE: "Generate and revoke SCIM tokens (a token acts with its "
     "creator's role)",
     Permission.SSO_READ: "Read the single sign-on settings and domains",
-    Permission.SSO_WRITE: "Add, verify and remove domains; turn Google SSO on or off; test "
-    "a SAML connection",
+    Permission.SSO_WRITE: "Add, verify and remove domains; test a SAML connection",
+    Permission.GOOGLE_SSO_WRITE: "Require Google SSO, or stop requiring it",
     Permission.IDENTITY_PROVIDERS_WRITE: "Connect, replace, remove or confirm a SAML identity "
     "provider; require SAML",
     Permission.SIGN_IN_POLICY_WRITE: "Require two-step sign-in for everyone; turn access "
@@ -96,6 +97,7 @@ _ADMINS = _EVERYONE | {
     Permission.DIRECTORY_READ,
     Permission.DIRECTORY_WRITE,
     Permission.SSO_WRITE,
+    Permission.GOOGLE_SSO_WRITE,
     Permission.API_KEYS_WRITE,
     Permission.USAGE_WRITE,
     Permission.AUDIT_READ,
@@ -112,6 +114,7 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
 TOKEN_SCOPES = frozenset(DESCRIPTIONS) - {
     Permission.DIRECTORY_READ,
     Permission.DIRECTORY_WRITE,
+    Permission.GOOGLE_SSO_WRITE,
     Permission.IDENTITY_PROVIDERS_WRITE,
     Permission.SIGN_IN_POLICY_WRITE,
     Permission.ACCESS_TOKENS_READ,
@@ -119,8 +122,9 @@ TOKEN_SCOPES = frozenset(DESCRIPTIONS) - {
 }
 """The permissions an access token may hold as scopes (README "Automation"). Left out: making
 credentials (SCIM tokens, access tokens) and deciding how people sign in (identity providers,
-the two-step requirement), so that a leaked token can neither mint itself a successor nor
-open a way in for a person; those stay with a signed-in Owner or Admin."""
+requiring Google SSO, the two-step requirement), so that a leaked token can neither mint
+itself a successor nor open a way in for a person; those stay with a signed-in Owner or
+Admin."""
 
 NOT_A_ROLES = frozenset({Permission.PUBLIC, Permission.SELF, Permission.API_KEY})
 """Permissions no role grants: who holds them is decided by how the caller authenticates."""

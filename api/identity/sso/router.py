@@ -78,7 +78,7 @@ _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal)
 @router.post(
     "/sso",
     response_model=SsoResponse,
-    dependencies=[Permit(Permission.SSO_WRITE), VerifiedEmail],
+    dependencies=[Permit(Permission.GOOGLE_SSO_WRITE), VerifiedEmail],
     responses=error_responses(
         *_AUTH,
         Forbidden,

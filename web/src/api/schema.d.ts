@@ -9574,22 +9574,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error_GoogleSsoAuthTypeRequired"] | components["schemas"]["Error_PersonalGmailAccount"] | components["schemas"]["Error_VerifiedDomainRequired"];
                 };
             };
-            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
                 };
             };
-            /** @description AccountRequired | EmailVerificationRequired | Forbidden | MissingScope */
+            /** @description AccessTokenNotAccepted | AccountRequired | EmailVerificationRequired | Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_EmailVerificationRequired"] | components["schemas"]["Error_Forbidden"];
                 };
             };
             /** @description PayloadTooLarge */
@@ -9608,17 +9608,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_ValidationError"];
-                };
-            };
-            /** @description RateLimited */
-            429: {
-                headers: {
-                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_RateLimited"];
                 };
             };
             /** @description DatabaseUnavailable | IdentityProviderUnavailable */

@@ -17,7 +17,7 @@ from api.identity.access_tokens.expiry import send_expiry_notices
 from api.models import AccessToken, Account, Role
 from devstack.stack import Stack
 from tests.api.billing.test_billing import card_token, stripe_get
-from tests.api.conftest import MakeUser, SignedIn, mails_to
+from tests.api.conftest import MakeUser, SignedIn, mails_to, require_google_sso
 
 ALL_READS = ["account:read", "users:read", "usage:read", "billing:read", "sso:read"]
 
@@ -399,3 +399,24 @@ async def test_a_card_added_by_a_token_bills_an_owner_not_an_empty_address(
         assert account is not None and account.stripe_customer_id is not None
     customer = stripe_get(stack, f"customers/{account.stripe_customer_id}")
     assert customer["email"] == owner.user.email
+
+
+async def test_a_token_never_lifts_the_google_sign_in_requirement(
+    app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+) -> None:
+    # Whether people must sign in with Google is a sign-in policy, decided by a person: a
+    # leaked token with sso:write (domains) must not open the account to password sign-in.
+    owner = await make_user()
+    secret, _ = await make_token(client, owner, ["sso:write", "sso:read"])
+    await require_google_sso(app, owner.account)
+    for required in (False, True):
+        refused = await client.post(
+            "/web/sso", json={"requireGoogleSSO": required}, headers=bearer(secret)
+        )
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["code"] == "AccessTokenNotAccepted"
+    async with app.state.resources.sessionmaker() as db:
+        account = await db.get(Account, owner.account.id)
+        assert account is not None and account.require_google_sso
+    # The domains stay the token's to read.
+    assert (await client.get("/web/sso/domains", headers=bearer(secret))).status_code == 200
