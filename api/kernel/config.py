@@ -586,7 +586,8 @@ class KeysSettings(Section):
 
 
 class UsageSettings(Section):
-    """Usage (api/usage): the metering intake's limits (README "Metering intake")."""
+    """Usage (api/usage): the metering intake's limits (README "Metering intake") and how long
+    the hourly rollups are kept."""
 
     metering_limit_per_account: int = Field(
         default=3000,
@@ -606,6 +607,19 @@ class UsageSettings(Section):
             "batch limits); a refused batch counts none."
         ),
     )
+    hourly_retention_cron: str = Field(
+        default="50 4 * * *",
+        validation_alias="USAGE_HOURLY_RETENTION_CRON",
+        description=(
+            "When the job worker deletes the hourly usage rollups older than 400 days, past "
+            "any account's retention (cron, UTC); empty: never."
+        ),
+    )
+
+    @field_validator("hourly_retention_cron")
+    @classmethod
+    def _schedules(cls, value: str, info: ValidationInfo) -> str:
+        return cls._cron(value, info)
 
 
 class AccountSettings(Section):

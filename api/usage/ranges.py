@@ -38,6 +38,11 @@ MAX_HOURLY_RANGE = timedelta(days=92)
 """The longest range of hours one query may ask for: a quarter (92 days, 2,208 hourly
 buckets), the span a week-over-week or a quarter's chart needs."""
 
+HOURLY_ROLLUPS_KEPT = timedelta(days=400)
+"""How long the hourly rollups are kept (then deleted by the periodic ``usage_hourly_retention``):
+longer than any account's retention reaches back (the oldest of ``USAGE_CYCLES_SHOWN`` cycles of
+at most 31 days starts at most 372 days ago)."""
+
 _HOUR = timedelta(hours=1)
 _DAY = timedelta(days=1)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -710,3 +710,20 @@ async def usage_page_row(
     async with driver_connection(read_engine) as connection:
         row = await connection.fetchrow(statement.text, *(values[n] for n in statement.names))
     return UsagePageRow(*row)
+
+
+_HOURLY_ROLLUP_TABLES = ("usage_hourly", "api_key_usage_hourly", "usage_label_hourly")
+
+
+async def delete_hourly_rollups_before(db: AsyncSession, before: datetime) -> int:
+    """Delete the hourly rollups of every account for the hours that start before ``before``;
+    returns how many rows went. One statement per table (their keys lead with the account, the
+    key or the label, so each is one scan; run daily, each deletes about a day of rows)."""
+    deleted = 0
+    for table in _HOURLY_ROLLUP_TABLES:
+        result = await db.execute(
+            text(f"DELETE FROM {table} WHERE hour < :before"),  # noqa: S608 - our table names
+            {"before": before},
+        )
+        deleted += result.rowcount  # type: ignore[attr-defined]
+    return deleted

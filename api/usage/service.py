@@ -522,3 +522,9 @@ def _check_range(
         )
     if granularity is ranges.Granularity.HOUR and end - start > ranges.MAX_HOURLY_RANGE:
         raise RangeTooLong()
+
+
+async def prune_hourly_rollups(db: AsyncSession, now: datetime) -> int:
+    """Delete the hourly rollups older than ``ranges.HOURLY_ROLLUPS_KEPT`` (README "Usage API",
+    the retention); returns how many rows went. The daily and cycle rollups stay."""
+    return await repository.delete_hourly_rollups_before(db, now - ranges.HOURLY_ROLLUPS_KEPT)

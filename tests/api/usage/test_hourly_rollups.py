@@ -1,13 +1,20 @@
 """The hourly rollups and the records counted in every rollup (README "Usage API"): kept by the
-intake's statement from its first batch, and filled in from the stored records by the
-migration that adds them, so usage metered before it reads the same."""
+intake's statement from its first batch, filled in from the stored records by the migration
+that adds them, so usage metered before it reads the same, and deleted past the retention."""
 
 from __future__ import annotations
 
-from alembic import command
+from datetime import UTC, datetime, timedelta
 
+from alembic import command
+from fastapi import FastAPI
+from sqlalchemy import select
+
+from api.models import ApiKey, ApiKeyUsageHourly, Platform, UsageHourly, UsageLabelHourly
+from api.usage.feature import usage_hourly_retention
 from devstack.services import random_suffix
 from devstack.stack import Stack
+from tests.api.conftest import MakeUser
 from tests.api.kernel.test_migrations import _config, _sql_on
 
 BEFORE = "5c1a7e3b9d40"  # the revision before the hourly rollups
@@ -88,3 +95,34 @@ def test_the_migration_counts_the_stored_records_into_the_new_rollups(stack: Sta
         assert rows("SELECT to_regclass('usage_hourly')") == [(None,)]
     finally:
         stack.postgres.drop_database(name)
+
+
+async def test_hours_past_the_retention_are_deleted_and_the_rest_stay(
+    app: FastAPI, make_user: MakeUser
+) -> None:
+    me = await make_user()
+    now = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
+    old, kept = now - timedelta(days=401), now - timedelta(days=399)
+    async with app.state.resources.sessionmaker() as db, db.begin():
+        key_id = await db.scalar(select(ApiKey.id).where(ApiKey.account_id == me.account.id))
+        for hour in (old, kept):
+            db.add(UsageHourly(account_id=me.account.id, hour=hour, platform=Platform.WEB))
+            db.add(ApiKeyUsageHourly(key_id=key_id, hour=hour, platform=Platform.WEB))
+            db.add(
+                UsageLabelHourly(
+                    account_id=me.account.id,
+                    label_key="project",
+                    hour=hour,
+                    label_value="checkout",
+                    platform=Platform.WEB,
+                )
+            )
+    await usage_hourly_retention(app.state.resources)
+    async with app.state.resources.sessionmaker() as db:
+        for model, owner in (
+            (UsageHourly, UsageHourly.account_id == me.account.id),
+            (ApiKeyUsageHourly, ApiKeyUsageHourly.key_id == key_id),
+            (UsageLabelHourly, UsageLabelHourly.account_id == me.account.id),
+        ):
+            hours = (await db.scalars(select(model.hour).where(owner))).all()
+            assert hours == [kept], model.__tablename__
