@@ -87,7 +87,9 @@ def create_job_app(
     )
     app = procrastinate.App(connector=connector)
     emails.register(app, mailer or Mailer.from_settings(settings))
-    stalled.register(app)
+    stalled.register(
+        app, cron=settings.job_stalled_cron, stalled_after_s=settings.job_stalled_after_s
+    )
     resources = resources or JobResources(settings)
     for job in features.job_tasks():
         _register_task(app, job, resources)

@@ -791,6 +791,28 @@ class Settings(BaseSettings):
         ge=1,
         description="Days finished jobs (succeeded, failed, cancelled) stay in procrastinate_jobs.",
     )
+    job_stalled_after_s: float = Field(
+        default=60.0,
+        ge=30.0,
+        description=(
+            "Seconds without a heartbeat (a worker sends one every 10 s) after which a worker "
+            'is taken for dead and its running jobs are retried (README "Background work").'
+        ),
+    )
+    job_stalled_cron: str = Field(
+        default="* * * * *",
+        description=(
+            "When a job worker looks for the jobs of dead workers (cron, UTC; a sixth field "
+            "counts seconds)."
+        ),
+    )
+
+    @field_validator("job_stalled_cron")
+    @classmethod
+    def _stalled_schedule(cls, value: str) -> str:
+        if not croniter.is_valid(value):
+            raise ValueError(f"JOB_STALLED_CRON: {value!r} is not a cron expression")
+        return value
 
     cognito: CognitoSettings = Field(default_factory=CognitoSettings)
     stripe: StripeSettings = Field(default_factory=StripeSettings)

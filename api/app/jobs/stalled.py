@@ -1,9 +1,10 @@
 """Jobs a dead worker left running go back to the queue (README "Background work").
 
 A worker that is killed (SIGKILL, a lost node) leaves its job ``doing``; procrastinate does not
-take such a job up again by itself. Every minute one worker (a periodic task: procrastinate
-defers each tick once, whatever the number of workers) finds the ``doing`` jobs of workers
-whose heartbeat (every 10 s) is older than :data:`STALLED_AFTER_S` and retries them now. The
+take such a job up again by itself. At every tick of ``JOB_STALLED_CRON`` (every minute) one
+worker (a periodic task: procrastinate defers each tick once, whatever the number of workers)
+finds the ``doing`` jobs of workers whose heartbeat (every 10 s) is older than
+``JOB_STALLED_AFTER_S`` (:data:`STALLED_AFTER_S`) and retries them now. The
 retried email then carries the same ``Message-ID`` as the attempt that may have left.
 
 A stall is one attempt of the job, as a failure is: it is retried only while its task's retry
@@ -27,7 +28,7 @@ log = structlog.get_logger(__name__)
 
 STALLED_AFTER_S = 60.0
 """Seconds without a heartbeat after which a worker is taken for dead (its heartbeat comes
-every 10 s)."""
+every 10 s), unless ``JOB_STALLED_AFTER_S`` says otherwise."""
 
 MAINTENANCE_QUEUE = "maintenance"
 """The queue of the engine's own upkeep."""
@@ -84,13 +85,16 @@ async def _still_doing(app: procrastinate.App, job: Job) -> bool:
     return bool(found) and found[0].status == Status.DOING.value
 
 
-def register(app: procrastinate.App) -> None:
-    """Add the minutely stalled-job retry to ``app``."""
+def register(
+    app: procrastinate.App, *, cron: str = "* * * * *", stalled_after_s: float = STALLED_AFTER_S
+) -> None:
+    """Add the stalled-job retry to ``app``, at every tick of ``cron`` (``JOB_STALLED_CRON``)
+    for workers silent ``stalled_after_s`` seconds (``JOB_STALLED_AFTER_S``)."""
 
-    @app.periodic(cron="* * * * *", periodic_id="retry_stalled")
+    @app.periodic(cron=cron, periodic_id="retry_stalled")
     @app.task(
         name="retry_stalled_jobs", queue=MAINTENANCE_QUEUE, queueing_lock="retry_stalled_jobs"
     )
     async def retry_stalled_jobs(timestamp: int) -> None:
         """The periodic task (``timestamp``: the tick, epoch seconds)."""
-        await retry_stalled(app)
+        await retry_stalled(app, stalled_after_s=stalled_after_s)
