@@ -112,11 +112,11 @@ def command(
     """
     if as_csv and console.json:
         raise click.UsageError("--csv and --json: choose one")
-    bucket = Granularity(granularity)
-    query = Query(bucket, from_, to, group_by, page_size)
-    if from_ is None and bucket is not Granularity.CYCLE:
-        start = _default_start(bucket, to or datetime.now(UTC))
-        query = Query(bucket, start, to, group_by, page_size, start_is_ours=True)
+    grain = Granularity(granularity)
+    query = Query(grain, from_, to, group_by, page_size)
+    if from_ is None and grain is not Granularity.CYCLE:
+        start = _default_start(grain, to or datetime.now(UTC))
+        query = Query(grain, start, to, group_by, page_size, start_is_ours=True)
     if as_csv:
         for index, content in enumerate(csv_pages(console, query)):
             # Each page starts with the header line: the first page's is the file's.
