@@ -135,13 +135,18 @@ def cli(background: Background, console_url: str) -> Path:
 
 @pytest.fixture(scope="module")
 def owner(console_url: str) -> Owner:
+    """A new account's Owner (:func:`register`)."""
+    return register(console_url, "Olga")
+
+
+def register(console_url: str, first_name: str) -> Owner:
     """A new account's Owner: registered, their address verified with the emailed code (as
-    inviting requires), then signed in for an access token."""
-    email = f"olga-{secrets.token_hex(4)}@cli-labs.dev"
+    inviting and access tokens require), then signed in for an access token."""
+    email = f"{first_name.lower()}-{secrets.token_hex(4)}@cli-labs.dev"
     registered = httpx.post(
         f"{console_url}/web/registration",
         json={
-            "firstName": "Olga",
+            "firstName": first_name,
             "lastName": "Owner",
             "emailAddress": email,
             "organizationName": "CLI Labs",
@@ -303,6 +308,132 @@ def test_keys_list_roll_set_a_limit_and_the_usage_they_meter(
 
     missing = run(cli, console_url, owner.token, "keys", "set-limit", str(uuid.uuid4()), "5")
     assert_error(missing, 4, "NotFound")
+
+
+def test_usage_query_over_a_range_with_an_access_token_for_usage_only(
+    cli: Path, console_url: str
+) -> None:
+    # An account of its own, so that its usage is what this test meters: four records now,
+    # with the label "suite" on three of them.
+    owner = register(console_url, "Uma")
+    key = run(cli, console_url, owner.token, "keys", "reveal").stdout.strip()
+    (current,) = run(cli, console_url, owner.token, "keys", "list", "--json").json()
+    now = datetime.now(UTC)
+    sent = [
+        ("web", 4, 1, {"suite": "checkout"}),
+        ("nativeMobile", 2, 1, {"suite": "checkout"}),
+        ("api", 1, 1, {"suite": "search"}),
+        ("web", 5, 2, {}),
+    ]
+    records = [
+        {
+            "idempotencyKey": str(uuid.uuid4()),
+            "platform": platform,
+            "credits": credits,
+            "runs": runs,
+            "time": now.isoformat(),
+            "labels": labels,
+        }
+        for platform, credits, runs, labels in sent
+    ]
+    metered = httpx.post(
+        f"{console_url}/metering/usage", headers={"X-API-Key": key}, json={"records": records}
+    )
+    assert metered.json() == {"accepted": 4, "duplicates": 0}, metered.text
+    # A script's token that may read usage and nothing else.
+    created = httpx.post(
+        f"{console_url}/web/access-tokens",
+        headers={"Authorization": f"Bearer {owner.token}"},
+        json={
+            "name": "Usage report",
+            "expiresOn": (now + timedelta(days=7)).date().isoformat(),
+            "scopes": ["usage:read"],
+        },
+    )
+    assert created.status_code == 201, created.text
+    token = created.json()["secret"]
+    assert token.startswith("cat_")
+
+    # The last 7 days by day: the account is younger, so they start at its first cycle, today.
+    today = f"{now:%Y-%m-%d} 00:00 UTC"
+    figures = ["12", "4", "5", "9", "2", "1"]  # requests, records, runs; web, mobile, api
+    days = run(cli, console_url, token, "usage", "query")
+    assert days.status == 0, days
+    header, *rows, blank, total = days.stdout.splitlines()
+    assert header.split()[:4] == ["START", "REQUESTS", "RECORDS", "RUNS"]
+    assert rows[0].startswith(today), days
+    assert rows[0].split()[3:] == figures, days
+    assert blank == "", days
+    assert total.startswith(f"Total: 12 requests, 4 records, 5 runs from {today} to "), total
+
+    # By API key: the key as the console shows it.
+    by_key = run(cli, console_url, token, "usage", "query", "--group-by", "api-key")
+    header, row = by_key.stdout.splitlines()[:2]
+    assert header.split()[:3] == ["START", "API", "KEY"], by_key
+    assert row.split() == [*today.split(), current["masked"], *figures], by_key
+
+    # Per hour by the label "suite" as CSV, a bucket a page: the header line once, then each
+    # group of the records' hour per platform, the most requests first, the rest last.
+    hour = now.replace(minute=0, second=0, microsecond=0)
+    later = (hour + timedelta(hours=6)).isoformat()
+    hourly = ("usage", "query", "--granularity", "hour", "--to", later, "--page-size", "1")
+    by_suite = run(cli, console_url, token, *hourly, "--group-by", "label:suite", "--csv")
+    assert by_suite.status == 0, by_suite
+    assert by_suite.stdout.count("start,end,") == 1, by_suite
+    lines = list(csv.DictReader(io.StringIO(by_suite.stdout)))
+    assert {line["start"] for line in lines} == {hour.strftime("%Y-%m-%dT%H:00:00Z")}
+    assert [
+        (line["kind"], line["group"], line["platform"], line["requests"], line["runs"])
+        for line in lines
+    ] == [
+        ("labelValue", "checkout", "web", "4", "1"),
+        ("labelValue", "checkout", "nativeMobile", "2", "1"),
+        ("labelValue", "checkout", "api", "0", "0"),
+        ("labelValue", "search", "web", "0", "0"),
+        ("labelValue", "search", "nativeMobile", "0", "0"),
+        ("labelValue", "search", "api", "1", "1"),
+        ("withoutLabel", "", "web", "5", "2"),
+        ("withoutLabel", "", "nativeMobile", "0", "0"),
+        ("withoutLabel", "", "api", "0", "0"),
+    ]
+    # Ungrouped, every hour from the account's first to --to, each on a page of its own, and
+    # the same buckets as JSON.
+    every = run(cli, console_url, token, *hourly, "--csv")
+    assert every.stdout.count("start,end,") == 1, every
+    lines = list(csv.DictReader(io.StringIO(every.stdout)))
+    starts = sorted({line["start"] for line in lines})
+    assert len(starts) >= 6 and len(lines) == 3 * len(starts), every
+    assert starts[-1] == (hour + timedelta(hours=5)).strftime("%Y-%m-%dT%H:00:00Z")
+    assert sum(int(line["requests"]) for line in lines) == 12
+    answer = run(cli, console_url, token, *hourly, "--json").json()
+    assert len(answer["buckets"]) == len(starts) and answer["nextCursor"] is None
+    assert [b["requests"] for b in answer["buckets"] if b["requests"]] == [12]
+
+    # The breakdown of the current cycle reads the same figures, with this token too.
+    breakdown = run(cli, console_url, token, "usage", "breakdown", "--json").json()
+    assert [(k["masked"], k["requests"]) for k in breakdown["byKey"]] == [(current["masked"], 12)]
+    assert (breakdown["labels"], breakdown["label"]) == (["suite"], "suite")
+    assert [(v["value"], v["requests"]) for v in breakdown["byLabel"]] == [
+        ("checkout", 6),
+        ("search", 1),
+    ]
+    assert breakdown["unlabelled"]["requests"] == 5
+
+    # Refusals: one line each, the console's code, a non-zero status.
+    not_a_time = run(cli, console_url, token, "usage", "query", "--from", later, "--to", "now")
+    assert not_a_time.status == 2 and "Invalid value for '--to'" in not_a_time.stderr, not_a_time
+    yesterday = (now - timedelta(days=1)).date().isoformat()
+    reversed_range = ("--from", now.date().isoformat(), "--to", yesterday)
+    message = assert_error(
+        run(cli, console_url, token, "usage", "query", *reversed_range), 1, "RangeOutOfOrder"
+    )
+    assert "must be before to" in message and yesterday in message
+    too_early = run(cli, console_url, token, "usage", "query", "--from", "2020-01-01", "--csv")
+    assert "billing cycles kept" in assert_error(too_early, 1, "OutsideRetention")
+    unknown = run(cli, console_url, token, "usage", "query", "--group-by", "label:team")
+    assert "suite" in assert_error(unknown, 1, "UnknownLabel")
+    # GET /web/account (usage cycles) needs account:read, which this token does not hold.
+    assert_error(run(cli, console_url, token, "usage", "cycles"), 3, "MissingScope")
 
 
 def test_the_audit_log_over_a_range_as_csv(cli: Path, console_url: str, owner: Owner) -> None:

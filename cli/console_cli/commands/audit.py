@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import click
@@ -16,28 +16,10 @@ from console_cli.generated.api.activity import export_audit_events, list_audit_e
 from console_cli.generated.models import AuditAction, AuditEvent, AuditEventsResponse
 from console_cli.generated.types import UNSET, Unset
 from console_cli.output import show, write_bytes
+from console_cli.params import Moment
 
 PAGE_SIZE = 100  # the contract's maximum of limit
 HEADERS = ("TIME", "ACTOR", "ACTION", "TARGET", "FROM ADDRESS")
-
-
-class Moment(click.ParamType[datetime]):
-    """A time in ISO 8601: a date (its midnight) or a date and time, in UTC unless it names
-    its offset (``2026-03-01``, ``2026-03-01T09:30``, ``2026-03-01T09:30+01:00``)."""
-
-    name = "TIME"
-
-    def convert(
-        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-    ) -> datetime:
-        """The aware datetime."""
-        if isinstance(value, datetime):
-            return value
-        try:
-            moment = datetime.fromisoformat(str(value).strip())
-        except ValueError:
-            self.fail(f"{value!r} is not an ISO 8601 date or time", param, ctx)
-        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 @click.group()

@@ -13,7 +13,7 @@ import click
 
 @click.group()
 def usage() -> None:
-    """Read the account's usage per billing cycle."""
+    """Read the account's usage: over any range, or per billing cycle."""
 
 
 for _module in pkgutil.iter_modules(__path__):

@@ -1,5 +1,7 @@
-"""The account's billing cycles (up to 12, oldest first, the current one last, from
-``GET /web/account``), and ``--cycle``, which names one of them."""
+"""The account's billing cycles (up to 12, oldest first, the current one last), and
+``--cycle``, which names one of them: the cycles with their totals as ``GET /web/account``
+shows them (``usage cycles``), and a cycle that ``--cycle`` names as a bucket of
+``GET /web/usage?granularity=cycle``, which the usage:read scope alone may read."""
 
 from __future__ import annotations
 
@@ -7,12 +9,14 @@ from datetime import UTC, date, datetime, timedelta
 
 import click
 
+from console_cli.commands.usage._range import Query, pages
 from console_cli.console import Console
 from console_cli.errors import CliError, ExitCode, expect
 from console_cli.generated.api.account import get_account
-from console_cli.generated.models import AccountResponse, UsageEntry
+from console_cli.generated.models import AccountResponse, Granularity, UsageBucket, UsageEntry
 
 CURRENT = "current"
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 cycle_option = click.option(
     "--cycle",
@@ -37,10 +41,20 @@ def started(cycle: UsageEntry) -> datetime:
     return datetime.fromtimestamp(cycle.start_ms / 1000, tz=UTC)
 
 
-def find_cycle(console: Console, reference: str) -> UsageEntry:
-    """The cycle ``reference`` names (see :data:`cycle_option`); one the console does not show
-    is not found."""
-    shown = cycles(console)
+def epoch_ms(at: datetime) -> int:
+    """``at`` in whole epoch milliseconds, rounded down as the console rounds a cycle's
+    ``startMs`` (integer arithmetic: a float timestamp can land a millisecond low)."""
+    return (at - _EPOCH) // timedelta(milliseconds=1)
+
+
+def find_cycle(console: Console, reference: str) -> UsageBucket:
+    """The cycle ``reference`` names (see :data:`cycle_option`), with its totals; one the
+    console does not keep is not found."""
+    shown = [
+        bucket
+        for page in pages(console, Query(Granularity.CYCLE))  # the cycles kept, oldest first
+        for bucket in page.buckets
+    ]
     wanted = reference.strip().lower()
     if wanted in (CURRENT, "previous"):
         index = -1 if wanted == CURRENT else -2
@@ -48,7 +62,7 @@ def find_cycle(console: Console, reference: str) -> UsageEntry:
             return shown[index]
     elif wanted.isdigit():
         for cycle in shown:
-            if cycle.start_ms == int(wanted):
+            if epoch_ms(cycle.start) == int(wanted):
                 return cycle
     else:
         try:
@@ -61,7 +75,7 @@ def find_cycle(console: Console, reference: str) -> UsageEntry:
         # The cycle that started on the day, else the one the day is in.
         end_of_day = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1)
         for cycle in reversed(shown):
-            if started(cycle) < end_of_day:
+            if cycle.start < end_of_day:
                 return cycle
     raise CliError(
         "NotFound", f"no billing cycle {reference} among the account's", ExitCode.NOT_FOUND
