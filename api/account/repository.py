@@ -13,7 +13,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from api.account.view import VIEW_COLUMNS, since
 from api.kernel.db import driver_connection, session_driver_connection
 from api.models import Account
-from api.principal.principal import POLICY_COLUMN_COUNT, fetch_acting_row, policy_columns
+from api.principal.principal import (
+    POLICY_COLUMN_COUNT,
+    fetch_acting_row,
+    policy_columns,
+    session_join,
+)
 from api.principal.tokens import AccessClaims
 
 
@@ -26,12 +31,13 @@ async def rename(db: AsyncSession, account_id: uuid.UUID, name: str) -> str:
 
 
 # GET /web/account in one round trip, keyed by the verified token's ``sub`` ($1; $2 the oldest
-# cycle start read): the caller lookup, with what the sign-in policy reads
-# (``api.principal.principal.policy_columns``), is this statement too.
+# cycle start read; $3 the token's origin_jti): the caller lookup, with what the sign-in policy
+# reads (``api.principal.principal.policy_columns``), is this statement too.
 _VIEW_BY_SUB = f"""
 SELECT {policy_columns("caller", "a")}, {VIEW_COLUMNS}
 FROM "user" AS caller
 JOIN account AS a ON a.id = caller.account_id
+{session_join("caller", "$3")}
 WHERE caller.identity_sub = $1
 """  # noqa: S608 - only constant SQL text goes in; values are $n parameters
 
@@ -54,7 +60,9 @@ async def account_view_row(
     Raises:
         SignInPolicyRefusal: the policy refuses the token (``api.principal.principal``).
     """
-    row = await fetch_acting_row(read_engine, claims, _VIEW_BY_SUB, claims.sub, since(now))
+    row = await fetch_acting_row(
+        read_engine, claims, _VIEW_BY_SUB, claims.sub, since(now), claims.origin_jti
+    )
     return None if row is None else row[POLICY_COLUMN_COUNT:]
 
 

@@ -201,13 +201,15 @@ class SignInLog:
     the account of the user the sign-in names; a sign-in naming nobody we know is not recorded
     (there is no account to record it in). ``method`` says how: ``password``, ``new password``,
     ``password reset``, ``two-step code``, ``recovery code`` or ``identity provider`` (Google,
-    GitHub). Built by ``api.principal.dependencies.SignIns``."""
+    GitHub). Built by ``api.principal.dependencies.SignIns``; ``user_agent`` is the request's
+    (a session a sign-in starts notes it: README "Sessions")."""
 
-    __slots__ = ("client_address", "engine")
+    __slots__ = ("client_address", "engine", "user_agent")
 
-    def __init__(self, engine: AsyncEngine, client_address: str) -> None:
+    def __init__(self, engine: AsyncEngine, client_address: str, user_agent: str = "") -> None:
         self.engine = engine  # the side pool in autocommit (api/principal/resources.py)
         self.client_address = client_address
+        self.user_agent = user_agent
 
     async def _insert(
         self,

@@ -679,6 +679,24 @@ class DirectorySettings(Section):
     )
 
 
+class SessionSettings(Section):
+    """Sign-in sessions (api/identity/sessions; README "Sessions")."""
+
+    retention_cron: str = Field(
+        default="35 4 * * *",
+        validation_alias="SESSION_RETENTION_CRON",
+        description=(
+            "When the job worker deletes the sign-in sessions inactive for 90 days (cron, UTC); "
+            "empty: never."
+        ),
+    )
+
+    @field_validator("retention_cron")
+    @classmethod
+    def _schedules(cls, value: str, info: ValidationInfo) -> str:
+        return cls._cron(value, info)
+
+
 class AccessTokenSettings(Section):
     """Access tokens for automation (api/identity/access_tokens; README "Automation")."""
 
@@ -829,6 +847,7 @@ class Settings(BaseSettings):
     audit: AuditSettings = Field(default_factory=AuditSettings)
     directory: DirectorySettings = Field(default_factory=DirectorySettings)
     access_tokens: AccessTokenSettings = Field(default_factory=AccessTokenSettings)
+    sessions: SessionSettings = Field(default_factory=SessionSettings)
 
     @classmethod
     def settings_customise_sources(

@@ -15,6 +15,7 @@ from api.models.removed_identity import RemovedIdentity
 from api.models.saml_connection import SamlConnection
 from api.models.scim_token import ScimToken
 from api.models.sign_in_backoff import SignInBackoff
+from api.models.sign_in_session import EndReason, SignInMethod, SignInSession
 from api.models.sso_domain import DomainFailure, DomainState, SsoDomain
 from api.models.stripe_event import StripeEvent
 from api.models.stripe_invoice import StripeInvoice
@@ -46,6 +47,7 @@ __all__ = [
     "DirectoryGroupMember",
     "DomainFailure",
     "DomainState",
+    "EndReason",
     "PendingPoolUser",
     "Platform",
     "RateLimitCounter",
@@ -55,6 +57,8 @@ __all__ = [
     "SamlConnection",
     "ScimToken",
     "SignInBackoff",
+    "SignInMethod",
+    "SignInSession",
     "SsoDomain",
     "StripeEvent",
     "StripeInvoice",

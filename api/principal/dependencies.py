@@ -472,7 +472,8 @@ TwoStepAudit = Annotated[AuditTrail, Depends(_two_step_audit_trail)]
 
 
 async def _sign_in_log(request: Request, address: ClientAddress) -> SignInLog:
-    return SignInLog(resources_of(request.app).side_engine, address)
+    user_agent = request.headers.get("user-agent", "")
+    return SignInLog(resources_of(request.app).side_engine, address, user_agent)
 
 
 SignIns = Annotated[SignInLog, Depends(_sign_in_log)]

@@ -69,7 +69,7 @@ class ProvenIdentity:
         return self.hosted_domain is not None and self.hosted_domain == email_domain(self.email)
 
 
-def _asserted_provider(identities: str) -> tuple[AuthType, str | None, str | None]:
+def asserted_provider(identities: str) -> tuple[AuthType, str | None, str | None]:
     """The provider Cognito asserts, the provider's id of the person (``userId``) and the
     pool's name of the provider (``providerName``)."""
     try:
@@ -102,7 +102,7 @@ def prove_identity(user: CognitoUser) -> ProvenIdentity:
         The identity; a native user is ``AuthType.EMAIL`` whatever its username, and has no
         hosted domain.
     """
-    provider, subject, provider_name = _asserted_provider(user.attributes.get("identities", ""))
+    provider, subject, provider_name = asserted_provider(user.attributes.get("identities", ""))
     hosted = user.attributes.get(HOSTED_DOMAIN_ATTRIBUTE, "").strip().lower()
     status_ok = user.status == EXTERNAL_PROVIDER
     federated = status_ok and provider is not AuthType.EMAIL

@@ -35,7 +35,7 @@ from api.principal.errors import (
     SignInPolicyRefusal,
     UserRemoved,
 )
-from api.principal.last_used import LastUsed
+from api.principal.last_used import LastUsed, RawLastUsed
 from api.principal.roles import Permission, authority
 from api.principal.tokens import AccessClaims
 from api.principal.two_step import enforce_two_step, setup_due_since
@@ -105,14 +105,26 @@ class KeyHolder:
 
 def policy_columns(user: str, account: str) -> str:
     """The SQL select list the sign-in policy reads (:func:`enforce_policy`), for a statement
-    where ``user`` and ``account`` alias the caller's ``"user"`` and ``account`` rows: the
-    caller lookup here, and ``GET /web/account``'s one statement, which finds its caller by
-    the token's ``sub`` too. Columns as stored: every rule over them is Python's
-    (:func:`enforce_policy`), written once for the request and for rows already loaded."""
+    where ``user`` and ``account`` alias the caller's ``"user"`` and ``account`` rows and
+    ``session`` the token's sign-in session (:func:`session_join`): the caller lookup here, and
+    ``GET /web/account``'s one statement, which finds its caller by the token's ``sub`` too.
+    Columns as stored: every rule over them is Python's (:func:`enforce_policy`), written once
+    for the request and for rows already loaded."""
     return f"""{account}.require_google_sso, {account}.require_saml_sso, {user}.auth_type,
        {user}.deactivated_at, {user}.signed_in_at, {user}.invitation_expires_at,
        {user}.tokens_valid_after, {user}.two_step_reset_at, {user}.two_step_enabled_at,
-       {account}.two_step_required_at"""
+       {account}.two_step_required_at, session.id, session.ended_at"""
+
+
+def session_join(user: str, origin_jti: str) -> str:
+    """The join that finds the token's sign-in session (README "Sessions") as ``session``, by
+    the token's ``origin_jti`` (the statement's parameter ``origin_jti``, e.g. ``$2``) and the
+    pool user of ``user`` (unique index): none for a token of a sign-in the console never
+    recorded."""
+    return (
+        f"LEFT JOIN sign_in_session AS session ON session.origin_jti = {origin_jti} "
+        f"AND session.identity_sub = {user}.identity_sub"
+    )
 
 
 # What the policy answers a user who signs in some other way than the account requires.
@@ -120,19 +132,20 @@ _REQUIRED: dict[str, type[SignInPolicyRefusal]] = {
     AuthType.GOOGLE_SSO.value: GoogleSignInRequired,
     AuthType.SAML_SSO.value: SamlSignInRequired,
 }
-POLICY_COLUMN_COUNT = 10
+POLICY_COLUMN_COUNT = 12
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-# Sent as it is with asyncpg (prepared once per connection), the token's sub as $1: what the
-# sign-in policy reads, then the columns of ``Caller``.
+# Sent as it is with asyncpg (prepared once per connection), the token's sub as $1 and its
+# origin_jti as $2: what the sign-in policy reads, then the columns of ``Caller``.
 _CALLER_SQL = f"""
 SELECT {policy_columns("u", "a")},
        u.id, u.first_name, u.last_name, u.email, u.auth_type, u.elevation_role, a.id, a.name,
        u.role, u.email_verified
 FROM "user" AS u JOIN account AS a ON a.id = u.account_id
+{session_join("u", "$2")}
 WHERE u.identity_sub = $1
-"""  # noqa: S608 - constant column names only; the value is $1
+"""  # noqa: S608 - constant column names only; the values are $1 and $2
 
 # Why a verified token matches no user, first match wins: the pool user was removed from an
 # account ($1, its sub: 'removed' and the account's name); it is the SAML identity of a user
@@ -169,6 +182,9 @@ _KEY_HOLDER_QUERY = (
     )
 )
 _KEY_USES = LastUsed(ApiKey)
+_SESSION_ID, _SESSION_ENDED = POLICY_COLUMN_COUNT - 2, POLICY_COLUMN_COUNT - 1
+SESSION_ACTIVITY = RawLastUsed("sign_in_session", "last_active_at")
+"""A session's latest request (README "Sessions"), written at most once a minute."""
 
 
 def enforce_policy(
@@ -179,7 +195,8 @@ def enforce_policy(
     In order: the account requires a way of signing in (Google or its SAML connection, SPEC 4
     "SSO setting") and the user signs in another way; the user's access is turned off; an
     invitee's invitation lapsed before their first sign-in; the token was issued before the
-    user's ``tokens_valid_after`` (whole seconds, as ``iat``); the user must set up two-step
+    user's ``tokens_valid_after`` (whole seconds, as ``iat``) or its sign-in session ended
+    (README "Sessions": every token of the session, whenever issued); the user must set up two-step
     sign-in (``api.principal.two_step``: only a request that sets it up, ``setting_up_two_step``,
     may go on, with a token of a sign-in since).
 
@@ -198,6 +215,8 @@ def enforce_policy(
         reset_at,
         enabled_at,
         two_step_required_at,
+        _session_id,
+        session_ended_at,
     ) = values
     if require_google or require_saml:
         required = required_auth_type(
@@ -215,6 +234,8 @@ def enforce_policy(
         raise InvitationLapsed()
     # ``tokens_valid_after`` is a whole second (api/principal/sessions.py), as ``iat`` is.
     if valid_after is not None and claims.issued_at < (valid_after - _EPOCH).total_seconds():
+        raise SessionEnded()
+    if session_ended_at is not None:
         raise SessionEnded()
     two_step = setup_due_since(auth_type, reset_at, enabled_at, two_step_required_at)
     enforce_two_step(claims, two_step, setting_up=setting_up_two_step)
@@ -253,6 +274,8 @@ async def fetch_acting_row(
     async with driver_connection(read_engine) as connection:
         row = await connection.fetchrow(sql, *args)
         missing = await explain_missing_user(connection, claims) if row is None else None
+        if row is not None and row[_SESSION_ENDED] is None and row[_SESSION_ID] is not None:
+            await SESSION_ACTIVITY.record(connection, row[_SESSION_ID])
     if row is None:
         if missing is not None:
             raise missing
@@ -281,7 +304,12 @@ async def get_caller(
             :func:`explain_missing_user` says why.
     """
     row = await fetch_acting_row(
-        read_engine, claims, _CALLER_SQL, claims.sub, setting_up_two_step=setting_up_two_step
+        read_engine,
+        claims,
+        _CALLER_SQL,
+        claims.sub,
+        claims.origin_jti,
+        setting_up_two_step=setting_up_two_step,
     )
     if row is None:
         return None

@@ -11,7 +11,7 @@ import uuid
 from sqlalchemy import ColumnElement, delete, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import RemovedIdentity, User
+from api.models import EndReason, RemovedIdentity, SignInSession, User
 
 # Whole seconds, as a token's ``iat``: tokens issued in the second of the change still count,
 # so a sign-in that follows the change in the same request (a password reset) keeps its own
@@ -19,11 +19,28 @@ from api.models import RemovedIdentity, User
 _NOW_S = func.date_trunc("second", func.now())
 
 
-async def end_sessions(db: AsyncSession, *where: ColumnElement[bool]) -> None:
-    """End every access token issued before now of the users matching ``where`` (sets
-    ``tokens_valid_after``). Refresh tokens are Cognito's to revoke; a refresh mints a token
-    issued after, which the policy then judges afresh."""
+async def expire_access_tokens(db: AsyncSession, *where: ColumnElement[bool]) -> None:
+    """Refuse every access token issued before now of the users matching ``where``
+    (``tokens_valid_after``), their sessions going on: each browser's next refresh gets a token
+    the policy judges afresh (a role change)."""
     await db.execute(update(User).where(*where).values(tokens_valid_after=_NOW_S))
+
+
+async def end_sessions(
+    db: AsyncSession, *where: ColumnElement[bool], reason: EndReason = EndReason.SECURITY_CHANGE
+) -> None:
+    """End every session of the users matching ``where``: their recorded sign-in sessions
+    (README "Sessions": every token of each, refreshed or not, is refused from now on, refresh
+    included; the Sessions page shows them no more) and every access token issued before now
+    (:func:`expire_access_tokens`, for the sign-ins the console has no session of)."""
+    await expire_access_tokens(db, *where)
+    subs = select(User.identity_sub).where(*where, User.identity_sub.is_not(None))
+    await db.execute(
+        update(SignInSession)
+        .where(SignInSession.identity_sub.in_(subs), SignInSession.ended_at.is_(None))
+        .values(ended_at=func.now(), ended_reason=reason)
+        .execution_options(synchronize_session=False)
+    )
 
 
 async def record_removal(

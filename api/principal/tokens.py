@@ -41,7 +41,9 @@ class AccessClaims:
     ``username`` the Cognito username (our ``user.identity_id``); ``issued_at`` (``iat``) and
     ``expires_at`` (``exp``) are in epoch seconds; ``authenticated_at`` (``auth_time``, epoch
     seconds) is when the user signed in, which refreshed tokens keep (OpenID Connect Core 2);
-    0 when the token has none, so no check that needs it passes.
+    0 when the token has none, so no check that needs it passes. ``origin_jti`` names the
+    sign-in the token comes from (Cognito stamps it on every token of a sign-in and of its
+    refreshes: README "Sessions"); empty when the token has none.
     """
 
     sub: str
@@ -49,6 +51,7 @@ class AccessClaims:
     issued_at: int
     expires_at: int
     authenticated_at: int = 0
+    origin_jti: str = ""
 
 
 class AccessTokenVerifier:
@@ -166,6 +169,7 @@ class AccessTokenVerifier:
             issued_at=int(claims["iat"]),
             expires_at=int(claims["exp"]),
             authenticated_at=int(claims.get("auth_time") or 0),
+            origin_jti=str(claims.get("origin_jti") or ""),
         )
         self._verified[token] = result
         if len(self._verified) > self._cache_size:

@@ -43,12 +43,12 @@ from api.identity.membership.errors import (
 )
 from api.identity.membership.owner_notices import notify_owners
 from api.kernel.errors import EmailInUse
-from api.models import AuthType, Role, User
+from api.models import AuthType, EndReason, Role, User
 from api.principal.errors import Forbidden
 from api.principal.identity import prove_identity
 from api.principal.principal import Caller
 from api.principal.roles import Permission, authority, require_may_grant, require_may_manage
-from api.principal.sessions import end_sessions, record_removal
+from api.principal.sessions import end_sessions, expire_access_tokens, record_removal
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +198,7 @@ async def change_role(
         AuditAction.USER_ROLE_CHANGED, target(user), {"role": (user.role.value, role.value)}
     )
     user.role = role
-    await end_sessions(db, User.id == user.id)
+    await expire_access_tokens(db, User.id == user.id)
     if role is Role.OWNER:
         await _tell_owners_of_new_owner(db, acting, user)
 
@@ -223,7 +223,7 @@ async def set_active(
         return
     await keep_an_owner(db, user)
     user.deactivated_at = datetime.now(UTC)
-    await end_sessions(db, User.id == user.id)
+    await end_sessions(db, User.id == user.id, reason=EndReason.ENDED_BY_ADMIN)
     await audit.record(AuditAction.USER_DEACTIVATED, target(user))
 
 
@@ -266,6 +266,7 @@ async def remove(
         changes["accessTokensRevoked"] = (0, revoked)
     await audit.record(action, target(user), changes)
     await _remember_removal(db, cognito, user)
+    await end_sessions(db, User.id == user.id, reason=EndReason.ENDED_BY_ADMIN)
     await db.delete(user)
     await db.flush()
     if user.identity_id is None:

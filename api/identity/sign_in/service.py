@@ -7,6 +7,7 @@ import base64
 import contextlib
 import hashlib
 import hmac
+import json
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -33,6 +34,7 @@ from api.audit import SigningIn, SignInLog
 from api.identity.cognito_errors import cognito_errors
 from api.identity.mfa import service as two_step
 from api.identity.mfa.errors import RecoveryCodeMismatch, TwoStepSignInExpired
+from api.identity.sessions import service as sessions
 from api.identity.sign_in import repository
 from api.identity.sign_in.cookies import OAUTH_COOKIE, OAUTH_PATH, SessionCookies
 from api.identity.sign_in.errors import (
@@ -59,7 +61,7 @@ from api.identity.sign_in.sso_accounts import land_provisioned_user
 from api.identity.sso import saml
 from api.kernel.emails import email_domain
 from api.kernel.errors import ProviderRefused, VendorUnavailable, WrongCredential
-from api.models import AuthType, User
+from api.models import AuthType, SignInMethod, User
 from api.principal import principal
 from api.principal.errors import (
     AccessDeactivated,
@@ -67,7 +69,7 @@ from api.principal.errors import (
     NotAuthenticated,
     SignInPolicyRefusal,
 )
-from api.principal.identity import prove_identity
+from api.principal.identity import asserted_provider, prove_identity
 from api.principal.principal import Caller
 from api.principal.sessions import end_sessions
 from api.principal.tokens import (
@@ -148,14 +150,31 @@ async def _logged(sign_ins: SignInLog, username: str, method: str) -> AsyncItera
         raise
 
 
+# How each password flow (the audit log's method) starts its session (README "Sessions").
+_SESSION_METHODS = {"recovery code": SignInMethod.RECOVERY_CODE}
+
+
 async def signed_in(
-    *, db: AsyncSession, sign_ins: SignInLog, claims: AccessClaims, method: str
+    *,
+    db: AsyncSession,
+    sign_ins: SignInLog,
+    claims: AccessClaims,
+    method: str,
+    session_method: SignInMethod | None = None,
 ) -> SigningIn | None:
-    """A sign-in succeeded with the token of ``claims``: the user of that username is bound
-    to the token's pool user (``sub``), their first sign-in ends a Pending invitation, and
-    each is recorded in the account's audit log, in the request's transaction. An identity
-    without a user yet (a federated one choosing an account) changes nothing. Returns who
-    signed in (None: nobody we know)."""
+    """A sign-in succeeded with the token of ``claims``: it starts a session (README
+    "Sessions"; ``session_method``, by default the password flow's), the user of that username
+    is bound to the token's pool user (``sub``), their first sign-in ends a Pending invitation,
+    and each is recorded in the account's audit log, in the request's transaction. An identity
+    without a user yet (a federated one choosing an account) has its session, nothing else.
+    Returns who signed in (None: nobody we know)."""
+    await sessions.start(
+        db,
+        claims=claims,
+        method=session_method or _SESSION_METHODS.get(method, SignInMethod.PASSWORD),
+        user_agent=sign_ins.user_agent,
+        client_address=sign_ins.client_address,
+    )
     user = await repository.mark_signed_in(db, claims.username, claims.sub)
     if user is not None:
         await sign_ins.succeeded(db, user, method)
@@ -507,6 +526,23 @@ def _id_claims(id_token: str) -> dict[str, Any]:
     return claims
 
 
+# The session method of each identity Cognito can assert (README "Sessions").
+_FEDERATED_METHODS = {
+    AuthType.GOOGLE_SSO: SignInMethod.GOOGLE,
+    AuthType.GITHUB: SignInMethod.GITHUB,
+    AuthType.SAML_SSO: SignInMethod.SAML,
+}
+
+
+def _federated_method(id_claims: dict[str, Any]) -> SignInMethod:
+    """How a hosted-UI sign-in signed in, from the ``identities`` claim of the ID token
+    Cognito's token endpoint answered with (a list, or the attribute's JSON text as the
+    stand-in writes it): Google, GitHub or SAML; a password for anything else."""
+    identities = id_claims.get("identities", "")
+    text = identities if isinstance(identities, str) else json.dumps(identities)
+    return _FEDERATED_METHODS.get(asserted_provider(text)[0], SignInMethod.PASSWORD)
+
+
 def _s256(code_verifier: str) -> str:
     """PKCE S256 code challenge (RFC 7636 4.2): BASE64URL(SHA256(verifier)), unpadded."""
     digest = hashlib.sha256(code_verifier.encode("ascii")).digest()
@@ -642,7 +678,13 @@ async def exchange_code(
         redirect_uri=redirect_uri,
     )
     id_claims = _id_claims(tokens.id_token)
-    if not await signed_in(db=db, sign_ins=sign_ins, claims=claims, method="identity provider"):
+    if not await signed_in(
+        db=db,
+        sign_ins=sign_ins,
+        claims=claims,
+        method="identity provider",
+        session_method=_federated_method(id_claims),
+    ):
         await _first_federated_sign_in(
             db=db,
             sign_ins=sign_ins,
@@ -709,10 +751,12 @@ async def sign_out(
     refresh_token: str | None,
 ) -> None:
     """Sign this browser out: its refresh token is revoked at Cognito (RevokeToken: this
-    browser only, other devices keep theirs), the cookie is cleared, and the user's access
-    tokens issued before now stop working (``tokens_valid_after``; another device's next
-    refresh gives it a new one). A browser whose tokens are already gone or invalid can still
-    drop its cookie.
+    browser only, other devices keep theirs), the cookie is cleared, and its session ends
+    (README "Sessions": every token of it is refused from now on, other sessions go on). A
+    sign-in the console has no session of (from before sessions were recorded) ends all the
+    user's access tokens issued before now instead (``tokens_valid_after``; another device's
+    next refresh gives it a new one). A browser whose tokens are already gone or invalid can
+    still drop its cookie.
 
     A token Cognito already considers revoked counts as signed out. Raises VendorUnavailable.
     """
@@ -721,7 +765,8 @@ async def sign_out(
         # Signing keys out of reach: the cookie still goes and the refresh token is revoked.
         with contextlib.suppress(InvalidToken, IdentityProviderDown):
             claims = await verifier.verify(access_token)
-            await end_sessions(db, User.identity_sub == claims.sub)
+            if not await sessions.end_current(db, claims):
+                await end_sessions(db, User.identity_sub == claims.sub)
     if not refresh_token:
         return
     async with cognito_errors():

@@ -98,6 +98,7 @@ def test_body_limits_and_schedules_come_from_the_features() -> None:
         "delete_orphan_users": "ORPHAN_USER_CLEANUP_CRON",
         "access_token_expiry": "ACCESS_TOKEN_EXPIRY_CRON",
         "usage_hourly_retention": "USAGE_HOURLY_RETENTION_CRON",
+        "session_retention": "SESSION_RETENTION_CRON",
     }
     assert [job.task.name for job in features.job_tasks()] == ["process_stripe_event"]
 

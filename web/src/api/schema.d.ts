@@ -962,6 +962,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Sessions
+         * @description Where the signed-in user is signed in: their live sessions, the latest active first,
+         *     this browser's marked ``current``.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sessions/end-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End Other Sessions
+         * @description Sign out all other sessions (a lost laptop): every live session of the user but this
+         *     browser's ends at once.
+         */
+        post: operations["endOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End Session
+         * @description Sign one of the user's sessions out: its next request, refresh included, is refused
+         *     (401 ``SessionEnded``), even with a token refreshed a moment ago.
+         */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/sso": {
         parameters: {
             query?: never;
@@ -2210,6 +2273,14 @@ export interface components {
             codeDelivery: components["schemas"]["CodeDelivery"] | null;
         };
         /**
+         * EndedSessions
+         * @description How many sessions a request ended.
+         */
+        EndedSessions: {
+            /** Ended */
+            ended: number;
+        };
+        /**
          * Error_AccessDeactivated
          * @description The error `AccessDeactivated` (HTTP 401).
          */
@@ -3259,6 +3330,19 @@ export interface components {
              * @enum {string}
              */
             code: "SessionEnded";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_SessionNotFound
+         * @description The error `SessionNotFound` (HTTP 404).
+         */
+        Error_SessionNotFound: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "SessionNotFound";
             /** Message */
             message: string;
         };
@@ -4570,6 +4654,63 @@ export interface components {
             /** @description What the user may do in the account: Owner, Admin or Member. */
             role: components["schemas"]["Role"];
         };
+        /**
+         * SessionView
+         * @description A live session of the signed-in user: how and when it started, from which browser,
+         *     operating system and address, and when it was last active (to the minute).
+         */
+        SessionView: {
+            /**
+             * Browser
+             * @description The browser and its major version; null: unknown.
+             */
+            browser: string | null;
+            /**
+             * Clientaddress
+             * @description The address the sign-in came from.
+             */
+            clientAddress: string;
+            /**
+             * Current
+             * @description The session of the request's own access token.
+             */
+            current: boolean;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Lastactiveat
+             * Format: date-time
+             */
+            lastActiveAt: string;
+            method: components["schemas"]["SignInMethod"];
+            /**
+             * Os
+             * @description The operating system; null: unknown.
+             */
+            os: string | null;
+            /**
+             * Startedat
+             * Format: date-time
+             */
+            startedAt: string;
+        };
+        /**
+         * SessionsResponse
+         * @description The signed-in user's live sessions, the latest active first.
+         */
+        SessionsResponse: {
+            /** Sessions */
+            sessions: components["schemas"]["SessionView"][];
+        };
+        /**
+         * SignInMethod
+         * @description How a session was signed in; the value is what ``GET /web/sessions`` shows.
+         * @enum {string}
+         */
+        SignInMethod: "password" | "passkey" | "google" | "github" | "saml" | "recoveryCode";
         /**
          * SignInRequest
          * @description Password sign-in. The email is lowercased and trimmed before use (SPEC 5 Login).
@@ -9539,6 +9680,174 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsResponse"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    endOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedSessions"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description SessionNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_SessionNotFound"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
                 };
             };
         };
