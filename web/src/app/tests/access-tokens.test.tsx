@@ -4,7 +4,7 @@
  * see read-only, the scopes an Admin's role does not hold, and the API's refusals where they
  * belong; rendered with the app's routes against the fake API.
  */
-import { screen, waitFor, within } from "@testing-library/preact";
+import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 
 import { queryClient } from "@/api/query-client";
@@ -136,7 +136,7 @@ describe("Access tokens", () => {
     const dialog = await screen.findByRole("dialog", { name: "Create access token" });
     const form = within(dialog);
     await user.type(form.getByLabelText("Name"), "  CI usage export ");
-    await user.click(form.getByRole("radio", { name: "90 days" }));
+    await user.selectOptions(form.getByLabelText("Expiration"), "90 days");
     expect(form.getByTestId("expiry-summary").textContent).toMatch(/^Works through \w{3} \d{1,2}, \d{4}, to the end of that day \(UTC\)\.$/);
     await user.click(form.getByRole("checkbox", { name: "Usage: read (usage:read)" }));
     await user.click(form.getByRole("checkbox", { name: "Account: read (account:read)" }));
@@ -179,12 +179,17 @@ describe("Access tokens", () => {
     await user.click(dialog.getByRole("button", { name: "Create token" }));
     expect(descriptionOf(dialog.getByLabelText("Name"))).toBe("Give the token a name");
     expect(dialog.getByText("Choose at least one scope.")).toBeDefined();
-    await user.click(dialog.getByRole("radio", { name: "Custom date" }));
+    await user.selectOptions(dialog.getByLabelText("Expiration"), "Custom date…");
     expect(dialog.getByTestId("expiry-summary").textContent).toMatch(/^Choose a day from /);
+    fireEvent.input(dialog.getByLabelText("Last day the token works"), { target: { value: daysFromToday(400) } });
+    await user.click(dialog.getByRole("button", { name: "Create token" }));
+    expect(descriptionOf(dialog.getByLabelText("Last day the token works"))).toBe(
+      "The expiry date must be between tomorrow and one year from today.",
+    );
     expect(api().callsTo("post", "/web/access-tokens")).toEqual([]);
 
     await user.type(dialog.getByLabelText("Name"), "Deploy");
-    await user.click(dialog.getByRole("radio", { name: "7 days" }));
+    await user.selectOptions(dialog.getByLabelText("Expiration"), "7 days");
     await user.click(dialog.getByRole("checkbox", { name: "Billing: write (billing:write)" }));
     await user.click(dialog.getByRole("button", { name: "Create token" }));
     await waitFor(() =>

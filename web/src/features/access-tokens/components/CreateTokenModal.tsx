@@ -73,7 +73,7 @@ export function CreateTokenModal({ onClose }: { onClose: () => void }) {
     <Modal
       open
       onClose={() => !create.isPending && close()}
-      width="wide"
+      width={create.data ? "wide" : "extra-wide"}
       title={create.data ? "Access token created" : "Create access token"}
       footer={create.data ? <Button onClick={close}>Done</Button> : null}
     >
@@ -136,94 +136,93 @@ function CreateForm({ create, onCancel }: { create: ReturnType<typeof useCreateA
       {create.error && apiField === null ? (
         <InfoBox variant="error">{errorMessage(create.error)}</InfoBox>
       ) : null}
-      <TextField
-        label="Name"
-        value={name}
-        maxLength={NAME_MAX_LENGTH}
-        autoFocus
-        placeholder="Nightly usage report"
-        hint="What the token is for: it names the token in the list and in the audit log."
-        error={shown.name ?? null}
-        onChange={(event) => {
-          setName(event.target.value);
-          edited("name");
-        }}
-      />
-
-      <fieldset className={styles.fieldset} aria-describedby={expiryMessageId}>
-        <legend className={styles.legend}>Expiration</legend>
-        <div className={styles.presets}>
-          {PRESET_DAYS.map((days) => (
-            <label key={days} className={styles.preset}>
+      <div className={styles.topRow}>
+        <TextField
+          label="Name"
+          value={name}
+          maxLength={NAME_MAX_LENGTH}
+          autoFocus
+          placeholder="Nightly usage report"
+          hint="Names the token in the list and in the audit log."
+          error={shown.name ?? null}
+          onChange={(event) => {
+            setName(event.target.value);
+            edited("name");
+          }}
+        />
+        <div className={styles.field}>
+          <label htmlFor={`${ids}-expiry-choice`} className={styles.label}>
+            Expiration
+          </label>
+          <div className={styles.expiryInputs}>
+            <select
+              id={`${ids}-expiry-choice`}
+              className={styles.select}
+              value={String(choice)}
+              aria-describedby={expiryMessageId}
+              onChange={(event) => {
+                const value = event.target.value;
+                setChoice(value === "custom" ? "custom" : (Number(value) as ExpiryChoice));
+                edited("expiry");
+              }}
+            >
+              {PRESET_DAYS.map((days) => (
+                <option key={days} value={days}>
+                  {days} days
+                </option>
+              ))}
+              <option value="custom">Custom date…</option>
+            </select>
+            {choice === "custom" ? (
               <input
-                type="radio"
-                name="expiry"
-                checked={choice === days}
-                onChange={() => {
-                  setChoice(days);
+                type="date"
+                className={styles.dateInput}
+                aria-label="Last day the token works"
+                aria-describedby={expiryMessageId}
+                aria-invalid={shown.expiry ? true : undefined}
+                min={range.min}
+                max={range.max}
+                value={date}
+                onChange={(event) => {
+                  setDate(event.target.value);
                   edited("expiry");
                 }}
               />
-              {days} days
-            </label>
-          ))}
-          <label className={styles.preset}>
-            <input
-              type="radio"
-              name="expiry"
-              checked={choice === "custom"}
-              onChange={() => {
-                setChoice("custom");
-                edited("expiry");
-              }}
-            />
-            Custom date
-          </label>
-          {choice === "custom" ? (
-            <input
-              type="date"
-              className={styles.dateInput}
-              aria-label="Last day the token works"
-              aria-invalid={shown.expiry ? true : undefined}
-              min={range.min}
-              max={range.max}
-              value={date}
-              onChange={(event) => {
-                setDate(event.target.value);
-                edited("expiry");
-              }}
-            />
-          ) : null}
+            ) : null}
+          </div>
+          {shown.expiry ? (
+            <p id={expiryMessageId} className={styles.fieldError}>
+              {shown.expiry}
+            </p>
+          ) : (
+            <p id={expiryMessageId} className={styles.hint} data-testid="expiry-summary">
+              {day
+                ? `Works through ${dayLabel(day)}, to the end of that day (UTC).`
+                : `Choose a day from ${dayLabel(range.min)} to ${dayLabel(range.max)}.`}
+            </p>
+          )}
         </div>
-        {shown.expiry ? (
-          <p id={expiryMessageId} className={styles.fieldError}>
-            {shown.expiry}
-          </p>
-        ) : (
-          <p id={expiryMessageId} className={styles.hint} data-testid="expiry-summary">
-            {day
-              ? `Works through ${dayLabel(day)}, to the end of that day (UTC).`
-              : `Choose a day from ${dayLabel(range.min)} to ${dayLabel(range.max)}.`}
-          </p>
-        )}
-      </fieldset>
+      </div>
 
       <fieldset className={styles.fieldset}>
-        <legend className={styles.legend}>Scopes</legend>
-        <ScopePicker chosen={scopes} onToggle={toggle} whyNot={whyNot} describedBy={scopesMessageId} />
+        <legend className={styles.legend}>
+          Scopes{" "}
+          <span id={`${scopesMessageId}-note`} className={styles.legendNote}>
+            · Give it only what it needs
+            {refusedScopes.length ? `; your role does not hold ${refusedScopes.join(" or ")}` : ""}.
+          </span>
+        </legend>
+        <ScopePicker
+          chosen={scopes}
+          onToggle={toggle}
+          whyNot={whyNot}
+          describedBy={shown.scopes ? scopesMessageId : `${scopesMessageId}-note`}
+        />
         {shown.scopes ? (
           <p id={scopesMessageId} className={styles.fieldError} role="alert">
             {shown.scopes}
           </p>
-        ) : (
-          <p id={scopesMessageId} className={styles.hint}>
-            Give it only what it needs: a token does nothing its scopes do not allow
-            {refusedScopes.length
-              ? `, and nobody gives one more than their own role holds (yours does not hold ${refusedScopes.join(" or ")})`
-              : ""}
-            .
-          </p>
-        )}
+        ) : null}
       </fieldset>
 
       <div className={styles.formActions}>

@@ -25,7 +25,9 @@ export function ScopePicker({ chosen, onToggle, whyNot, describedBy }: ScopePick
     <table className={styles.scopeTable} aria-describedby={describedBy}>
       <thead>
         <tr>
-          <th scope="col">Area</th>
+          <th scope="col" className={styles.areaColumn}>
+            Area
+          </th>
           <th scope="col">Read</th>
           <th scope="col">Write</th>
         </tr>
@@ -51,7 +53,7 @@ interface ScopeCellProps extends Omit<ScopePickerProps, "describedBy"> {
 function ScopeCell({ area, choice, chosen, onToggle, whyNot }: ScopeCellProps) {
   if (!choice) {
     return (
-      <td className={styles.scopeCell}>
+      <td>
         <span className={styles.none} aria-label="None">
           —
         </span>
@@ -61,7 +63,7 @@ function ScopeCell({ area, choice, chosen, onToggle, whyNot }: ScopeCellProps) {
   const reason = whyNot(choice.scope);
   const kind = choice.scope.endsWith(":read") ? "read" : "write";
   return (
-    <td className={styles.scopeCell}>
+    <td>
       <DisabledReason reason={reason} block>
         <label className={`${styles.scopeChoice} ${reason ? styles.scopeDisabled : ""}`}>
           <input

@@ -77,7 +77,9 @@ function TokenRow({ token, nowMs, onRevoke }: { token: Token; nowMs: number; onR
         </ul>
       </td>
       <td>
-        <span title={exactTime(token.createdAt)}>{dayLabel(token.createdAt)}</span>
+        <span className={styles.day} title={exactTime(token.createdAt)}>
+          {dayLabel(token.createdAt)}
+        </span>
         <span className={styles.secondary} title={by.email || undefined}>
           by {by.name}
           {token.creatorRemoved ? (
@@ -88,16 +90,12 @@ function TokenRow({ token, nowMs, onRevoke }: { token: Token; nowMs: number; onR
         </span>
       </td>
       <td>
-        <span title={`Works through ${works}, to the end of the day (UTC)`}>
-          {token.status === "revoked" && token.revokedAt ? (
-            <>
-              <span>{works}</span>
-              <span className={styles.secondary}>revoked {dayLabel(token.revokedAt)}</span>
-            </>
-          ) : (
-            works
-          )}
+        <span className={styles.day} title={`Works through ${works}, to the end of the day (UTC)`}>
+          {works}
         </span>
+        {token.status === "revoked" && token.revokedAt ? (
+          <span className={styles.secondary}>revoked {dayLabel(token.revokedAt)}</span>
+        ) : null}
       </td>
       <td data-testid="access-token-last-used">
         {token.lastUsedAt ? (

@@ -1,7 +1,7 @@
 /**
  * The scope picker's areas (README "Automation"; docs/integrators/access-tokens.md "Scopes"):
  * each token scope under the part of the console it opens, as a read and a write choice, with
- * what it lets a token do in the words of the role table (api/principal/roles.py DESCRIPTIONS).
+ * what it lets a token do, shortened from the role table (api/principal/roles.py DESCRIPTIONS).
  */
 import type { TokenScope } from "@/lib/token-scopes";
 
@@ -28,17 +28,17 @@ export const SCOPE_AREAS: readonly ScopeArea[] = [
     read: { scope: "users:read", text: "Read User Management" },
     write: {
       scope: "users:write",
-      text: "Invite, edit and delete Admins and Members; resend and revoke invitations; reset two-step sign-in",
+      text: "Invite, edit and delete Admins and Members",
     },
   },
   {
     name: "Owners",
-    write: { scope: "owners:write", text: "Make someone an Owner; edit, demote or delete an Owner" },
+    write: { scope: "owners:write", text: "Make, change and remove Owners" },
   },
   {
     name: "Single sign-on",
     read: { scope: "sso:read", text: "Read the single sign-on settings and domains" },
-    write: { scope: "sso:write", text: "Add, verify and remove domains; turn Google SSO on or off" },
+    write: { scope: "sso:write", text: "Manage domains; turn Google SSO on or off" },
   },
   {
     name: "Billing",
@@ -48,11 +48,11 @@ export const SCOPE_AREAS: readonly ScopeArea[] = [
   {
     name: "API keys",
     read: { scope: "api_keys:read", text: "Reveal and copy the API key" },
-    write: { scope: "api_keys:write", text: "Roll and expire API keys; set a key's monthly limit" },
+    write: { scope: "api_keys:write", text: "Roll and expire API keys; set their limits" },
   },
   {
     name: "Usage",
-    read: { scope: "usage:read", text: "Read usage, its breakdown, alerts and limits; export usage" },
+    read: { scope: "usage:read", text: "Read usage, alerts and limits; export usage" },
     write: { scope: "usage:write", text: "Change usage alerts and limits" },
   },
   {
