@@ -29,6 +29,7 @@ const ROUTES = {
   "/users": [SHELL, "src/features/users/routes/users.tsx"],
   "/billing": [SHELL, "src/features/billing/routes/billing.tsx"],
   "/activity": [SHELL, "src/features/activity/routes/activity.tsx"],
+  "/access-tokens": [SHELL, "src/features/access-tokens/routes/access-tokens.tsx"],
   "/two-step-sign-in": [SHELL, "src/features/session/routes/two-step-sign-in.tsx"],
   "/payment": ["src/features/billing/routes/payment.tsx"],
   "/login": ["src/features/session/routes/login.tsx"],

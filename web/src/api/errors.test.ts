@@ -45,6 +45,13 @@ describe("ApiError (SPEC 7, SPEC 8)", () => {
     expect(errorMessage(error)).toBe(message);
   });
 
+  it("keeps a token scope beyond the caller's role (403 ScopeBeyondRole) out of the auth errors", async () => {
+    const message = "As an Admin you cannot give a token billing:write.";
+    const error = await ApiError.fromResponse(json(403, { code: "ScopeBeyondRole", message }, "Forbidden"), true);
+    expect(error.isAuthError).toBe(false);
+    expect(errorMessage(error)).toBe(message);
+  });
+
   it("still treats a 403 AccountRequired (an identity without an account) as an auth error", async () => {
     const body = { code: "AccountRequired", message: "This identity has no account yet" };
     const error = await ApiError.fromResponse(json(403, body, "Forbidden"), true);

@@ -51,13 +51,16 @@ export function signInPolicyRefusal(body: unknown): ErrorEnvelope | null {
 }
 
 /**
- * The 403s that refuse an action, not the sign-in: a role refusal, and an action that waits
- * until the caller has verified their email address (`EmailVerificationRequired`: the banner
- * asks for the code). The session stays and the API's message shows where it was attempted.
+ * The 403s that refuse an action, not the sign-in: a role refusal, an access token asked for
+ * with a scope the caller's role does not hold (`ScopeBeyondRole`, README "Automation"), and an
+ * action that waits until the caller has verified their email address
+ * (`EmailVerificationRequired`: the banner asks for the code). The session stays and the API's
+ * message shows where it was attempted.
  */
 export const ACTION_REFUSED_CODES: ReadonlySet<string> = new Set([
   ROLE_REFUSED_CODE,
-  "EmailVerificationRequired",
+  "ScopeBeyondRole" satisfies ErrorCode,
+  "EmailVerificationRequired" satisfies ErrorCode,
 ]);
 
 export const SERVER_ERROR_MESSAGE =
@@ -71,7 +74,8 @@ export class ApiError extends Error {
   readonly body: unknown;
   /**
    * True when the call needed sign-in and the status is 401, 403 or 406, except a 403 whose
-   * code is one of `ACTION_REFUSED_CODES` (a role refusal, an unverified email address).
+   * code is one of `ACTION_REFUSED_CODES` (a role refusal, a token scope beyond the role, an
+   * unverified email address).
    */
   readonly isAuthError: boolean;
 

@@ -8,7 +8,8 @@
  * 'Billing & Subscription'; "/" has that of /account, where it redirects); /logout and the
  * provider redirects have none. /activity (the audit log, README "Audit log") is 'Activity';
  * /oauth/saml-test (the SAML test window, README "SAML single sign-on") 'Test sign-in';
- * /two-step-sign-in (README "Two-step sign-in") 'Two-step sign-in'.
+ * /two-step-sign-in (README "Two-step sign-in") 'Two-step sign-in'; /access-tokens (README
+ * "Automation") 'Access tokens'.
  */
 import { type ComponentType, Suspense, lazy, useEffect } from "react";
 import { Navigate, Route, Routes, useNavigate } from "react-router";
@@ -32,6 +33,7 @@ const AccountPage = lazyRoute(() => import("@/features/account/routes/account"))
 const UsersPage = lazyRoute(() => import("@/features/users/routes/users"));
 const BillingPage = lazyRoute(() => import("@/features/billing/routes/billing"));
 const ActivityPage = lazyRoute(() => import("@/features/activity/routes/activity"));
+const AccessTokensPage = lazyRoute(() => import("@/features/access-tokens/routes/access-tokens"));
 const TwoStepPage = lazyRoute(() => import("@/features/session/routes/two-step-sign-in"));
 const PaymentPage = lazyRoute(() => import("@/features/billing/routes/payment"));
 const LoginPage = lazyRoute(() => import("@/features/session/routes/login"));
@@ -53,6 +55,7 @@ const SIGNED_IN_PAGES: Record<string, { preload: () => void }> = {
   "/users": UsersPage,
   "/billing": BillingPage,
   "/activity": ActivityPage,
+  "/access-tokens": AccessTokensPage,
   "/two-step-sign-in": TwoStepPage,
   "/payment": PaymentPage,
 };
@@ -113,6 +116,10 @@ export function AppRoutes() {
               <Route path="users" element={<Titled title="User Management"><UsersPage /></Titled>} />
               <Route path="billing" element={<Titled title="Billing & Subscription"><BillingPage /></Titled>} />
               <Route path="activity" element={<Titled title="Activity"><ActivityPage /></Titled>} />
+              <Route
+                path="access-tokens"
+                element={<Titled title="Access tokens"><AccessTokensPage /></Titled>}
+              />
               <Route
                 path="two-step-sign-in"
                 element={<Titled title="Two-step sign-in"><TwoStepPage /></Titled>}

@@ -85,6 +85,13 @@ export const ShieldIcon = (p: IconProps) => (
   </svg>
 );
 
+export const KeyIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <circle cx="7.5" cy="15.5" r="5.5" />
+    <path d="m21 2-9.6 9.6M15.5 7.5l3 3L22 7l-3-3" />
+  </svg>
+);
+
 export const BookIcon = (p: IconProps) => (
   <svg {...base(p)}>
     <path d="M4 19.5v-15A2.5 2.5 0 0 1 6.5 2H20v20H6.5a2.5 2.5 0 0 1 0-5H20" />

@@ -4,6 +4,7 @@ import {
   type Change,
   OWNER_CHANGES_OWNERS,
   type Role,
+  canManageAccessTokens,
   canReadActivity,
   permissionsFor,
 } from "./permissions";
@@ -65,5 +66,16 @@ describe("canReadActivity (the audit log: Owners and Admins)", () => {
     [undefined, false],
   ] as const)("%s reads it: %s", (role, expected) => {
     expect(canReadActivity(role)).toBe(expected);
+  });
+});
+
+describe("canManageAccessTokens (README 'Automation': Owners and Admins)", () => {
+  it.each([
+    ["Owner", true],
+    ["Admin", true],
+    ["Member", false],
+    [undefined, false],
+  ] as const)("%s manages them: %s", (role, expected) => {
+    expect(canManageAccessTokens(role)).toBe(expected);
   });
 });

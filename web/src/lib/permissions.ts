@@ -35,12 +35,24 @@ const CHANGES = {
   changeSaml: { allowed: OWNERS, reason: "Only Owners can set up, change or require SAML single sign-on." },
   /** Whether the account requires two-step sign-in (README "Two-step sign-in"). */
   requireTwoStep: { allowed: OWNERS, reason: "Only Owners can require two-step sign-in." },
+  /** Whether the account's access tokens work at all (README "Automation"). */
+  switchAccessTokens: { allowed: OWNERS, reason: "Only Owners can turn access tokens on or off." },
+  /** Keeping the access tokens of a member being removed (README "Automation"). */
+  keepAccessTokens: { allowed: OWNERS, reason: "Only Owners can keep a removed member's access tokens." },
 } as const satisfies Record<string, { allowed: readonly Role[]; reason: string }>;
 
 export type Change = keyof typeof CHANGES;
 
 /** Who may read the account's audit log: the Activity item and page (the API refuses others). */
 export function canReadActivity(role: Role | undefined): boolean {
+  return role !== undefined && OWNERS_AND_ADMINS.includes(role);
+}
+
+/**
+ * Who may see, create and revoke the account's access tokens (README "Automation"): the Access
+ * tokens item and page, and the tokens User Management lists before removing a member.
+ */
+export function canManageAccessTokens(role: Role | undefined): boolean {
   return role !== undefined && OWNERS_AND_ADMINS.includes(role);
 }
 

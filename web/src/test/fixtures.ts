@@ -102,7 +102,7 @@ export function signedIn(as: Role | AccountUser = "Owner", fields: Partial<Accou
  * The API answers for `as` (the role's person by default) in `account()` with `fields`, once
  * they are signed in: GET /web/session, GET /web/account, and the reads of the signed-in pages
  * these tests open (Account Information's panels, User Management's Security and Directory
- * sync, Billing's invoices, /payment's configuration), empty.
+ * sync, Billing's invoices, /payment's configuration, the access tokens), empty.
  */
 export function serveAccount(as: Role | AccountUser = "Owner", fields: Partial<Account> = {}, api: FakeApi = currentApi()): SignedIn {
   const me = typeof as === "string" ? personWith(as) : as;
@@ -141,6 +141,7 @@ export function serveAccount(as: Role | AccountUser = "Owner", fields: Partial<A
     .on("get", "/web/sso/domains", { status: 200, body: { domains: [] } })
     .on("get", "/web/scim-tokens", { status: 200, body: { baseUrl: "http://console.test/scim/v2", maxTokens: 2, tokens: [] } })
     .on("get", "/web/scim-groups", { status: 200, body: { groups: [] } })
+    .on("get", "/web/access-tokens", { status: 200, body: { enabled: true, maxTokens: 50, tokens: [] } })
     .on("get", "/web/invoices", { status: 200, body: { invoices: [], hasMore: false } })
     .on("get", "/web/config", { status: 200, body: { stripe: { jsUrl: "https://js.stripe.test/v3/", publishableKey: "pk_live_test" } } })
     // Account Information, where "/" leads.
@@ -162,4 +163,25 @@ export function serveAccount(as: Role | AccountUser = "Owner", fields: Partial<A
       },
     }));
   return { me, account: data };
+}
+
+export type AccessToken = Schemas["AccessTokenView"];
+
+/** An active access token of `creator` (Ada by default), made on 1 November 2026 for 90 days,
+ * never used; `fields` change any of it. */
+export function accessToken(fields: Partial<AccessToken> & Pick<AccessToken, "id" | "name">, creator: AccountUser = ADA): AccessToken {
+  return {
+    masked: "cat_…a1b2",
+    scopes: ["usage:read"],
+    createdBy: `${creator.firstName} ${creator.lastName} <${creator.email}>`,
+    createdByUserId: creator.id,
+    creatorRemoved: false,
+    createdAt: "2026-11-01T09:30:00Z",
+    expiresAt: "2027-01-31T00:00:00Z",
+    revokedAt: null,
+    status: "active",
+    lastUsedAt: null,
+    lastUsedAddress: null,
+    ...fields,
+  };
 }

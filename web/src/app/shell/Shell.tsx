@@ -1,6 +1,7 @@
 /**
  * The signed-in layout (SPEC 2 "Shell", SPEC 9 layout): a 278px sidebar with the account
- * name, the three menu items (and Activity for Owners and Admins, README "Roles and invitations"), Documentation,
+ * name, the three menu items (and Activity and Access tokens for Owners and Admins, README "Roles
+ * and invitations", "Automation"), Documentation,
  * the user's own Two-step sign-in (README "Two-step sign-in") and Logout; the email verification banner above the content while the user's address is
  * unverified; the content area renders only once both the session and the account have
  * loaded; a footer with terms, privacy and copyright. Its first Tab stop is 'Skip to
@@ -17,6 +18,7 @@ import {
   BrandMark,
   CardIcon,
   ExternalIcon,
+  KeyIcon,
   LogoutIcon,
   ShieldIcon,
   UserIcon,
@@ -29,7 +31,7 @@ import { Spinner } from "@/components/ui/Spinner";
 import { config } from "@/config";
 import { useAccount } from "@/features/account";
 import { formatAmount } from "@/lib/money";
-import { canReadActivity } from "@/lib/permissions";
+import { canManageAccessTokens, canReadActivity } from "@/lib/permissions";
 import { showsVerificationBanner, useSession } from "@/features/session";
 
 import styles from "./Shell.module.css";
@@ -48,6 +50,7 @@ const MENU = [
   { to: "/billing", label: "Billing & Subscription", Icon: CardIcon },
 ];
 const ACTIVITY = { to: "/activity", label: "Activity", Icon: ActivityIcon };
+const ACCESS_TOKENS = { to: "/access-tokens", label: "Access tokens", Icon: KeyIcon };
 
 export function Component() {
   const session = useSession();
@@ -56,7 +59,11 @@ export function Component() {
   const accountName = session.data?.session.account.name ?? account.data?.account.name;
   const ready = session.data !== undefined && account.data !== undefined;
   const loadError = session.error ?? account.error;
-  const menu = canReadActivity(user?.role) ? [...MENU, ACTIVITY] : MENU;
+  const menu = [
+    ...MENU,
+    ...(canReadActivity(user?.role) ? [ACTIVITY] : []),
+    ...(canManageAccessTokens(user?.role) ? [ACCESS_TOKENS] : []),
+  ];
 
   return (
     <div className={styles.layout}>

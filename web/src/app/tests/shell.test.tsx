@@ -1,7 +1,7 @@
 /**
  * The route guard and the signed-in shell (SPEC 2 "Route guard", "Shell", 8 "Status 401, 403
- * or 406"; README "Roles and invitations": Activity for Owners and Admins), rendered with the
- * app's routes against the fake API.
+ * or 406"; README "Roles and invitations", "Automation": Activity and Access tokens for Owners
+ * and Admins), rendered with the app's routes against the fake API.
  */
 import { screen, waitFor, within } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
@@ -92,8 +92,8 @@ describe("shell", () => {
   });
 
   it.each([
-    ["Owner", [...MENU, "Activity"]],
-    ["Admin", [...MENU, "Activity"]],
+    ["Owner", [...MENU, "Activity", "Access tokens"]],
+    ["Admin", [...MENU, "Activity", "Access tokens"]],
     ["Member", MENU],
   ] as const)("shows the %s role the menu items %j", async (role, items) => {
     signedIn(role);

@@ -1,15 +1,16 @@
 /**
  * /users, User Management (SPEC 2, 5 "Invite user is disabled when SSO is on"; README "Roles
  * and invitations"): which of Edit, Delete and '+ Invite User' each role may use, the reason a
- * disabled one gives, and a refusal of the API (403 Forbidden) that keeps the session;
- * rendered with the app's routes against the fake API.
+ * disabled one gives, and a refusal of the API (403 Forbidden) that keeps the session; the
+ * access tokens a member made, listed before removing them (README "Automation"); rendered with
+ * the app's routes against the fake API.
  */
-import { screen, within } from "@testing-library/preact";
+import { screen, waitFor, within } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 
 import { tokenStore } from "@/lib/token-store";
 import { api } from "@/test/fake-api";
-import { ADA, GRACE, KATHERINE, signedIn } from "@/test/fixtures";
+import { ADA, GRACE, KATHERINE, accessToken, signedIn } from "@/test/fixtures";
 import { expectDisabledWithTooltip, location, renderRoute } from "@/test/render";
 
 const MANAGE_USERS = "Only Owners and Admins can manage users.";
@@ -117,5 +118,69 @@ describe("User Management", () => {
     expect(location()).toBe("/users");
     expect(tokenStore.read()).not.toBeNull();
     expect(screen.getByRole("heading", { name: "User Management" })).toBeDefined();
+  });
+
+  it("lists the active access tokens of a member being removed, and lets an Owner keep them", async () => {
+    signedIn("Owner");
+    api().on("get", "/web/access-tokens", {
+      status: 200,
+      body: {
+        enabled: true,
+        maxTokens: 50,
+        tokens: [
+          accessToken({ id: "10000000-0000-4000-8000-000000000001", name: "Deploy", masked: "cat_…d3p1", scopes: ["api_keys:write"] }, GRACE),
+          accessToken({ id: "10000000-0000-4000-8000-000000000002", name: "Usage export" }, GRACE),
+          accessToken({ id: "10000000-0000-4000-8000-000000000003", name: "Revoked one", status: "revoked" }, GRACE),
+          accessToken({ id: "10000000-0000-4000-8000-000000000004", name: "Ada's own" }, ADA),
+        ],
+      },
+    });
+    api().on("delete", "/web/users/{user_id}", { status: 204, body: undefined });
+    const { user } = await openUsers();
+
+    await user.click(button(`Delete ${fullName(GRACE)}`));
+    const dialog = await screen.findByRole("dialog", { name: "Delete User" });
+    const tokens = await within(dialog).findByRole("group", { name: "Access tokens Grace Hopper made" });
+    expect(tokens.textContent).toContain("The 2 access tokens Grace made will be revoked with them:");
+    expect(within(tokens).getAllByRole("listitem").map((item) => item.textContent)).toEqual([
+      "Deploy cat_…d3p1 · api_keys:write",
+      "Usage export cat_…a1b2 · usage:read",
+    ]);
+
+    await user.click(within(tokens).getByRole("checkbox", { name: /Keep their access tokens/ }));
+    expect(tokens.textContent).toContain("These 2 access tokens Grace made will keep working");
+    await user.click(within(dialog).getByRole("button", { name: "Delete" }));
+
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(api().callsTo("delete", "/web/users/{user_id}").map((c) => c.url.pathname + c.url.search)).toEqual([
+      `/web/users/${GRACE.id}?keepAccessTokens=true`,
+    ]);
+  });
+
+  it("tells an Admin removing a member that their tokens will be revoked, with no choice to keep them", async () => {
+    signedIn("Admin");
+    api().on("get", "/web/access-tokens", {
+      status: 200,
+      body: {
+        enabled: true,
+        maxTokens: 50,
+        tokens: [accessToken({ id: "10000000-0000-4000-8000-000000000001", name: "Dashboard" }, KATHERINE)],
+      },
+    });
+    api().on("delete", "/web/users/{user_id}", { status: 204, body: undefined });
+    const { user } = await openUsers();
+
+    await user.click(button(`Delete ${fullName(KATHERINE)}`));
+    const dialog = await screen.findByRole("dialog", { name: "Delete User" });
+    const tokens = await within(dialog).findByRole("group", { name: "Access tokens Katherine Johnson made" });
+    expect(tokens.textContent).toContain("The access token Katherine made will be revoked with them:");
+    expect(tokens.textContent).toContain("Only an Owner can keep them.");
+    expect(within(dialog).queryByRole("checkbox")).toBeNull();
+    await user.click(within(dialog).getByRole("button", { name: "Delete" }));
+
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(api().callsTo("delete", "/web/users/{user_id}").map((c) => c.url.pathname + c.url.search)).toEqual([
+      `/web/users/${KATHERINE.id}`,
+    ]);
   });
 });

@@ -4,7 +4,12 @@
  * SSO setting are mutations that refetch the account and the session afterwards ("After
  * updates the account and session are fetched again").
  */
+import { useQueryClient } from "@tanstack/react-query";
+
 import { $api, useRefetchAccountAndSession, useRefetchTwoStep } from "@/api";
+
+/** The access tokens' list (README "Automation"), the same query as the Access tokens page's. */
+const ACCESS_TOKENS_KEY = ["get", "/web/access-tokens"] as const;
 
 /** The account's users, read from GET /web/account (the same cached query as the shell's). */
 export function useAccountUsers() {
@@ -39,10 +44,20 @@ export function useUpdateUser() {
   return $api.useMutation("put", "/web/users/{user_id}", { onSuccess: refetch });
 }
 
-/** DELETE /web/users/{user_id}. */
+/**
+ * DELETE /web/users/{user_id} (`keepAccessTokens=true`: an Owner keeps the tokens they made).
+ * The access tokens are fetched again too: the removal revoked the user's, or marked their
+ * creator removed.
+ */
 export function useDeleteUser() {
+  const queryClient = useQueryClient();
   const refetch = useRefetchAccountAndSession();
-  return $api.useMutation("delete", "/web/users/{user_id}", { onSuccess: refetch });
+  return $api.useMutation("delete", "/web/users/{user_id}", {
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ACCESS_TOKENS_KEY });
+      return refetch();
+    },
+  });
 }
 
 /** POST /web/sso: { requireGoogleSSO }. */
