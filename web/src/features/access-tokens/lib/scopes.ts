@@ -38,7 +38,7 @@ export const SCOPE_AREAS: readonly ScopeArea[] = [
   {
     name: "Single sign-on",
     read: { scope: "sso:read", text: "Read the single sign-on settings and domains" },
-    write: { scope: "sso:write", text: "Manage domains; turn Google SSO on or off" },
+    write: { scope: "sso:write", text: "Add, verify and remove domains; test SAML" },
   },
   {
     name: "Billing",
