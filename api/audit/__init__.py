@@ -76,6 +76,7 @@ class AuditAction(enum.StrEnum):
     DIRECTORY_GROUP_ROLE_CHANGED = "directory_group.role_changed"
     USER_DEACTIVATED = "user.deactivated"
     USER_REACTIVATED = "user.reactivated"
+    USER_SIGNED_OUT = "user.signed_out"
     USAGE_LIMIT_CHANGED = "usage_limit.changed"
     TWO_STEP_ENABLED = "two_step.enabled"
     TWO_STEP_DISABLED = "two_step.disabled"

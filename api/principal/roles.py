@@ -57,7 +57,7 @@ DESCRIPTIONS: dict[Permission, str] = {
     Permission.ACCOUNT_WRITE: "Rename the account",
     Permission.USERS_READ: "Read User Management",
     Permission.USERS_WRITE: "Invite, edit, delete Admins and Members; resend and revoke "
-    "invitations; reset two-step sign-in",
+    "invitations; reset two-step sign-in; see their sessions and sign them out everywhere",
     Permission.OWNERS_WRITE: "Make someone an Owner; edit, demote or delete an Owner",
     Permission.DIRECTORY_READ: "See the SCIM tokens",
     Permission.DIRECTORY_WRITE: "Generate and revoke SCIM tokens (a token acts with its "

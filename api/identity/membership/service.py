@@ -227,6 +227,20 @@ async def set_active(
     await audit.record(AuditAction.USER_DEACTIVATED, target(user))
 
 
+async def end_sessions_of(
+    db: AsyncSession, *, acting: Acting, audit: AuditTrail, user: User
+) -> None:
+    """Sign ``user`` out everywhere (README "Sessions"): every session of theirs ends at once,
+    refresh included, recorded in the audit log; they may sign in again.
+
+    Raises:
+        Forbidden: ``acting`` may not manage ``user`` (an Admin and an Owner).
+    """
+    acting.require_may_manage(user)
+    await end_sessions(db, User.id == user.id, reason=EndReason.ENDED_BY_ADMIN)
+    await audit.record(AuditAction.USER_SIGNED_OUT, target(user))
+
+
 async def remove(
     db: AsyncSession,
     *,

@@ -4,6 +4,6 @@
 from __future__ import annotations
 
 from api.feature import Feature
-from api.identity.users.router import router
+from api.identity.users.router import member_sessions_router, router
 
-FEATURE = Feature(name="users", routers=(router,))
+FEATURE = Feature(name="users", routers=(router, member_sessions_router))

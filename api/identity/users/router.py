@@ -19,7 +19,12 @@ from api.identity.membership.pool_users import PoolUsers
 from api.identity.membership.throttles import INVITATION
 from api.identity.users import service
 from api.identity.users.errors import InvitationNotPending, InviteRefusedWithSso
-from api.identity.users.schemas import UserCreate, UserResponse, UserUpdate
+from api.identity.users.schemas import (
+    MemberSessionsResponse,
+    UserCreate,
+    UserResponse,
+    UserUpdate,
+)
 from api.kernel.errors import (
     EmailInUse,
     NotFound,
@@ -51,6 +56,8 @@ from api.principal.roles import Permission
 from api.ratelimit import count_invitation
 
 router = APIRouter(prefix="/web/users", tags=["users"])
+# A path of its own: under /web/users, 'sessions' would also name a user.
+member_sessions_router = APIRouter(prefix="/web/member-sessions", tags=["users"])
 
 _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal, Forbidden)
 
@@ -225,4 +232,31 @@ async def revoke_invitation(
     await service.revoke_invitation(
         db=db, cognito=cognito, caller=caller, audit=audit, user_id=user_id
     )
+    return Response(status_code=204)
+
+
+@member_sessions_router.get(
+    "",
+    response_model=MemberSessionsResponse,
+    dependencies=[Permit(Permission.USERS_WRITE)],
+    responses=error_responses(*_AUTH),
+)
+async def list_member_sessions(caller: CurrentUser, db: DbSession) -> MemberSessionsResponse:
+    """How many live sign-in sessions each user of the account has (Owners and Admins)."""
+    return await service.member_sessions(db, caller)
+
+
+@member_sessions_router.delete(
+    "/{user_id}",
+    status_code=204,
+    response_class=Response,
+    dependencies=[Permit(Permission.USERS_WRITE)],
+    responses=error_responses(*_AUTH, NotFound, RequestValidationFailed),
+)
+async def end_member_sessions(
+    user_id: uuid.UUID, caller: CurrentUser, db: DbSession, audit: Audit
+) -> Response:
+    """Sign a user out everywhere: each of their sessions ends at once, refresh included;
+    they may sign in again. An Admin cannot sign an Owner out."""
+    await service.end_member_sessions(db=db, caller=caller, audit=audit, user_id=user_id)
     return Response(status_code=204)

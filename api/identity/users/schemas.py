@@ -76,3 +76,16 @@ class UserResponse(ApiModel):
     """The invited or updated user."""
 
     user: AccountUser
+
+
+class MemberSessions(ApiModel):
+    """One user's live sign-in sessions, as User Management counts them (README "Sessions")."""
+
+    user_id: uuid.UUID
+    active_sessions: int
+
+
+class MemberSessionsResponse(ApiModel):
+    """How many live sessions each user of the account has."""
+
+    users: list[MemberSessions]

@@ -39,7 +39,15 @@ from api.identity.membership import service as membership
 from api.identity.membership.pool_users import PoolUserLedger
 from api.identity.users import repository, view
 from api.identity.users.errors import SIGNS_IN_WITH_SSO, InvitationNotPending, InviteRefusedWithSso
-from api.identity.users.schemas import INVITED_ROLE, AccountUser, UserCreate, UserStatus, UserUpdate
+from api.identity.users.schemas import (
+    INVITED_ROLE,
+    AccountUser,
+    MemberSessions,
+    MemberSessionsResponse,
+    UserCreate,
+    UserStatus,
+    UserUpdate,
+)
 from api.identity.users.status import user_status
 from api.kernel.db import undo_on_rollback
 from api.kernel.errors import EmailInUse, NotFound
@@ -250,6 +258,28 @@ async def delete(
         user=user,
         keep_access_tokens=keep_access_tokens,
     )
+
+
+async def member_sessions(db: AsyncSession, caller: Caller) -> MemberSessionsResponse:
+    """How many live sign-in sessions each user of the caller's account has (README
+    "Sessions")."""
+    counts = await repository.live_session_counts(db, caller.account_id)
+    return MemberSessionsResponse(
+        users=[MemberSessions(user_id=user_id, active_sessions=n) for user_id, n in counts]
+    )
+
+
+async def end_member_sessions(
+    *, db: AsyncSession, caller: Caller, audit: AuditTrail, user_id: uuid.UUID
+) -> None:
+    """Sign a user of the caller's account out everywhere (``membership.end_sessions_of``).
+
+    Raises:
+        NotFound: not a user of the caller's account.
+        Forbidden: an Admin and an Owner.
+    """
+    user = await _user_in_account(db, caller, user_id)
+    await membership.end_sessions_of(db, acting=membership.by_user(caller), audit=audit, user=user)
 
 
 async def _pending_invitation(db: AsyncSession, caller: Caller, user_id: uuid.UUID) -> User:

@@ -96,6 +96,7 @@ def test_every_role_bound_operation_is_a_write_or_a_deliberate_read() -> None:
         "/web/audit-events",
         "/web/audit-events/actors",
         "/web/audit-events/export",
+        "/web/member-sessions",  # who is signed in where is for those who may sign them out
         "/web/scim-groups",
         "/web/scim-tokens",
         "/web/subscription/preview",  # prices a change only an Owner can make

@@ -552,6 +552,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/member-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Member Sessions
+         * @description How many live sign-in sessions each user of the account has (Owners and Admins).
+         */
+        get: operations["listMemberSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/member-sessions/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End Member Sessions
+         * @description Sign a user out everywhere: each of their sessions ends at once, refresh included;
+         *     they may sign in again. An Admin cannot sign an Owner out.
+         */
+        delete: operations["endMemberSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/registration": {
         parameters: {
             query?: never;
@@ -1977,7 +2018,7 @@ export interface components {
          * @description Every action the log records; the value is stored and sent as it is.
          * @enum {string}
          */
-        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "sso.saml_connected" | "sso.saml_updated" | "sso.saml_removed" | "sso.saml_tested" | "sso.saml_linking_confirmed" | "user.sso_linked" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "api_key.limit_changed" | "usage_alerts.changed" | "scim_token.created" | "scim_token.revoked" | "access_token.created" | "access_token.revoked" | "access_tokens.changed" | "user.provisioned" | "directory_group.created" | "directory_group.renamed" | "directory_group.deleted" | "directory_group.role_changed" | "user.deactivated" | "user.reactivated" | "usage_limit.changed" | "two_step.enabled" | "two_step.disabled" | "two_step.recovery_codes_regenerated" | "two_step.recovery_code_used" | "two_step.reset" | "two_step.requirement_changed";
+        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "sso.saml_connected" | "sso.saml_updated" | "sso.saml_removed" | "sso.saml_tested" | "sso.saml_linking_confirmed" | "user.sso_linked" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "api_key.limit_changed" | "usage_alerts.changed" | "scim_token.created" | "scim_token.revoked" | "access_token.created" | "access_token.revoked" | "access_tokens.changed" | "user.provisioned" | "directory_group.created" | "directory_group.renamed" | "directory_group.deleted" | "directory_group.role_changed" | "user.deactivated" | "user.reactivated" | "user.signed_out" | "usage_limit.changed" | "two_step.enabled" | "two_step.disabled" | "two_step.recovery_codes_regenerated" | "two_step.recovery_code_used" | "two_step.reset" | "two_step.requirement_changed";
         /**
          * AuditActor
          * @description Who acted, as they were named when they did.
@@ -3856,6 +3897,27 @@ export interface components {
             share: number;
             /** Value */
             value: string;
+        };
+        /**
+         * MemberSessions
+         * @description One user's live sign-in sessions, as User Management counts them (README "Sessions").
+         */
+        MemberSessions: {
+            /** Activesessions */
+            activeSessions: number;
+            /**
+             * Userid
+             * Format: uuid
+             */
+            userId: string;
+        };
+        /**
+         * MemberSessionsResponse
+         * @description How many live sessions each user of the account has.
+         */
+        MemberSessionsResponse: {
+            /** Users */
+            users: components["schemas"]["MemberSessions"][];
         };
         /**
          * NewAccessToken
@@ -8079,6 +8141,149 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_MissingScope"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_NotFound"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    listMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberSessionsResponse"];
+                };
+            };
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | Forbidden | MissingScope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
+    endMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description AccessDeactivated | AccessTokenExpired | AccessTokenRevoked | AccessTokensDisabled | GoogleSignInRequired | InvalidAccessToken | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_AccessTokenExpired"] | components["schemas"]["Error_AccessTokenRevoked"] | components["schemas"]["Error_AccessTokensDisabled"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvalidAccessToken"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccountRequired | Forbidden | MissingScope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_Forbidden"] | components["schemas"]["Error_MissingScope"];
                 };
             };
             /** @description NotFound */

@@ -19,7 +19,7 @@ from sqlalchemy import select, update
 
 from api.adapters.cognito import CognitoClient
 from api.identity.sessions.feature import session_retention
-from api.models import SignInSession, User
+from api.models import Role, SignInSession, User
 from api.principal.sessions import end_sessions
 from tests.api.conftest import MakeUser, SignedIn
 
@@ -220,3 +220,60 @@ async def test_sessions_inactive_for_90_days_are_deleted(
     async with app.state.resources.sessionmaker() as db:
         assert await db.get(SignInSession, uuid.UUID(stale)) is None
     assert [s["current"] for s in await laptop.sessions()] == [True]
+
+
+async def test_an_owner_signs_a_member_out_everywhere_and_sees_the_counts(
+    client: httpx.AsyncClient, make_user: MakeUser, browsers: OpenBrowser
+) -> None:
+    owner = await make_user()
+    member = await make_user(account=owner.account, role=Role.MEMBER)
+    laptop, phone = await browsers(CHROME_MAC), await browsers(FIREFOX_WINDOWS)
+    await laptop.sign_in(member.user.email, member.password)
+    await phone.sign_in(member.user.email, member.password)
+
+    counts = await client.get("/web/member-sessions", headers=owner.headers)
+    assert counts.status_code == 200
+    by_user = {u["userId"]: u["activeSessions"] for u in counts.json()["users"]}
+    assert by_user[str(member.user.id)] == 2
+    assert by_user[str(owner.user.id)] == 0  # signed in without the console's sign-in
+
+    ended = await client.delete(f"/web/member-sessions/{member.user.id}", headers=owner.headers)
+    assert ended.status_code == 204
+    for browser in (laptop, phone):
+        refused = await browser.http.get("/web/session", headers=browser.headers)
+        assert refused.status_code == 401 and refused.json()["code"] == "SessionEnded"
+        assert (await browser.refresh()).status_code == 401
+    counts = await client.get("/web/member-sessions", headers=owner.headers)
+    assert {u["userId"]: u["activeSessions"] for u in counts.json()["users"]}[
+        str(member.user.id)
+    ] == 0
+    log = await client.get(
+        "/web/audit-events", params={"action": "user.signed_out"}, headers=owner.headers
+    )
+    assert [e["target"]["id"] for e in log.json()["events"]] == [str(member.user.id)]
+    # They may sign in again.
+    await laptop.sign_in(member.user.email, member.password)
+    assert (await laptop.http.get("/web/session", headers=laptop.headers)).status_code == 200
+
+
+async def test_an_admin_never_signs_an_owner_out_nor_a_member_reads_the_counts(
+    client: httpx.AsyncClient, make_user: MakeUser, browsers: OpenBrowser
+) -> None:
+    # The attack: an Admin ends the Owner's sessions (a denial of the Owner's access).
+    owner = await make_user()
+    admin = await make_user(account=owner.account, role=Role.ADMIN)
+    member = await make_user(account=owner.account, role=Role.MEMBER)
+    laptop = await browsers(CHROME_MAC)
+    await laptop.sign_in(owner.user.email, owner.password)
+    refused = await client.delete(f"/web/member-sessions/{owner.user.id}", headers=admin.headers)
+    assert refused.status_code == 403
+    assert (await laptop.http.get("/web/session", headers=laptop.headers)).status_code == 200
+    # An Admin may sign out a Member; a Member may do neither.
+    assert (
+        await client.delete(f"/web/member-sessions/{member.user.id}", headers=admin.headers)
+    ).status_code == 204
+    assert (await client.get("/web/member-sessions", headers=member.headers)).status_code == 403
+    # Another account's user is not found.
+    stranger = await make_user()
+    other = await client.delete(f"/web/member-sessions/{stranger.user.id}", headers=owner.headers)
+    assert other.status_code == 404
