@@ -203,14 +203,22 @@ class SignInLog:
     (there is no account to record it in). ``method`` says how: ``password``, ``new password``,
     ``password reset``, ``two-step code``, ``recovery code`` or ``identity provider`` (Google,
     GitHub). Built by ``api.principal.dependencies.SignIns``; ``user_agent`` is the request's
-    (a session a sign-in starts notes it: README "Sessions")."""
+    and ``console_url`` the console's address (a session a sign-in starts notes the one and
+    its new-sign-in email links the other: README "Sessions")."""
 
-    __slots__ = ("client_address", "engine", "user_agent")
+    __slots__ = ("client_address", "console_url", "engine", "user_agent")
 
-    def __init__(self, engine: AsyncEngine, client_address: str, user_agent: str = "") -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        client_address: str,
+        user_agent: str = "",
+        console_url: str = "",
+    ) -> None:
         self.engine = engine  # the side pool in autocommit (api/principal/resources.py)
         self.client_address = client_address
         self.user_agent = user_agent
+        self.console_url = console_url
 
     async def _insert(
         self,

@@ -472,8 +472,9 @@ TwoStepAudit = Annotated[AuditTrail, Depends(_two_step_audit_trail)]
 
 
 async def _sign_in_log(request: Request, address: ClientAddress) -> SignInLog:
+    resources = resources_of(request.app)
     user_agent = request.headers.get("user-agent", "")
-    return SignInLog(resources_of(request.app).side_engine, address, user_agent)
+    return SignInLog(resources.side_engine, address, user_agent, resources.settings.public_url)
 
 
 SignIns = Annotated[SignInLog, Depends(_sign_in_log)]

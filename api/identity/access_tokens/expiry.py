@@ -30,7 +30,7 @@ def _email(token: AccessToken, account: str, to: str, *, expired: bool) -> Email
         what = f"The access token '{token.name}' ({masked(token.last4)}) expires on {when}."
     text = (
         f"Hello,\n\n{what} Scripts that use it are refused from then on. An Owner or Admin "
-        "creates a new one under User Management, Access tokens, and puts it where the old "
+        "creates a new one on the console's Access tokens page and puts it where the old "
         f"one was.\n\nMade by: {token.created_by_name}\nAccount: {account}\n"
     )
     kind = "expired" if expired else "expiring"

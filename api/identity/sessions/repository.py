@@ -10,7 +10,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.models import EndReason, SignInSession
+from api.models import EndReason, SignInSession, User
 
 
 async def insert_session(db: AsyncSession, values: dict[str, object]) -> None:
@@ -19,6 +19,40 @@ async def insert_session(db: AsyncSession, values: dict[str, object]) -> None:
     await db.execute(
         insert(SignInSession).values(**values).on_conflict_do_nothing(index_elements=["origin_jti"])
     )
+
+
+async def earlier_sign_ins(
+    db: AsyncSession,
+    *,
+    identity_sub: str,
+    origin_jti: str,
+    browser: str | None,
+    os: str | None,
+    client_address: str,
+    since: datetime,
+) -> tuple[int, bool]:
+    """The sessions of ``identity_sub`` but the one of ``origin_jti``: how many, and whether
+    one of them with this browser, operating system and address was active since ``since``."""
+    same = (
+        SignInSession.browser.is_not_distinct_from(browser)
+        & SignInSession.os.is_not_distinct_from(os)
+        & (SignInSession.client_address == client_address)
+        & (SignInSession.last_active_at >= since)
+    )
+    count, seen = (
+        await db.execute(
+            select(func.count(), func.coalesce(func.bool_or(same), False)).where(
+                SignInSession.identity_sub == identity_sub,
+                SignInSession.origin_jti != origin_jti,
+            )
+        )
+    ).one()
+    return int(count), bool(seen)
+
+
+async def email_of(db: AsyncSession, identity_sub: str) -> str | None:
+    """The email of the user the pool user ``identity_sub`` is bound to, if any."""
+    return await db.scalar(select(User.email).where(User.identity_sub == identity_sub))
 
 
 async def live_sessions(db: AsyncSession, identity_sub: str) -> Sequence[SignInSession]:

@@ -174,6 +174,7 @@ async def signed_in(
         method=session_method or _SESSION_METHODS.get(method, SignInMethod.PASSWORD),
         user_agent=sign_ins.user_agent,
         client_address=sign_ins.client_address,
+        console_url=sign_ins.console_url,
     )
     user = await repository.mark_signed_in(db, claims.username, claims.sub)
     if user is not None:

@@ -15,13 +15,13 @@ import httpx
 import jwt
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import select, update
+from sqlalchemy import select, text, update
 
 from api.adapters.cognito import CognitoClient
 from api.identity.sessions.feature import session_retention
 from api.models import Role, SignInSession, User
 from api.principal.sessions import end_sessions
-from tests.api.conftest import MakeUser, SignedIn
+from tests.api.conftest import MakeUser, SignedIn, mails_to
 
 CHROME_MAC = (
     "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -277,3 +277,24 @@ async def test_an_admin_never_signs_an_owner_out_nor_a_member_reads_the_counts(
     stranger = await make_user()
     other = await client.delete(f"/web/member-sessions/{stranger.user.id}", headers=owner.headers)
     assert other.status_code == 404
+
+
+async def test_a_sign_in_from_a_new_browser_is_emailed_once(
+    app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser, browsers: OpenBrowser
+) -> None:
+    me = await make_user()
+    await (await browsers(CHROME_MAC)).sign_in(me.user.email, me.password)  # the first: no news
+    await (await browsers(FIREFOX_WINDOWS)).sign_in(me.user.email, me.password)  # new: told
+    await (await browsers(FIREFOX_WINDOWS)).sign_in(me.user.email, me.password)  # seen: not
+    [mail] = await mails_to(client, me.user.email)
+    assert mail["subject"] == "New sign-in to Autostep: Firefox on Windows 10 from 127.0.0.1"
+    assert "Not you?" in mail["body"] and "/sessions" in mail["body"]
+    async with app.state.resources.sessionmaker() as db:
+        jobs = await db.scalar(
+            text(
+                "SELECT count(*) FROM procrastinate_jobs WHERE task_name = 'send_email' "
+                "AND args->>'to' = :to AND args->>'subject' LIKE 'New sign-in%'"
+            ),
+            {"to": me.user.email},
+        )
+    assert jobs == 1
