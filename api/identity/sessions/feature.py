@@ -9,7 +9,7 @@ import structlog
 
 from api.feature import Feature, PeriodicTask
 from api.identity.sessions import service
-from api.identity.sessions.router import router
+from api.identity.sessions.router import others_router, router
 from api.principal.resources import JobResources
 
 log = structlog.get_logger(__name__)
@@ -24,6 +24,6 @@ async def session_retention(resources: JobResources) -> None:
 
 FEATURE = Feature(
     name="sessions",
-    routers=(router,),
+    routers=(router, others_router),
     periodic=(PeriodicTask("session_retention", "SESSION_RETENTION_CRON", session_retention),),
 )

@@ -16,6 +16,9 @@ from api.principal.errors import AccountRequired, NotAuthenticated, SignInPolicy
 from api.principal.roles import Permission
 
 router = APIRouter(prefix="/web/sessions", tags=["session"])
+# Beside sign-out, not under /web/sessions: there 'end-others' would also name a session (an
+# OPTIONS would advertise DELETE /web/sessions/{session_id} for it).
+others_router = APIRouter(prefix="/web/session", tags=["session"])
 
 _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal)
 
@@ -48,8 +51,8 @@ async def end_session(
     return Response(status_code=204)
 
 
-@router.post(
-    "/end-others",
+@others_router.post(
+    "/sign-out-others",
     response_model=EndedSessions,
     dependencies=[Permit(Permission.SELF)],
     responses=error_responses(*_AUTH),

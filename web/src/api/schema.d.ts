@@ -958,6 +958,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/session/sign-out-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End Other Sessions
+         * @description Sign out all other sessions (a lost laptop): every live session of the user but this
+         *     browser's ends at once.
+         */
+        post: operations["endOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/session/token": {
         parameters: {
             query?: never;
@@ -1018,27 +1039,6 @@ export interface paths {
         get: operations["listSessions"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/web/sessions/end-others": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * End Other Sessions
-         * @description Sign out all other sessions (a lost laptop): every live session of the user but this
-         *     browser's ends at once.
-         */
-        post: operations["endOtherSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9718,6 +9718,53 @@ export interface operations {
             };
         };
     };
+    endOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedSessions"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
+                };
+            };
+        };
+    };
     exchangeCode: {
         parameters: {
             query?: never;
@@ -9905,53 +9952,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionsResponse"];
-                };
-            };
-            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
-                };
-            };
-            /** @description AccessTokenNotAccepted | AccountRequired */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
-                };
-            };
-            /** @description DatabaseUnavailable | IdentityProviderUnavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"];
-                };
-            };
-        };
-    };
-    endOtherSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EndedSessions"];
                 };
             };
             /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */

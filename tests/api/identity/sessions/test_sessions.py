@@ -136,7 +136,7 @@ async def test_sign_out_all_other_sessions_keeps_this_one(
     me, laptop, phone = await signed_in_twice(make_user, browsers)
     tablet = await browsers(CHROME_MAC)
     await tablet.sign_in(me.user.email, me.password)
-    answer = await laptop.http.post("/web/sessions/end-others", headers=laptop.headers)
+    answer = await laptop.http.post("/web/session/sign-out-others", headers=laptop.headers)
     assert answer.json() == {"ended": 2}
     for other in (phone, tablet):
         refused = await other.http.get("/web/session", headers=other.headers)
