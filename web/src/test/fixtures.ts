@@ -142,6 +142,7 @@ export function serveAccount(as: Role | AccountUser = "Owner", fields: Partial<A
     .on("get", "/web/scim-tokens", { status: 200, body: { baseUrl: "http://console.test/scim/v2", maxTokens: 2, tokens: [] } })
     .on("get", "/web/scim-groups", { status: 200, body: { groups: [] } })
     .on("get", "/web/access-tokens", { status: 200, body: { enabled: true, maxTokens: 50, tokens: [] } })
+    .on("get", "/web/member-sessions", { status: 200, body: { users: [] } })
     .on("get", "/web/invoices", { status: 200, body: { invoices: [], hasMore: false } })
     .on("get", "/web/config", { status: 200, body: { stripe: { jsUrl: "https://js.stripe.test/v3/", publishableKey: "pk_live_test" } } })
     // Account Information, where "/" leads.

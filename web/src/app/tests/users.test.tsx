@@ -2,7 +2,8 @@
  * /users, User Management (SPEC 2, 5 "Invite user is disabled when SSO is on"; README "Roles
  * and invitations"): which of Edit, Delete and '+ Invite User' each role may use, the reason a
  * disabled one gives, and a refusal of the API (403 Forbidden) that keeps the session; the
- * access tokens a member made, listed before removing them (README "Automation"); rendered with
+ * access tokens a member made, listed before removing them (README "Automation"); each user's
+ * sessions and Sign out everywhere, for Owners and Admins (README "Sessions"); rendered with
  * the app's routes against the fake API.
  */
 import { screen, waitFor, within } from "@testing-library/preact";
@@ -183,4 +184,54 @@ describe("User Management", () => {
       `/web/users/${KATHERINE.id}`,
     ]);
   });
+
+  it("shows an Owner each user's sessions and signs one out everywhere", async () => {
+    signedIn("Owner");
+    api().on("get", "/web/member-sessions", {
+      status: 200,
+      body: {
+        users: [
+          { userId: ADA.id, activeSessions: 1 },
+          { userId: GRACE.id, activeSessions: 2 },
+          { userId: KATHERINE.id, activeSessions: 0 },
+        ],
+      },
+    });
+    api().on("delete", "/web/member-sessions/{user_id}", { status: 204, body: undefined });
+    const { user } = await openUsers();
+
+    const cells = await screen.findAllByTestId("sessions-cell");
+    expect(cells.map((cell) => cell.textContent)).toEqual(["1", "2", "0"]);
+    // Not oneself (the Sessions page is for that), nor someone signed in nowhere.
+    expect(screen.queryByRole("button", { name: `Sign out ${fullName(ADA)}` })).toBeNull();
+    expect(screen.queryByRole("button", { name: `Sign out ${fullName(KATHERINE)}` })).toBeNull();
+
+    await user.click(button(`Sign out ${fullName(GRACE)}`));
+    const dialog = await screen.findByRole("dialog", { name: "Sign out everywhere" });
+    expect(dialog.textContent).toContain("Grace Hopper is signed out of every browser and device at once.");
+    await user.click(within(dialog).getByRole("button", { name: "Sign out" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(api().callsTo("delete", "/web/member-sessions/{user_id}").map((c) => c.url.pathname)).toEqual([
+      `/web/member-sessions/${GRACE.id}`,
+    ]);
+  });
+
+  it("keeps an Admin from signing an Owner out, and asks nothing for a Member", async () => {
+    signedIn("Admin");
+    api().on("get", "/web/member-sessions", {
+      status: 200,
+      body: { users: [{ userId: ADA.id, activeSessions: 1 }] },
+    });
+    const { user } = await openUsers();
+    const signOut = await screen.findByRole("button", { name: `Sign out ${fullName(ADA)}` });
+    await expectDisabledWithTooltip(user, signOut, OWNER_ONLY);
+  });
+
+  it("asks a Member for no one's sessions", async () => {
+    signedIn("Member");
+    await openUsers();
+    expect(screen.queryByRole("columnheader", { name: "Sessions" })).toBeNull();
+    expect(api().callsTo("get", "/web/member-sessions")).toEqual([]);
+  });
 });
+

@@ -99,3 +99,23 @@ export function useSetTwoStepRequirement() {
   const refetch = useRefetchTwoStep();
   return $api.useMutation("put", "/web/two-step-sign-in/requirement", { onSuccess: refetch });
 }
+
+/**
+ * GET /web/member-sessions: how many live sign-in sessions each user has (README "Sessions"),
+ * by user id; asked only by those who may sign users out (Owners and Admins).
+ */
+export function useMemberSessions(enabled: boolean) {
+  return $api.useQuery("get", "/web/member-sessions", undefined, {
+    enabled,
+    select: (data) => new Map(data.users.map((u) => [u.userId, u.activeSessions])),
+  });
+}
+
+/** DELETE /web/member-sessions/{user_id}: sign a user out everywhere; the counts are fetched again. */
+export function useEndMemberSessions() {
+  const queryClient = useQueryClient();
+  return $api.useMutation("delete", "/web/member-sessions/{user_id}", {
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["get", "/web/member-sessions"] }),
+  });
+}
+

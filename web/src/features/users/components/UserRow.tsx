@@ -3,7 +3,8 @@
  * invite date, the email, the role, how they sign in, and the actions the signed-in
  * user may take on them: Edit, then Delete for an Active user (none to delete oneself), or
  * Resend and Revoke for a Pending or Expired invitation; whether their two-step sign-in is on
- * (— for identity-provider users), and its reset while it is (not one's own). An action the signed-in user's role
+ * (— for identity-provider users), and its reset while it is (not one's own); for Owners and Admins, how many
+ * sessions they have and Sign out (everywhere, not one's own: README "Sessions"). An action the signed-in user's role
  * does not allow is disabled with the reason as a tooltip.
  */
 import { errorMessage } from "@/api";
@@ -17,18 +18,20 @@ import { type AccountUser, awaitsSsoSignIn, invitationLabel } from "../lib/roles
 
 import styles from "./users.module.css";
 
-export type UserAction = "edit" | "delete" | "revoke" | "resetTwoStep";
+export type UserAction = "edit" | "delete" | "revoke" | "resetTwoStep" | "signOut";
 /** What a Resend did, for the list's notice. */
 export type Notice = { variant: "info" | "error"; text: string };
 
 interface Props {
   user: AccountUser;
   isMe: boolean;
+  /** Their live sign-in sessions (README "Sessions"); undefined for those who may not see them. */
+  sessions?: number;
   onAction: (action: UserAction, user: AccountUser) => void;
   onNotice: (notice: Notice) => void;
 }
 
-export function UserRow({ user, isMe, onAction, onNotice }: Props) {
+export function UserRow({ user, isMe, sessions, onAction, onNotice }: Props) {
   const resend = useResendInvitation();
   const reason = usePermissions().whyNotManage(user.role);
   const name = `${user.firstName} ${user.lastName}`;
@@ -96,8 +99,14 @@ export function UserRow({ user, isMe, onAction, onNotice }: Props) {
           </span>
         )}
       </td>
+      {sessions === undefined ? null : (
+        <td className={styles.noWrap} data-testid="sessions-cell">
+          {sessions}
+        </td>
+      )}
       <td className={styles.rowActions}>
         {action("Edit", () => onAction("edit", user))}
+        {sessions && !isMe ? action("Sign out", () => onAction("signOut", user)) : null}
         {user.twoStepSignIn && !isMe ? action("Reset two-step", () => onAction("resetTwoStep", user)) : null}
         {user.status === "Active"
           ? isMe

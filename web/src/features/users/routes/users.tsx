@@ -4,7 +4,8 @@
  * signed-in user's role allows (Edit, Delete; Resend and Revoke for invitations); '+ Invite
  * User' (disabled with its tooltip while Google or SAML SSO is on, SPEC 5, or for Members);
  * whether each has two-step sign-in on, and its reset (README "Two-step sign-in"); the Security
- * section; and, for Owners and Admins, Directory sync (SCIM tokens). While the SAML
+ * section; and, for Owners and Admins, each user's live sessions with Sign out (everywhere,
+ * README "Sessions") and Directory sync (SCIM tokens). While the SAML
  * connection's signing certificate expires within 30 days (or has expired), a warning says so
  * at the top (README "SAML single sign-on").
  */
@@ -20,7 +21,13 @@ import { preloaded } from "@/components/preloaded";
 import { usePermissions } from "@/api/use-permissions";
 
 import { useSamlSettings } from "../api/saml";
-import { useAccountUsers, useSessionUser, useSso, useTwoStepRequired } from "../api/users";
+import {
+  useAccountUsers,
+  useMemberSessions,
+  useSessionUser,
+  useSso,
+  useTwoStepRequired,
+} from "../api/users";
 import { type Notice, type UserAction, UserRow } from "../components/UserRow";
 import type { AccountUser } from "../lib/roles";
 import { certificateWarning } from "../lib/certificate-warning";
@@ -44,6 +51,9 @@ const RevokeInvitationModal = preloaded(() =>
 const ResetTwoStepModal = preloaded(() =>
   import("../components/ResetTwoStepModal").then((m) => m.ResetTwoStepModal),
 );
+const SignOutEverywhereModal = preloaded(() =>
+  import("../components/SignOutEverywhereModal").then((m) => m.SignOutEverywhereModal),
+);
 
 type Dialog = { kind: "invite" } | { kind: UserAction; user: AccountUser } | null;
 
@@ -54,6 +64,8 @@ export function Component() {
   const connection = useSamlSettings().data?.connection;
   const { data: twoStepRequired } = useTwoStepRequired();
   const { whyNot } = usePermissions();
+  // Who is signed in where is for those who may sign them out (README "Sessions").
+  const { data: sessions } = useMemberSessions(whyNot("manageUsers") === null);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   if (!users || !sso || !me) return null; // the shell renders pages once both have loaded
@@ -103,6 +115,7 @@ export function Component() {
                 <th scope="col">Role</th>
                 <th scope="col">Sign-in</th>
                 <th scope="col">Two-step</th>
+                {sessions ? <th scope="col">Sessions</th> : null}
                 <th scope="col">
                   <span className={styles.srOnly}>Actions</span>
                 </th>
@@ -114,6 +127,7 @@ export function Component() {
                   key={user.id}
                   user={user}
                   isMe={user.id === me.id}
+                  sessions={sessions ? (sessions.get(user.id) ?? 0) : undefined}
                   onAction={(kind, target) => open({ kind, user: target })}
                   onNotice={setNotice}
                 />
@@ -143,6 +157,7 @@ export function Component() {
         {dialog?.kind === "delete" ? <DeleteUserModal user={dialog.user} onClose={close} /> : null}
         {dialog?.kind === "revoke" ? <RevokeInvitationModal user={dialog.user} onClose={close} /> : null}
         {dialog?.kind === "resetTwoStep" ? <ResetTwoStepModal user={dialog.user} onClose={close} /> : null}
+        {dialog?.kind === "signOut" ? <SignOutEverywhereModal user={dialog.user} onClose={close} /> : null}
       </Suspense>
     </>
   );
