@@ -13,12 +13,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import httpx
+import jwt
 from sqlalchemy import text, update
 
 from api.adapters.cognito import CognitoClient
 from api.kernel.config import Settings
 from api.kernel.db import create_engine, create_sessionmaker
-from api.models import User
+from api.models import SignInMethod, SignInSession, User
 from devstack.bootstrap import api_environment
 from devstack.services import free_port
 from devstack.stack import Stack
@@ -142,7 +143,9 @@ def one_worker(stack: Stack, overrides: dict[str, str] | None = None) -> Iterato
 
 async def access_token(settings: Settings, email: str, password: str) -> str:
     """Create ``email`` in the stand-in pool with ``password`` and sign in; the access token.
-    The user of that email is bound to the new pool user, as a sign-in through the API does."""
+    The user of that email is bound to the new pool user, and the sign-in's session recorded
+    (README "Sessions": each request finds it by the token's ``origin_jti``), as a sign-in
+    through the API does."""
     cognito = CognitoClient.from_settings(settings)
     try:
         created = await cognito.admin_create_user(email, {"email": email}, suppress_message=True)
@@ -152,9 +155,19 @@ async def access_token(settings: Settings, email: str, password: str) -> str:
         await cognito.aclose()
     assert tokens is not None
     engine = create_engine(settings.database_url, 1)
+    claims = jwt.decode(tokens.access_token, options={"verify_signature": False})
     async with create_sessionmaker(engine)() as db, db.begin():
         await db.execute(
             update(User).where(User.identity_id == email).values(identity_sub=created.sub)
+        )
+        db.add(
+            SignInSession(
+                identity_sub=created.sub,
+                origin_jti=claims["origin_jti"],
+                method=SignInMethod.PASSWORD,
+                user_agent="wrk",
+                client_address="127.0.0.1",
+            )
         )
     await engine.dispose()
     return tokens.access_token
