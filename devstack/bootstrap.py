@@ -5,8 +5,10 @@ the API at them.
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import stripe
@@ -49,8 +51,18 @@ HOSTED_DOMAIN_SCHEMA = {
 # unchecked: hosted-UI tokens lack the admin scope, and a password user's new email counts
 # only once verified (AttributesRequireVerificationBeforeUpdate); the console reads no
 # attribute of a password user as proof of anything.
+# Not ALLOW_USER_AUTH, though passkey sign-in needs it: Cognito's USER_AUTH signs in with a
+# password too whenever the pool allows PASSWORD first, without SigV4 (botocore's model of
+# ExplicitAuthFlows), a password flow of the public client's own (docs/contributors/dev-stack.md
+# "Passkeys").
 APP_CLIENT_AUTH_FLOWS = sorted(ALLOWED_AUTH_FLOWS)
 MFA_CONFIG = {"MfaConfiguration": "OPTIONAL", "SoftwareTokenMfaConfiguration": {"Enabled": True}}
+# Passkeys: a first factor beside passwords (the pool's sign-in policy; Cognito offers them
+# through the USER_AUTH flow only), and only passkeys that verify the user (a PIN or a
+# biometric): a passkey alone is then something the user has and knows or is (dev-stack.md
+# "Passkeys").
+FIRST_AUTH_FACTORS = ["PASSWORD", "WEB_AUTHN"]
+PASSKEY_USER_VERIFICATION = "required"
 APP_CLIENT_WRITE_ATTRIBUTES = ["given_name", "family_name", "email", "custom:hd"]
 
 
@@ -67,6 +79,30 @@ class StandIns:
     mailbox_path: str
 
 
+def passkey_relying_party_id(public_url: str) -> str:
+    """The WebAuthn relying party ID of a console served at ``public_url``: its host name, and
+    ``localhost`` for an IP address (the dev stack's 127.0.0.1), which browsers refuse as an
+    RP ID, while they count ``http://localhost`` as a secure context where WebAuthn works
+    (docs/contributors/dev-stack.md "Passkeys")."""
+    host = urlsplit(public_url).hostname or "localhost"
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    return "localhost"
+
+
+def _mfa_config(public_url: str) -> dict[str, Any]:
+    """SetUserPoolMfaConfig's settings: authenticator apps, and the pool's passkey relying
+    party (Cognito's ``WebAuthnConfiguration``)."""
+    return MFA_CONFIG | {
+        "WebAuthnConfiguration": {
+            "RelyingPartyId": passkey_relying_party_id(public_url),
+            "UserVerification": PASSKEY_USER_VERIFICATION,
+        }
+    }
+
+
 def _pool_settings() -> dict[str, Any]:
     return {
         "PoolName": POOL_NAME,
@@ -78,7 +114,8 @@ def _pool_settings() -> dict[str, Any]:
                 "RequireSymbols": True,
                 "RequireUppercase": False,
                 "RequireLowercase": False,
-            }
+            },
+            "SignInPolicy": {"AllowedFirstAuthFactors": FIRST_AUTH_FACTORS},
         },
         "AutoVerifiedAttributes": ["email"],
         "Schema": [HOSTED_DOMAIN_SCHEMA],
@@ -139,9 +176,17 @@ async def ensure_user_pool(moto_url: str, public_url: str) -> tuple[str, str]:
                 {"UserPoolId": pool_id, "CustomAttributes": [HOSTED_DOMAIN_SCHEMA]},
                 signed=True,
             )
+        policies = described["UserPool"].get("Policies") or {}
+        factors = (policies.get("SignInPolicy") or {}).get("AllowedFirstAuthFactors") or []
+        if "WEB_AUTHN" not in factors:  # a pool older than passkeys (docker compose keeps moto)
+            # UpdateUserPool resets what it is not sent: all of the pool's settings go.
+            settings = {k: v for k, v in _pool_settings().items() if k != "Schema"}
+            await admin.call("UpdateUserPool", {"UserPoolId": pool_id, **settings}, signed=True)
         # README "User pool settings": users may add an authenticator app (two-step sign-in);
-        # the console, not the pool, decides who must.
-        await admin.call("SetUserPoolMfaConfig", MFA_CONFIG | {"UserPoolId": pool_id}, signed=True)
+        # the console, not the pool, decides who must. And the pool's passkey relying party.
+        await admin.call(
+            "SetUserPoolMfaConfig", _mfa_config(public_url) | {"UserPoolId": pool_id}, signed=True
+        )
         clients = (
             await admin.call(
                 "ListUserPoolClients", {"UserPoolId": pool_id, "MaxResults": 60}, signed=True

@@ -38,6 +38,11 @@
 - **Challenge sessions expire** after 3 minutes (Cognito's default ``AuthSessionValidity``):
   answering later is ``NotAuthorizedException`` ('Invalid session for the user, session is
   expired.'); moto keeps them for ever.
+- **Passkeys (WebAuthn) and choice-based sign-in** (``USER_AUTH``, allowed by a client's
+  ``ALLOW_USER_AUTH``): StartWebAuthnRegistration, CompleteWebAuthnRegistration,
+  ListWebAuthnCredentials, DeleteWebAuthnCredential, the pool's ``WebAuthnConfiguration`` and
+  the ``WEB_AUTHN`` and ``SELECT_CHALLENGE`` challenges, all of which moto lacks: in
+  devstack/moto_webauthn.py (installed by :func:`install`), whose docstring lists them.
 - **Refreshed tokens keep ``auth_time``**, the time the user signed in, as Cognito's do
   (OpenID Connect Core 2); moto stamps the time of the refresh.
 - **GetSigningCertificate** (``UserPoolId``): the certificate the pool signs SAML sign-in
@@ -85,6 +90,8 @@ _FLOW_SETTING = {
     "CUSTOM_AUTH": "ALLOW_CUSTOM_AUTH",
     "REFRESH_TOKEN_AUTH": "ALLOW_REFRESH_TOKEN_AUTH",
     "REFRESH_TOKEN": "ALLOW_REFRESH_TOKEN_AUTH",
+    # Choice-based sign-in (passkeys, and passwords too: devstack/moto_webauthn.py).
+    "USER_AUTH": "ALLOW_USER_AUTH",
 }
 # Cognito's legacy names for the same settings.
 _LEGACY = {
@@ -140,6 +147,18 @@ def admin_initiate_auth(
     auth_parameters: dict[str, str],
 ) -> dict[str, Any]:
     _check_flow(self, client_id, auth_flow)
+    return admin_auth_allowed(self, user_pool_id, client_id, auth_flow, auth_parameters)
+
+
+def admin_auth_allowed(
+    self: models.CognitoIdpBackend,
+    user_pool_id: str,
+    client_id: str,
+    auth_flow: str,
+    auth_parameters: dict[str, str],
+) -> dict[str, Any]:
+    """AdminInitiateAuth once the client's flows allowed it (choice-based sign-in's password
+    factor runs this as ``ADMIN_USER_PASSWORD_AUTH``: devstack/moto_webauthn.py)."""
     if auth_flow in ("ADMIN_USER_PASSWORD_AUTH", "ADMIN_NO_SRP_AUTH"):
         # Cognito refuses an unconfirmed user here as InitiateAuth does; moto does not.
         user = self.admin_get_user(user_pool_id, auth_parameters.get("USERNAME", ""))
@@ -154,7 +173,7 @@ def admin_initiate_auth(
             raise
         raise NotAuthorizedError("Incorrect username or password.") from exc
     if result and result.get("Session"):
-        _session_started[result["Session"]] = time.time()
+        _session_started[result["Session"]] = now()
     return result
 
 
@@ -290,6 +309,19 @@ _session_started: dict[str, float] = {}
 TOTP_DRIFT_STEPS = 1
 
 
+def now() -> float:
+    """The stand-in's clock for challenge sessions and passkey challenges (seconds since the
+    epoch); tests of expiry replace it in-process rather than wait."""
+    return time.time()
+
+
+def check_session_age(session: str) -> None:
+    """Refuse a challenge session older than Cognito's default ``AuthSessionValidity``."""
+    started = _session_started.get(session)
+    if started is not None and now() - started > CHALLENGE_SESSION_TTL_S:
+        raise NotAuthorizedError("Invalid session for the user, session is expired.")
+
+
 class SoftwareTokenMFANotFoundException(JsonRESTError):
     def __init__(self) -> None:
         super().__init__(
@@ -357,9 +389,7 @@ def respond_to_auth_challenge(
     challenge_name: str,
     challenge_responses: dict[str, str],
 ) -> dict[str, Any]:
-    started = _session_started.get(session)
-    if started is not None and time.time() - started > CHALLENGE_SESSION_TTL_S:
-        raise NotAuthorizedError("Invalid session for the user, session is expired.")
+    check_session_age(session)
     if challenge_name == "SOFTWARE_TOKEN_MFA" and session in self.sessions:
         username, pool = self.sessions[session]
         code = (challenge_responses or {}).get("SOFTWARE_TOKEN_MFA_CODE") or ""
@@ -488,8 +518,16 @@ def install() -> None:
     pool.create_refresh_token = create_refresh_token  # type: ignore[method-assign]
     pool.create_tokens_from_refresh_token = create_tokens_from_refresh_token  # type: ignore[method-assign]
     pool.create_jwt = create_jwt  # type: ignore[method-assign]
+    # Imported here: devstack.moto_webauthn builds on this module's functions and state.
+    from devstack import moto_webauthn
+
+    moto_webauthn.install()
 
 
 if __name__ == "__main__":
-    install()
+    # Installed from devstack.moto_server, not from this __main__ copy of the module, so that
+    # devstack.moto_webauthn shares the same challenge sessions, secrets and clock.
+    from devstack.moto_server import install as install_stand_in
+
+    install_stand_in()
     main(sys.argv[1:])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -79,7 +80,25 @@ class TooManyRequestsError(CognitoError):
 
 
 class ResourceNotFoundError(CognitoError):
-    """ResourceNotFoundException: unknown pool or client."""
+    """ResourceNotFoundException: unknown pool or client (or passkey, for
+    DeleteWebAuthnCredential)."""
+
+
+class PasskeyRefusedError(CognitoError):
+    """Cognito refused a passkey registration response (``code`` tells why):
+    WebAuthnChallengeNotFoundException (no registration started, or it expired, or it was
+    answered already), WebAuthnClientMismatchException (started with another app client's
+    token), WebAuthnOriginNotAllowedException (made on an origin that does not align with the
+    relying party ID), WebAuthnRelyingPartyMismatchException (made for another relying party),
+    WebAuthnCredentialNotSupportedException (an authenticator the pool does not accept, e.g.
+    one that does not verify the user when the pool requires it)."""
+
+
+class PasskeysNotEnabledError(CognitoError):
+    """Passkeys cannot be used: WebAuthnNotEnabledException (the pool does not allow them),
+    WebAuthnConfigurationMissingException (no relying party ID and no domain); and, with the
+    code ``NoPasskeyChallenge``, a passkey sign-in Cognito answered with another challenge
+    than WEB_AUTHN (the user has no passkey, or the pool does not offer passkeys first)."""
 
 
 class OAuthError(Exception):
@@ -107,6 +126,13 @@ _ERRORS: dict[str, type[CognitoError]] = {
     "TooManyRequestsException": TooManyRequestsError,
     "LimitExceededException": TooManyRequestsError,
     "ResourceNotFoundException": ResourceNotFoundError,
+    "WebAuthnChallengeNotFoundException": PasskeyRefusedError,
+    "WebAuthnClientMismatchException": PasskeyRefusedError,
+    "WebAuthnOriginNotAllowedException": PasskeyRefusedError,
+    "WebAuthnRelyingPartyMismatchException": PasskeyRefusedError,
+    "WebAuthnCredentialNotSupportedException": PasskeyRefusedError,
+    "WebAuthnNotEnabledException": PasskeysNotEnabledError,
+    "WebAuthnConfigurationMissingException": PasskeysNotEnabledError,
 }
 
 
@@ -162,6 +188,44 @@ class CodeDelivery:
     destination: str
     delivery_medium: str
     attribute_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PasskeyChallenge:
+    """The WEB_AUTHN challenge of a passkey sign-in: ``options``, the browser's
+    PublicKeyCredentialRequestOptions as JSON (``CREDENTIAL_REQUEST_OPTIONS``: ``challenge``,
+    ``rpId``, ``allowCredentials``, ``userVerification``, ``timeout``), for
+    ``PublicKeyCredential.parseRequestOptionsFromJSON``; ``session``, the opaque session to
+    answer it in."""
+
+    session: str
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Passkey:
+    """A registered passkey (Cognito's WebAuthnCredentialDescription): ``id`` (base64url, as
+    browsers show credential IDs), ``name`` (Cognito's FriendlyCredentialName),
+    ``relying_party_id``, ``attachment`` (``platform``, ``cross-platform`` or None),
+    ``transports`` (``internal``, ``usb``, ``hybrid``...), ``created_at`` (UTC)."""
+
+    id: str
+    name: str
+    relying_party_id: str
+    attachment: str | None
+    transports: tuple[str, ...]
+    created_at: datetime
+
+
+def _passkey(item: dict[str, Any]) -> Passkey:
+    return Passkey(
+        id=str(item["CredentialId"]),
+        name=str(item.get("FriendlyCredentialName", "")),
+        relying_party_id=str(item.get("RelyingPartyId", "")),
+        attachment=item.get("AuthenticatorAttachment"),
+        transports=tuple(item.get("AuthenticatorTransports") or ()),
+        created_at=datetime.fromtimestamp(float(item["CreatedAt"]), UTC),
+    )
 
 
 def _tokens(result: dict[str, Any]) -> Tokens:
@@ -519,6 +583,138 @@ class CognitoClient:
             },
             signed=True,
         )
+
+    # --- passkeys (WebAuthn) -------------------------------------------------------------
+
+    async def start_web_authn_registration(self, access_token: str) -> dict[str, Any]:
+        """StartWebAuthnRegistration, authorised by the signed-in user's access token (with
+        ``aws.cognito.signin.user.admin``; there is no admin form): the browser's
+        PublicKeyCredentialCreationOptions as JSON (Cognito's ``CredentialCreationOptions``:
+        ``rp``, ``user``, ``challenge``, ``pubKeyCredParams``, ``excludeCredentials``,
+        ``authenticatorSelection``, ``timeout``...), for
+        ``PublicKeyCredential.parseCreationOptionsFromJSON``. Cognito keeps the challenge for
+        :meth:`complete_web_authn_registration` (Amazon Cognito API reference,
+        StartWebAuthnRegistration).
+
+        Raises: PasskeysNotEnabledError, NotAuthorizedError, TooManyRequestsError (also
+        LimitExceededException), CognitoError, CognitoUnavailable.
+        """
+        body = await self.call(
+            "StartWebAuthnRegistration", {"AccessToken": access_token}, signed=False
+        )
+        options: dict[str, Any] = body["CredentialCreationOptions"]
+        return options
+
+    async def complete_web_authn_registration(
+        self, access_token: str, credential: dict[str, Any]
+    ) -> None:
+        """CompleteWebAuthnRegistration: ``credential`` is the browser's
+        RegistrationResponseJSON (``PublicKeyCredential.toJSON()`` of
+        ``navigator.credentials.create``); Cognito verifies it against the challenge of
+        :meth:`start_web_authn_registration` and registers the passkey (Amazon Cognito API
+        reference, CompleteWebAuthnRegistration).
+
+        Raises: PasskeyRefusedError (``code`` says why), PasskeysNotEnabledError,
+        NotAuthorizedError, CognitoError (InvalidParameterException: a response that does not
+        verify otherwise), CognitoUnavailable.
+        """
+        await self.call(
+            "CompleteWebAuthnRegistration",
+            {"AccessToken": access_token, "Credential": credential},
+            signed=False,
+        )
+
+    async def list_web_authn_credentials(self, access_token: str) -> list[Passkey]:
+        """ListWebAuthnCredentials: every passkey of the signed-in user, 20 a page (the
+        most the operation returns) until Cognito gives no NextToken (Amazon Cognito API
+        reference, ListWebAuthnCredentials).
+
+        Raises: NotAuthorizedError, TooManyRequestsError, CognitoUnavailable.
+        """
+        passkeys: list[Passkey] = []
+        payload: dict[str, Any] = {"AccessToken": access_token, "MaxResults": 20}
+        while True:
+            body = await self.call("ListWebAuthnCredentials", payload, signed=False)
+            passkeys.extend(_passkey(item) for item in body.get("Credentials") or [])
+            if not body.get("NextToken"):
+                return passkeys
+            payload["NextToken"] = body["NextToken"]
+
+    async def delete_web_authn_credential(self, access_token: str, credential_id: str) -> None:
+        """DeleteWebAuthnCredential: forget one of the signed-in user's passkeys (its ``id``);
+        it no longer signs in (Amazon Cognito API reference, DeleteWebAuthnCredential).
+
+        Raises: ResourceNotFoundError (not one of the user's passkeys), NotAuthorizedError,
+        CognitoUnavailable.
+        """
+        await self.call(
+            "DeleteWebAuthnCredential",
+            {"AccessToken": access_token, "CredentialId": credential_id},
+            signed=False,
+        )
+
+    async def passkey_auth_start(self, username: str) -> PasskeyChallenge:
+        """AdminInitiateAuth (SigV4) with the choice-based flow ``USER_AUTH`` and
+        ``PREFERRED_CHALLENGE`` ``WEB_AUTHN``: the passkey challenge of ``username`` (Cognito
+        requires the username: there is no sign-in with a discoverable credential alone).
+        The app client must allow ``ALLOW_USER_AUTH`` and the pool ``WEB_AUTHN`` first (Amazon
+        Cognito API reference, AdminInitiateAuth; "Manage authentication methods in AWS
+        SDKs").
+
+        Raises: PasskeysNotEnabledError (``NoPasskeyChallenge``: Cognito offered another
+        challenge, e.g. SELECT_CHALLENGE for a user without a passkey), UserNotFoundError,
+        NotAuthorizedError, CognitoError (InvalidParameterException: the client does not
+        allow USER_AUTH), CognitoUnavailable.
+        """
+        body = await self.call(
+            "AdminInitiateAuth",
+            {
+                "UserPoolId": self.user_pool_id,
+                "ClientId": self.client_id,
+                "AuthFlow": "USER_AUTH",
+                "AuthParameters": {"USERNAME": username, "PREFERRED_CHALLENGE": "WEB_AUTHN"},
+            },
+            signed=True,
+        )
+        parameters = body.get("ChallengeParameters") or {}
+        if body.get("ChallengeName") != "WEB_AUTHN" or not body.get("Session"):
+            raise PasskeysNotEnabledError(
+                "NoPasskeyChallenge",
+                f"Cognito answered {body.get('ChallengeName') or 'tokens'}, not WEB_AUTHN",
+            )
+        return PasskeyChallenge(
+            session=str(body["Session"]),
+            options=json.loads(parameters["CREDENTIAL_REQUEST_OPTIONS"]),
+        )
+
+    async def passkey_auth_answer(
+        self, username: str, session: str, credential: dict[str, Any]
+    ) -> AuthResult:
+        """AdminRespondToAuthChallenge WEB_AUTHN (SigV4): ``credential`` is the browser's
+        AuthenticationResponseJSON (``PublicKeyCredential.toJSON()`` of
+        ``navigator.credentials.get`` with :class:`PasskeyChallenge` options), sent as
+        ``CREDENTIAL`` (a JSON string) with ``USERNAME``. A session takes one answer.
+
+        Returns tokens (or a further challenge, as :meth:`password_auth` may).
+        Raises: NotAuthorizedError (the assertion does not verify: signature, challenge,
+        origin, relying party, a sign count that did not increase, an unknown or deleted
+        passkey; or the session expired or was used), CognitoError, CognitoUnavailable.
+        """
+        body = await self.call(
+            "AdminRespondToAuthChallenge",
+            {
+                "UserPoolId": self.user_pool_id,
+                "ClientId": self.client_id,
+                "ChallengeName": "WEB_AUTHN",
+                "Session": session,
+                "ChallengeResponses": {
+                    "USERNAME": username,
+                    "CREDENTIAL": json.dumps(credential, separators=(",", ":")),
+                },
+            },
+            signed=True,
+        )
+        return _auth_result(body)
 
     def authorize_url(
         self,
