@@ -2,6 +2,7 @@
 import { ConfirmModal } from "@/components/ui/ConfirmModal";
 
 import { useEndOtherSessions } from "../api/sessions";
+import { endOthersText } from "../lib/format";
 
 import styles from "./sessions.module.css";
 
@@ -26,10 +27,7 @@ export function EndOtherSessionsModal({ others, onClose, onEnded }: EndOtherSess
       onClose={onClose}
       onConfirm={() => end.mutate({}, { onSuccess: ({ ended }) => onEnded(ended) })}
     >
-      <p className={styles.lead}>
-        {others === 1 ? "The other session" : `All ${others} other sessions`} will be signed out: each goes to the
-        sign-in page at its next step. This browser stays signed in.
-      </p>
+      <p className={styles.lead}>{endOthersText(others)} This browser stays signed in.</p>
     </ConfirmModal>
   );
 }

@@ -27,13 +27,19 @@ export function SessionsTable({ sessions, nowMs, onEnd }: SessionsTableProps) {
     <table className={`${page.table} ${styles.table}`} aria-label="Sessions">
       <thead>
         <tr>
-          <th scope="col" className={styles.deviceColumn}>
-            Browser
+          <th scope="col">Browser</th>
+          <th scope="col" className={styles.methodColumn}>
+            Signed in with
           </th>
-          <th scope="col">Signed in with</th>
-          <th scope="col">Address</th>
-          <th scope="col">Started</th>
-          <th scope="col">Last active</th>
+          <th scope="col" className={styles.addressColumn}>
+            Address
+          </th>
+          <th scope="col" className={styles.timeColumn}>
+            Started
+          </th>
+          <th scope="col" className={styles.timeColumn}>
+            Last active
+          </th>
           <th scope="col" className={styles.actionsColumn}>
             <span className={styles.srOnly}>Actions</span>
           </th>
@@ -58,8 +64,10 @@ function SessionRow({ session, nowMs, onEnd }: { session: Session; nowMs: number
           <span className={styles.deviceIcon}>
             <Icon width={18} height={18} />
           </span>
-          <span className={styles.deviceName}>{device}</span>
-          {session.current ? <span className={`${page.badge} ${styles.current}`}>This browser</span> : null}
+          <span className={styles.deviceText}>
+            <span className={styles.deviceName}>{device}</span>
+            {session.current ? <span className={`${page.badge} ${styles.current}`}>This browser</span> : null}
+          </span>
         </div>
       </td>
       <td>{METHOD_TEXT[session.method]}</td>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { type Session, currentFirst, deviceText, endedText, isMobile } from "./format";
+import { type Session, currentFirst, deviceText, endOthersText, endedText, isMobile, listSummary } from "./format";
 
 function session(id: string, current = false): Session {
   return {
@@ -31,6 +31,26 @@ describe("currentFirst", () => {
   it("puts this browser's session first and keeps the others in order", () => {
     const list = [session("a"), session("b", true), session("c")];
     expect(currentFirst(list).map((s) => s.id)).toEqual(["b", "a", "c"]);
+  });
+});
+
+describe("listSummary", () => {
+  it.each([
+    [[session("a", true)], "Only this browser."],
+    [[session("a", true), session("b")], "2 sessions, this browser's first."],
+    [[session("a")], "1 session."],
+    [[session("a"), session("b")], "2 sessions."],
+  ])("sums %j up as %s", (list, text) => {
+    expect(listSummary(list)).toBe(text);
+  });
+});
+
+describe("endOthersText", () => {
+  it("speaks of one other session, or of all of them", () => {
+    expect(endOthersText(1)).toBe("The other session will be signed out: it goes to the sign-in page at its next step.");
+    expect(endOthersText(3)).toBe(
+      "All 3 other sessions will be signed out: each goes to the sign-in page at its next step.",
+    );
   });
 });
 

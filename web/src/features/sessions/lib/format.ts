@@ -24,6 +24,21 @@ export function currentFirst(sessions: readonly Session[]): Session[] {
   return [...sessions.filter((s) => s.current), ...sessions.filter((s) => !s.current)];
 }
 
+/** The list's summary: "3 sessions, this browser's first.", "Only this browser." */
+export function listSummary(sessions: readonly Session[]): string {
+  const n = sessions.length;
+  const current = sessions.some((s) => s.current);
+  if (n === 1 && current) return "Only this browser.";
+  return `${n} ${n === 1 ? "session" : "sessions"}${current ? ", this browser's first" : ""}.`;
+}
+
+/** What the confirmation says signing out the other sessions will do, `others` of them. */
+export function endOthersText(others: number): string {
+  return others === 1
+    ? "The other session will be signed out: it goes to the sign-in page at its next step."
+    : `All ${others} other sessions will be signed out: each goes to the sign-in page at its next step.`;
+}
+
 /** What signing out the other sessions did: "Signed out 2 other sessions." */
 export function endedText(ended: number): string {
   if (ended === 0) return "No other session was signed in.";

@@ -25,7 +25,7 @@ import { handbookPage } from "@/lib/handbook";
 import { useSessions } from "../api/sessions";
 import { SessionsTable } from "../components/SessionsTable";
 import styles from "../components/sessions.module.css";
-import { type Session, endedText } from "../lib/format";
+import { type Session, endedText, listSummary } from "../lib/format";
 
 // The confirmations, shown on request: chunks of their own, fetched as this module runs, so the
 // page's first paint does not wait for them (the first-load budget, README "Performance").
@@ -92,10 +92,7 @@ export function Component() {
       ) : (
         <div className={page.stack}>
           {notice ? <InfoBox variant="info" title={notice} /> : null}
-          <Panel
-            title="Signed-in sessions"
-            description={`${count} ${count === 1 ? "session" : "sessions"}, this browser's first.`}
-          >
+          <Panel title="Signed-in sessions" description={listSummary(data.sessions)}>
             {count ? (
               <SessionsTable
                 sessions={data.sessions}
