@@ -118,6 +118,13 @@ export const PhoneIcon = (p: IconProps) => (
   </svg>
 );
 
+/** Up and down: a control that opens a menu. */
+export const ChevronsIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="m7 15 5 5 5-5M7 9l5-5 5 5" />
+  </svg>
+);
+
 export const ExternalIcon = (p: IconProps) => (
   <svg {...base({ width: 12, height: 12, ...p })}>
     <path d="M15 3h6v6M10 14 21 3M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6" />

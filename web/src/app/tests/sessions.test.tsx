@@ -1,7 +1,8 @@
 /**
- * /sessions, Sessions (README "Sessions"; docs/users/sessions.md): the list with this
- * browser's first and marked, signing one session out, signing out every other, an ended
- * session sent to the sign-in page; rendered with the app's routes against the fake API.
+ * /sessions, Sessions (README "Sessions"; docs/users/sessions.md), and the account menu that
+ * leads there (SPEC 1 "popovers"): the list with this browser's first and marked, signing one
+ * session out, signing out every other, an ended session sent to the sign-in page, and the
+ * menu by keyboard; rendered with the app's routes against the fake API.
  */
 import { screen, waitFor, within } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
@@ -159,5 +160,69 @@ describe("Sessions", () => {
     renderRoute("/sessions");
     await expectLocation("/login?next=%2Fsessions");
     expect((await screen.findByRole("alert")).textContent).toBe("Your session has ended. Please sign in again.");
+  });
+});
+
+describe("the account menu", () => {
+  it("opens from who is signed in by keyboard, moves with the arrows, closes on Escape and leads to Sessions", async () => {
+    const { me } = signedIn("Member");
+    serveSessions([THIS_BROWSER]);
+    const { user } = renderRoute("/account");
+    await screen.findByRole("heading", { name: "Account Information" });
+
+    const button = screen.getByRole("button", { name: `${me.firstName} ${me.lastName} ${me.email}` });
+    expect(button.getAttribute("aria-haspopup")).toBe("menu");
+    expect(button.getAttribute("aria-expanded")).toBe("false");
+    button.focus();
+    await user.keyboard("{Enter}");
+    const menu = await screen.findByRole("menu", { name: "Your account" });
+    const items = within(menu).getAllByRole("menuitem");
+    expect(items.map((item) => [item.textContent, item.getAttribute("href")])).toEqual([
+      ["Sessions", "/sessions"],
+      ["Two-step sign-in", "/two-step-sign-in"],
+      ["Logout", "/logout"],
+    ]);
+    await waitFor(() => expect(document.activeElement).toBe(items[0]));
+    await user.keyboard("{ArrowDown}");
+    expect(document.activeElement).toBe(items[1]);
+    await user.keyboard("{End}");
+    expect(document.activeElement).toBe(items[2]);
+    await user.keyboard("{ArrowDown}");
+    expect(document.activeElement).toBe(items[0]);
+
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("menu")).toBeNull());
+    expect(document.activeElement).toBe(button);
+    expect(button.getAttribute("aria-expanded")).toBe("false");
+
+    // Arrow Up opens it on the last item; Home goes back to Sessions, Enter follows it.
+    await user.keyboard("{ArrowUp}");
+    await waitFor(() => expect(document.activeElement?.textContent).toBe("Logout"));
+    await user.keyboard("{Home}");
+    expect(document.activeElement?.textContent).toBe("Sessions");
+    await user.keyboard("{Enter}");
+    await expectLocation("/sessions");
+    expect(await screen.findByRole("heading", { name: "Sessions", level: 1 })).toBeDefined();
+    expect(screen.queryByRole("menu")).toBeNull();
+    expect(document.activeElement).toBe(button);
+
+    // On its page, the menu marks Sessions as the current page.
+    await user.keyboard(" ");
+    const current = await screen.findByRole("menuitem", { name: "Sessions" });
+    expect(current.getAttribute("aria-current")).toBe("page");
+    await user.keyboard("{Tab}");
+    await waitFor(() => expect(screen.queryByRole("menu")).toBeNull());
+  });
+
+  it("signs out with Logout", async () => {
+    signedIn("Owner");
+    api().on("post", "/web/session/sign-out", { status: 204, body: undefined });
+    const { user } = renderRoute("/account");
+    await screen.findByRole("heading", { name: "Account Information" });
+
+    await user.click(screen.getByTestId("account-menu"));
+    await user.click(await screen.findByRole("menuitem", { name: "Logout" }));
+    await expectLocation("/login");
+    expect(api().callsTo("post", "/web/session/sign-out")).toHaveLength(1);
   });
 });
