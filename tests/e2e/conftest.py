@@ -21,6 +21,7 @@ from playwright.sync_api import (
     Browser,
     BrowserContext,
     ConsoleMessage,
+    Locator,
     Page,
     Playwright,
     expect,
@@ -169,6 +170,15 @@ def sign_in(page: Page, email: str = DEMO_EMAIL, password: str = DEMO_PASSWORD) 
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign in with Email").click()
     expect(page).to_have_url(re.compile(r"/account$"))
+
+
+def open_account_menu(page: Page) -> Locator:
+    """Open the account menu (who is signed in, at the bottom of the sidebar) with a click and
+    return it: Sessions, Two-step sign-in and Logout are its items."""
+    page.get_by_test_id("account-menu").click()
+    menu = page.get_by_role("menu", name="Your account")
+    expect(menu).to_be_visible()
+    return menu
 
 
 def sign_in_on_hosted_ui(

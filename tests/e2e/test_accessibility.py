@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import ARTIFACTS, assert_no_axe_violations, sign_in
+from tests.e2e.conftest import ARTIFACTS, assert_no_axe_violations, open_account_menu, sign_in
 
 
 def test_public_screens_have_no_axe_violations(page: Page) -> None:
@@ -36,7 +36,7 @@ def test_signed_in_screens_have_no_axe_violations(page: Page) -> None:
         page.get_by_role("navigation", name="Main").get_by_role("link", name=link).click()
         expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
         assert_no_axe_violations(page, path)
-    page.get_by_role("link", name="Two-step sign-in").click()
+    open_account_menu(page).get_by_role("menuitem", name="Two-step sign-in").click()
     expect(page.get_by_role("button", name="Set up two-step sign-in")).to_be_visible()
     assert_no_axe_violations(page, "/two-step-sign-in")
     page.goto("/payment")

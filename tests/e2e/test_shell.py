@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from devstack.seed import DEMO_ACCOUNT, DEMO_EMAIL
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import open_account_menu, sign_in
 
 
 def test_protected_route_sends_to_login_with_next(page: Page) -> None:
@@ -43,10 +43,10 @@ def test_demo_user_signs_in_navigates_and_signs_out(page: Page) -> None:
     expect(page.get_by_test_id("sidebar-account-name")).to_have_text(DEMO_ACCOUNT)
     expect(page.get_by_role("heading", name="Account Information")).to_be_visible()
     expect(page.get_by_test_id("api-key")).to_have_text(re.compile(r"^ak_…[0-9a-f]{4}$"))  # masked
-    logout = page.get_by_role("link", name=re.compile("Logout"))
-    expect(logout).to_contain_text("Ada")
-    expect(logout).to_contain_text("Lovelace")
-    expect(logout).to_contain_text(DEMO_EMAIL)
+    who = page.get_by_test_id("account-menu")
+    expect(who).to_contain_text("Ada")
+    expect(who).to_contain_text("Lovelace")
+    expect(who).to_contain_text(DEMO_EMAIL)
     expect(page.get_by_role("link", name="Documentation")).to_be_visible()
     # SPEC 9 layout: sidebar 278px; content area between 820px and 1000px wide.
     sidebar = page.locator("aside").bounding_box()
@@ -69,7 +69,7 @@ def test_demo_user_signs_in_navigates_and_signs_out(page: Page) -> None:
     page.get_by_role("link", name="Account Information").click()
     expect(page).to_have_url(re.compile(r"/account$"))
 
-    logout.click()
+    open_account_menu(page).get_by_role("menuitem", name="Logout").click()
     expect(page).to_have_url(re.compile(r"/login"))
     page.goto("/account")
     expect(page).to_have_url(re.compile(r"/login\?next=%2Faccount"))

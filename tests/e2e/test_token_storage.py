@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from devstack.seed import DEMO_ACCOUNT
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import open_account_menu, sign_in
 
 _STORAGE = """() => {
   const dump = (s) => Object.fromEntries(Object.keys(s).map((k) => [k, s.getItem(k)]));
@@ -57,7 +57,7 @@ def test_sign_out_then_back_shows_the_login_screen(page: Page) -> None:
     sign_in(page)
     page.get_by_role("link", name="User Management").click()
     expect(page).to_have_url(re.compile(r"/users$"))
-    page.get_by_test_id("logout-link").click()
+    open_account_menu(page).get_by_test_id("logout-link").click()
     expect(page).to_have_url(re.compile(r"/login"))
     assert not [c for c in page.context.cookies() if c["name"] == "refresh_token"]
     page.go_back()

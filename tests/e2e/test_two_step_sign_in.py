@@ -17,7 +17,7 @@ import httpx
 import pyotp
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import ARTIFACTS, assert_no_axe_violations, sign_in
+from tests.e2e.conftest import ARTIFACTS, assert_no_axe_violations, open_account_menu, sign_in
 
 PASSWORD = "Two-step-e2e-2026!"
 ACCOUNT = re.compile(r"/account$")
@@ -155,7 +155,7 @@ def test_set_up_from_the_sidebar_then_sign_in_with_a_code(page: Page, console_ur
     email = _email("sam")
     _register(console_url, email)
     sign_in(page, email, PASSWORD)
-    page.get_by_role("link", name="Two-step sign-in").click()
+    open_account_menu(page).get_by_role("menuitem", name="Two-step sign-in").click()
     expect(page.get_by_role("heading", name="Two-step sign-in", level=1)).to_be_visible()
     page.get_by_role("button", name="Set up two-step sign-in").click()
     expect(page.get_by_test_id("two-step-secret")).to_be_visible()

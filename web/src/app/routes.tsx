@@ -9,7 +9,7 @@
  * provider redirects have none. /activity (the audit log, README "Audit log") is 'Activity';
  * /oauth/saml-test (the SAML test window, README "SAML single sign-on") 'Test sign-in';
  * /two-step-sign-in (README "Two-step sign-in") 'Two-step sign-in'; /access-tokens (README
- * "Automation") 'Access tokens'.
+ * "Automation") 'Access tokens'; /sessions (README "Sessions") 'Sessions'.
  */
 import { type ComponentType, Suspense, lazy, useEffect } from "react";
 import { Navigate, Route, Routes, useNavigate } from "react-router";
@@ -35,6 +35,7 @@ const BillingPage = lazyRoute(() => import("@/features/billing/routes/billing"))
 const ActivityPage = lazyRoute(() => import("@/features/activity/routes/activity"));
 const AccessTokensPage = lazyRoute(() => import("@/features/access-tokens/routes/access-tokens"));
 const TwoStepPage = lazyRoute(() => import("@/features/session/routes/two-step-sign-in"));
+const SessionsPage = lazyRoute(() => import("@/features/sessions/routes/sessions"));
 const PaymentPage = lazyRoute(() => import("@/features/billing/routes/payment"));
 const LoginPage = lazyRoute(() => import("@/features/session/routes/login"));
 const LogoutPage = lazyRoute(() => import("@/features/session/routes/logout"));
@@ -57,6 +58,7 @@ const SIGNED_IN_PAGES: Record<string, { preload: () => void }> = {
   "/activity": ActivityPage,
   "/access-tokens": AccessTokensPage,
   "/two-step-sign-in": TwoStepPage,
+  "/sessions": SessionsPage,
   "/payment": PaymentPage,
 };
 
@@ -124,6 +126,7 @@ export function AppRoutes() {
                 path="two-step-sign-in"
                 element={<Titled title="Two-step sign-in"><TwoStepPage /></Titled>}
               />
+              <Route path="sessions" element={<Titled title="Sessions"><SessionsPage /></Titled>} />
             </Route>
             {/* Sign-in is "not shown" for /payment in the spec; changing a card needs an account. */}
             <Route path="payment" element={<Titled title="Payment"><PaymentPage /></Titled>} />

@@ -104,6 +104,27 @@ export const LogoutIcon = (p: IconProps) => (
   </svg>
 );
 
+export const MonitorIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <rect x="2" y="3" width="20" height="14" rx="2" />
+    <path d="M8 21h8M12 17v4" />
+  </svg>
+);
+
+export const PhoneIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <rect x="6" y="2" width="12" height="20" rx="2" />
+    <path d="M11 18h2" />
+  </svg>
+);
+
+/** Up and down: a control that opens a menu. */
+export const ChevronsIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="m7 15 5 5 5-5M7 9l5-5 5 5" />
+  </svg>
+);
+
 export const ExternalIcon = (p: IconProps) => (
   <svg {...base({ width: 12, height: 12, ...p })}>
     <path d="M15 3h6v6M10 14 21 3M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6" />

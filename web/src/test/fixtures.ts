@@ -186,3 +186,20 @@ export function accessToken(fields: Partial<AccessToken> & Pick<AccessToken, "id
     ...fields,
   };
 }
+
+export type SessionView = Schemas["SessionView"];
+
+/** A live session of the signed-in person (GET /web/sessions): a password sign-in from Chrome
+ * 120 on macOS, not this browser's; `fields` change any of it. */
+export function sessionView(fields: Partial<SessionView> & Pick<SessionView, "id">): SessionView {
+  return {
+    method: "password",
+    browser: "Chrome 120",
+    os: "macOS",
+    clientAddress: "203.0.113.7",
+    startedAt: "2026-11-27T09:12:44Z",
+    lastActiveAt: "2026-11-28T10:40:00Z",
+    current: false,
+    ...fields,
+  };
+}

@@ -1,14 +1,16 @@
 /**
  * The signed-in layout (SPEC 2 "Shell", SPEC 9 layout): a 278px sidebar with the account
  * name, the three menu items (and Activity and Access tokens for Owners and Admins, README "Roles
- * and invitations", "Automation"), Documentation,
- * the user's own Two-step sign-in (README "Two-step sign-in") and Logout; the email verification banner above the content while the user's address is
- * unverified; the content area renders only once both the session and the account have
- * loaded; a footer with terms, privacy and copyright. Its first Tab stop is 'Skip to
- * content' (WCAG 2.4.1), which moves the focus past the sidebar to the main region.
+ * and invitations", "Automation"), Documentation, and who is signed in: their name and email
+ * open the account menu (SPEC 1 "popovers"), with their Sessions (README "Sessions"), their
+ * Two-step sign-in (README "Two-step sign-in") and Logout; the email verification banner above
+ * the content while the user's address is unverified; the content area renders only once both
+ * the session and the account have loaded; a footer with terms, privacy and copyright. Its
+ * first Tab stop is 'Skip to content' (WCAG 2.4.1), which moves the focus past the sidebar to
+ * the main region.
  */
 import { type MouseEvent, Suspense, lazy } from "react";
-import { Outlet } from "react-router";
+import { Outlet, useLocation } from "react-router";
 
 import { errorMessage } from "@/api";
 import type { components } from "@/api/schema";
@@ -17,16 +19,19 @@ import {
   BookIcon,
   BrandMark,
   CardIcon,
+  ChevronsIcon,
   ExternalIcon,
   KeyIcon,
   LogoutIcon,
+  MonitorIcon,
   ShieldIcon,
   UserIcon,
   UsersIcon,
   WarningIcon,
 } from "@/components/icons";
-import { Link, NavLink } from "@/components/Link";
+import { Link, NavLink, isActivePath } from "@/components/Link";
 import { InfoBox } from "@/components/ui/InfoBox";
+import { MenuLink, MenuSeparator, PopoverMenu } from "@/components/ui/Popover";
 import { Spinner } from "@/components/ui/Spinner";
 import { config } from "@/config";
 import { useAccount } from "@/features/account";
@@ -51,6 +56,12 @@ const MENU = [
 ];
 const ACTIVITY = { to: "/activity", label: "Activity", Icon: ActivityIcon };
 const ACCESS_TOKENS = { to: "/access-tokens", label: "Access tokens", Icon: KeyIcon };
+/** The signed-in person's own pages, in the account menu. Passkeys goes here, between Sessions
+ * and Two-step sign-in, once its page exists. */
+const ACCOUNT_MENU = [
+  { to: "/sessions", label: "Sessions", Icon: MonitorIcon },
+  { to: "/two-step-sign-in", label: "Two-step sign-in", Icon: ShieldIcon },
+];
 
 export function Component() {
   const session = useSession();
@@ -59,6 +70,7 @@ export function Component() {
   const accountName = session.data?.session.account.name ?? account.data?.account.name;
   const ready = session.data !== undefined && account.data !== undefined;
   const loadError = session.error ?? account.error;
+  const { pathname } = useLocation();
   const menu = [
     ...MENU,
     ...(canReadActivity(user?.role) ? [ACTIVITY] : []),
@@ -109,29 +121,39 @@ export function Component() {
             Documentation
             <ExternalIcon className={styles.external} />
           </a>
-          <NavLink
-            to="/two-step-sign-in"
-            className={({ isActive }) => `${styles.navLink} ${isActive ? styles.active : ""}`}
-          >
-            <ShieldIcon width={18} height={18} />
-            Two-step sign-in
-          </NavLink>
           {user ? (
-            <Link className={styles.logout} to="/logout" data-testid="logout-link">
-              <span className={styles.avatar} aria-hidden>
-                {initials(user.firstName, user.lastName, user.email)}
-              </span>
-              <span className={styles.who}>
-                <span className={styles.whoName}>
-                  {user.firstName} {user.lastName}
-                </span>
-                <span className={styles.whoEmail}>{user.email}</span>
-              </span>
-              <span className={styles.logoutAction}>
+            <PopoverMenu
+              side="top"
+              label="Your account"
+              className={`${styles.user} ${ACCOUNT_MENU.some((item) => isActivePath(pathname, item.to)) ? styles.active : ""}`}
+              data-testid="account-menu"
+              trigger={
+                <>
+                  <span className={styles.avatar} aria-hidden>
+                    {initials(user.firstName, user.lastName, user.email)}
+                  </span>
+                  <span className={styles.who}>
+                    <span className={styles.whoName}>
+                      {user.firstName} {user.lastName}
+                    </span>
+                    <span className={styles.whoEmail}>{user.email}</span>
+                  </span>
+                  <ChevronsIcon className={styles.chevron} />
+                </>
+              }
+            >
+              {ACCOUNT_MENU.map(({ to, label, Icon }) => (
+                <MenuLink key={to} to={to}>
+                  <Icon width={16} height={16} />
+                  {label}
+                </MenuLink>
+              ))}
+              <MenuSeparator />
+              <MenuLink to="/logout" data-testid="logout-link">
                 <LogoutIcon width={16} height={16} />
-                <span>Logout</span>
-              </span>
-            </Link>
+                Logout
+              </MenuLink>
+            </PopoverMenu>
           ) : null}
         </div>
       </aside>

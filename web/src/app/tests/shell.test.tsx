@@ -1,7 +1,8 @@
 /**
  * The route guard and the signed-in shell (SPEC 2 "Route guard", "Shell", 8 "Status 401, 403
  * or 406"; README "Roles and invitations", "Automation": Activity and Access tokens for Owners
- * and Admins), rendered with the app's routes against the fake API.
+ * and Admins; the account menu of who is signed in, with Sessions, Two-step sign-in and
+ * Logout), rendered with the app's routes against the fake API.
  */
 import { screen, waitFor, within } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
@@ -75,17 +76,34 @@ describe("route guard", () => {
 describe("shell", () => {
   it("shows the account, the menu, Documentation and who is signed in", async () => {
     const { me } = signedIn("Owner");
-    renderRoute("/users");
+    const { user } = renderRoute("/users");
     await screen.findByRole("heading", { name: "User Management" });
 
     expect(screen.getByTestId("sidebar-account-name").textContent).toBe(ACCOUNT_NAME);
     expect(screen.getByRole("link", { name: "Documentation" }).getAttribute("href")).toBe(
       "https://github.com/autostep/autostep",
     );
-    const logout = screen.getByTestId("logout-link");
-    expect(logout.getAttribute("href")).toBe("/logout");
-    expect(logout.textContent).toContain(`${me.firstName} ${me.lastName}`);
-    expect(logout.textContent).toContain(me.email);
+    // Who is signed in opens the account menu: their own pages and Logout are in it.
+    const who = screen.getByTestId("account-menu");
+    expect(who.textContent).toContain(`${me.firstName} ${me.lastName}`);
+    expect(who.textContent).toContain(me.email);
+    expect(who.getAttribute("aria-haspopup")).toBe("menu");
+    expect(screen.queryByRole("link", { name: "Two-step sign-in" })).toBeNull();
+    expect(screen.queryByTestId("logout-link")).toBeNull();
+    await user.click(who);
+    const menu = await screen.findByRole("menu", { name: "Your account" });
+    expect(
+      within(menu)
+        .getAllByRole("menuitem")
+        .map((item) => [item.textContent, item.getAttribute("href")]),
+    ).toEqual([
+      ["Sessions", "/sessions"],
+      ["Two-step sign-in", "/two-step-sign-in"],
+      ["Logout", "/logout"],
+    ]);
+    expect(screen.getByTestId("logout-link").getAttribute("href")).toBe("/logout");
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("menu")).toBeNull());
     expect(screen.getByRole("link", { name: "Terms of Service" })).toBeDefined();
     expect(screen.getByRole("link", { name: "Privacy Policy" })).toBeDefined();
     await waitFor(() => expect(document.title).toBe("User Management"));

@@ -1,2 +1,2 @@
 export { accountQueryOptions, useAccount } from "./api/account-query";
-export { cycleUsageQueryOptions, useUpdateAccountName } from "./api/account";
+export { cycleUsageQueryOptions } from "./api/cycle-usage-query";

@@ -6,10 +6,11 @@
  */
 import type { components } from "@/api/schema";
 import page from "@/components/layout/page.module.css";
+import { exactTime, whenText } from "@/components/relative-time";
 import { Button } from "@/components/ui/Button";
 import { dayLabel } from "@/lib/dates";
 
-import { creator, exactTime, lastDay, whenText } from "../lib/format";
+import { creator, lastDay } from "../lib/format";
 
 import styles from "./access-tokens.module.css";
 

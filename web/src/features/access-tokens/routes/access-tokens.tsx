@@ -6,7 +6,7 @@
  * off a warning says every one is refused, and none can be created. With no token yet the list
  * says what tokens are for and links the handbook page.
  */
-import { type ReactNode, Suspense, useEffect, useState } from "react";
+import { type ReactNode, Suspense, useState } from "react";
 
 import { errorMessage } from "@/api";
 import { usePermissions } from "@/api/use-permissions";
@@ -14,6 +14,7 @@ import { ExternalIcon, KeyIcon } from "@/components/icons";
 import { PageHeader } from "@/components/layout/PageHeader";
 import page from "@/components/layout/page.module.css";
 import { preloaded } from "@/components/preloaded";
+import { useNow } from "@/components/relative-time";
 import { Button } from "@/components/ui/Button";
 import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
@@ -162,14 +163,4 @@ function EmptyState({ createButton }: { createButton: ReactNode }) {
       </div>
     </div>
   );
-}
-
-/** The current time, updated every `everyMs` ("5 minutes ago"). */
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), everyMs);
-    return () => window.clearInterval(timer);
-  }, [everyMs]);
-  return now;
 }

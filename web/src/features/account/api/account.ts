@@ -1,12 +1,10 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 
 import { $api, fetchClient, useRefetchAccountAndSession } from "@/api";
-import type { components } from "@/api/schema";
 import { saveDownload } from "@/lib/download";
 
 export { accountQueryOptions, useAccount } from "./account-query";
-
-type UsageResponse = components["schemas"]["UsageResponse"];
+export { cycleUsageQueryOptions, useCycleUsage, usageJson } from "./cycle-usage-query";
 
 /**
  * PUT /web/account: rename the account. On success the account and the session (whose
@@ -44,34 +42,6 @@ export async function downloadUsageCsv(cycleStartMs: number, label?: string | nu
   if (error !== undefined || !(data instanceof Blob)) throw error ?? new Error("No CSV received");
   saveDownload(data, response, "usage.csv");
 }
-
-/**
- * The JSON of a GET /web/usage answer: the contract also lists its CSV (`Accept: text/csv`),
- * which the SPA never asks for. Here, beside the query options the app's first chunk holds
- * (../lib/usage-series.ts loads with the page).
- */
-export function usageJson(data: UsageResponse | string): UsageResponse {
-  if (typeof data === "string") throw new Error("GET /web/usage answered CSV, not JSON");
-  return data;
-}
-
-/**
- * GET /web/usage?granularity=cycle: the last 12 billing cycles (the current one last), each
- * with its requests, records and runs per platform: the Usage Overview (SPEC 1, 9). Fetched
- * again when the window regains focus once stale, as the account is (usage keeps coming in).
- */
-export function useCycleUsage() {
-  return useQuery(cycleUsageQueryOptions());
-}
-
-/** The query of {@link useCycleUsage}, for a prefetch (app/routes.tsx starts it with the account's). */
-export const cycleUsageQueryOptions = () =>
-  $api.queryOptions(
-    "get",
-    "/web/usage",
-    { params: { query: { granularity: "cycle" } } },
-    { refetchOnWindowFocus: true, select: usageJson },
-  );
 
 /** GET /web/usage/limits: keep running or stop at the plan's allowance (README "Metering intake"). */
 export function useUsageLimits() {

@@ -8,7 +8,7 @@
  * Every role reveals and copies; Roll key, Expire now and the limit are for Owners and Admins
  * (README "Roles and invitations"), disabled with the reason as a tooltip for Members.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 
 import { errorMessage } from "@/api";
 import type { components } from "@/api/schema";
@@ -19,6 +19,7 @@ import { DisabledReason } from "@/components/ui/DisabledReason";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Modal } from "@/components/ui/Modal";
 import { TextField } from "@/components/ui/TextField";
+import { useNow } from "@/components/relative-time";
 import { usePermissions } from "@/api/use-permissions";
 
 import {
@@ -317,14 +318,4 @@ function RollModal({
       </div>
     </Modal>
   );
-}
-
-/** The current time, updated every `everyMs` (countdowns and "last used"). */
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), everyMs);
-    return () => window.clearInterval(timer);
-  }, [everyMs]);
-  return now;
 }

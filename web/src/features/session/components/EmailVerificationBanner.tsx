@@ -12,8 +12,8 @@ import {
   codeProblem,
   normalizeCode,
   resentText,
-  showsVerificationBanner,
 } from "../lib/email-verification";
+import { showsVerificationBanner } from "../lib/verification-banner";
 
 import styles from "./EmailVerificationBanner.module.css";
 

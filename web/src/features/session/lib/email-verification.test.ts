@@ -7,8 +7,8 @@ import {
   codeProblem,
   normalizeCode,
   resentText,
-  showsVerificationBanner,
 } from "./email-verification";
+import { showsVerificationBanner } from "./verification-banner";
 
 describe("the email verification banner", () => {
   it("shows while the address is unverified, and only then", () => {

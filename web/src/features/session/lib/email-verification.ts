@@ -1,18 +1,8 @@
 /**
- * The email verification banner's rules (README "Security model", email ownership): who sees
- * it, what a code must look like before it is sent, and what the banner says.
+ * The email verification banner's rules (README "Security model", email ownership): what a
+ * code must look like before it is sent, and what the banner says. Who sees it is
+ * ./verification-banner.ts, the shell's part.
  */
-
-/** The session's user, as far as the banner needs it. */
-export interface VerifyingUser {
-  email: string;
-  emailVerified: boolean;
-}
-
-/** The banner shows on every signed-in screen while the user's address is unverified. */
-export function showsVerificationBanner(user: VerifyingUser | undefined): boolean {
-  return user !== undefined && !user.emailVerified;
-}
 
 export const CODE_REQUIRED = "Enter the code from the email.";
 export const CODE_SHAPE = "The code is the 6 digits in the email.";

@@ -1,5 +1,5 @@
 /**
- * /two-step-sign-in (title 'Two-step sign-in', from the sidebar's account area; README
+ * /two-step-sign-in (title 'Two-step sign-in', from the account menu of the sidebar; README
  * "Two-step sign-in"): the signed-in user's own authenticator app. Off: set it up (QR code,
  * key, a code to confirm, then the recovery codes once). On: since when, the recovery codes
  * left, new recovery codes and turning it off (both with the password and a current code; not
