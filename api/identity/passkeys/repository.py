@@ -67,6 +67,17 @@ async def remove(db: AsyncSession, identity_sub: str, credential_id: str) -> Pas
     return removed
 
 
+async def added_here(db: AsyncSession, identity_id: str, credential_id: str) -> bool:
+    """Whether the user of the Cognito username ``identity_id`` has a row of this
+    credential."""
+    found = await db.scalar(
+        select(Passkey.id)
+        .join(User, User.identity_sub == Passkey.identity_sub)
+        .where(User.identity_id == identity_id, Passkey.credential_id == credential_id)
+    )
+    return found is not None
+
+
 async def mark_used(db: AsyncSession, identity_sub: str, credential_id: str, at: datetime) -> None:
     """Note a sign-in with this credential at ``at`` (a passkey without a row has none)."""
     await db.execute(

@@ -6,11 +6,18 @@ since Cognito has no rename (the ``passkey`` table).
 Cognito's list is the truth: a passkey is the caller's when ListWebAuthnCredentials with
 their access token lists it, so another person's id is not found, whatever the table holds.
 Adding one needs a recent sign-in, proved as two-step sign-in's changes prove it
-(``api.identity.mfa.service.reauthenticate``), and is for password users only.
+(``api.identity.mfa.service.reauthenticate``), and is for password users only. Cognito would
+also register a passkey for anyone holding the access token (its StartWebAuthnRegistration and
+CompleteWebAuthnRegistration take the token alone), so the console holds each registration to
+a challenge it handed out after that proof (:func:`complete_registration`), and signs in only
+with passkeys added here, the ones with a row (``api.identity.sign_in.service``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 from datetime import datetime
 from typing import Any
 
@@ -25,7 +32,7 @@ from api.adapters.cognito import (
 )
 from api.audit import AuditAction, AuditTrail, Target
 from api.identity.cognito_errors import cognito_errors, refusal
-from api.identity.mfa.service import reauthenticate
+from api.identity.mfa.service import challenge_user, hold_challenge, reauthenticate
 from api.identity.passkeys import repository
 from api.identity.passkeys.errors import (
     PasskeyNameTaken,
@@ -112,7 +119,26 @@ async def start_registration(
         cognito=cognito, attempts=attempts, user=user, password=password, code=code
     )
     async with cognito_errors(refused=_refused):
-        return await cognito.start_web_authn_registration(access_token)
+        options = await cognito.start_web_authn_registration(access_token)
+    assert user.identity_id is not None  # a password user's (_password_user)
+    await hold_challenge(db, user.identity_id, _REGISTRATION + str(options.get("challenge")))
+    return options
+
+
+# How a registration's challenge is held (the two-step challenges' record, by its digest),
+# apart from any sign-in session.
+_REGISTRATION = "passkey-registration:"
+
+
+def _challenge_of(credential: dict[str, Any]) -> str:
+    """The challenge the browser signed in a RegistrationResponseJSON (its clientDataJSON's,
+    base64url). Raises PasskeyRefused for one that has none."""
+    try:
+        encoded = str(credential["response"]["clientDataJSON"])
+        client_data = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
+        return str(client_data["challenge"])
+    except (KeyError, TypeError, ValueError, binascii.Error) as exc:
+        raise PasskeyRefused() from exc
 
 
 def _name_free(listed: list[Passkey], rows: dict[str, PasskeyRow], name: str, own: str) -> None:
@@ -133,14 +159,18 @@ async def complete_registration(
     credential: dict[str, Any],
     name: str,
 ) -> PasskeyView:
-    """Register the browser's new passkey (CompleteWebAuthnRegistration checks it against
-    the challenge :func:`start_registration` opened) under ``name``. Audited
-    (``passkey.added``).
+    """Register the browser's new passkey under ``name``: its challenge must be one
+    :func:`start_registration` handed this user after their recent sign-in (not one they
+    asked Cognito for with the access token alone), and CompleteWebAuthnRegistration checks
+    the rest. Audited (``passkey.added``).
 
     Raises: PasskeysUnavailable, PasskeyNameTaken, PasskeyRefused, ProviderRefused,
     VendorUnavailable.
     """
     user = await _password_user(db, caller)
+    holder = await challenge_user(db, _REGISTRATION + _challenge_of(credential))
+    if holder is None or holder.id != user.id:
+        raise PasskeyRefused()
     listed = await _listed(cognito, access_token)
     rows = await repository.rows(db, identity_sub)
     await repository.forget_others(db, identity_sub, [passkey.id for passkey in listed])
@@ -179,16 +209,17 @@ async def rename(
     name: str,
 ) -> PasskeyView:
     """Name one of the caller's passkeys ``name`` (the console's name; Cognito keeps its
-    own).
+    own). Only a passkey added in the console: one registered at Cognito some other way is
+    listed (to be removed) but never becomes the console's.
 
-    Raises: PasskeyNotFound (not one of the caller's), PasskeyNameTaken, ProviderRefused,
-    VendorUnavailable.
+    Raises: PasskeyNotFound (not one of the caller's added here), PasskeyNameTaken,
+    ProviderRefused, VendorUnavailable.
     """
     listed = await _listed(cognito, access_token)
     passkey = next((p for p in listed if p.id == credential_id), None)
-    if passkey is None:
-        raise PasskeyNotFound()
     rows = await repository.rows(db, identity_sub)
+    if passkey is None or credential_id not in rows:
+        raise PasskeyNotFound()
     await repository.forget_others(db, identity_sub, [p.id for p in listed])
     _name_free(listed, rows, name, own=credential_id)
     row = await repository.put(db, identity_sub, credential_id, name, passkey.created_at)
@@ -221,6 +252,12 @@ async def remove(
     user = await repository.user(db, caller.user_id)
     assert user is not None
     await audit.record(AuditAction.PASSKEY_REMOVED, _target(user, row, passkey.name))
+
+
+async def added_here(db: AsyncSession, username: str, credential_id: str) -> bool:
+    """Whether the user of the Cognito username ``username`` added the passkey
+    ``credential_id`` in the console (it has a row)."""
+    return await repository.added_here(db, username, credential_id)
 
 
 async def note_sign_in(
