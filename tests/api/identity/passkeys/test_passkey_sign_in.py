@@ -6,7 +6,7 @@ existed."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
@@ -21,7 +21,7 @@ from api.identity.sign_in.app_client import (
     check_passkey_client,
 )
 from api.models import Account, AuditEvent, AuthType, User
-from tests.api.conftest import MakeUser, SignedIn, require_google_sso, unique_email
+from tests.api.conftest import MakeUser, SignedIn, unique_email
 from tests.api.identity.mfa.support import set_up
 from tests.api.identity.mfa.support import sign_in as password_sign_in
 from tests.api.identity.passkeys.authenticator import SoftAuthenticator
@@ -248,18 +248,26 @@ async def test_forged_replayed_and_deleted_passkeys_are_refused(
     assert methods.count(("sign_in.succeeded", "passkey")) == 1
 
 
-async def test_an_account_that_requires_google_refuses_it_as_a_password(
-    app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+@pytest.mark.parametrize(
+    ("requirement", "code"),
+    [("require_google_sso", "MustSignInWithGoogle"), ("require_saml_sso", "MustSignInWithSso")],
+)
+async def test_an_account_that_requires_sso_refuses_it_as_a_password(
+    app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser, requirement: str, code: str
 ) -> None:
     user = await make_user()
     key, _ = await add_passkey(client, user)
     started = (await options_for(client, user.user.email)).json()
-    await require_google_sso(app, user.account)
+    async with app.state.resources.sessionmaker() as db, db.begin():
+        await db.execute(
+            update(Account).where(Account.id == user.account.id).values({requirement: True})
+        )
     by_password = await password_sign_in(client, user.user.email)
     refused = await options_for(client, user.user.email)
     assert refused.status_code == by_password.status_code == 400, refused.text
     assert refused.json() == by_password.json()
-    assert refused.json()["code"] == "MustSignInWithGoogle"
+    assert refused.json()["code"] == code
+    # A challenge opened before the requirement is refused at the answer too.
     answered = await answer(
         client, user.user.email, started, key.sign_in(started["options"], origin=ORIGIN)
     )
@@ -280,6 +288,30 @@ async def test_deactivated_users_are_refused(
     assert refused.status_code == by_password.status_code == 401, refused.text
     assert refused.json() == by_password.json()
     assert refused.json()["code"] == "AccessDeactivated"
+
+
+async def test_a_lapsed_invitation_is_refused(
+    app: FastAPI, client: httpx.AsyncClient, make_user: MakeUser
+) -> None:
+    # An invitee who never signed in through the console, whose invitation lapsed (their
+    # passkey added here before it did, as a stand-in for any way one could exist).
+    user = await make_user()
+    await add_passkey(client, user)
+    async with app.state.resources.sessionmaker() as db, db.begin():
+        await db.execute(
+            update(User)
+            .where(User.id == user.user.id)
+            .values(
+                invited_at=func.now() - timedelta(days=8),
+                signed_in_at=None,
+                invitation_expires_at=func.now() - timedelta(days=1),
+            )
+        )
+    refused = await options_for(client, user.user.email)
+    by_password = await password_sign_in(client, user.user.email)
+    assert refused.status_code == by_password.status_code, refused.text
+    assert refused.json() == by_password.json()
+    assert refused.json()["code"] == "InvitationExpired"
 
 
 async def test_it_satisfies_the_accounts_two_step_requirement(
