@@ -16,11 +16,12 @@ import stripe
 from api.adapters.cognito import CognitoClient
 from api.app.features import throttles
 from api.billing.webhooks.service import HANDLED_TYPES
-from api.identity.sign_in.app_client import ALLOWED_AUTH_FLOWS
+from api.identity.sign_in.app_client import ALLOWED_AUTH_FLOWS, PASSKEY_CLIENT_AUTH_FLOWS
 
 REGION = "us-east-1"
 POOL_NAME = "console-dev"
 CLIENT_NAME = "console-web"
+PASSKEY_CLIENT_NAME = "console-passkeys"
 PLAN_ID = "console-unit-monthly"
 PLAN_AMOUNT_CENTS = 2000  # SPEC 9: 20 USD per unit
 STRIPE_SECRET_KEY = "sk_test_devstack"
@@ -54,7 +55,7 @@ HOSTED_DOMAIN_SCHEMA = {
 # Not ALLOW_USER_AUTH, though passkey sign-in needs it: Cognito's USER_AUTH signs in with a
 # password too whenever the pool allows PASSWORD first, without SigV4 (botocore's model of
 # ExplicitAuthFlows), a password flow of the public client's own (docs/contributors/dev-stack.md
-# "Passkeys").
+# "Passkeys"). Passkey sign-in has an app client of its own, with a secret (_passkey_client).
 APP_CLIENT_AUTH_FLOWS = sorted(ALLOWED_AUTH_FLOWS)
 MFA_CONFIG = {"MfaConfiguration": "OPTIONAL", "SoftwareTokenMfaConfiguration": {"Enabled": True}}
 # Passkeys: a first factor beside passwords (the pool's sign-in policy; Cognito offers them
@@ -77,6 +78,8 @@ class StandIns:
     dns_port: int
     smtp_port: int
     mailbox_path: str
+    passkey_client_id: str = ""
+    passkey_client_secret: str = ""
 
 
 def passkey_relying_party_id(public_url: str) -> str:
@@ -150,6 +153,56 @@ def _app_client(pool_id: str, public_url: str) -> dict[str, Any]:
         ],
         "SupportedIdentityProviders": ["Google", "Github"],
     }
+
+
+def _passkey_client(pool_id: str) -> dict[str, Any]:
+    """The passkey sign-in's app client (README "User pool settings"; docs/users/passkeys.md):
+    confidential (a secret, so every request needs the ``SECRET_HASH`` only the API can
+    compute), ``USER_AUTH`` and refresh only, no hosted UI and no OAuth. Cognito offers passkey
+    sign-in through ``USER_AUTH`` only, which on the public client would be an unsigned
+    password sign-in too (api/identity/sign_in/app_client.py)."""
+    return {
+        "UserPoolId": pool_id,
+        "ClientName": PASSKEY_CLIENT_NAME,
+        "ExplicitAuthFlows": sorted(PASSKEY_CLIENT_AUTH_FLOWS),
+        "ReadAttributes": ["email", "email_verified", "given_name", "family_name"],
+        "WriteAttributes": APP_CLIENT_WRITE_ATTRIBUTES,
+        "SupportedIdentityProviders": [],
+    }
+
+
+async def ensure_passkey_client(moto_url: str, pool_id: str) -> tuple[str, str]:
+    """Find or create the pool's passkey app client; returns (client id, client secret)."""
+    admin = CognitoClient(
+        base_url=moto_url,
+        region=REGION,
+        user_pool_id=pool_id,
+        client_id="",
+        access_key_id=AWS_KEY,
+        secret_access_key=AWS_KEY,
+    )
+    try:
+        clients = (
+            await admin.call(
+                "ListUserPoolClients", {"UserPoolId": pool_id, "MaxResults": 60}, signed=True
+            )
+        )["UserPoolClients"]
+        client_id = next(
+            (c["ClientId"] for c in clients if c["ClientName"] == PASSKEY_CLIENT_NAME), None
+        )
+        if client_id is None:
+            created = await admin.call(
+                "CreateUserPoolClient",
+                {"GenerateSecret": True, **_passkey_client(pool_id)},
+                signed=True,
+            )
+            client_id = created["UserPoolClient"]["ClientId"]
+        described = await admin.call(
+            "DescribeUserPoolClient", {"UserPoolId": pool_id, "ClientId": client_id}, signed=True
+        )
+    finally:
+        await admin.aclose()
+    return str(client_id), str(described["UserPoolClient"]["ClientSecret"])
 
 
 async def ensure_user_pool(moto_url: str, public_url: str) -> tuple[str, str]:
@@ -280,6 +333,7 @@ async def bootstrap(
 ) -> StandIns:
     """Everything above; safe to run at every start."""
     pool_id, client_id = await ensure_user_pool(moto_url, public_url)
+    passkey_client_id, passkey_client_secret = await ensure_passkey_client(moto_url, pool_id)
     await ensure_stripe_plan(localstripe_url)
     return StandIns(
         moto_url=moto_url,
@@ -289,6 +343,8 @@ async def bootstrap(
         dns_port=dns_port,
         smtp_port=smtp_port,
         mailbox_path=mailbox_path,
+        passkey_client_id=passkey_client_id,
+        passkey_client_secret=passkey_client_secret,
     )
 
 
@@ -328,6 +384,8 @@ def api_environment(
         "COGNITO_ENDPOINT": stand_ins.moto_url,
         "COGNITO_USER_POOL_ID": stand_ins.user_pool_id,
         "COGNITO_CLIENT_ID": stand_ins.client_id,
+        "COGNITO_PASSKEY_CLIENT_ID": stand_ins.passkey_client_id,
+        "COGNITO_PASSKEY_CLIENT_SECRET": stand_ins.passkey_client_secret,
         "COGNITO_HOSTED_UI_URL": public_url,
         "STRIPE_API_BASE": stand_ins.localstripe_url,
         "STRIPE_SECRET_KEY": STRIPE_SECRET_KEY,

@@ -8,7 +8,12 @@
   ``ExplicitAuthFlows``: a flow the client does not allow is refused with
   ``InvalidParameterException`` ('<flow> flow not enabled for this client'), as Cognito does.
   moto accepts every flow on every client, which hid the public client's password side door.
-- **RevokeToken** (``Token``, ``ClientId``): revokes that refresh token only; refreshing with
+- **Client secrets of Cognito's form** (letters and digits; moto makes a UUID, which
+  Cognito's model refuses as RevokeToken's ``ClientSecret``).
+- **A refresh token is its app client's**: refreshing it at another client is
+  ``NotAuthorizedException`` ('Invalid Refresh Token'), as Cognito does; moto takes any.
+- **RevokeToken** (``Token``, ``ClientId``, and ``ClientSecret`` for a client with a secret,
+  else ``NotAuthorizedException``): revokes that refresh token only; refreshing with
   it then fails with ``NotAuthorizedException`` ('Refresh Token has been revoked'). Cognito
   also stops the access tokens minted from it from working against Cognito's own APIs; the
   console verifies access tokens locally, so it ends them itself (``tokens_valid_after``).
@@ -136,6 +141,9 @@ def initiate_auth(
         entry = pool.refresh_tokens.get(auth_parameters.get("REFRESH_TOKEN")) if pool else None
         if entry is not None and entry[1] not in pool.users:
             raise NotAuthorizedError("User does not exist.")
+        # A refresh token refreshes at the app client that issued it only (moto takes any).
+        if entry is not None and entry[0] != client_id:
+            raise NotAuthorizedError("Invalid Refresh Token")
     return _initiate_auth(self, client_id, auth_flow, auth_parameters)
 
 
@@ -177,12 +185,17 @@ def admin_auth_allowed(
     return result
 
 
-def revoke_token(self: models.CognitoIdpBackend, token: str, client_id: str) -> None:
-    """RevokeToken: end one refresh token of ``client_id``. An unknown token is no error
-    (Cognito answers 200 for a token it cannot find)."""
+def revoke_token(
+    self: models.CognitoIdpBackend, token: str, client_id: str, client_secret: str | None = None
+) -> None:
+    """RevokeToken: end one refresh token of ``client_id`` (a client with a secret needs its
+    ``ClientSecret``). An unknown token is no error (Cognito answers 200 for a token it cannot
+    find)."""
     pool, client = _client(self, client_id)
     if client is None:
         raise NotAuthorizedError("Invalid client")
+    if client.generate_secret and client_secret != client.secret:
+        raise NotAuthorizedError("Client secret is incorrect")
     entry = pool.refresh_tokens.get(token)
     if entry is None:
         return
@@ -195,7 +208,9 @@ def _revoke_token_response(self: responses.CognitoIdpResponse) -> EmptyResult:
     # RevokeToken is unsigned, like InitiateAuth: the backend is the one holding the client.
     client_id = self._get_param("ClientId")
     backend = self._get_region_agnostic_backend()._find_backend_for_clientid(client_id)
-    backend.revoke_token(self._get_param("Token"), client_id)  # type: ignore[attr-defined]
+    backend.revoke_token(  # type: ignore[attr-defined]
+        self._get_param("Token"), client_id, self._get_param("ClientSecret")
+    )
     return EmptyResult()
 
 
@@ -493,8 +508,25 @@ def _base_json(self: models.CognitoIdpUser) -> dict[str, Any]:
     return shown
 
 
+_create_user_pool_client = models.CognitoIdpBackend.create_user_pool_client
+
+
+def create_user_pool_client(
+    self: models.CognitoIdpBackend,
+    user_pool_id: str,
+    generate_secret: bool,
+    extended_config: dict[str, str],
+) -> Any:
+    """CreateUserPoolClient, with a client secret of Cognito's form (letters and digits; moto
+    makes a UUID, whose hyphens Cognito's model refuses in RevokeToken's ``ClientSecret``)."""
+    client = _create_user_pool_client(self, user_pool_id, generate_secret, extended_config)
+    client.secret = secrets.token_hex(26)[:51]
+    return client
+
+
 def install() -> None:
     """Patch moto's Cognito backend and responses (idempotent)."""
+    models.CognitoIdpBackend.create_user_pool_client = create_user_pool_client  # type: ignore[method-assign]
     models.CognitoIdpBackend.initiate_auth = initiate_auth  # type: ignore[method-assign]
     models.CognitoIdpBackend.admin_initiate_auth = admin_initiate_auth  # type: ignore[method-assign]
     models.CognitoIdpBackend.revoke_token = revoke_token  # type: ignore[attr-defined]

@@ -80,8 +80,8 @@ are py_webauthn's, the library the stand-in verifies with):
   (3 minutes, ``devstack.moto_server.check_session_age``).
 
 What Cognito requires that the stand-in does not check: the pool's Essentials (or Plus)
-feature plan, for ``ALLOW_USER_AUTH``, ``SignInPolicy`` and passkeys alike; a
-``SECRET_HASH`` for a client with a secret. The stand-in's clock is
+feature plan, for ``ALLOW_USER_AUTH``, ``SignInPolicy`` and passkeys alike. The stand-in's
+clock is
 ``devstack.moto_server.now``, which tests replace in-process.
 """
 
@@ -103,6 +103,7 @@ from moto.cognitoidp.exceptions import (
     ResourceNotFoundError,
     UserNotFoundError,
 )
+from moto.cognitoidp.utils import check_secret_hash
 from moto.core.exceptions import JsonRESTError
 from moto.core.responses import ActionResult, EmptyResult
 from webauthn import (
@@ -563,6 +564,16 @@ def _password_sign_in(
     )
 
 
+def _check_secret_hash(pool: Any, client_id: str, username: str, secret_hash: str | None) -> None:
+    """A client with a secret takes only requests with its ``SECRET_HASH`` for ``username``
+    (Cognito's message for a missing or wrong one)."""
+    client = pool.clients.get(client_id)
+    if client is None or not client.generate_secret:
+        return
+    if not check_secret_hash(client.secret, client.id, username, secret_hash):
+        raise NotAuthorizedError(f"Unable to verify secret hash for client {client_id}")
+
+
 def _user_auth(
     backend: models.CognitoIdpBackend, pool: Any, client_id: str, parameters: dict[str, str]
 ) -> dict[str, Any]:
@@ -571,6 +582,7 @@ def _user_auth(
     username = parameters.get("USERNAME")
     if not username:
         raise InvalidParameterException("Missing required parameter USERNAME")
+    _check_secret_hash(pool, client_id, username, parameters.get("SECRET_HASH"))
     user = pool._get_user(username)
     if user is None:
         raise UserNotFoundError("User does not exist.")
@@ -690,6 +702,7 @@ def respond_to_auth_challenge(
     user = pool._get_user(answers.get("USERNAME", ""))
     if user is None or user.username != pending.username:
         raise NotAuthorizedError("The USERNAME is not the session's user.")
+    _check_secret_hash(pool, client_id, answers["USERNAME"], answers.get("SECRET_HASH"))
     if challenge_name == "SELECT_CHALLENGE":
         answer = answers.get("ANSWER")
         available = _available(pool, user)

@@ -14,8 +14,11 @@ Nothing outside ``api/adapters`` talks to Cognito.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -228,6 +231,29 @@ def _passkey(item: dict[str, Any]) -> Passkey:
     )
 
 
+# A passkey sign-in's refresh token, as the adapter hands it out: marked as the passkey
+# client's, with the username its SECRET_HASH needs (Cognito's refresh tokens are JWEs, of
+# base64url parts and dots, so the marks cannot clash).
+_PASSKEY_REFRESH = "passkey:"
+
+
+def _wrap_passkey_refresh(username: str, refresh_token: str) -> str:
+    name = base64.urlsafe_b64encode(username.encode()).decode().rstrip("=")
+    return f"{_PASSKEY_REFRESH}{name}:{refresh_token}"
+
+
+def _unwrap_passkey_refresh(refresh_token: str) -> tuple[str, str] | None:
+    """``(username, Cognito's refresh token)`` of a passkey sign-in's, else None."""
+    if not refresh_token.startswith(_PASSKEY_REFRESH):
+        return None
+    name, _, token = refresh_token[len(_PASSKEY_REFRESH) :].partition(":")
+    try:
+        username = base64.urlsafe_b64decode(name + "=" * (-len(name) % 4)).decode()
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return username, token
+
+
 def _tokens(result: dict[str, Any]) -> Tokens:
     return Tokens(
         access_token=result["AccessToken"],
@@ -282,6 +308,9 @@ class CognitoClient:
         base_url: API endpoint, e.g. ``https://cognito-idp.us-east-1.amazonaws.com``.
         region: AWS region used for SigV4.
         user_pool_id / client_id: the pool and its public app client (no secret).
+        passkey_client_id / passkey_client_secret: the pool's confidential app client of
+            passkey sign-in (``USER_AUTH``; docs/users/passkeys.md); empty: no passkey
+            sign-in.
         access_key_id / secret_access_key: credentials for admin calls; empty uses botocore's
             default chain (environment, instance role...).
         hosted_ui_url: the hosted UI domain (``https://auth.example.com``) whose
@@ -297,6 +326,8 @@ class CognitoClient:
         region: str,
         user_pool_id: str,
         client_id: str,
+        passkey_client_id: str = "",
+        passkey_client_secret: str = "",
         access_key_id: str = "",
         secret_access_key: str = "",
         hosted_ui_url: str = "",
@@ -308,6 +339,8 @@ class CognitoClient:
         self.region = region
         self.user_pool_id = user_pool_id
         self.client_id = client_id
+        self.passkey_client_id = passkey_client_id
+        self._passkey_client_secret = passkey_client_secret
         self.hosted_ui_url = hosted_ui_url.rstrip("/")
         self._credentials = aws_credentials(access_key_id, secret_access_key)
         self._http = httpx.AsyncClient(
@@ -326,6 +359,8 @@ class CognitoClient:
             region=settings.cognito.region,
             user_pool_id=settings.cognito.user_pool_id,
             client_id=settings.cognito.client_id,
+            passkey_client_id=settings.cognito.passkey_client_id,
+            passkey_client_secret=settings.cognito.passkey_client_secret.get_secret_value(),
             access_key_id=settings.cognito.access_key_id,
             secret_access_key=settings.cognito.secret_access_key.get_secret_value(),
             hosted_ui_url=settings.cognito.hosted_ui_url,
@@ -400,17 +435,22 @@ class CognitoClient:
         return _auth_result(body)
 
     async def refresh(self, refresh_token: str) -> Tokens:
-        """InitiateAuth with REFRESH_TOKEN_AUTH; the result has no new refresh token.
+        """InitiateAuth with REFRESH_TOKEN_AUTH at the app client that issued the token (a
+        passkey sign-in's, as :meth:`passkey_auth_answer` hands it out, at the passkey client
+        with its ``SECRET_HASH``); the result has no new refresh token.
 
         Raises: NotAuthorizedError (revoked or expired refresh token), CognitoUnavailable.
         """
+        parameters = {"REFRESH_TOKEN": refresh_token}
+        client_id = self.client_id
+        passkey = _unwrap_passkey_refresh(refresh_token)
+        if passkey is not None:
+            username, parameters["REFRESH_TOKEN"] = passkey
+            client_id = self.passkey_client_id
+            parameters["SECRET_HASH"] = self.secret_hash(username)
         body = await self.call(
             "InitiateAuth",
-            {
-                "AuthFlow": "REFRESH_TOKEN_AUTH",
-                "ClientId": self.client_id,
-                "AuthParameters": {"REFRESH_TOKEN": refresh_token},
-            },
+            {"AuthFlow": "REFRESH_TOKEN_AUTH", "ClientId": client_id, "AuthParameters": parameters},
             signed=False,
         )
         result = _auth_result(body)
@@ -422,9 +462,15 @@ class CognitoClient:
         """RevokeToken: end one refresh token of this app client (one browser's session),
         and with it the access tokens minted from it as far as Cognito's own APIs are
         concerned. Raises: NotAuthorizedError, CognitoUnavailable."""
-        await self.call(
-            "RevokeToken", {"Token": refresh_token, "ClientId": self.client_id}, signed=False
-        )
+        payload = {"Token": refresh_token, "ClientId": self.client_id}
+        passkey = _unwrap_passkey_refresh(refresh_token)
+        if passkey is not None:  # a passkey sign-in's, at its confidential client
+            payload = {
+                "Token": passkey[1],
+                "ClientId": self.passkey_client_id,
+                "ClientSecret": self._passkey_client_secret,
+            }
+        await self.call("RevokeToken", payload, signed=False)
 
     async def forgot_password(self, username: str) -> CodeDelivery | None:
         """ForgotPassword: Cognito emails a verification code.
@@ -653,16 +699,36 @@ class CognitoClient:
             signed=False,
         )
 
+    def secret_hash(self, username: str) -> str:
+        """The ``SECRET_HASH`` of ``username`` at the passkey client: Base64 of HMAC-SHA256
+        over the username and the client id, keyed with the client secret (Amazon Cognito
+        developer guide, "Computing secret hash values")."""
+        digest = hmac.new(
+            self._passkey_client_secret.encode(),
+            (username + self.passkey_client_id).encode(),
+            hashlib.sha256,
+        ).digest()
+        return base64.b64encode(digest).decode()
+
+    def _passkey_client(self) -> str:
+        if not self.passkey_client_id:
+            raise PasskeysNotEnabledError(
+                "PasskeyClientMissing", "No passkey app client is configured"
+            )
+        return self.passkey_client_id
+
     async def passkey_auth_start(self, username: str) -> PasskeyChallenge:
         """AdminInitiateAuth (SigV4) with the choice-based flow ``USER_AUTH`` and
-        ``PREFERRED_CHALLENGE`` ``WEB_AUTHN``: the passkey challenge of ``username`` (Cognito
-        requires the username: there is no sign-in with a discoverable credential alone).
-        The app client must allow ``ALLOW_USER_AUTH`` and the pool ``WEB_AUTHN`` first (Amazon
-        Cognito API reference, AdminInitiateAuth; "Manage authentication methods in AWS
-        SDKs").
+        ``PREFERRED_CHALLENGE`` ``WEB_AUTHN`` at the passkey client, with its ``SECRET_HASH``:
+        the passkey challenge of ``username`` (Cognito requires the username: there is no
+        sign-in with a discoverable credential alone). The client must allow
+        ``ALLOW_USER_AUTH`` and the pool ``WEB_AUTHN`` first (Amazon Cognito API reference,
+        AdminInitiateAuth; "Manage authentication methods in AWS SDKs"). The public client
+        never allows ``USER_AUTH``: it would sign in with a password, unsigned.
 
         Raises: PasskeysNotEnabledError (``NoPasskeyChallenge``: Cognito offered another
-        challenge, e.g. SELECT_CHALLENGE for a user without a passkey), UserNotFoundError,
+        challenge, e.g. SELECT_CHALLENGE for a user without a passkey;
+        ``PasskeyClientMissing``: no passkey client configured), UserNotFoundError,
         NotAuthorizedError, CognitoError (InvalidParameterException: the client does not
         allow USER_AUTH), CognitoUnavailable.
         """
@@ -670,9 +736,13 @@ class CognitoClient:
             "AdminInitiateAuth",
             {
                 "UserPoolId": self.user_pool_id,
-                "ClientId": self.client_id,
+                "ClientId": self._passkey_client(),
                 "AuthFlow": "USER_AUTH",
-                "AuthParameters": {"USERNAME": username, "PREFERRED_CHALLENGE": "WEB_AUTHN"},
+                "AuthParameters": {
+                    "USERNAME": username,
+                    "PREFERRED_CHALLENGE": "WEB_AUTHN",
+                    "SECRET_HASH": self.secret_hash(username),
+                },
             },
             signed=True,
         )
@@ -690,31 +760,40 @@ class CognitoClient:
     async def passkey_auth_answer(
         self, username: str, session: str, credential: dict[str, Any]
     ) -> AuthResult:
-        """AdminRespondToAuthChallenge WEB_AUTHN (SigV4): ``credential`` is the browser's
-        AuthenticationResponseJSON (``PublicKeyCredential.toJSON()`` of
-        ``navigator.credentials.get`` with :class:`PasskeyChallenge` options), sent as
-        ``CREDENTIAL`` (a JSON string) with ``USERNAME``. A session takes one answer.
+        """AdminRespondToAuthChallenge WEB_AUTHN (SigV4) at the passkey client:
+        ``credential`` is the browser's AuthenticationResponseJSON
+        (``PublicKeyCredential.toJSON()`` of ``navigator.credentials.get`` with
+        :class:`PasskeyChallenge` options), sent as ``CREDENTIAL`` (a JSON string) with
+        ``USERNAME`` and ``SECRET_HASH``. A session takes one answer.
 
-        Returns tokens (or a further challenge, as :meth:`password_auth` may).
+        Returns tokens (or a further challenge, as :meth:`password_auth` may). The refresh
+        token is handed out marked as the passkey client's (with the username its
+        ``SECRET_HASH`` needs), for :meth:`refresh` and :meth:`revoke_token`; keep it whole.
         Raises: NotAuthorizedError (the assertion does not verify: signature, challenge,
         origin, relying party, a sign count that did not increase, an unknown or deleted
-        passkey; or the session expired or was used), CognitoError, CognitoUnavailable.
+        passkey; or the session expired or was used), PasskeysNotEnabledError, CognitoError,
+        CognitoUnavailable.
         """
         body = await self.call(
             "AdminRespondToAuthChallenge",
             {
                 "UserPoolId": self.user_pool_id,
-                "ClientId": self.client_id,
+                "ClientId": self._passkey_client(),
                 "ChallengeName": "WEB_AUTHN",
                 "Session": session,
                 "ChallengeResponses": {
                     "USERNAME": username,
                     "CREDENTIAL": json.dumps(credential, separators=(",", ":")),
+                    "SECRET_HASH": self.secret_hash(username),
                 },
             },
             signed=True,
         )
-        return _auth_result(body)
+        result = _auth_result(body)
+        if result.tokens is not None and result.tokens.refresh_token:
+            wrapped = _wrap_passkey_refresh(username, result.tokens.refresh_token)
+            result = replace(result, tokens=replace(result.tokens, refresh_token=wrapped))
+        return result
 
     def authorize_url(
         self,
@@ -920,13 +999,14 @@ class CognitoClient:
             signed=True,
         )
 
-    async def describe_app_client(self) -> dict[str, Any]:
-        """DescribeUserPoolClient of the console's app client: its ``UserPoolClient`` object
-        (``ExplicitAuthFlows``, ``AllowedOAuthScopes``, ``WriteAttributes``...).
+    async def describe_app_client(self, client_id: str | None = None) -> dict[str, Any]:
+        """DescribeUserPoolClient of the console's app client (or of ``client_id``, e.g. the
+        passkey client): its ``UserPoolClient`` object (``ExplicitAuthFlows``,
+        ``AllowedOAuthScopes``, ``WriteAttributes``, ``ClientSecret``...).
         Raises: ResourceNotFoundError, CognitoUnavailable."""
         body = await self.call(
             "DescribeUserPoolClient",
-            {"UserPoolId": self.user_pool_id, "ClientId": self.client_id},
+            {"UserPoolId": self.user_pool_id, "ClientId": client_id or self.client_id},
             signed=True,
         )
         client: dict[str, Any] = body["UserPoolClient"]

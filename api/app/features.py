@@ -22,6 +22,7 @@ from api.identity.access_tokens import feature as access_tokens
 from api.identity.directory import feature as directory
 from api.identity.membership import feature as membership
 from api.identity.mfa import feature as mfa
+from api.identity.passkeys import feature as passkeys
 from api.identity.sessions import feature as sessions
 from api.identity.sign_in import feature as sign_in
 from api.identity.sso import feature as sso
@@ -45,6 +46,7 @@ FEATURES: tuple[Feature, ...] = (
     users.FEATURE,
     sso.FEATURE,
     mfa.FEATURE,
+    passkeys.FEATURE,
     billing.FEATURE,
     keys.FEATURE,
     usage.FEATURE,

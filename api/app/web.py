@@ -28,7 +28,12 @@ from api.app import features
 from api.app.spa import mount_spa
 from api.identity.directory.errors import ScimErrorsMiddleware
 from api.identity.directory.router import SCIM_BASE
-from api.identity.sign_in.app_client import AppClientUnreadable, UnsafeAppClient, check_app_client
+from api.identity.sign_in.app_client import (
+    AppClientUnreadable,
+    UnsafeAppClient,
+    check_app_client,
+    check_passkey_client,
+)
 from api.kernel.config import Settings
 from api.kernel.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from api.kernel.errors import install_error_handlers
@@ -112,6 +117,35 @@ async def _check_app_client(cognito: CognitoClient, *, development: bool) -> Non
     except UnsafeAppClient as exc:
         log.error("app_client_unsafe", error=str(exc))
         raise
+    if cognito.passkey_client_id:
+        await _check_passkey_client(cognito, development=development)
+
+
+async def _check_passkey_client(cognito: CognitoClient, *, development: bool) -> None:
+    """The same for the passkey sign-in's confidential app client, when one is configured
+    (``check_passkey_client``: a secret, ``USER_AUTH`` and refresh only).
+
+    Raises:
+        UnsafeAppClient: the client has no secret or allows more.
+        AppClientUnreadable: outside development, DescribeUserPoolClient failed.
+    """
+    try:
+        client = await cognito.describe_app_client(cognito.passkey_client_id)
+    except (CognitoError, CognitoUnavailable) as exc:
+        if development:
+            log.warning("app_client_unchecked", error=str(exc))
+            return
+        log.error("app_client_unreadable", client_id=cognito.passkey_client_id, error=str(exc))
+        raise AppClientUnreadable(
+            f"Cognito passkey app client {cognito.passkey_client_id} could not be read "
+            f"(DescribeUserPoolClient: {exc}); the API does not start without checking it. "
+            "Check COGNITO_PASSKEY_CLIENT_ID."
+        ) from exc
+    try:
+        check_passkey_client(client)
+    except UnsafeAppClient as exc:
+        log.error("app_client_unsafe", error=str(exc))
+        raise
 
 
 def open_resources(
@@ -159,6 +193,7 @@ def open_resources(
             cognito=cognito,
             issuer=settings.cognito.issuer,
             client_id=settings.cognito.client_id,
+            other_client_ids=(settings.cognito.passkey_client_id,),
             refetch_interval_s=settings.cognito.jwks_refetch_interval_s,
         ),
         trusted_networks=settings.trusted_networks,

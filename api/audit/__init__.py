@@ -84,6 +84,8 @@ class AuditAction(enum.StrEnum):
     TWO_STEP_RECOVERY_CODE_USED = "two_step.recovery_code_used"
     TWO_STEP_RESET = "two_step.reset"
     TWO_STEP_REQUIREMENT_CHANGED = "two_step.requirement_changed"
+    PASSKEY_ADDED = "passkey.added"
+    PASSKEY_REMOVED = "passkey.removed"
 
 
 @dataclass(frozen=True, slots=True)

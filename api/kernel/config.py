@@ -144,6 +144,15 @@ class CognitoSettings(Section):
     )
     user_pool_id: str = Field(default="", validation_alias="COGNITO_USER_POOL_ID")
     client_id: str = Field(default="", validation_alias="COGNITO_CLIENT_ID")
+    passkey_client_id: str = Field(
+        default="",
+        validation_alias="COGNITO_PASSKEY_CLIENT_ID",
+        description="The confidential app client of passkey sign-in (USER_AUTH, with a "
+        "secret); empty turns passkey sign-in off.",
+    )
+    passkey_client_secret: SecretStr = Field(
+        default=SecretStr(""), validation_alias="COGNITO_PASSKEY_CLIENT_SECRET"
+    )
     hosted_ui_url: str = Field(
         default="",
         validation_alias="COGNITO_HOSTED_UI_URL",

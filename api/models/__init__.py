@@ -8,6 +8,7 @@ from api.models.account import MAX_UNITS, Account
 from api.models.api_key import ApiKey, ApiKeyUsage, ApiKeyUsageDaily, ApiKeyUsageHourly
 from api.models.audit_event import AuditEvent
 from api.models.directory_group import LEGACY_GROUP_IDS, DirectoryGroup, DirectoryGroupMember
+from api.models.passkey import Passkey
 from api.models.pending_pool_user import PendingPoolUser
 from api.models.rate_limit_counter import RateLimitCounter
 from api.models.recovery_code import RecoveryCode
@@ -48,6 +49,7 @@ __all__ = [
     "DomainFailure",
     "DomainState",
     "EndReason",
+    "Passkey",
     "PendingPoolUser",
     "Platform",
     "RateLimitCounter",

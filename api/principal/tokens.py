@@ -43,7 +43,9 @@ class AccessClaims:
     seconds) is when the user signed in, which refreshed tokens keep (OpenID Connect Core 2);
     0 when the token has none, so no check that needs it passes. ``origin_jti`` names the
     sign-in the token comes from (Cognito stamps it on every token of a sign-in and of its
-    refreshes: README "Sessions"); empty when the token has none.
+    refreshes: README "Sessions"); empty when the token has none. ``by_passkey``: the token
+    is of the passkey sign-in's app client, which issues tokens for a passkey sign-in only (the
+    API alone can use it: docs/users/passkeys.md), and its refreshes keep the client.
     """
 
     sub: str
@@ -52,6 +54,7 @@ class AccessClaims:
     expires_at: int
     authenticated_at: int = 0
     origin_jti: str = ""
+    by_passkey: bool = False
 
 
 class AccessTokenVerifier:
@@ -60,7 +63,9 @@ class AccessTokenVerifier:
     Args:
         cognito: adapter used only to fetch the JWKS.
         issuer: expected ``iss`` (``https://cognito-idp.<region>.amazonaws.com/<pool id>``).
-        client_id: expected ``client_id`` claim (the app client).
+        client_id: expected ``client_id`` claim (the console's public app client).
+        other_client_ids: further app clients of the pool whose access tokens are the
+            console's too (the passkey sign-in's confidential client, docs/users/passkeys.md).
         refetch_interval_s: minimum seconds between two JWKS fetches.
         cache_size: verified tokens kept (LRU).
         backoff_initial_s: no fetch for this long after a failed one; doubles with each
@@ -74,6 +79,7 @@ class AccessTokenVerifier:
         cognito: CognitoClient,
         issuer: str,
         client_id: str,
+        other_client_ids: tuple[str, ...] = (),
         refetch_interval_s: float = 30.0,
         cache_size: int = 10_000,
         backoff_initial_s: float = 1.0,
@@ -82,7 +88,8 @@ class AccessTokenVerifier:
     ) -> None:
         self._cognito = cognito
         self._issuer = issuer
-        self._client_id = client_id
+        self._client_ids = frozenset({client_id, *other_client_ids} - {""})
+        self._public_client_id = client_id
         self._refetch_interval_s = refetch_interval_s
         self._keys: dict[str, jwt.PyJWK] = {}
         self._fetched_at = float("-inf")
@@ -158,7 +165,7 @@ class AccessTokenVerifier:
             )
         except jwt.PyJWTError as exc:
             raise InvalidToken(str(exc)) from exc
-        if claims.get("token_use") != "access" or claims.get("client_id") != self._client_id:
+        if claims.get("token_use") != "access" or claims.get("client_id") not in self._client_ids:
             raise InvalidToken("Not an access token of this app client")
         username = claims.get("username") or claims.get("cognito:username")
         if not isinstance(username, str) or not username:
@@ -170,6 +177,7 @@ class AccessTokenVerifier:
             expires_at=int(claims["exp"]),
             authenticated_at=int(claims.get("auth_time") or 0),
             origin_jti=str(claims.get("origin_jti") or ""),
+            by_passkey=claims.get("client_id") != self._public_client_id,
         )
         self._verified[token] = result
         if len(self._verified) > self._cache_size:

@@ -9,6 +9,11 @@ provider's own second factor. A password user must set it up when their account 
 (``user.two_step_reset_at``: an Owner or Admin reset it, or they signed in with a recovery
 code). From then on, a token of a sign-in made before that moment (``auth_time``, which a
 refresh keeps) is refused, and a token of a later sign-in may only set it up.
+
+A passkey sign-in satisfies it: a passkey that verifies its user (the pool requires user
+verification, a PIN or a biometric) is something the user has and something they know or
+are, two factors in one (docs/users/passkeys.md). Its tokens are neither sent to set up an
+authenticator app nor asked for its code.
 """
 
 from __future__ import annotations
@@ -63,11 +68,13 @@ def enforce_two_step(claims: AccessClaims, setup_due: int | None, *, setting_up:
     :func:`setup_due_since`, epoch seconds), unless it comes from a sign-in made since then
     and the request sets it up (``setting_up``).
 
+    A token of a passkey sign-in (``claims.by_passkey``) is never refused here.
+
     Raises:
         TwoStepSignInRequired: the token's sign-in (``auth_time``) is older than the duty.
         TwoStepSetupRequired: a later sign-in, on a request that is not the set-up.
     """
-    if setup_due is None:
+    if setup_due is None or claims.by_passkey:
         return
     if claims.authenticated_at < setup_due:
         raise TwoStepSignInRequired()

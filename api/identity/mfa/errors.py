@@ -31,6 +31,13 @@ class TwoStepSignInOff(AppError):
     default_message = "Two-step sign-in is not on."
 
 
+class TwoStepCodeRequired(AppError):
+    """400: two-step sign-in is on, so proving a recent sign-in needs the authenticator
+    app's code beside the password."""
+
+    default_message = "Enter the 6-digit code from your authenticator app"
+
+
 class TwoStepCodeMismatch(AppError):
     """400: the code does not match the authenticator app being set up."""
 

@@ -44,6 +44,7 @@ from api.identity.mfa.errors import (
     RecoveryCodeMismatch,
     SetUpTwoStepSignInFirst,
     TwoStepCodeMismatch,
+    TwoStepCodeRequired,
     TwoStepSignInAlreadyOn,
     TwoStepSignInOff,
     TwoStepSignInRequiredByAccount,
@@ -208,24 +209,40 @@ async def password_auth_with_mfa_on(
     return await cognito.password_auth(username, password)
 
 
-async def _reauthenticate(
-    *, cognito: CognitoClient, attempts: PasswordAttempts, user: User, password: str, code: str
+async def reauthenticate(
+    *,
+    cognito: CognitoClient,
+    attempts: PasswordAttempts,
+    user: User,
+    password: str,
+    code: str | None,
 ) -> None:
-    """Prove both factors again through Cognito itself (AdminInitiateAuth with the password,
-    then the SOFTWARE_TOKEN_MFA challenge with the code): the console keeps no TOTP secret.
-    The tokens this yields are revoked. Counted as a sign-in attempt (a wrong password or
-    code is a failure), and the code as one of the user's code step (:mod:`api.identity.mfa.guard`:
-    it may be locked, and the code works once).
+    """Prove the user's sign-in again through Cognito itself, for a change that needs a
+    recent sign-in (two-step sign-in's own, adding a passkey): the password
+    (AdminInitiateAuth), and when two-step sign-in is on here the authenticator code too
+    (the SOFTWARE_TOKEN_MFA challenge; the console keeps no TOTP secret). The tokens this
+    yields are revoked. Counted as a sign-in attempt (a wrong password or code is a
+    failure), and the code as one of the user's code step (:mod:`api.identity.mfa.guard`: it
+    may be locked, and the code works once).
 
-    Raises: RateLimited (also: the code step is locked), TwoStepCodeUsed, ProviderRefused (a
-    wrong password or code, with Cognito's message), VendorUnavailable.
+    Raises: TwoStepCodeRequired (two-step sign-in is on and ``code`` is None: nothing was
+    tried), TwoStepSignInUnavailable (no pool user), RateLimited (also: the code step is
+    locked), TwoStepCodeUsed, ProviderRefused (a wrong password or code, with Cognito's
+    message), TwoStepSignInOff (Cognito answers with another challenge than the code's, or
+    with tokens although it is on here), VendorUnavailable.
     """
     username = _username(user)
+    two_step_on = user.two_step_enabled_at is not None
+    if two_step_on and code is None:
+        raise TwoStepCodeRequired()
     async with attempts.attempt(username), cognito_errors():
         result = await cognito.password_auth(username, password)
-        if result.tokens is not None:
+        if result.tokens is not None and two_step_on:
             result = await password_auth_with_mfa_on(cognito, username, password, result.tokens)
-        if result.challenge is None or result.challenge.name != SOFTWARE_TOKEN_MFA:
+        if not two_step_on and result.tokens is not None:
+            await revoke_quietly(cognito, result.tokens)
+            return
+        if code is None or result.challenge is None or result.challenge.name != SOFTWARE_TOKEN_MFA:
             raise TwoStepSignInOff()
         async with code_guard(attempts).attempt(user.id, code):
             answered = await cognito.respond_software_token_mfa(
@@ -261,7 +278,7 @@ async def regenerate_codes(
     VendorUnavailable.
     """
     user, _ = await _own_and_on(db, caller)
-    await _reauthenticate(
+    await reauthenticate(
         cognito=cognito, attempts=attempts, user=user, password=password, code=code
     )
     codes = recovery_codes.new_codes()
@@ -289,7 +306,7 @@ async def disable(
     user, required_at = await _own_and_on(db, caller)
     if required_at is not None:
         raise TwoStepSignInRequiredByAccount()
-    await _reauthenticate(
+    await reauthenticate(
         cognito=cognito, attempts=attempts, user=user, password=password, code=code
     )
     await _turn_off(db, cognito, user)

@@ -9,6 +9,12 @@ identity provider), a password sign-in outside the API's checks and limits. And 
 grant the ``aws.cognito.signin.user.admin``
 OAuth scope, with which a hosted-UI token could change its own user's attributes.
 
+Passkey sign-in needs Cognito's ``USER_AUTH``, which would also sign in with a password, so
+it runs on a second app client that must be confidential: a client secret (every request
+then needs the ``SECRET_HASH`` only the API can compute), ``ALLOW_USER_AUTH`` and
+``ALLOW_REFRESH_TOKEN_AUTH`` only, no OAuth flow and no hosted UI
+(:func:`check_passkey_client`).
+
 An API that cannot read its app client (DescribeUserPoolClient refused, a wrong client id,
 Cognito unreachable) cannot know any of this, so outside development it does not start either
 (``api.app.web``); in development, against the stand-ins, it starts and says so.
@@ -19,6 +25,9 @@ from __future__ import annotations
 from typing import Any
 
 ALLOWED_AUTH_FLOWS = frozenset({"ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"})
+# The passkey client's: Cognito's choice-based sign-in (passkeys are offered through it only)
+# and refresh. USER_AUTH also signs in with a password, so the client must have a secret.
+PASSKEY_CLIENT_AUTH_FLOWS = frozenset({"ALLOW_USER_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"})
 ADMIN_SCOPE = "aws.cognito.signin.user.admin"
 NATIVE_PROVIDER = "COGNITO"
 
@@ -49,4 +58,28 @@ def check_app_client(client: dict[str, Any]) -> None:
     if problems:
         raise UnsafeAppClient(
             f"Cognito app client {client.get('ClientId', '?')} allows " + "; ".join(problems)
+        )
+
+
+def check_passkey_client(client: dict[str, Any]) -> None:
+    """Check the passkey client's DescribeUserPoolClient ``UserPoolClient`` object.
+
+    Raises:
+        UnsafeAppClient: it has no secret (``USER_AUTH`` would be an unsigned password
+            sign-in), or allows another flow, an OAuth flow or a hosted-UI identity provider.
+    """
+    problems = [
+        f"auth flow {flow} (allow only {', '.join(sorted(PASSKEY_CLIENT_AUTH_FLOWS))})"
+        for flow in sorted(set(client.get("ExplicitAuthFlows") or []) - PASSKEY_CLIENT_AUTH_FLOWS)
+    ]
+    if not client.get("ClientSecret"):
+        problems.append("no client secret (USER_AUTH would sign in with a password, unsigned)")
+    if client.get("AllowedOAuthFlows"):
+        problems.append("OAuth flows (it is for the API's passkey sign-in only)")
+    if client.get("SupportedIdentityProviders"):
+        problems.append("identity providers (it is for the API's passkey sign-in only)")
+    if problems:
+        raise UnsafeAppClient(
+            f"Cognito passkey app client {client.get('ClientId', '?')} allows "
+            + "; ".join(problems)
         )

@@ -102,3 +102,13 @@ class EmailNotVerified(AppError):
     prove membership of an email domain (README "Security model", who someone is)."""
 
     default_message = "Your identity provider has not verified this email address"
+
+
+class NoPasskey(AppError):
+    """400: no passkey signs in to this email address: nobody has it, or its user has no
+    passkey (one answer for both, so it tells nobody who has an account)."""
+
+    default_message = (
+        "There is no passkey for this email address. Sign in with your password, then add a "
+        "passkey under Passkeys."
+    )

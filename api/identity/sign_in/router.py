@@ -23,6 +23,7 @@ from api.identity.sign_in.errors import (
     InvitationExpired,
     MustSignInWithGoogle,
     MustSignInWithSso,
+    NoPasskey,
     PasswordResetUnavailable,
     SsoNotConfigured,
     SsoSignInRefused,
@@ -42,6 +43,9 @@ from api.identity.sign_in.schemas import (
     EmailVerificationResponse,
     ForgotPasswordRequest,
     ForgotPasswordResponse,
+    PasskeySignInOptions,
+    PasskeySignInRequest,
+    PasskeySignInStart,
     RecoveryCodeSignInRequest,
     RegistrationRequest,
     SessionResponse,
@@ -252,6 +256,39 @@ async def sign_in(
         flow=flow,
         email=body.email,
         password=body.password,
+    )
+
+
+@router.post(
+    "/session/passkey/options",
+    status_code=200,
+    response_model=PasskeySignInOptions,
+    responses=error_responses(*_PASSWORD_ERRORS, NoPasskey),
+    openapi_extra={"security": []},
+    dependencies=[Permit(Permission.PUBLIC)],
+)
+async def start_passkey_sign_in(
+    body: PasskeySignInStart, flow: PasswordFlow
+) -> PasskeySignInOptions:
+    """Start signing in with a passkey (README "Passkeys"): the options for
+    ``navigator.credentials.get`` and the session to answer in. An email without a passkey
+    and an unknown one get the same ``NoPasskey``."""
+    return await service.passkey_options(flow=flow, email=body.email)
+
+
+@router.post(
+    "/session/passkey",
+    status_code=200,
+    response_model=SignInResponse,
+    responses=error_responses(*_PASSWORD_ERRORS, NoPasskey, UnableToAuthenticate),
+    openapi_extra={"security": []},
+    dependencies=[Permit(Permission.PUBLIC)],
+)
+async def sign_in_with_passkey(body: PasskeySignInRequest, flow: PasswordFlow) -> SignInResponse:
+    """Sign in with the passkey's answer: tokens (the refresh token as its cookie), as a
+    password sign-in gives. A passkey is two factors in one: no two-step code follows."""
+    return await service.passkey_sign_in(
+        flow=flow, email=body.email, session=body.session, credential=body.credential
     )
 
 

@@ -154,6 +154,34 @@ class SignInResponse(ApiModel):
     )
 
 
+class PasskeySignInStart(ApiModel):
+    """Start a passkey sign-in: the email (Cognito needs the user: there is no sign-in with
+    a passkey alone); lowercased and trimmed."""
+
+    email: Annotated[Email, Required(EMAIL_REQUIRED)]
+
+
+class PasskeySignInOptions(ApiModel):
+    """What ``navigator.credentials.get`` needs, and the session to answer in."""
+
+    session: str = Field(description="The sign-in's session: send it back with the answer.")
+    options: dict[str, Any] = Field(
+        description="The PublicKeyCredentialRequestOptions as JSON, for "
+        "``PublicKeyCredential.parseRequestOptionsFromJSON`` (``challenge``, ``rpId``, "
+        "``allowCredentials``, ``userVerification``, ``timeout``)."
+    )
+
+
+class PasskeySignInRequest(ApiModel):
+    """The passkey's answer: the email and session of ``POST /web/session/passkey/options``
+    and the browser's AuthenticationResponseJSON (``PublicKeyCredential.toJSON()`` of
+    ``navigator.credentials.get``)."""
+
+    email: Annotated[Email, Required(EMAIL_REQUIRED)]
+    session: ChallengeSession
+    credential: dict[str, Any]
+
+
 class TwoStepCodeRequest(ApiModel):
     """Answer to the SOFTWARE_TOKEN_MFA challenge of a sign-in: the 6-digit code of the
     user's authenticator app. ``username`` is the challenge's, as the sign-in answered it;

@@ -12,6 +12,7 @@ import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import jwt
@@ -26,14 +27,16 @@ from api.adapters.cognito import (
     NotAuthorizedError,
     NoVerifiedAddressError,
     OAuthError,
+    PasskeysNotEnabledError,
     UserNotFoundError,
 )
 from api.adapters.cognito import CodeDelivery as CognitoCodeDelivery
 from api.adapters.cognito import Tokens as CognitoTokens
 from api.audit import SigningIn, SignInLog
-from api.identity.cognito_errors import cognito_errors
+from api.identity.cognito_errors import cognito_errors, refusal
 from api.identity.mfa import service as two_step
 from api.identity.mfa.errors import RecoveryCodeMismatch, TwoStepSignInExpired
+from api.identity.passkeys import service as passkeys
 from api.identity.sessions import service as sessions
 from api.identity.sign_in import repository
 from api.identity.sign_in.cookies import OAUTH_COOKIE, OAUTH_PATH, SessionCookies
@@ -41,6 +44,7 @@ from api.identity.sign_in.errors import (
     InvitationExpired,
     MustSignInWithGoogle,
     MustSignInWithSso,
+    NoPasskey,
     PasswordResetUnavailable,
     SsoNotConfigured,
     SsoSignInRefused,
@@ -54,13 +58,14 @@ from api.identity.sign_in.schemas import (
     CodeExchangeResponse,
     FederatedIdentity,
     ForgotPasswordResponse,
+    PasskeySignInOptions,
     SignInResponse,
     Tokens,
 )
 from api.identity.sign_in.sso_accounts import land_provisioned_user
 from api.identity.sso import saml
 from api.kernel.emails import email_domain
-from api.kernel.errors import ProviderRefused, VendorUnavailable, WrongCredential
+from api.kernel.errors import AppError, ProviderRefused, VendorUnavailable, WrongCredential
 from api.models import AuthType, SignInMethod, User
 from api.principal import principal
 from api.principal.errors import (
@@ -151,7 +156,10 @@ async def _logged(sign_ins: SignInLog, username: str, method: str) -> AsyncItera
 
 
 # How each password flow (the audit log's method) starts its session (README "Sessions").
-_SESSION_METHODS = {"recovery code": SignInMethod.RECOVERY_CODE}
+_SESSION_METHODS = {
+    "recovery code": SignInMethod.RECOVERY_CODE,
+    "passkey": SignInMethod.PASSKEY,
+}
 
 
 async def signed_in(
@@ -514,6 +522,84 @@ async def sign_in_with_recovery_code(
     return SignInResponse(
         tokens=tokens_out(result.tokens, flow.cookies), two_step_setup_required=True
     )
+
+
+def _no_passkey(exc: CognitoError) -> AppError:
+    """Cognito's answers that mean no passkey signs in as this user (no such user, none
+    registered, passkey sign-in not set up) are one :class:`NoPasskey`; the rest as usual."""
+    if isinstance(exc, (UserNotFoundError, PasskeysNotEnabledError)):
+        return NoPasskey()
+    return refusal(exc)
+
+
+PASSKEY = "passkey"
+
+
+async def passkey_options(*, flow: PasswordSignIn, email: str) -> PasskeySignInOptions:
+    """Start a passkey sign-in (README "Passkeys"): Cognito's WEB_AUTHN challenge for the
+    user of ``email`` (AdminInitiateAuth USER_AUTH at the passkey client). Refused as a
+    password sign-in of that email would be (the account requires Google or SAML, the access
+    is off, the invitation lapsed), counted as a sign-in attempt of the email.
+
+    Raises: NoPasskey (no password user of that email, or one without a passkey: the same
+    answer), RateLimited, MustSignInWithGoogle, MustSignInWithSso, AccessDeactivated,
+    InvitationExpired, ProviderRefused, VendorUnavailable.
+    """
+    found = await repository.password_username(flow.db, email)
+    async with (
+        _logged(flow.sign_ins, found or email, PASSKEY),
+        flow.attempts.attempt(email),
+        cognito_errors(refused=_no_passkey),
+    ):
+        if found is None:  # a renamed user's former address
+            raise NoPasskey()
+        await _refuse_by_policy(flow.db, found)
+        challenge = await flow.cognito.passkey_auth_start(found)
+    return PasskeySignInOptions(session=challenge.session, options=challenge.options)
+
+
+async def passkey_sign_in(
+    *, flow: PasswordSignIn, email: str, session: str, credential: dict[str, Any]
+) -> SignInResponse:
+    """Answer a passkey sign-in's challenge with the browser's assertion
+    (AdminRespondToAuthChallenge WEB_AUTHN: Cognito checks the signature, challenge, origin,
+    relying party and sign count). It starts a session of the method ``passkey``, is recorded
+    as ``sign_in.succeeded`` with the method ``passkey``, and notes the passkey's last use. A
+    passkey that verifies its user is two factors in one: it satisfies the account's two-step
+    requirement (``api.principal.two_step``), so no code or set-up follows. A refused
+    assertion counts as a failed attempt, as a wrong password does, and so does a passkey not
+    added in the console (registered at Cognito with an access token alone).
+
+    Raises: NoPasskey, RateLimited, MustSignInWithGoogle, MustSignInWithSso,
+    AccessDeactivated, InvitationExpired, ProviderRefused (NotAuthorizedException: a forged,
+    replayed or deleted passkey's assertion, another sign-in's session), UnableToAuthenticate,
+    VendorUnavailable.
+    """
+    found = await repository.password_username(flow.db, email)
+    async with (
+        _logged(flow.sign_ins, found or email, PASSKEY),
+        flow.attempts.attempt(email),
+        cognito_errors(refused=_no_passkey),
+    ):
+        if found is None:
+            raise NoPasskey()
+        await _refuse_by_policy(flow.db, found)
+        if not await passkeys.added_here(flow.db, found, str(credential.get("id", ""))):
+            # Registered at Cognito with an access token alone, past the console's recent
+            # sign-in (api/identity/passkeys/service.py): refused as Cognito refuses a passkey
+            # it does not know.
+            raise NotAuthorizedError(
+                "NotAuthorizedException", "This passkey was not added in the console."
+            )
+        result = await flow.cognito.passkey_auth_answer(found, session, credential)
+    if result.tokens is None:
+        raise UnableToAuthenticate()
+    claims = await verified_claims(verifier=flow.verifier, tokens=result.tokens)
+    await signed_in(db=flow.db, sign_ins=flow.sign_ins, claims=claims, method=PASSKEY)
+    await passkeys.note_sign_in(
+        flow.db, claims.sub, str(credential.get("id", "")), datetime.now(UTC)
+    )
+    return SignInResponse(tokens=tokens_out(result.tokens, flow.cookies))
 
 
 def _id_claims(id_token: str) -> dict[str, Any]:

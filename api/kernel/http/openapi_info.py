@@ -53,6 +53,7 @@ TAGS = [
         "name": "two-step sign-in",
         "description": "Authenticator-app codes and recovery codes for password users.",
     },
+    {"name": "passkeys", "description": "A password user's own passkeys (WebAuthn)."},
     {"name": "billing", "description": "Plan changes, payment method and invoices (Stripe)."},
     {"name": "api keys", "description": "The account's API keys for the test service."},
     {"name": "usage", "description": "Metered usage: the intake, alerts and CSV export."},

@@ -593,6 +593,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Passkeys
+         * @description The signed-in user's passkeys, oldest first.
+         */
+        get: operations["listPasskeys"];
+        put?: never;
+        /**
+         * Add Passkey
+         * @description Add the passkey the browser just made (the registration started by ``POST
+         *     /web/passkeys/registration``) under a name.
+         */
+        post: operations["addPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/passkeys/registration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start Passkey Registration
+         * @description Start adding a passkey, with a recent sign-in (the password, and the authenticator
+         *     app's code when two-step sign-in is on): the options for ``navigator.credentials.create``.
+         *     Then send its result to ``POST /web/passkeys``.
+         */
+        post: operations["startPasskeyRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/passkeys/{passkey_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove Passkey
+         * @description Remove one of the signed-in user's passkeys: it no longer signs in.
+         */
+        delete: operations["removePasskey"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename Passkey
+         * @description Rename one of the signed-in user's passkeys.
+         */
+        patch: operations["renamePasskey"];
+        trace?: never;
+    };
     "/web/registration": {
         parameters: {
             query?: never;
@@ -866,6 +937,49 @@ export interface paths {
          * @description Email a password-reset code (SPEC 4 forgot-password).
          */
         post: operations["forgotPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/session/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign In With Passkey
+         * @description Sign in with the passkey's answer: tokens (the refresh token as its cookie), as a
+         *     password sign-in gives. A passkey is two factors in one: no two-step code follows.
+         */
+        post: operations["signInWithPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/session/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start Passkey Sign In
+         * @description Start signing in with a passkey (README "Passkeys"): the options for
+         *     ``navigator.credentials.get`` and the session to answer in. An email without a passkey
+         *     and an unknown one get the same ``NoPasskey``.
+         */
+        post: operations["startPasskeySignIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2018,7 +2132,7 @@ export interface components {
          * @description Every action the log records; the value is stored and sent as it is.
          * @enum {string}
          */
-        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "sso.saml_connected" | "sso.saml_updated" | "sso.saml_removed" | "sso.saml_tested" | "sso.saml_linking_confirmed" | "user.sso_linked" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "api_key.limit_changed" | "usage_alerts.changed" | "scim_token.created" | "scim_token.revoked" | "access_token.created" | "access_token.revoked" | "access_tokens.changed" | "user.provisioned" | "directory_group.created" | "directory_group.renamed" | "directory_group.deleted" | "directory_group.role_changed" | "user.deactivated" | "user.reactivated" | "user.signed_out" | "usage_limit.changed" | "two_step.enabled" | "two_step.disabled" | "two_step.recovery_codes_regenerated" | "two_step.recovery_code_used" | "two_step.reset" | "two_step.requirement_changed";
+        AuditAction: "sign_in.succeeded" | "sign_in.failed" | "account.renamed" | "user.invited" | "user.joined" | "user.edited" | "user.role_changed" | "user.deleted" | "invitation.resent" | "invitation.revoked" | "sso.changed" | "sso.domain_added" | "sso.domain_verified" | "sso.domain_removed" | "sso.domain_lost" | "sso.saml_connected" | "sso.saml_updated" | "sso.saml_removed" | "sso.saml_tested" | "sso.saml_linking_confirmed" | "user.sso_linked" | "plan.units_changed" | "plan.change_scheduled" | "plan.change_cancelled" | "payment_method.added" | "payment_method.removed" | "invoice.paid" | "api_key.revealed" | "api_key.copied" | "api_key.rolled" | "api_key.expired" | "api_key.limit_changed" | "usage_alerts.changed" | "scim_token.created" | "scim_token.revoked" | "access_token.created" | "access_token.revoked" | "access_tokens.changed" | "user.provisioned" | "directory_group.created" | "directory_group.renamed" | "directory_group.deleted" | "directory_group.role_changed" | "user.deactivated" | "user.reactivated" | "user.signed_out" | "usage_limit.changed" | "two_step.enabled" | "two_step.disabled" | "two_step.recovery_codes_regenerated" | "two_step.recovery_code_used" | "two_step.reset" | "two_step.requirement_changed" | "passkey.added" | "passkey.removed";
         /**
          * AuditActor
          * @description Who acted, as they were named when they did.
@@ -2988,6 +3102,19 @@ export interface components {
             message: string;
         };
         /**
+         * Error_NoPasskey
+         * @description The error `NoPasskey` (HTTP 400).
+         */
+        Error_NoPasskey: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "NoPasskey";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_NotAuthenticated
          * @description The error `NotAuthenticated` (HTTP 401).
          */
@@ -3059,6 +3186,58 @@ export interface components {
              * @constant
              */
             code: "PaidPlanNeedsPaymentMethod";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PasskeyNameTaken
+         * @description The error `PasskeyNameTaken` (HTTP 409).
+         */
+        Error_PasskeyNameTaken: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "PasskeyNameTaken";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PasskeyNotFound
+         * @description The error `PasskeyNotFound` (HTTP 404).
+         */
+        Error_PasskeyNotFound: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "PasskeyNotFound";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PasskeyRefused
+         * @description The error `PasskeyRefused` (HTTP 400).
+         */
+        Error_PasskeyRefused: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PasskeyRefused";
+            /** Message */
+            message: string;
+        };
+        /**
+         * Error_PasskeysUnavailable
+         * @description The error `PasskeysUnavailable` (HTTP 403).
+         */
+        Error_PasskeysUnavailable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PasskeysUnavailable";
             /** Message */
             message: string;
         };
@@ -3505,6 +3684,19 @@ export interface components {
             message: string;
         };
         /**
+         * Error_TwoStepCodeRequired
+         * @description The error `TwoStepCodeRequired` (HTTP 400).
+         */
+        Error_TwoStepCodeRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TwoStepCodeRequired";
+            /** Message */
+            message: string;
+        };
+        /**
          * Error_TwoStepCodeUsed
          * @description The error `TwoStepCodeUsed` (HTTP 400).
          */
@@ -3939,6 +4131,139 @@ export interface components {
              * @description What the token may do.
              */
             scopes: ("account:read" | "account:write" | "api_keys:read" | "api_keys:write" | "audit:read" | "billing:read" | "billing:write" | "owners:write" | "sso:read" | "sso:write" | "usage:read" | "usage:write" | "users:read" | "users:write")[];
+        };
+        /**
+         * NewPasskey
+         * @description The browser's new passkey and the name to show it by.
+         */
+        NewPasskey: {
+            /**
+             * Credential
+             * @description The RegistrationResponseJSON: ``PublicKeyCredential.toJSON()`` of ``navigator.credentials.create``.
+             */
+            credential: {
+                [key: string]: unknown;
+            };
+            /** Name */
+            name: string;
+        };
+        /**
+         * PasskeyCreationOptions
+         * @description What ``navigator.credentials.create`` needs.
+         */
+        PasskeyCreationOptions: {
+            /**
+             * Options
+             * @description The PublicKeyCredentialCreationOptions as JSON, for ``PublicKeyCredential.parseCreationOptionsFromJSON`` (``rp``, ``user``, ``challenge``, ``pubKeyCredParams``, ``excludeCredentials``, ``authenticatorSelection``, ``timeout``).
+             */
+            options: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * PasskeyRegistrationStart
+         * @description A recent sign-in, to add a passkey: the password, and the authenticator app's code
+         *     when two-step sign-in is on.
+         */
+        PasskeyRegistrationStart: {
+            /** Code */
+            code?: string | null;
+            /** Password */
+            password: string;
+        };
+        /**
+         * PasskeyRename
+         * @description A passkey's new name.
+         */
+        PasskeyRename: {
+            /** Name */
+            name: string;
+        };
+        /**
+         * PasskeyResponse
+         * @description One passkey.
+         */
+        PasskeyResponse: {
+            passkey: components["schemas"]["PasskeyView"];
+        };
+        /**
+         * PasskeySignInOptions
+         * @description What ``navigator.credentials.get`` needs, and the session to answer in.
+         */
+        PasskeySignInOptions: {
+            /**
+             * Options
+             * @description The PublicKeyCredentialRequestOptions as JSON, for ``PublicKeyCredential.parseRequestOptionsFromJSON`` (``challenge``, ``rpId``, ``allowCredentials``, ``userVerification``, ``timeout``).
+             */
+            options: {
+                [key: string]: unknown;
+            };
+            /**
+             * Session
+             * @description The sign-in's session: send it back with the answer.
+             */
+            session: string;
+        };
+        /**
+         * PasskeySignInRequest
+         * @description The passkey's answer: the email and session of ``POST /web/session/passkey/options``
+         *     and the browser's AuthenticationResponseJSON (``PublicKeyCredential.toJSON()`` of
+         *     ``navigator.credentials.get``).
+         */
+        PasskeySignInRequest: {
+            /** Credential */
+            credential: {
+                [key: string]: unknown;
+            };
+            /** Email */
+            email: string;
+            /** Session */
+            session: string;
+        };
+        /**
+         * PasskeySignInStart
+         * @description Start a passkey sign-in: the email (Cognito needs the user: there is no sign-in with
+         *     a passkey alone); lowercased and trimmed.
+         */
+        PasskeySignInStart: {
+            /** Email */
+            email: string;
+        };
+        /**
+         * PasskeyView
+         * @description A passkey as the console lists it.
+         */
+        PasskeyView: {
+            /**
+             * Authenticatorattachment
+             * @description ``platform``: built into the device (Touch ID, Windows Hello, a phone's screen lock); ``cross-platform``: a security key or another device; null: unknown.
+             */
+            authenticatorAttachment: ("platform" | "cross-platform") | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Id
+             * @description The credential id (base64url), as the browser knows it.
+             */
+            id: string;
+            /**
+             * Lastusedat
+             * @description Its latest sign-in; null: never.
+             */
+            lastUsedAt: string | null;
+            /** Name */
+            name: string;
+        };
+        /**
+         * PasskeysResponse
+         * @description The signed-in user's passkeys, oldest first.
+         */
+        PasskeysResponse: {
+            /** Passkeys */
+            passkeys: components["schemas"]["PasskeyView"][];
         };
         /**
          * PastDue
@@ -8335,6 +8660,419 @@ export interface operations {
             };
         };
     };
+    listPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeysResponse"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    addPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPasskey"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyResponse"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasskeyRefused | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasskeyRefused"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired | PasskeysUnavailable */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_PasskeysUnavailable"];
+                };
+            };
+            /** @description PasskeyNameTaken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PasskeyNameTaken"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    startPasskeyRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRegistrationStart"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyCreationOptions"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasskeyRefused | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | TwoStepCodeRequired | TwoStepCodeUsed | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasskeyRefused"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_TwoStepCodeRequired"] | components["schemas"]["Error_TwoStepCodeUsed"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired | PasskeysUnavailable */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"] | components["schemas"]["Error_PasskeysUnavailable"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    removePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkey_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description PasskeyNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PasskeyNotFound"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    renamePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkey_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRename"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyResponse"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | LimitExceededException | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated | GoogleSignInRequired | InvitationLapsed | NotAuthenticated | SamlConnectionRemoved | SamlSignInRequired | SessionEnded | TwoStepSetupRequired | TwoStepSignInRequired | UserRemoved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"] | components["schemas"]["Error_GoogleSignInRequired"] | components["schemas"]["Error_InvitationLapsed"] | components["schemas"]["Error_NotAuthenticated"] | components["schemas"]["Error_SamlConnectionRemoved"] | components["schemas"]["Error_SamlSignInRequired"] | components["schemas"]["Error_SessionEnded"] | components["schemas"]["Error_TwoStepSetupRequired"] | components["schemas"]["Error_TwoStepSignInRequired"] | components["schemas"]["Error_UserRemoved"];
+                };
+            };
+            /** @description AccessTokenNotAccepted | AccountRequired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"] | components["schemas"]["Error_AccountRequired"];
+                };
+            };
+            /** @description PasskeyNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PasskeyNotFound"];
+                };
+            };
+            /** @description PasskeyNameTaken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PasskeyNameTaken"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description DatabaseUnavailable | IdentityProviderUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_IdentityProviderUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
     register: {
         parameters: {
             query?: never;
@@ -9346,6 +10084,184 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_MustSignInWithSso"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_PasswordResetUnavailable"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"];
+                };
+            };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    signInWithPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeySignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInResponse"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | MustSignInWithSso | NoPasskey | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UnableToAuthenticate | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_MustSignInWithSso"] | components["schemas"]["Error_NoPasskey"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UnableToAuthenticate"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
+                };
+            };
+            /** @description AccessDeactivated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessDeactivated"];
+                };
+            };
+            /** @description AccessTokenNotAccepted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_AccessTokenNotAccepted"];
+                };
+            };
+            /** @description PayloadTooLarge */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_PayloadTooLarge"];
+                };
+            };
+            /** @description ValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window (for a spend limit, the billing cycle) ends and the request may be sent again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_RateLimited"];
+                };
+            };
+            /** @description DatabaseUnavailable | VendorUnavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_DatabaseUnavailable"] | components["schemas"]["Error_VendorUnavailable"];
+                };
+            };
+        };
+    };
+    startPasskeySignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeySignInStart"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeySignInOptions"];
+                };
+            };
+            /** @description CodeMismatchException | ExpiredCodeException | InvalidParameterException | InvalidPasswordException | InvitationExpired | LimitExceededException | MustSignInWithGoogle | MustSignInWithSso | NoPasskey | NotAuthorizedException | PasswordResetRequiredException | ProviderRefused | TooManyFailedAttemptsException | TooManyRequestsException | UserNotConfirmedException | UserNotFoundException */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_CodeMismatchException"] | components["schemas"]["Error_ExpiredCodeException"] | components["schemas"]["Error_InvalidParameterException"] | components["schemas"]["Error_InvalidPasswordException"] | components["schemas"]["Error_InvitationExpired"] | components["schemas"]["Error_LimitExceededException"] | components["schemas"]["Error_MustSignInWithGoogle"] | components["schemas"]["Error_MustSignInWithSso"] | components["schemas"]["Error_NoPasskey"] | components["schemas"]["Error_NotAuthorizedException"] | components["schemas"]["Error_PasswordResetRequiredException"] | components["schemas"]["Error_ProviderRefused"] | components["schemas"]["Error_TooManyFailedAttemptsException"] | components["schemas"]["Error_TooManyRequestsException"] | components["schemas"]["Error_UserNotConfirmedException"] | components["schemas"]["Error_UserNotFoundException"];
                 };
             };
             /** @description AccessDeactivated */

@@ -6,6 +6,7 @@ refuses it. Every request the adapter sends here is checked against botocore's m
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import AsyncIterator
 
@@ -323,10 +324,24 @@ class TestUserAuthFlow:
     async def test_the_consoles_app_client_does_not_allow_it(
         self, cognito: CognitoClient, make_user: MakeUser
     ) -> None:
+        # The console signs in with passkeys at its passkey client (api/adapters/cognito.py
+        # passkey_auth_start); its public client refuses USER_AUTH.
         user = await make_user()
         await register(cognito, user)
         with pytest.raises(CognitoError) as refused:
-            await cognito.passkey_auth_start(username(user))
+            await cognito.call(
+                "AdminInitiateAuth",
+                {
+                    "UserPoolId": cognito.user_pool_id,
+                    "ClientId": cognito.client_id,
+                    "AuthFlow": "USER_AUTH",
+                    "AuthParameters": {
+                        "USERNAME": username(user),
+                        "PREFERRED_CHALLENGE": "WEB_AUTHN",
+                    },
+                },
+                signed=True,
+            )
         assert refused.value.code == "InvalidParameterException"
         assert refused.value.message == "USER_AUTH flow not enabled for this client"
 
@@ -382,10 +397,21 @@ class TestUserAuthFlow:
         )
         assert chosen["ChallengeName"] == "WEB_AUTHN"
         options = chosen["ChallengeParameters"]["CREDENTIAL_REQUEST_OPTIONS"]
-        result = await cognito.passkey_auth_answer(
-            username(user), chosen["Session"], key.sign_in(options, origin=ORIGIN)
+        answered = await cognito.call(
+            "AdminRespondToAuthChallenge",
+            {
+                "UserPoolId": cognito.user_pool_id,
+                "ClientId": cognito.client_id,
+                "ChallengeName": "WEB_AUTHN",
+                "Session": chosen["Session"],
+                "ChallengeResponses": {
+                    "USERNAME": username(user),
+                    "CREDENTIAL": json.dumps(key.sign_in(options, origin=ORIGIN)),
+                },
+            },
+            signed=True,
         )
-        assert result.tokens is not None
+        assert answered["AuthenticationResult"]["AccessToken"]
 
 
 async def test_passkeys_list_a_page_at_a_time(cognito: CognitoClient, make_user: MakeUser) -> None:

@@ -61,6 +61,8 @@ const WORDS: Readonly<Record<AuditAction, string>> = {
   "two_step.recovery_code_used": "Signed in with a recovery code",
   "two_step.reset": "Reset a user's two-step sign-in",
   "two_step.requirement_changed": "Changed the two-step sign-in requirement",
+  "passkey.added": "Added a passkey",
+  "passkey.removed": "Removed a passkey",
 };
 
 /** "Invited a user" for `user.invited`. */
@@ -157,6 +159,10 @@ export const ACTION_GROUPS: readonly { label: string; actions: readonly AuditAct
       "two_step.reset",
       "two_step.requirement_changed",
     ],
+  },
+  {
+    label: "Passkeys",
+    actions: ["passkey.added", "passkey.removed"],
   },
 ];
 
