@@ -4,6 +4,6 @@
 from __future__ import annotations
 
 from api.feature import Feature
-from api.identity.passkeys.router import router
+from api.identity.passkeys.router import registration_router, router
 
-FEATURE = Feature(name="passkeys", routers=(router,))
+FEATURE = Feature(name="passkeys", routers=(router, registration_router))

@@ -42,6 +42,9 @@ from api.principal.errors import AccountRequired, NotAuthenticated, SignInPolicy
 from api.principal.roles import Permission
 
 router = APIRouter(prefix="/web/passkeys", tags=["passkeys"])
+# A path of its own: under /web/passkeys, 'registration' would also name a passkey (PATCH and
+# DELETE /web/passkeys/{passkey_id} match it, and an OPTIONS would advertise them).
+registration_router = APIRouter(prefix="/web/passkey-registration", tags=["passkeys"])
 
 _AUTH = (NotAuthenticated, AccountRequired, SignInPolicyRefusal)
 _COGNITO = (ProviderRefused, VendorUnavailable)
@@ -66,8 +69,8 @@ async def list_passkeys(
     return PasskeysResponse(passkeys=passkeys)
 
 
-@router.post(
-    "/registration",
+@registration_router.post(
+    "",
     response_model=PasskeyCreationOptions,
     dependencies=[Permit(Permission.SELF)],
     responses=error_responses(
@@ -128,7 +131,7 @@ async def add_passkey(
     token: OptionalAccessToken,
 ) -> PasskeyResponse:
     """Add the passkey the browser just made (the registration started by ``POST
-    /web/passkeys/registration``) under a name."""
+    /web/passkey-registration``) under a name."""
     passkey = await service.complete_registration(
         db=db,
         cognito=cognito,

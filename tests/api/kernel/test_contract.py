@@ -131,3 +131,24 @@ def test_first_request_bodies_have_valid_examples() -> None:
         assert content["examples"], path
         for example in content["examples"].values():
             model.model_validate(example["value"])
+
+
+def test_no_path_is_also_another_paths_parameter() -> None:
+    """A path whose segment is a literal where another path of the same shape has a parameter
+    (``/web/passkeys/registration`` beside ``/web/passkeys/{passkey_id}``) is also that other
+    path: the router sends its undeclared methods to the parameter's operations, and OPTIONS
+    advertises them (``Allow``), which the contract does not list. Give such a path its own
+    prefix (``/web/passkey-registration``)."""
+    paths = [path.strip("/").split("/") for path in json.loads(OPENAPI_PATH.read_text())["paths"]]
+    clashes = []
+    for literal in paths:
+        for other in paths:
+            if literal is other or len(literal) != len(other):
+                continue
+            pairs = list(zip(literal, other, strict=True))
+            if all(a == b or b.startswith("{") for a, b in pairs) and any(
+                b.startswith("{") and not a.startswith("{") for a, b in pairs
+            ):
+                clashes.append(("/" + "/".join(literal), "/" + "/".join(other)))
+    # Published before this check: integrators call POST /web/api-keys/roll (the CLI too).
+    assert clashes == [("/web/api-keys/roll", "/web/api-keys/{key_id}")]

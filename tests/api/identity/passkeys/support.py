@@ -20,11 +20,11 @@ ORIGIN = f"https://{RP_ID}"
 async def creation_options(
     client: httpx.AsyncClient, user: SignedIn, code: str | None = None
 ) -> httpx.Response:
-    """``POST /web/passkeys/registration`` with the user's password (and ``code``)."""
+    """``POST /web/passkey-registration`` with the user's password (and ``code``)."""
     body: dict[str, Any] = {"password": user.password}
     if code is not None:
         body["code"] = code
-    return await client.post("/web/passkeys/registration", headers=user.headers, json=body)
+    return await client.post("/web/passkey-registration", headers=user.headers, json=body)
 
 
 async def add_passkey(

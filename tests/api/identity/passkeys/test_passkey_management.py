@@ -85,11 +85,11 @@ async def test_adding_a_passkey_needs_the_password(
     user = await make_user()
     # Attack: a borrowed session (an unlocked laptop) adds the attacker's passkey.
     wrong = await client.post(
-        "/web/passkeys/registration", headers=user.headers, json={"password": "not-it-1A!"}
+        "/web/passkey-registration", headers=user.headers, json={"password": "not-it-1A!"}
     )
     assert wrong.status_code == 400, wrong.text
     assert wrong.json()["code"] == "NotAuthorizedException"
-    missing = await client.post("/web/passkeys/registration", headers=user.headers, json={})
+    missing = await client.post("/web/passkey-registration", headers=user.headers, json={})
     assert missing.status_code == 422, missing.text
     # Completing without a registration the API started: Cognito holds no challenge.
     key = SoftAuthenticator()
@@ -194,7 +194,7 @@ async def test_anonymous_callers_and_access_tokens_are_refused(
     secret, _ = await make_token(client, user, ["account:read", "users:write"])
     requests: list[tuple[str, str, dict[str, Any] | None]] = [
         ("GET", "/web/passkeys", None),
-        ("POST", "/web/passkeys/registration", {"password": user.password}),
+        ("POST", "/web/passkey-registration", {"password": user.password}),
         ("POST", "/web/passkeys", {"credential": {}, "name": "x"}),
         ("PATCH", "/web/passkeys/abc", {"name": "x"}),
         ("DELETE", "/web/passkeys/abc", None),
