@@ -32,6 +32,7 @@ const ROUTES = {
   "/access-tokens": [SHELL, "src/features/access-tokens/routes/access-tokens.tsx"],
   "/two-step-sign-in": [SHELL, "src/features/session/routes/two-step-sign-in.tsx"],
   "/sessions": [SHELL, "src/features/sessions/routes/sessions.tsx"],
+  "/passkeys": [SHELL, "src/features/passkeys/routes/passkeys.tsx"],
   "/payment": ["src/features/billing/routes/payment.tsx"],
   "/login": ["src/features/session/routes/login.tsx"],
   "/logout": ["src/features/session/routes/logout.tsx"],

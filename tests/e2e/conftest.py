@@ -174,7 +174,7 @@ def sign_in(page: Page, email: str = DEMO_EMAIL, password: str = DEMO_PASSWORD) 
 
 def open_account_menu(page: Page) -> Locator:
     """Open the account menu (who is signed in, at the bottom of the sidebar) with a click and
-    return it: Sessions, Two-step sign-in and Logout are its items."""
+    return it: Sessions, Passkeys, Two-step sign-in and Logout are its items."""
     page.get_by_test_id("account-menu").click()
     menu = page.get_by_role("menu", name="Your account")
     expect(menu).to_be_visible()

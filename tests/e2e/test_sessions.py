@@ -94,7 +94,7 @@ def test_sign_out_all_other_sessions_ends_the_other_browsers(
         sessions_item = menu.get_by_role("menuitem", name="Sessions")
         expect(sessions_item).to_be_focused()
         laptop.keyboard.press("ArrowDown")
-        expect(menu.get_by_role("menuitem", name="Two-step sign-in")).to_be_focused()
+        expect(menu.get_by_role("menuitem", name="Passkeys")).to_be_focused()
         laptop.keyboard.press("End")
         expect(menu.get_by_role("menuitem", name="Logout")).to_be_focused()
         laptop.screenshot(path=str(ARTIFACTS / "sessions_account_menu.png"))

@@ -9,7 +9,8 @@
  * provider redirects have none. /activity (the audit log, README "Audit log") is 'Activity';
  * /oauth/saml-test (the SAML test window, README "SAML single sign-on") 'Test sign-in';
  * /two-step-sign-in (README "Two-step sign-in") 'Two-step sign-in'; /access-tokens (README
- * "Automation") 'Access tokens'; /sessions (README "Sessions") 'Sessions'.
+ * "Automation") 'Access tokens'; /sessions (README "Sessions") 'Sessions'; /passkeys
+ * (docs/users/passkeys.md) 'Passkeys'.
  */
 import { type ComponentType, Suspense, lazy, useEffect } from "react";
 import { Navigate, Route, Routes, useNavigate } from "react-router";
@@ -36,6 +37,7 @@ const ActivityPage = lazyRoute(() => import("@/features/activity/routes/activity
 const AccessTokensPage = lazyRoute(() => import("@/features/access-tokens/routes/access-tokens"));
 const TwoStepPage = lazyRoute(() => import("@/features/session/routes/two-step-sign-in"));
 const SessionsPage = lazyRoute(() => import("@/features/sessions/routes/sessions"));
+const PasskeysPage = lazyRoute(() => import("@/features/passkeys/routes/passkeys"));
 const PaymentPage = lazyRoute(() => import("@/features/billing/routes/payment"));
 const LoginPage = lazyRoute(() => import("@/features/session/routes/login"));
 const LogoutPage = lazyRoute(() => import("@/features/session/routes/logout"));
@@ -58,6 +60,7 @@ const SIGNED_IN_PAGES: Record<string, { preload: () => void }> = {
   "/activity": ActivityPage,
   "/access-tokens": AccessTokensPage,
   "/two-step-sign-in": TwoStepPage,
+  "/passkeys": PasskeysPage,
   "/sessions": SessionsPage,
   "/payment": PaymentPage,
 };
@@ -127,6 +130,7 @@ export function AppRoutes() {
                 element={<Titled title="Two-step sign-in"><TwoStepPage /></Titled>}
               />
               <Route path="sessions" element={<Titled title="Sessions"><SessionsPage /></Titled>} />
+              <Route path="passkeys" element={<Titled title="Passkeys"><PasskeysPage /></Titled>} />
             </Route>
             {/* Sign-in is "not shown" for /payment in the spec; changing a card needs an account. */}
             <Route path="payment" element={<Titled title="Payment"><PaymentPage /></Titled>} />

@@ -3,8 +3,8 @@
  * name, the three menu items (and Activity and Access tokens for Owners and Admins, README "Roles
  * and invitations", "Automation"), Documentation, and who is signed in: their name and email
  * open the account menu (SPEC 1 "popovers"), with their Sessions (README "Sessions"), their
- * Two-step sign-in (README "Two-step sign-in") and Logout; the email verification banner above
- * the content while the user's address is unverified; the content area renders only once both
+ * Passkeys (docs/users/passkeys.md), their Two-step sign-in (README "Two-step sign-in") and
+ * Logout; the email verification banner above the content while the user's address is unverified; the content area renders only once both
  * the session and the account have loaded; a footer with terms, privacy and copyright. Its
  * first Tab stop is 'Skip to content' (WCAG 2.4.1), which moves the focus past the sidebar to
  * the main region.
@@ -56,10 +56,10 @@ const MENU = [
 ];
 const ACTIVITY = { to: "/activity", label: "Activity", Icon: ActivityIcon };
 const ACCESS_TOKENS = { to: "/access-tokens", label: "Access tokens", Icon: KeyIcon };
-/** The signed-in person's own pages, in the account menu. Passkeys goes here, between Sessions
- * and Two-step sign-in, once its page exists. */
+/** The signed-in person's own pages, in the account menu. */
 const ACCOUNT_MENU = [
   { to: "/sessions", label: "Sessions", Icon: MonitorIcon },
+  { to: "/passkeys", label: "Passkeys", Icon: KeyIcon },
   { to: "/two-step-sign-in", label: "Two-step sign-in", Icon: ShieldIcon },
 ];
 

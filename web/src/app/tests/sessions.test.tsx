@@ -179,6 +179,7 @@ describe("the account menu", () => {
     const items = within(menu).getAllByRole("menuitem");
     expect(items.map((item) => [item.textContent, item.getAttribute("href")])).toEqual([
       ["Sessions", "/sessions"],
+      ["Passkeys", "/passkeys"],
       ["Two-step sign-in", "/two-step-sign-in"],
       ["Logout", "/logout"],
     ]);
@@ -186,7 +187,7 @@ describe("the account menu", () => {
     await user.keyboard("{ArrowDown}");
     expect(document.activeElement).toBe(items[1]);
     await user.keyboard("{End}");
-    expect(document.activeElement).toBe(items[2]);
+    expect(document.activeElement).toBe(items[3]);
     await user.keyboard("{ArrowDown}");
     expect(document.activeElement).toBe(items[0]);
 

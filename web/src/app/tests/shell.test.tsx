@@ -98,6 +98,7 @@ describe("shell", () => {
         .map((item) => [item.textContent, item.getAttribute("href")]),
     ).toEqual([
       ["Sessions", "/sessions"],
+      ["Passkeys", "/passkeys"],
       ["Two-step sign-in", "/two-step-sign-in"],
       ["Logout", "/logout"],
     ]);
