@@ -152,7 +152,7 @@ describe("Passkeys", () => {
     const passkeys = [MACBOOK];
     servePasskeys(passkeys);
     api()
-      .on("post", "/web/passkeys/registration", ({ body }) =>
+      .on("post", "/web/passkey-registration", ({ body }) =>
         body.code
           ? { status: 200, body: { options: OPTIONS } }
           : { status: 400, body: { code: "TwoStepCodeRequired", message: "Enter the code from your authenticator app." } },
@@ -187,7 +187,7 @@ describe("Passkeys", () => {
     await user.click(within(dialog).getByRole("button", { name: "Add passkey" }));
 
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
-    expect(api().callsTo("post", "/web/passkeys/registration").map((c) => c.body)).toEqual([
+    expect(api().callsTo("post", "/web/passkey-registration").map((c) => c.body)).toEqual([
       { password: "correct horse", code: null },
       { password: "correct horse", code: "123456" },
     ]);
@@ -208,7 +208,7 @@ describe("Passkeys", () => {
   it("says calmly that nothing was added when the browser's prompt is closed", async () => {
     signedIn("Owner");
     servePasskeys([]);
-    api().on("post", "/web/passkeys/registration", { status: 200, body: { options: OPTIONS } });
+    api().on("post", "/web/passkey-registration", { status: 200, body: { options: OPTIONS } });
     create.mockRejectedValue(new DOMException("The operation either timed out or was not allowed.", "NotAllowedError"));
     const { user } = await openPage();
 

@@ -31,9 +31,9 @@ export function useTwoStepState() {
   return $api.useQuery("get", "/web/two-step-sign-in");
 }
 
-/** POST /web/passkeys/registration: the password (and the code) for the creation options. */
+/** POST /web/passkey-registration: the password (and the code) for the creation options. */
 export function useStartRegistration() {
-  return $api.useMutation("post", "/web/passkeys/registration");
+  return $api.useMutation("post", "/web/passkey-registration");
 }
 
 /** POST /web/passkeys: the browser's new credential under a name. */

@@ -40,7 +40,7 @@ function browserParsers() {
     | undefined;
 }
 
-/** The creation options of `POST /web/passkeys/registration`, for `navigator.credentials.create`. */
+/** The creation options of `POST /web/passkey-registration`, for `navigator.credentials.create`. */
 export function creationOptions(json: Json): PublicKeyCredentialCreationOptions {
   const native = browserParsers();
   if (native?.parseCreationOptionsFromJSON) return native.parseCreationOptionsFromJSON(json);
