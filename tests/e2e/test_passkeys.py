@@ -2,8 +2,9 @@
 signs in with the password at ``http://localhost:PORT`` (the relying party is ``localhost``
 when the dev stack's public URL is an IP address, docs/contributors/dev-stack.md "Passkeys"),
 adds a passkey on the Passkeys page with Chromium's virtual authenticator (DevTools protocol
-``WebAuthn``), renames it and removes it. Axe on the page and the add dialog; screenshots in
-artifacts/."""
+``WebAuthn``), renames it and removes it; then, with a passkey again, logs out, signs in with
+it and lands in the console, and once it is removed the passkey sign-in is refused. Axe on the
+page, the add dialog and the login page; screenshots in artifacts/."""
 
 from __future__ import annotations
 
@@ -125,3 +126,57 @@ def test_add_rename_and_remove_a_passkey(local_page: Page, console_url: str) -> 
     confirm.get_by_role("button", name="Remove").click()
     expect(page.get_by_role("status")).to_have_text("Removed Laptop.")
     expect(page.get_by_text("You have no passkeys yet.")).to_be_visible()
+
+
+def _add_passkey(page: Page, email: str, name: str) -> None:
+    """Sign in with the password and add a passkey called ``name`` on the Passkeys page."""
+    page.goto("/login")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in with Email").click()
+    expect(page).to_have_url(re.compile(r"/account$"))
+    page.goto("/passkeys")
+    page.get_by_role("button", name="Add a passkey").click()
+    dialog = page.get_by_role("dialog", name="Add a passkey")
+    dialog.get_by_label("Password").fill(PASSWORD)
+    dialog.get_by_role("button", name="Continue").click()
+    named = page.get_by_role("dialog", name="Name your passkey")
+    named.get_by_label("Name").fill(name)
+    named.get_by_role("button", name="Add passkey").click()
+    expect(page.get_by_test_id("passkey-row")).to_have_count(1)
+
+
+def _sign_in_with_passkey(page: Page, email: str) -> None:
+    page.goto("/logout")
+    expect(page).to_have_url(re.compile(r"/login"))
+    page.get_by_label("Email").fill(email)
+    page.get_by_role("button", name="Sign in with a passkey").click()
+
+
+def test_sign_in_with_a_passkey_until_it_is_removed(local_page: Page, console_url: str) -> None:
+    page = local_page
+    email = f"pat-{secrets.token_hex(3)}@passkeys-{secrets.token_hex(3)}.com"
+    _register(console_url, email)
+    ARTIFACTS.mkdir(exist_ok=True)
+    _add_passkey(page, email, "Work laptop")
+
+    page.goto("/logout")
+    expect(page).to_have_url(re.compile(r"/login"))
+    page.get_by_label("Email").fill(email)
+    assert_no_axe_violations(page, "the login page")
+    page.screenshot(path=str(ARTIFACTS / "passkeys-login.png"), full_page=True)
+    page.get_by_role("button", name="Sign in with a passkey").click()
+    expect(page).to_have_url(re.compile(r"/account$"))
+
+    page.goto("/passkeys")
+    row = page.get_by_test_id("passkey-row")
+    expect(row.get_by_role("cell").nth(2)).to_have_text("just now")
+    row.get_by_role("button", name="Remove Work laptop").click()
+    page.get_by_role("dialog", name="Remove this passkey").get_by_role(
+        "button", name="Remove"
+    ).click()
+    expect(page.get_by_text("You have no passkeys yet.")).to_be_visible()
+
+    _sign_in_with_passkey(page, email)
+    expect(page.get_by_role("alert")).to_contain_text("There is no passkey for this email address")
+    expect(page).to_have_url(re.compile(r"/login"))

@@ -45,6 +45,8 @@ const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   "/web/session/authorize",
   "/web/session/token",
   "/web/registration",
+  "/web/session/passkey/options",
+  "/web/session/passkey",
 ]);
 
 /** The sign-in policy's 401 for a token issued before the user's sessions were ended. */

@@ -3,7 +3,7 @@
  * screens", 8 "Sign-in") rendered with the app's routes against the fake API.
  */
 import { screen, within } from "@testing-library/preact";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { api } from "@/test/fake-api";
 import { TOKENS, serveAccount } from "@/test/fixtures";
@@ -191,5 +191,85 @@ describe("forgot-password mode", () => {
       "There was an error resetting your password. Please email support to reset your password.",
     );
     expect(screen.getByRole("heading", { name: "Reset your password" })).toBeDefined();
+  });
+});
+
+describe("passkey sign-in", () => {
+  const get = vi.fn<(options: CredentialRequestOptions) => Promise<unknown>>();
+  const ASSERTION = { id: "Bwg", rawId: "Bwg", type: "public-key", response: { clientDataJSON: "AQ", signature: "Ag" } };
+  const passkeyButton = () => screen.getByRole("button", { name: "Sign in with a passkey" });
+
+  function stubCredentials() {
+    get.mockReset();
+    vi.stubGlobal("PublicKeyCredential", function PublicKeyCredential() {});
+    Object.defineProperty(navigator, "credentials", { value: { get }, configurable: true });
+  }
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    Reflect.deleteProperty(navigator, "credentials");
+  });
+
+  it("asks for the email first, then signs in with the passkey and goes on as a password sign-in does", async () => {
+    stubCredentials();
+    api()
+      .on("post", "/web/session/passkey/options", {
+        status: 200,
+        body: { session: "cognito-session", options: { challenge: "AQID", rpId: "localhost", allowCredentials: [] } },
+      })
+      .on("post", "/web/session/passkey", { status: 200, body: { tokens: TOKENS, challenge: null, twoStepSetupRequired: false } });
+    get.mockResolvedValue({ toJSON: () => ASSERTION });
+    const { user } = renderRoute("/login?next=%2Fbilling");
+    await screen.findByRole("heading", { name: "Sign in to your account" });
+
+    await user.click(passkeyButton());
+    expect(await errorText()).toBe("Enter your email address, then sign in with a passkey.");
+    expect(document.activeElement).toBe(screen.getByLabelText("Email"));
+    expect(api().callsTo("post", "/web/session/passkey/options")).toEqual([]);
+
+    await user.type(screen.getByLabelText("Email"), " Ada@Acme-Robotics.dev ");
+    serveAccount("Owner");
+    await user.click(passkeyButton());
+
+    await expectLocation("/billing");
+    expect(await screen.findByRole("heading", { name: "Billing & Subscription" })).toBeDefined();
+    expect(api().callsTo("post", "/web/session/passkey/options").map((c) => c.body)).toEqual([{ email: "ada@acme-robotics.dev" }]);
+    expect(Array.from(new Uint8Array(get.mock.calls[0]![0].publicKey!.challenge as ArrayBuffer))).toEqual([1, 2, 3]);
+    expect(api().callsTo("post", "/web/session/passkey").map((c) => c.body)).toEqual([
+      { email: "ada@acme-robotics.dev", session: "cognito-session", credential: ASSERTION },
+    ]);
+  });
+
+  it("shows NoPasskey's message, and asks the browser for nothing", async () => {
+    stubCredentials();
+    const message = "There is no passkey for this email address. Sign in with your password, then add a passkey under Passkeys.";
+    api().on("post", "/web/session/passkey/options", { status: 400, body: { code: "NoPasskey", message } });
+    const { user } = await openLogin();
+    await user.type(screen.getByLabelText("Email"), "nobody@example.com");
+    await user.click(passkeyButton());
+
+    expect(await errorText()).toBe(message);
+    expect(get).not.toHaveBeenCalled();
+    expect(location()).toBe("/login");
+  });
+
+  it("says the passkey was not accepted, and that a closed prompt cancelled the sign-in", async () => {
+    stubCredentials();
+    api()
+      .on("post", "/web/session/passkey/options", { status: 200, body: { session: "s", options: { challenge: "AQID" } } })
+      .on("post", "/web/session/passkey", { status: 400, body: { code: "NotAuthorizedException", message: "Incorrect username or password." } });
+    get.mockResolvedValueOnce({ toJSON: () => ASSERTION });
+    const { user } = await openLogin();
+    await user.type(screen.getByLabelText("Email"), "ada@acme-robotics.dev");
+    await user.click(passkeyButton());
+    expect(await errorText()).toBe("That passkey was not accepted.");
+
+    get.mockRejectedValueOnce(new DOMException("The operation either timed out or was not allowed.", "NotAllowedError"));
+    await user.click(passkeyButton());
+    expect((await screen.findByRole("status")).textContent).toBe(
+      "Passkey sign-in was cancelled. Try again, or sign in with your password.",
+    );
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(api().callsTo("post", "/web/session/passkey")).toHaveLength(1);
   });
 });

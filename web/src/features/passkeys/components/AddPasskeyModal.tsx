@@ -13,9 +13,9 @@ import { Button } from "@/components/ui/Button";
 import { InfoBox } from "@/components/ui/InfoBox";
 import { Modal } from "@/components/ui/Modal";
 import { TextField } from "@/components/ui/TextField";
+import { creationOptions, credentialJSON, isCancelled, suggestedName } from "@/lib/webauthn";
 
 import { type Passkey, useAddPasskey, useStartRegistration } from "../api/passkeys";
-import { creationOptions, credentialJSON, isCancelled, suggestedName } from "../lib/webauthn";
 
 import { NAME_MAX_LENGTH, NAME_REQUIRED } from "./RenamePasskeyModal";
 import styles from "./passkeys.module.css";

@@ -1,5 +1,5 @@
 /**
- * The browser side of passkeys (docs/users/passkeys.md): the API's JSON options into what
+ * The browser side of passkeys (docs/users/passkeys.md), for the Passkeys page and the sign-in page: the API's JSON options into what
  * `navigator.credentials` takes, and its credential back into JSON. Browsers with
  * `PublicKeyCredential.parseCreationOptionsFromJSON` and `toJSON()` do it themselves; for
  * older ones the base64url fields are decoded and encoded here (WebAuthn Level 3, "JSON
