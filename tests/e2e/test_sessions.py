@@ -18,6 +18,8 @@ from playwright.sync_api import Browser, Page, expect
 from tests.e2e import conftest
 from tests.e2e.conftest import ARTIFACTS, assert_no_axe_violations, sign_in
 
+GRACE_EMAIL = "grace@acme-robotics.dev"  # the demo Admin (devstack/seed.py), same password
+
 PASSWORD = "Sessions-e2e-2026!"
 CHROME_ON_MAC = (
     "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -148,5 +150,43 @@ def test_sign_out_all_other_sessions_ends_the_other_browsers(
         laptop.reload()
         expect(laptop).to_have_url(re.compile(r"/sessions$"))
         expect(rows).to_have_count(1)
+
+    assert not conftest.csp_errors, "CSP violations:\n" + "\n".join(conftest.csp_errors)
+
+
+def test_an_owner_signs_a_member_out_everywhere_from_user_management(
+    browser: Browser, console_url: str
+) -> None:
+    # The demo Owner and Admin: signing the Admin out ends only sessions this test started
+    # (every test signs in afresh).
+    conftest.csp_errors.clear()
+    ARTIFACTS.mkdir(exist_ok=True)
+    with (
+        _browser_page(browser, console_url, CHROME_ON_MAC) as owner,
+        _browser_page(browser, console_url, FIREFOX_ON_WINDOWS) as admin,
+    ):
+        sign_in(owner)
+        sign_in(admin, GRACE_EMAIL)
+
+        owner.goto("/users")
+        grace = owner.get_by_role("row").filter(has_text="Grace Hopper")
+        expect(owner.get_by_role("columnheader", name="Sessions")).to_be_visible()
+        expect(grace.get_by_test_id("sessions-cell")).to_have_text(re.compile(r"^[1-9]\d*$"))
+        owner.screenshot(path=str(ARTIFACTS / "sessions_user_management.png"), full_page=True)
+        assert_no_axe_violations(owner, "/users with sessions")
+
+        grace.get_by_role("button", name="Sign out Grace Hopper").click()
+        confirm = owner.get_by_role("dialog", name="Sign out everywhere")
+        expect(confirm).to_contain_text("Grace Hopper is signed out of every browser")
+        confirm.get_by_role("button", name="Sign out").click()
+        expect(confirm).to_be_hidden()
+        expect(grace.get_by_test_id("sessions-cell")).to_have_text("0")
+        expect(grace.get_by_role("button", name="Sign out Grace Hopper")).to_have_count(0)
+
+        admin.reload()
+        expect(admin).to_have_url(re.compile(r"/login\?next=%2Faccount$"))
+        expect(admin.get_by_role("alert")).to_have_text(
+            "Your session has ended. Please sign in again."
+        )
 
     assert not conftest.csp_errors, "CSP violations:\n" + "\n".join(conftest.csp_errors)
